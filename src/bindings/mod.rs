@@ -1,0 +1,71 @@
+//! The wasm edge: the only code that knows about `JsValue`.
+//!
+//! Each concept gets its own file here (tree.rs, plan.rs, ...) with thin `#[wasm_bindgen]`
+//! exports that convert with the helpers below, call the pure core, and convert back.
+//! Values cross as JSON text (one `JSON.stringify` in, one `JSON.parse` out) rather than
+//! field by field, which is both faster for large sessions and keeps the core free of JS types.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::error::{Error, ErrorCode};
+
+/// The crate version, so a caller can check which build it loaded.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// A JS `Error` carrying the stable `code` string and the message.
+pub fn js_error(error: Error) -> JsValue {
+    let js = js_sys::Error::new(&error.message);
+    // Setting a property on a fresh Error object cannot fail; ignore the Result anyway.
+    let _ = js_sys::Reflect::set(&js, &JsValue::from_str("code"), &JsValue::from_str(error.code.as_str()));
+    js.into()
+}
+
+/// Reads a JS value as `T` through its JSON text.
+///
+/// Everything that is not plain JSON data fails with `code`: values `JSON.stringify` throws on
+/// (cycles, BigInt), and values it turns into nothing (`undefined`, functions, symbols).
+/// Inside objects it follows JSON's rules: `undefined` fields vanish, `NaN` becomes `null`.
+pub fn from_js<T: DeserializeOwned>(value: &JsValue, code: ErrorCode) -> Result<T, Error> {
+    let text = js_sys::JSON::stringify(value)
+        .map_err(|thrown| Error::new(code, format!("not JSON-serializable: {}", describe_thrown(&thrown))))?;
+    let text = text
+        .as_string()
+        .ok_or_else(|| Error::new(code, format!("expected a JSON value, got {}", type_name(value))))?;
+    serde_json::from_str(&text).map_err(|e| Error::new(code, e.to_string()))
+}
+
+/// Like `from_js`, but `undefined` and `null` (an omitted optional argument) give `None`.
+pub fn from_js_optional<T: DeserializeOwned>(value: &JsValue, code: ErrorCode) -> Result<Option<T>, Error> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    from_js(value, code).map(Some)
+}
+
+/// Hands a Rust value to JS as a plain object, through its JSON text.
+pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| js_error(Error::new(ErrorCode::Internal, e.to_string())))?;
+    js_sys::JSON::parse(&text).map_err(|_| js_error(Error::new(ErrorCode::Internal, "result JSON did not parse")))
+}
+
+/// The usual tail of an export: a core `Result` becomes a JS value or a thrown JS `Error`.
+pub fn js_result<T: Serialize>(result: Result<T, Error>) -> Result<JsValue, JsValue> {
+    result.map_err(js_error).and_then(|value| to_js(&value))
+}
+
+fn describe_thrown(thrown: &JsValue) -> String {
+    thrown
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| thrown.as_string())
+        .unwrap_or_else(|| "JSON.stringify threw".to_string())
+}
+
+fn type_name(value: &JsValue) -> String {
+    value.js_typeof().as_string().unwrap_or_else(|| "a non-JSON value".to_string())
+}

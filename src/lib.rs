@@ -1,0 +1,14 @@
+//! bibgenie-compaction: the context-compaction core of a Zotero research assistant.
+//!
+//! Pure modules (no wasm types) hold every rule; `bindings` converts at the wasm edge.
+
+pub mod error;
+pub mod ledger;
+pub mod model;
+
+#[cfg(target_arch = "wasm32")]
+pub mod bindings; // pub so tests/web.rs can call the exports as Rust functions
+pub mod projection;
+pub mod session_index;
+pub mod session_ops;
+pub mod tree;

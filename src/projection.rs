@@ -1,0 +1,100 @@
+//! The model projection: summary -> verbatim tail -> newer messages. Only the newest checkpoint counts.
+
+use serde_json::{json, Value};
+
+use crate::error::Result;
+use crate::ledger;
+use crate::model::{Checkpoint, Session};
+use crate::tree::{read_branch, Branch};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Projected {
+    /// The summary message made from the checkpoint at this node index.
+    Summary(usize),
+    /// A message node, verbatim.
+    Message(usize),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Projection {
+    pub items: Vec<Projected>,
+    /// Node index of the checkpoint that counts.
+    pub checkpoint: Option<usize>,
+    /// Node index of the first message kept verbatim from before that checkpoint.
+    pub kept_from: Option<usize>,
+}
+
+/// Projects the session's active branch; a session with any integrity problem is an error (its code).
+pub fn project(session: &Session) -> Result<Projection> {
+    let branch = read_branch(session);
+    branch.require_readable()?;
+    Ok(project_branch(session, &branch))
+}
+
+/// Projects a readable branch (one without problems).
+pub fn project_branch(session: &Session, branch: &Branch) -> Projection {
+    let Some(checkpoint_position) = branch.newest_checkpoint_position(session) else {
+        let items = branch.nodes.iter().filter(|&&i| session.nodes[i].message().is_some()).map(|&i| Projected::Message(i)).collect();
+        return Projection { items, checkpoint: None, kept_from: None };
+    };
+    let checkpoint_index = branch.nodes[checkpoint_position];
+    let boundary = session.nodes[checkpoint_index].checkpoint().and_then(|c| c.first_kept_message_id.as_deref());
+    let tail_start = boundary
+        .and_then(|id| branch.nodes[..checkpoint_position].iter().position(|&i| session.nodes[i].id == id))
+        .unwrap_or(checkpoint_position);
+    let mut items = vec![Projected::Summary(checkpoint_index)];
+    items.extend(
+        branch.nodes[tail_start..]
+            .iter()
+            .filter(|&&i| session.nodes[i].message().is_some())
+            .map(|&i| Projected::Message(i)),
+    );
+    let kept_from = (tail_start < checkpoint_position).then(|| branch.nodes[tail_start]);
+    Projection { items, checkpoint: Some(checkpoint_index), kept_from }
+}
+
+/// Opening of the summary message: frames the summary as earlier context, not a new request.
+pub const SUMMARY_PREAMBLE: &str = "[Research checkpoint] The earlier part of this conversation was compacted into the summary \
+below. It is context from earlier turns, not a new request; the conversation continues after it.";
+
+/// The text of the projected summary message: preamble, summary, then the ledger of exact Zotero locators.
+pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
+    let mut text = format!("{SUMMARY_PREAMBLE}\n\n<summary>\n{}\n</summary>", checkpoint.summary.trim());
+    let rendered = ledger::render(&checkpoint.ledger);
+    if !rendered.is_empty() {
+        text.push_str("\n\nZotero resources referenced so far (exact keys and locators):\n");
+        text.push_str(&rendered);
+    }
+    text
+}
+
+/// The summary message as the UIMessage the contract describes.
+pub fn summary_message(checkpoint_id: &str, checkpoint: &Checkpoint) -> Value {
+    json!({
+        "id": checkpoint_id,
+        "role": "user",
+        "parts": [{ "type": "text", "text": summary_message_text(checkpoint) }],
+        "metadata": { "checkpoint": true },
+    })
+}
+
+impl Projection {
+    pub fn to_json(&self, session: &Session) -> Value {
+        let messages: Vec<Value> = self
+            .items
+            .iter()
+            .map(|item| match *item {
+                Projected::Message(i) => session.nodes[i].raw.clone(),
+                Projected::Summary(i) => {
+                    let node = &session.nodes[i];
+                    node.checkpoint().map(|c| summary_message(&node.id, c)).unwrap_or(Value::Null)
+                }
+            })
+            .collect();
+        json!({
+            "messages": messages,
+            "checkpointId": self.checkpoint.map(|i| session.nodes[i].id.clone()),
+            "keptFromId": self.kept_from.map(|i| session.nodes[i].id.clone()),
+        })
+    }
+}

@@ -1,0 +1,61 @@
+//! A session kept in memory across calls, so that repeated operations on a long session cost time
+//! for the new nodes only (the branch is extended, not re-walked, when the leaf moves to a child).
+
+use serde_json::Value;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::model::{Node, NodeKind, Session};
+use crate::tree::{read_branch_to, Branch, IdIndex};
+
+#[derive(Debug, Clone)]
+pub struct SessionIndex {
+    session: Session,
+    ids: IdIndex,
+    branch: Branch,
+}
+
+impl SessionIndex {
+    pub fn from_session(session: Session) -> SessionIndex {
+        let ids = IdIndex::build(&session);
+        let branch = read_branch_to(&session, &ids, session.leaf_id.as_deref());
+        SessionIndex { session, ids, branch }
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    pub fn branch(&self) -> &Branch {
+        &self.branch
+    }
+
+    /// Appends a durable node; it must be readable and its id new. The leaf does not move.
+    pub fn append(&mut self, raw: Value) -> Result<()> {
+        let node = Node::parse_strict(raw)?;
+        if self.ids.get(&node.id).is_some() {
+            return Err(Error::new(ErrorCode::InvalidNode, format!("node {}: id already in the session", node.id)));
+        }
+        self.session.nodes.push(node);
+        self.ids.add(&self.session, self.session.nodes.len() - 1);
+        Ok(())
+    }
+
+    /// Moves the leaf. Moving to a child of the current leaf extends the branch in place.
+    pub fn set_leaf(&mut self, leaf_id: &str, branch_revision: u64) -> Result<()> {
+        let Some(position) = self.ids.get(leaf_id) else {
+            return Err(Error::new(ErrorCode::NotFound, format!("leaf {leaf_id} is not a node of the session")));
+        };
+        let extends = !self.branch.read_only
+            && self.branch.nodes.last().map(|&last| &self.session.nodes[last].id) == self.session.nodes[position].parent_id.as_ref()
+            && self.session.nodes[position].parent_id.is_some()
+            && !matches!(self.session.nodes[position].kind, NodeKind::Checkpoint(_));
+        self.session.leaf_id = Some(leaf_id.to_string());
+        self.session.branch_revision = branch_revision;
+        if extends {
+            self.branch.nodes.push(position);
+        } else {
+            self.branch = read_branch_to(&self.session, &self.ids, Some(leaf_id));
+        }
+        Ok(())
+    }
+}
