@@ -12,3 +12,5 @@ pub mod projection;
 pub mod session_index;
 pub mod session_ops;
 pub mod tree;
+pub mod capacity;
+pub mod plan;
