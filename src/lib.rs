@@ -3,6 +3,7 @@
 //! Pure modules (no wasm types) hold every rule; `bindings` converts at the wasm edge.
 
 pub mod error;
+pub mod json_text;
 pub mod ledger;
 pub mod model;
 

@@ -178,7 +178,7 @@ pub struct Checkpoint {
 impl Session {
     /// Parses a session from JSON text (what the bindings receive from `JSON.stringify`).
     pub fn from_json_str(text: &str) -> Result<Session> {
-        let value: Value = serde_json::from_str(text)
+        let value: Value = crate::json_text::parse_lenient(text)
             .map_err(|e| Error::new(ErrorCode::InvalidSession, format!("session is not valid JSON: {e}")))?;
         Session::from_value(value)
     }

@@ -5,6 +5,8 @@
 //! Values cross as JSON text (one `JSON.stringify` in, one `JSON.parse` out) rather than
 //! field by field, which is both faster for large sessions and keeps the core free of JS types.
 
+mod tree;
+
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -36,7 +38,7 @@ pub fn from_js<T: DeserializeOwned>(value: &JsValue, code: ErrorCode) -> Result<
     let text = text
         .as_string()
         .ok_or_else(|| Error::new(code, format!("expected a JSON value, got {}", type_name(value))))?;
-    serde_json::from_str(&text).map_err(|e| Error::new(code, e.to_string()))
+    crate::json_text::parse_lenient(&text).map_err(|e| Error::new(code, e.to_string()))
 }
 
 /// Like `from_js`, but `undefined` and `null` (an omitted optional argument) give `None`.

@@ -1,0 +1,135 @@
+//! Exports of branch reading, projection, session operations and the `SessionIndex` class.
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::{from_js, js_error, js_result, to_js};
+use crate::error::{Error, ErrorCode};
+use crate::model::{parse_count, Session};
+use crate::projection::project_branch;
+use crate::session_index::SessionIndex as CoreIndex;
+use crate::{projection, session_ops, tree};
+
+/// Reads a JS session (`{ nodes, leafId, branchRevision }`) into the core model.
+pub fn session_from_js(value: &JsValue) -> Result<Session, Error> {
+    let value: Value = from_js(value, ErrorCode::InvalidSession)?;
+    Session::from_value(value)
+}
+
+#[wasm_bindgen(js_name = readBranch)]
+pub fn read_branch(session: JsValue) -> Result<JsValue, JsValue> {
+    let session = session_from_js(&session).map_err(js_error)?;
+    to_js(&tree::read_branch(&session).to_json(&session))
+}
+
+#[wasm_bindgen]
+pub fn project(session: JsValue) -> Result<JsValue, JsValue> {
+    let session = session_from_js(&session).map_err(js_error)?;
+    js_result(projection::project(&session).map(|p| p.to_json(&session)))
+}
+
+#[wasm_bindgen]
+pub fn history(session: JsValue) -> Result<JsValue, JsValue> {
+    let session = session_from_js(&session).map_err(js_error)?;
+    to_js(&tree::history(&session))
+}
+
+#[wasm_bindgen(js_name = retryTarget)]
+pub fn retry_target(session: JsValue) -> Result<JsValue, JsValue> {
+    let session = session_from_js(&session).map_err(js_error)?;
+    js_result(session_ops::retry_target(&session))
+}
+
+#[wasm_bindgen(js_name = editTarget)]
+pub fn edit_target(session: JsValue) -> Result<JsValue, JsValue> {
+    let session = session_from_js(&session).map_err(js_error)?;
+    js_result(session_ops::edit_target(&session))
+}
+
+#[wasm_bindgen(js_name = canFork)]
+pub fn can_fork(session: JsValue, node_id: JsValue) -> Result<JsValue, JsValue> {
+    let session = session_from_js(&session).map_err(js_error)?;
+    let node_id = node_id_from_js(&node_id)?;
+    to_js(&session_ops::can_fork(&session, &node_id))
+}
+
+fn node_id_from_js(value: &JsValue) -> Result<String, JsValue> {
+    match value.as_string() {
+        Some(id) if !id.is_empty() => Ok(id),
+        _ => Err(js_error(Error::new(ErrorCode::InvalidOptions, "nodeId must be a non-empty string"))),
+    }
+}
+
+/// A session kept inside wasm for repeated calls; free it with `free()` when the session closes.
+#[wasm_bindgen]
+pub struct SessionIndex {
+    pub(crate) inner: CoreIndex,
+}
+
+#[wasm_bindgen]
+impl SessionIndex {
+    #[wasm_bindgen(js_name = from)]
+    pub fn from_session(session: JsValue) -> Result<SessionIndex, JsValue> {
+        let session = session_from_js(&session).map_err(js_error)?;
+        Ok(SessionIndex { inner: CoreIndex::from_session(session) })
+    }
+
+    /// Appends a durable node (the leaf does not move).
+    pub fn append(&mut self, node: JsValue) -> Result<(), JsValue> {
+        let node: Value = from_js(&node, ErrorCode::InvalidNode).map_err(js_error)?;
+        self.inner.append(node).map_err(js_error)
+    }
+
+    #[wasm_bindgen(js_name = setLeaf)]
+    pub fn set_leaf(&mut self, leaf_id: JsValue, branch_revision: JsValue) -> Result<(), JsValue> {
+        let leaf_id = node_id_from_js(&leaf_id)?;
+        let revision = branch_revision
+            .as_f64()
+            .and_then(|n| parse_count(&Value::from(n)))
+            .ok_or_else(|| js_error(Error::new(ErrorCode::InvalidOptions, "branchRevision must be a non-negative integer")))?;
+        self.inner.set_leaf(&leaf_id, revision).map_err(js_error)
+    }
+
+    #[wasm_bindgen(js_name = readBranch)]
+    pub fn read_branch(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.branch().to_json(self.inner.session()))
+    }
+
+    pub fn project(&self) -> Result<JsValue, JsValue> {
+        let branch = self.inner.branch();
+        branch.require_readable().map_err(js_error)?;
+        to_js(&project_branch(self.inner.session(), branch).to_json(self.inner.session()))
+    }
+
+    pub fn history(&self) -> Result<JsValue, JsValue> {
+        let session = self.inner.session();
+        to_js(&Value::Array(self.inner.branch().nodes.iter().map(|&i| session.nodes[i].raw.clone()).collect()))
+    }
+
+    #[wasm_bindgen(js_name = retryTarget)]
+    pub fn retry_target(&self) -> Result<JsValue, JsValue> {
+        js_result(session_ops::retry_target(self.inner.session()))
+    }
+
+    #[wasm_bindgen(js_name = editTarget)]
+    pub fn edit_target(&self) -> Result<JsValue, JsValue> {
+        js_result(session_ops::edit_target(self.inner.session()))
+    }
+
+    #[wasm_bindgen(js_name = canFork)]
+    pub fn can_fork(&self, node_id: JsValue) -> Result<JsValue, JsValue> {
+        let node_id = node_id_from_js(&node_id)?;
+        to_js(&session_ops::can_fork(self.inner.session(), &node_id))
+    }
+
+    /// The session as it is now held (for checks and persistence round-trips).
+    #[wasm_bindgen(js_name = toSession)]
+    pub fn to_session(&self) -> Result<JsValue, JsValue> {
+        let session = self.inner.session();
+        to_js(&serde_json::json!({
+            "nodes": session.nodes.iter().map(|n| n.raw.clone()).collect::<Vec<_>>(),
+            "leafId": session.leaf_id,
+            "branchRevision": session.branch_revision,
+        }))
+    }
+}
