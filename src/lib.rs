@@ -14,4 +14,5 @@ pub mod session_index;
 pub mod session_ops;
 pub mod tree;
 pub mod capacity;
+pub mod commit;
 pub mod plan;
