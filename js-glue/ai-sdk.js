@@ -1,0 +1,178 @@
+// AI SDK adapters. `ai` is a peer dependency and never imported here: the app passes its own
+// `generateText` (v5 or v6), so the package bundles no SDK and works with the app's version.
+
+/**
+ * @typedef {{ system: string, prompt: string, maxOutputTokens: number, [key: string]: unknown }} SummaryRequest
+ * @typedef {import('./zotero.js').AbortSignalLike} AbortSignalLike
+ * @typedef {(request: SummaryRequest, signal?: AbortSignalLike) => Promise<string>} Summarize
+ * @typedef {(options: Record<string, unknown>) => PromiseLike<{ text: unknown }>} GenerateText
+ */
+
+/** Call options that would give the summary request tools or a different prompt. */
+const FORBIDDEN_CALL_OPTIONS = ['tools', 'toolChoice', 'activeTools', 'stopWhen', 'prepareStep', 'messages', 'prompt', 'system'];
+
+/** @param {string} code @param {string} message */
+function adapterError(code, message) {
+  const error = new Error(message);
+  /** @type {any} */ (error).code = code;
+  return error;
+}
+
+/** @param {AbortSignalLike} signal */
+function abortReason(signal) {
+  if (signal.reason !== undefined) return signal.reason;
+  const error = new Error('The summary request was aborted.');
+  error.name = 'AbortError';
+  return error;
+}
+
+/**
+ * What to give generateText as `abortSignal`, plus a promise that rejects when the caller's
+ * signal aborts (so summarize settles even if a provider ignores the signal).
+ * @param {AbortSignalLike | undefined} signal
+ */
+function bridgeSignal(signal) {
+  if (!signal) return { abortSignal: undefined, aborted: null, dispose() {} };
+  const g = /** @type {any} */ (globalThis);
+  /** @type {any} */
+  let abortSignal;
+  /** @type {(() => void) | null} */
+  let forward = null;
+  if (typeof g.AbortSignal === 'function' && signal instanceof g.AbortSignal) {
+    abortSignal = signal;
+  } else if (typeof g.AbortController === 'function') {
+    // A signal-like from Zotero's sandbox: mirror it into a real AbortSignal for fetch.
+    const controller = new g.AbortController();
+    forward = () => controller.abort(abortReason(signal));
+    abortSignal = controller.signal;
+  }
+  /** @type {() => void} */
+  let onAbort = () => {};
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => {
+      if (forward) forward();
+      reject(abortReason(signal));
+    };
+  });
+  aborted.catch(() => {}); // observed by the race below; never an unhandled rejection
+  signal.addEventListener('abort', onAbort);
+  return {
+    abortSignal,
+    aborted,
+    dispose() {
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
+ * A `summarize` callback for compact() that asks a model through AI SDK `generateText`:
+ * the request's system and prompt, its maxOutputTokens, the caller's abort signal, and no
+ * tools. `callOptions` may add settings such as `temperature`, `maxRetries` or
+ * `providerOptions` (tools and prompts are not accepted).
+ *
+ *   import { generateText } from 'ai';
+ *   const summarize = createAiSdkSummarizer({ model: openai('gpt-4.1-mini'), generateText });
+ *
+ * @param {{ model: unknown, generateText: GenerateText, callOptions?: Record<string, unknown> }} options
+ * @returns {Summarize}
+ */
+export function createAiSdkSummarizer({ model, generateText, callOptions = {} }) {
+  if (typeof generateText !== 'function') {
+    throw adapterError('invalid-argument', "createAiSdkSummarizer: pass generateText from 'ai'");
+  }
+  if (model === undefined || model === null) throw adapterError('invalid-argument', 'createAiSdkSummarizer: pass a model');
+  const forbidden = FORBIDDEN_CALL_OPTIONS.filter((key) => callOptions[key] !== undefined);
+  if (forbidden.length) {
+    throw adapterError('invalid-argument', `createAiSdkSummarizer: callOptions may not set ${forbidden.join(', ')}`);
+  }
+  return async function summarize(request, signal) {
+    if (!request || typeof request.system !== 'string' || typeof request.prompt !== 'string') {
+      throw adapterError('invalid-argument', 'summarize: the request needs string system and prompt');
+    }
+    if (signal && signal.aborted) throw abortReason(signal);
+    const bridge = bridgeSignal(signal);
+    try {
+      const call = generateText({
+        ...callOptions,
+        model,
+        system: request.system,
+        prompt: request.prompt,
+        ...(Number.isFinite(request.maxOutputTokens) ? { maxOutputTokens: request.maxOutputTokens } : {}),
+        ...(bridge.abortSignal ? { abortSignal: bridge.abortSignal } : {}),
+      });
+      const result = await (bridge.aborted ? Promise.race([call, bridge.aborted]) : call);
+      if (!result || typeof result.text !== 'string') {
+        throw adapterError('invalid-summary', 'summarize: generateText returned no text');
+      }
+      return result.text;
+    } finally {
+      bridge.dispose();
+    }
+  };
+}
+
+/** Fields of a v5 LanguageModelUsage; v6 keeps them and adds the *Details objects. */
+const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'totalTokens', 'reasoningTokens', 'cachedInputTokens'];
+
+/** @param {unknown} value */
+function countOrNull(value) {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * The usage as plain JSON in which every count is present: a number, or null when the
+ * provider did not report it. The AI SDK deep-merges metadata chunks and skips undefined
+ * values, so a field missing from the last step would otherwise keep an earlier step's value.
+ * `raw` (the provider's own shape) is dropped.
+ * @param {Record<string, unknown>} usage
+ */
+function usageSnapshot(usage) {
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  for (const field of USAGE_FIELDS) out[field] = countOrNull(usage[field]);
+  for (const [key, value] of Object.entries(usage)) {
+    if (key === 'raw' || USAGE_FIELDS.includes(key)) continue;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      /** @type {Record<string, number | null>} */
+      const details = {};
+      for (const [k, v] of Object.entries(value)) details[k] = countOrNull(v);
+      out[key] = details;
+    } else {
+      out[key] = countOrNull(value);
+    }
+  }
+  return out;
+}
+
+/**
+ * A `messageMetadata` callback for `toUIMessageStream` / `toUIMessageStreamResponse`: on each
+ * 'finish-step' part it records that step's usage as `{ usage }`, so the assistant message
+ * ends with the LAST step's usage in `message.metadata.usage`, where estimate() looks for it.
+ * The 'finish' part carries only `totalUsage` (billing across steps, not context
+ * occupancy), so nothing is recorded there.
+ *
+ *   result.toUIMessageStreamResponse({ messageMetadata: usageMetadata });
+ *
+ * @param {{ part: { type: string, usage?: Record<string, unknown> } }} options
+ * @returns {{ usage: Record<string, unknown> } | undefined}
+ */
+export function usageMetadata({ part }) {
+  if (!part || part.type !== 'finish-step' || !part.usage || typeof part.usage !== 'object') return undefined;
+  return { usage: usageSnapshot(part.usage) };
+}
+
+/**
+ * Combines the app's own messageMetadata callback with usageMetadata (usage wins on conflict).
+ * @template {{ part: { type: string, usage?: Record<string, unknown> } }} O
+ * @param {(options: O) => Record<string, unknown> | undefined | null} own
+ * @returns {(options: O) => Record<string, unknown> | undefined}
+ */
+export function withUsageMetadata(own) {
+  return (options) => {
+    const mine = own(options) ?? undefined;
+    const usage = usageMetadata(options);
+    if (mine === undefined) return usage;
+    return usage === undefined ? mine : { ...mine, ...usage };
+  };
+}

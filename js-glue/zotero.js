@@ -1,0 +1,205 @@
+// Loading the wasm inside a Zotero plugin (Zotero 7 / Firefox 115, Zotero 8+ / Firefox 140),
+// and an abort signal for its sandbox.
+//
+// Works when bundled by esbuild as an IIFE: no import.meta, no window, no AbortController, no
+// top-level import of the wasm-bindgen module (the caller hands its functions over), so this
+// file can be bundled with the slim entry as a classic script.
+
+/**
+ * @typedef {{
+ *   aborted: boolean,
+ *   reason: unknown,
+ *   addEventListener(type: 'abort', listener: (event: { type: 'abort', target: unknown }) => void, options?: { once?: boolean }): void,
+ *   removeEventListener(type: 'abort', listener: (event: { type: 'abort', target: unknown }) => void): void,
+ * }} AbortSignalLike
+ *   What the runner and the summarizer accept as a signal: an AbortSignal or anything shaped like one.
+ *
+ * @typedef {AbortSignalLike & {
+ *   onabort: ((event: { type: 'abort', target: unknown }) => void) | null,
+ *   readonly signal: AbortSignalLike,
+ *   abort(reason?: unknown): void,
+ *   throwIfAborted(): void,
+ * }} AbortSignalLikeController
+ *
+ * @typedef {ArrayBuffer | ArrayBufferView | WebAssembly.Module} WasmSource
+ *
+ * @typedef {{
+ *   wasmURL?: string | URL,
+ *   wasmBytes?: WasmSource,
+ *   bindings?: { initSync?: (input: { module: WasmSource }) => unknown, default?: (input: { module_or_path: WasmSource }) => Promise<unknown> },
+ *   initSync?: (input: { module: WasmSource }) => unknown,
+ *   init?: (input: { module_or_path: WasmSource }) => Promise<unknown>,
+ *   Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ response: ArrayBuffer }> } },
+ * }} LoadCompactionOptions
+ */
+
+/** @type {Promise<unknown> | null} */
+let loaded = null;
+
+/** @param {string} message @param {unknown} [cause] */
+function loadError(message, cause) {
+  const error = new Error(cause === undefined ? message : `${message}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  /** @type {any} */ (error).code = 'wasm-load-failed';
+  if (cause !== undefined) /** @type {any} */ (error).cause = cause;
+  return error;
+}
+
+/**
+ * Fetches bytes the way the host allows: Zotero.HTTP (handles chrome:// and resource://
+ * URLs inside Zotero), then fetch, then XMLHttpRequest.
+ * @param {string} url
+ * @param {LoadCompactionOptions['Zotero']} zotero
+ * @returns {Promise<ArrayBuffer>}
+ */
+async function fetchBytes(url, zotero) {
+  if (zotero && zotero.HTTP && typeof zotero.HTTP.request === 'function') {
+    const xhr = await zotero.HTTP.request('GET', url, { responseType: 'arraybuffer' });
+    return xhr.response;
+  }
+  const g = /** @type {any} */ (globalThis);
+  if (typeof g.fetch === 'function') {
+    const response = await g.fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+    return response.arrayBuffer();
+  }
+  if (typeof g.XMLHttpRequest === 'function') {
+    return new Promise((resolve, reject) => {
+      const xhr = new g.XMLHttpRequest();
+      xhr.open('GET', url);
+      xhr.responseType = 'arraybuffer';
+      // chrome:// and file:// answer with status 0.
+      xhr.onload = () => (xhr.status === 0 || (xhr.status >= 200 && xhr.status < 300)) && xhr.response
+        ? resolve(xhr.response)
+        : reject(new Error(`HTTP ${xhr.status} for ${url}`));
+      xhr.onerror = () => reject(new Error(`network error for ${url}`));
+      xhr.send();
+    });
+  }
+  throw new Error('no Zotero.HTTP, fetch or XMLHttpRequest in this environment; pass wasmBytes');
+}
+
+/** @param {LoadCompactionOptions} options */
+async function load(options) {
+  const initAsync = options.init ?? options.bindings?.default;
+  const initSync = options.initSync ?? options.bindings?.initSync;
+  if (typeof initAsync !== 'function' && typeof initSync !== 'function') {
+    throw loadError('loadCompaction: pass bindings (the wasm-bindgen module), initSync or init');
+  }
+  let source = options.wasmBytes;
+  if (source === undefined) {
+    if (options.wasmURL === undefined) throw loadError('loadCompaction: pass wasmURL or wasmBytes');
+    const zotero = options.Zotero ?? /** @type {any} */ (globalThis).Zotero;
+    try {
+      source = await fetchBytes(String(options.wasmURL), zotero);
+    } catch (cause) {
+      throw loadError(`loadCompaction: could not read ${String(options.wasmURL)}`, cause);
+    }
+  }
+  let module;
+  try {
+    // Compiling asynchronously keeps a large module from blocking Zotero's UI thread.
+    module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(/** @type {BufferSource} */ (source));
+  } catch (cause) {
+    throw loadError('loadCompaction: the bytes are not a valid wasm module', cause);
+  }
+  const output = typeof initAsync === 'function'
+    ? await initAsync({ module_or_path: module })
+    : /** @type {Function} */ (initSync)({ module });
+  return options.bindings ?? output;
+}
+
+/**
+ * Loads and initializes the wasm once per plugin lifetime; later calls return the same
+ * promise whatever they pass. A failed load is forgotten, so it can be retried.
+ * Resolves to `bindings` when given (the module namespace, ready to call), otherwise to what
+ * the init function returned.
+ *
+ *   import * as bindings from 'bibgenie-compaction/slim';
+ *   const compaction = await loadCompaction({ bindings, wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
+ *
+ * @param {LoadCompactionOptions} options
+ * @returns {Promise<any>}
+ */
+export function loadCompaction(options) {
+  if (loaded) return loaded;
+  if (!options || typeof options !== 'object') return Promise.reject(loadError('loadCompaction: options are required'));
+  const attempt = load(options);
+  loaded = attempt;
+  attempt.catch(() => {
+    if (loaded === attempt) loaded = null;
+  });
+  return attempt;
+}
+
+/**
+ * Forgets the loaded instance (plugin shutdown, tests). Wasm objects the plugin still holds
+ * (SessionIndex, CompactionController) must be freed with their `free()` before this.
+ */
+export function unloadCompaction() {
+  loaded = null;
+}
+
+/** An Error named AbortError (DOMException where the runtime has it). @param {string} message */
+function abortError(message) {
+  const g = /** @type {any} */ (globalThis);
+  if (typeof g.DOMException === 'function') return new g.DOMException(message, 'AbortError');
+  const error = new Error(message);
+  error.name = 'AbortError';
+  return error;
+}
+
+/**
+ * An abort signal and its controller in one object, for runtimes without AbortController
+ * (Zotero's plugin sandbox). Pass it (or its `.signal`, the same object) as `signal`; call
+ * `abort()` to cancel.
+ * @returns {AbortSignalLikeController}
+ */
+export function createAbortSignalLike() {
+  /** @type {Array<{ listener: Function, once: boolean }>} */
+  let listeners = [];
+  const state = { aborted: false, reason: /** @type {unknown} */ (undefined) };
+  /** @type {AbortSignalLikeController} */
+  const signal = {
+    get aborted() {
+      return state.aborted;
+    },
+    get reason() {
+      return state.reason;
+    },
+    get signal() {
+      return signal;
+    },
+    onabort: null,
+    addEventListener(type, listener, options) {
+      if (type !== 'abort' || typeof listener !== 'function' || state.aborted) return;
+      if (listeners.some((l) => l.listener === listener)) return;
+      listeners.push({ listener, once: !!(options && options.once) });
+    },
+    removeEventListener(type, listener) {
+      if (type !== 'abort') return;
+      listeners = listeners.filter((l) => l.listener !== listener);
+    },
+    abort(reason) {
+      if (state.aborted) return;
+      state.aborted = true;
+      state.reason = reason === undefined ? abortError('The operation was aborted.') : reason;
+      const event = { type: /** @type {'abort'} */ ('abort'), target: signal };
+      const toCall = [...(typeof signal.onabort === 'function' ? [signal.onabort] : []), ...listeners.map((l) => l.listener)];
+      listeners = [];
+      for (const listener of toCall) {
+        try {
+          listener.call(signal, event);
+        } catch (error) {
+          // Like DOM event dispatch: one failing listener does not stop the others.
+          const g = /** @type {any} */ (globalThis);
+          if (typeof g.reportError === 'function') g.reportError(error);
+          else if (g.console) g.console.error(error);
+        }
+      }
+    },
+    throwIfAborted() {
+      if (state.aborted) throw state.reason;
+    },
+  };
+  return signal;
+}

@@ -1,0 +1,489 @@
+// One behavioural suite for every SessionStore backend: MemoryStore, SqliteStore on a real
+// file, and ZoteroDBStore through a shim with Zotero.DBConnection's semantics.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+import { glue } from './glue-modules.mjs';
+import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
+
+const { MemoryStore, SqliteStore, ZoteroDBStore } = glue;
+
+const dir = mkdtempSync(join(tmpdir(), 'bibgenie-stores-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let fileCounter = 0;
+const freshFile = () => join(dir, `sessions-${++fileCounter}.sqlite`);
+
+/** A node with a parent that does not exist, written by hand (what a buggy app might leave). */
+const orphan = { id: 'orphan', role: 'user', parts: [{ type: 'text', text: 'lost' }], parentId: 'never-written' };
+
+/** Inserts `node` into the nodes table behind the store's back. */
+function insertRawSql(file, sessionId, node) {
+  const db = new Database(file);
+  const seq = db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS s FROM nodes WHERE session_id = ?').get(sessionId).s;
+  db.prepare('INSERT INTO nodes (session_id, id, parent_id, kind, json, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(sessionId, node.id, node.parentId, 'message', JSON.stringify(node), Date.now(), seq);
+  db.close();
+}
+
+const backends = [
+  {
+    name: 'MemoryStore',
+    open() {
+      const store = new MemoryStore();
+      return { store, reopen: null, close() {} };
+    },
+    // No file to write behind its back: a session imported verbatim is the same situation.
+    async corrupt(handle) {
+      await handle.store.importSession({ nodes: [user('u1', null), orphan], leafId: 'orphan', branchRevision: 3 }, { id: 'broken' });
+      return 'broken';
+    },
+  },
+  {
+    name: 'SqliteStore',
+    open(file = freshFile()) {
+      const store = new SqliteStore(Database, file);
+      return { store, file, reopen: () => (store.close(), this.open(file)), close: () => store.close() };
+    },
+    async corrupt(handle) {
+      await handle.store.importSession({ nodes: [user('u1', null)], leafId: 'u1', branchRevision: 3 }, { id: 'broken' });
+      insertRawSql(handle.file, 'broken', orphan);
+      return 'broken';
+    },
+  },
+  {
+    name: 'ZoteroDBStore',
+    open(file = freshFile()) {
+      const connection = new ZoteroDBConnectionShim(Database, file);
+      const store = new ZoteroDBStore(connection);
+      return {
+        store,
+        file,
+        connection,
+        reopen: async () => (await connection.closeDatabase(), this.open(file)),
+        close: () => connection.closeDatabase(),
+      };
+    },
+    async corrupt(handle) {
+      await handle.store.importSession({ nodes: [user('u1', null)], leafId: 'u1', branchRevision: 3 }, { id: 'broken' });
+      insertRawSql(handle.file, 'broken', orphan);
+      return 'broken';
+    },
+  },
+];
+
+function user(id, parentId, text = `question ${id}`) {
+  return { id, role: 'user', parts: [{ type: 'text', text }], parentId };
+}
+function assistant(id, text = `answer ${id}`, extra = {}) {
+  return { id, role: 'assistant', parts: [{ type: 'text', text }], ...extra };
+}
+function checkpoint(id, parentId) {
+  return {
+    id,
+    parentId,
+    checkpoint: {
+      summary: '## Research Goal\n...',
+      firstKeptMessageId: null,
+      previousCheckpointId: null,
+      mode: 'manual',
+      tokensBefore: 1000,
+      tokensAfter: 100,
+      ledger: { entries: [] },
+      basis: { leafId: parentId, branchRevision: 2 },
+    },
+  };
+}
+function deferred() {
+  let resolve;
+  const promise = new Promise((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+/** Lets every queued promise job and I/O callback run. */
+const settle = () => new Promise((r) => setImmediate(r));
+
+for (const backend of backends) {
+  describe(backend.name, () => {
+    it('creates, appends and loads a session in insertion order with exact JSON', async () => {
+      const h = backend.open();
+      const created = await h.store.createSession({ id: 's1' });
+      assert.deepEqual(created, { id: 's1', nodes: [], leafId: null, branchRevision: 0 });
+      const u = { id: 'u1', role: 'user', metadata: { createdAt: 1, nested: { zh: '中文', emoji: '📚' } }, parts: [{ type: 'text', text: 'find papers' }] };
+      const head = await h.store.appendMessage('s1', u);
+      assert.deepEqual(head, { node: { ...u, parentId: null }, sessionId: 's1', leafId: 'u1', branchRevision: 1 });
+      await h.store.appendMessage('s1', assistant('a1'));
+      const session = await h.store.load('s1');
+      assert.deepEqual(session, {
+        nodes: [{ ...u, parentId: null }, { ...assistant('a1'), parentId: 'u1' }],
+        leafId: 'a1',
+        branchRevision: 2,
+      });
+      // Exactly JSON.stringify of the stored node, key order included.
+      assert.equal(JSON.stringify(session.nodes[0]), JSON.stringify({ ...u, parentId: null }));
+      await h.close();
+    });
+
+    it('reopening yields the same session', { skip: backend.name === 'MemoryStore' && 'nothing to reopen' }, async () => {
+      let h = backend.open();
+      await h.store.createSession({ id: 's' });
+      await h.store.appendMessage('s', user('u1', null));
+      await h.store.appendMessage('s', assistant('a1'));
+      await h.store.transaction('s', async (tx) => {
+        const s = await tx.load();
+        await tx.appendNode(checkpoint('c1', s.leafId));
+        await tx.setLeaf('c1', s.branchRevision + 1);
+      });
+      const before = await h.store.load('s');
+      h = await h.reopen();
+      assert.deepEqual(await h.store.load('s'), before);
+      assert.deepEqual(await h.store.listSessions(), ['s']);
+      await h.close();
+    });
+
+    it('rolls back everything a throwing transaction wrote', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      await h.store.appendMessage('s', user('u1', null));
+      await h.store.appendMessage('s', assistant('a1'));
+      const before = await h.store.load('s');
+      await assert.rejects(
+        h.store.transaction('s', async (tx) => {
+          await tx.appendNode(checkpoint('c1', 'a1'));
+          await tx.setLeaf('c1', before.branchRevision + 1);
+          assert.equal((await tx.load()).leafId, 'c1'); // visible inside the transaction
+          throw new Error('summary rejected');
+        }),
+        /summary rejected/,
+      );
+      assert.deepEqual(await h.store.load('s'), before);
+      // The id is free again: nothing of the rolled-back node remains.
+      await h.store.transaction('s', async (tx) => {
+        await tx.appendNode(checkpoint('c1', 'a1'));
+        await tx.setLeaf('c1', before.branchRevision + 1);
+      });
+      assert.equal((await h.store.load('s')).leafId, 'c1');
+      await h.close();
+    });
+
+    it('serializes an append that arrives while a transaction is open', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      await h.store.appendMessage('s', user('u1', null));
+      await h.store.appendMessage('s', assistant('a1'));
+      const gate = deferred();
+      const inside = deferred();
+      const committing = h.store.transaction('s', async (tx) => {
+        const s = await tx.load();
+        inside.resolve();
+        await gate.promise; // e.g. the runner between tx.load and the write
+        await tx.appendNode(checkpoint('c1', s.leafId));
+        await tx.setLeaf('c1', s.branchRevision + 1);
+        return s.branchRevision;
+      });
+      await inside.promise;
+      const reading = h.store.load('s'); // calls run in the order they were made
+      let appended = false;
+      const appending = h.store.appendMessage('s', user('u2', undefined)).then((head) => {
+        appended = true;
+        return head;
+      });
+      await settle();
+      assert.equal(appended, false, 'the append waits for the open transaction');
+      gate.resolve();
+      assert.equal(await committing, 2);
+      const head = await appending;
+      assert.equal(head.node.parentId, 'c1', 'the append lands after the commit, on the new leaf');
+      assert.equal(head.branchRevision, 4);
+      assert.equal((await reading).leafId, 'c1', 'a read issued during the transaction sees its commit, not its uncommitted writes nor later calls');
+      const s = await h.store.load('s');
+      assert.deepEqual(s.nodes.map((n) => n.id), ['u1', 'a1', 'c1', 'u2']);
+      await h.close();
+    });
+
+    it('serializes two transactions: the second sees the first one\'s commit', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      await h.store.appendMessage('s', user('u1', null));
+      const commit = (id) => h.store.transaction('s', async (tx) => {
+        const s = await tx.load();
+        await settle();
+        if (s.leafId !== 'u1') return 'stale';
+        await tx.appendNode(checkpoint(id, s.leafId));
+        await tx.setLeaf(id, s.branchRevision + 1);
+        return 'committed';
+      });
+      const outcomes = await Promise.all([commit('c1'), commit('c2')]);
+      assert.deepEqual(outcomes, ['committed', 'stale']);
+      assert.deepEqual((await h.store.load('s')).nodes.map((n) => n.id), ['u1', 'c1']);
+      await h.close();
+    });
+
+    it('bumps the revision only when durable content changes', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      const rev = async () => (await h.store.load('s')).branchRevision;
+      await h.store.appendMessage('s', user('u1', null));
+      assert.equal(await rev(), 1);
+      const pending = { type: 'tool-searchLibrary', toolCallId: 't1', state: 'input-available', input: { q: 'x' } };
+      await h.store.appendMessage('s', assistant('a1', 'searching', { parts: [pending] }));
+      assert.equal(await rev(), 2);
+      // Reads, no-op leaf moves and identical updates change nothing.
+      await h.store.load('s');
+      await h.store.moveLeaf('s', 'a1');
+      await h.store.updateMessageParts('s', 'a1', [pending]);
+      await h.store.transaction('s', async (tx) => {
+        await tx.load();
+      });
+      assert.equal(await rev(), 2);
+      // A failed operation changes nothing.
+      await assert.rejects(h.store.appendMessage('s', user('u1', 'a1')), { code: 'duplicate-id' });
+      await assert.rejects(h.store.appendMessage('s', user('x', 'nowhere')), { code: 'missing-parent' });
+      assert.equal(await rev(), 2);
+      // A tool result arriving is a durable change.
+      const done = { ...pending, state: 'output-available', output: { items: [{ key: 'ABCD2345' }] } };
+      const updated = await h.store.updateMessageParts('s', 'a1', [done], { metadata: { usage: { inputTokens: 10 } } });
+      assert.deepEqual(updated.node.parts, [done]);
+      assert.deepEqual(updated.node.metadata, { usage: { inputTokens: 10 } });
+      assert.equal(updated.branchRevision, 3);
+      // Retry moves the leaf back (one bump), edit adds a sibling (one bump).
+      assert.equal((await h.store.retry('s', 'u1')).branchRevision, 4);
+      const retried = await h.store.appendMessage('s', assistant('a2'));
+      assert.equal(retried.node.parentId, 'u1');
+      assert.equal(retried.branchRevision, 5);
+      const edited = await h.store.edit('s', null, user('u1b', undefined, 'better question'));
+      assert.equal(edited.node.parentId, null);
+      assert.equal(edited.branchRevision, 6);
+      const retriedWithMessage = await h.store.retry('s', 'u1', assistant('a3'));
+      assert.deepEqual([retriedWithMessage.leafId, retriedWithMessage.branchRevision, retriedWithMessage.node.parentId], ['a3', 7, 'u1']);
+      // tx.setLeaf refuses a leaf move without a higher revision.
+      await assert.rejects(
+        h.store.transaction('s', (tx) => tx.setLeaf('a1', 7)),
+        { code: 'invalid-revision' },
+      );
+      assert.equal(await rev(), 7);
+      await h.close();
+    });
+
+    it('allows in-place updates only at the leaf or for a pending tool part', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      await h.store.appendMessage('s', user('u1', null));
+      await h.store.appendMessage('s', assistant('a1'));
+      await h.store.appendMessage('s', user('u2', undefined));
+      await assert.rejects(h.store.updateMessageParts('s', 'a1', []), { code: 'not-updatable' });
+      await h.store.transaction('s', async (tx) => {
+        await tx.appendNode(checkpoint('c1', 'u2'));
+        await tx.setLeaf('c1', 4);
+      });
+      await assert.rejects(h.store.updateMessageParts('s', 'c1', []), { code: 'not-updatable' });
+      await assert.rejects(h.store.appendMessage('s', checkpoint('c2', 'c1')), { code: 'invalid-node' });
+      assert.equal((await h.store.load('s')).branchRevision, 4);
+      await h.close();
+    });
+
+    it('forks into a new session that shares the ancestor chain without copying it', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      await h.store.appendMessage('s', user('u1', null));
+      await h.store.appendMessage('s', assistant('a1'));
+      await h.store.appendMessage('s', user('u2', undefined));
+      await h.store.appendMessage('s', assistant('a2'));
+      const source = await h.store.load('s');
+      const fork = await h.store.fork('s', 'a1', { id: 'f' });
+      assert.deepEqual(fork, { sessionId: 'f', leafId: 'a1', branchRevision: 0 });
+      await h.store.appendMessage('f', user('fu', undefined));
+      const f = await h.store.load('f');
+      assert.deepEqual(f.nodes.map((n) => n.id), ['u1', 'a1', 'fu']);
+      assert.deepEqual([f.leafId, f.branchRevision], ['fu', 1]);
+      assert.deepEqual(await h.store.load('s'), source, 'the source session is untouched');
+      // Ids stay unique across the fork's whole view; inherited nodes are read-only through it.
+      await assert.rejects(h.store.appendMessage('f', user('u1', 'fu')), { code: 'duplicate-id' });
+      await assert.rejects(h.store.updateMessageParts('f', 'a1', []), { code: 'unknown-node' });
+      // Forks of forks follow the chain through both sessions.
+      await h.store.appendMessage('f', assistant('fa'));
+      await h.store.fork('f', 'fa', { id: 'ff' });
+      assert.deepEqual((await h.store.load('ff')).nodes.map((n) => n.id), ['u1', 'a1', 'fu', 'fa']);
+      // A compaction transaction on the fork sees the inherited chain.
+      await h.store.transaction('ff', async (tx) => {
+        const s = await tx.load();
+        await tx.appendNode(checkpoint('fc', s.leafId));
+        await tx.setLeaf('fc', s.branchRevision + 1);
+      });
+      assert.deepEqual((await h.store.load('ff')).nodes.map((n) => n.id), ['u1', 'a1', 'fu', 'fa', 'fc']);
+      await h.close();
+    });
+
+    it('loads a corrupt parent chain as it is and does not repair it', async () => {
+      const h = backend.open();
+      const id = await backend.corrupt(h);
+      const s = await h.store.load(id);
+      assert.deepEqual(s.nodes.map((n) => [n.id, n.parentId]), [['u1', null], ['orphan', 'never-written']]);
+      // Appending continues; the broken node is stored unchanged.
+      await h.store.moveLeaf(id, 'orphan');
+      await h.store.appendMessage(id, assistant('a1'));
+      const again = await h.store.load(id);
+      assert.deepEqual(again.nodes[1], orphan);
+      assert.equal(again.nodes[2].parentId, 'orphan');
+      await h.close();
+    });
+
+    it('never mutates inputs and never hands out stored objects', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      const message = Object.freeze({ id: 'u1', role: 'user', parts: Object.freeze([Object.freeze({ type: 'text', text: 'hi' })]) });
+      const head = await h.store.appendMessage('s', message);
+      assert.equal(Object.hasOwn(message, 'parentId'), false);
+      head.node.parts[0].text = 'changed by caller';
+      const first = await h.store.load('s');
+      first.nodes[0].parts[0].text = 'changed by caller';
+      first.nodes.push(user('fake', null));
+      const second = await h.store.load('s');
+      assert.equal(second.nodes.length, 1);
+      assert.equal(second.nodes[0].parts[0].text, 'hi');
+      const cp = checkpoint('c1', 'u1');
+      const snapshot = JSON.stringify(cp);
+      await h.store.transaction('s', async (tx) => {
+        await tx.appendNode(cp);
+        await tx.setLeaf('c1', 2);
+      });
+      assert.equal(JSON.stringify(cp), snapshot);
+      await h.close();
+    });
+
+    it('rejects a tx used after its transaction ended and unknown sessions', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      let leaked;
+      await h.store.transaction('s', async (tx) => {
+        leaked = tx;
+      });
+      await assert.rejects(leaked.load(), { code: 'transaction-closed' });
+      await assert.rejects(h.store.load('nope'), { code: 'unknown-session' });
+      await assert.rejects(h.store.transaction('nope', async () => 1), { code: 'unknown-session' });
+      await assert.rejects(h.store.createSession({ id: 's' }), { code: 'session-exists' });
+      await h.close();
+    });
+  });
+}
+
+describe('ZoteroDBStore specifics', () => {
+  it('loads more than 999 nodes (no statement binds one parameter per node)', async () => {
+    const h = backends[2].open();
+    const nodes = [];
+    for (let i = 0; i < 1500; i++) nodes.push(i % 2 ? { ...assistant(`m${i}`), parentId: `m${i - 1}` } : user(`m${i}`, i ? `m${i - 1}` : null));
+    await h.store.importSession({ nodes, leafId: 'm1499', branchRevision: 1500 }, { id: 'long' });
+    const s = await h.store.load('long');
+    assert.equal(s.nodes.length, 1500);
+    assert.deepEqual(s.nodes, nodes);
+    const head = await h.store.appendMessage('long', user('m1500', undefined));
+    assert.deepEqual([head.node.parentId, head.branchRevision], ['m1499', 1501]);
+    await h.close();
+  });
+
+  it('issues every SELECT in the form queryAsync returns rows for', async () => {
+    const h = backends[2].open();
+    await h.store.createSession({ id: 's' });
+    await h.store.appendMessage('s', user('u1', null));
+    await h.store.load('s');
+    const selects = h.connection.log.filter((sql) => /^\s*(select|with)\b/i.test(sql));
+    assert.ok(selects.length > 0);
+    for (const sql of selects) assert.match(sql, /^SELECT /, sql);
+    await h.close();
+  });
+
+  it('creates its schema inside a transaction, once', async () => {
+    const h = backends[2].open();
+    await h.store.listSessions();
+    await h.store.listSessions();
+    assert.equal(h.connection.log.filter((sql) => sql.startsWith('CREATE TABLE')).length, 2);
+    assert.equal(await h.connection.valueQueryAsync('PRAGMA user_version'), 1);
+    await h.close();
+  });
+});
+
+describe('Zotero DB shim keeps Zotero.DBConnection semantics', () => {
+  const open = () => new ZoteroDBConnectionShim(Database, freshFile());
+
+  it('returns rows only for statements Zotero recognizes as SELECT', async () => {
+    const db = open();
+    await db.queryAsync('CREATE TABLE t (a INTEGER, b TEXT)');
+    assert.equal(await db.queryAsync("INSERT INTO t VALUES (1, 'x')"), undefined);
+    const rows = await db.queryAsync('SELECT a, b FROM t');
+    assert.deepEqual([rows.length, rows[0].a, rows[0].b], [1, 1, 'x']);
+    assert.deepEqual(Object.keys(rows[0]), [], 'rows answer column names only');
+    assert.throws(() => rows[0].missing, /DB column 'missing' not found/);
+    assert.equal(await db.queryAsync(' SELECT a FROM t'), undefined);
+    assert.equal(await db.queryAsync('SELECT\na FROM t'), undefined);
+    assert.equal(await db.queryAsync('WITH x AS (SELECT a FROM t) SELECT a FROM x'), undefined);
+    assert.equal(await db.valueQueryAsync('SELECT b FROM t WHERE a = ?', [1]), 'x');
+    assert.equal(await db.valueQueryAsync('SELECT b FROM t WHERE a = ?', [2]), false);
+    await db.closeDatabase();
+  });
+
+  it('throws on booleans, undefined, a wrong count and more than 999 parameters; inlines null', async () => {
+    const db = open();
+    await db.queryAsync('CREATE TABLE t (a INTEGER, b TEXT)');
+    await assert.rejects(db.queryAsync('INSERT INTO t VALUES (?, ?)', [true, 'x']), /Invalid boolean parameter/);
+    await assert.rejects(db.queryAsync('INSERT INTO t VALUES (?, ?)', [1, undefined]), /is undefined/);
+    await assert.rejects(db.queryAsync('INSERT INTO t VALUES (?, ?)', [1]), /Incorrect number of parameters/);
+    const many = Array.from({ length: 1000 }, (_, i) => i);
+    await assert.rejects(db.queryAsync(`SELECT a FROM t WHERE a IN (${many.map(() => '?').join(', ')})`, many), /too many SQL variables/);
+    await db.queryAsync('INSERT INTO t VALUES (?, ?)', [2, null]);
+    assert.equal(await db.valueQueryAsync('SELECT a FROM t WHERE b = ?', [null]), 2, '= NULL in a SELECT becomes IS NULL');
+    await db.closeDatabase();
+  });
+
+  it('queues concurrent transactions, rolls back on throw, and refuses a nested one', async () => {
+    const db = open();
+    await db.queryAsync('CREATE TABLE t (a INTEGER)');
+    const order = [];
+    const gate = deferred();
+    const first = db.executeTransaction(async () => {
+      order.push('first:start');
+      await gate.promise;
+      await db.queryAsync('INSERT INTO t VALUES (1)');
+      order.push('first:end');
+    });
+    const second = db.executeTransaction(async () => {
+      order.push('second');
+    });
+    await settle();
+    gate.resolve();
+    await Promise.all([first, second]);
+    assert.deepEqual(order, ['first:start', 'first:end', 'second']);
+    await assert.rejects(
+      db.executeTransaction(async () => {
+        await db.queryAsync('INSERT INTO t VALUES (2)');
+        throw new Error('boom');
+      }),
+      /boom/,
+    );
+    assert.deepEqual((await db.queryAsync('SELECT a FROM t')).map((r) => r.a), [1]);
+    await assert.rejects(
+      db.executeTransaction(() => db.executeTransaction(async () => {})),
+      /inside a running transaction/,
+    );
+    await db.closeDatabase();
+  });
+});
+
+describe('SqliteStore', () => {
+  it('opens its file in WAL mode and accepts an already open database', async () => {
+    const file = freshFile();
+    const store = new SqliteStore(Database, file);
+    assert.equal(store.database.pragma('journal_mode', { simple: true }), 'wal');
+    await store.createSession({ id: 's' });
+    store.close();
+    const db = new Database(file);
+    const shared = new SqliteStore(db);
+    assert.deepEqual(await shared.listSessions(), ['s']);
+    shared.close(); // not its database: stays open
+    assert.equal(db.open, true);
+    db.close();
+  });
+});
