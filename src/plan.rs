@@ -1,9 +1,47 @@
-//! Compaction planning: when (mode rules) and where (the boundary).
-//! TYPES ONLY so far: the rules are added by the planning work (issue 4).
+//! Compaction planning: when (mode rules) and where (the boundary, `boundary.rs`).
+//!
+//! Reason codes (stable strings in `Plan.reason`):
+//! - `read-only`: the session has integrity problems; nothing is planned (action `none`, no `send`).
+//! - `leaf-is-checkpoint` (manual): the branch already ends in a checkpoint.
+//! - `nothing-to-compact` (manual): fewer than two turns before the first checkpoint.
+//! - `workflow-pending`: a tool part on the branch is in `input-streaming`, `input-available`,
+//!   `approval-requested` or `approval-responded` (or a state this version does not know), the same test
+//!   `check_commit` applies. In preflight this comes with `send: 'too-large'`: the draft cannot be sent
+//!   until the workflow finishes, and compaction cannot make room meanwhile.
+//! - `under-threshold` (auto): the projection is below `autoCompactAt`.
+//! - `boundary-cannot-advance` (auto): no boundary after the previous one.
+//! - `over-threshold` (auto, compact).
+//! - `requested` (manual, compact): the boundary advances.
+//! - `refresh` (manual, compact): messages follow the newest checkpoint but the boundary stays; the summary
+//!   is remade from the previous one and nothing new is folded in (`summarizeIds` empty).
+//! - `fits` (preflight, `send: 'now'`).
+//! - `over-limit` (preflight, compact, `send: 'after-compaction'`).
+//! - `too-large` (preflight, `send: 'too-large'`): even after compacting everything it can, the draft
+//!   does not fit; it must be shortened.
+//!
+//! Rules (named in the tests): `read-only-never-compacts`, `auto-only-when-stable`,
+//! `auto-at-threshold`, `auto-boundary-advances`, `manual-two-turns`, `manual-keeps-latest-turn`,
+//! `manual-refresh`, `manual-leaf-checkpoint-noop`, `preflight-send-now`, `preflight-after-compaction`,
+//! `preflight-too-large`, `summarize-previous-tail` (the previous checkpoint's kept tail that now falls
+//! before the new boundary is summarized again, with its summary), plus the boundary rules of
+//! `boundary.rs`.
+//!
+//! Token fields: `tokensBefore` is the estimate of the projection (with the draft in preflight);
+//! `tokensAfterEstimate` = summary budget + summary frame (preamble and carried ledger) + kept tail
+//! (every message from the new boundary to the leaf) + overhead (+ draft in preflight). For a `none`
+//! plan it equals `tokensBefore`. `firstKeptMessageId` of a `none` plan is the current boundary.
+//! The draft is only read in preflight.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use crate::model::{Basis, Mode};
+use crate::boundary::{advances, newest_turn, next_boundary, tail_boundary, turn_count, Boundary};
+use crate::capacity::{capacity, Capacity, ModelProfile};
+use crate::error::{Error, ErrorCode, Result};
+use crate::estimate::{BranchTokens, Draft, EstimateRequest, ProjectionSpan};
+use crate::model::{Basis, Mode, Session};
+use crate::tokens::EstimateOptions;
+use crate::tree::{read_branch, Branch};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -20,7 +58,7 @@ pub enum SendDecision {
     TooLarge,
 }
 
-/// The contract's `Plan`. `reason` is a stable code ('under-threshold', 'workflow-pending', ...).
+/// The contract's `Plan`. `reason` is a stable code (see the module comment).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Plan {
@@ -35,4 +73,239 @@ pub struct Plan {
     pub tokens_after_estimate: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub send: Option<SendDecision>,
+}
+
+/// `plan`'s options after validation: `{ mode, draft?, overhead? }`.
+#[derive(Debug, Clone)]
+pub struct PlanOptions {
+    pub mode: Mode,
+    pub draft: Option<Draft>,
+    pub overhead: u64,
+}
+
+impl PlanOptions {
+    pub fn new(mode: Mode) -> PlanOptions {
+        PlanOptions { mode, draft: None, overhead: 0 }
+    }
+
+    pub fn from_value(value: &Value) -> Result<PlanOptions> {
+        let mode = match value.get("mode").and_then(Value::as_str) {
+            Some("manual") => Mode::Manual,
+            Some("auto") => Mode::Auto,
+            Some("preflight") => Mode::Preflight,
+            _ => return Err(Error::new(ErrorCode::InvalidOptions, "options.mode must be 'manual', 'auto' or 'preflight'")),
+        };
+        let EstimateRequest { draft, overhead } = EstimateRequest::from_value(Some(value))?;
+        Ok(PlanOptions { mode, draft, overhead })
+    }
+}
+
+/// Stateless `plan(session, model, options)`.
+pub fn plan(session: &Session, model: &ModelProfile, options: &PlanOptions) -> Result<Plan> {
+    let branch = read_branch(session);
+    plan_branch(session, &branch, &mut BranchTokens::default(), model, options)
+}
+
+/// `plan` over an already read branch and a cache that may hold earlier work (`SessionIndex`).
+pub fn plan_branch(
+    session: &Session,
+    branch: &Branch,
+    tokens: &mut BranchTokens,
+    model: &ModelProfile,
+    options: &PlanOptions,
+) -> Result<Plan> {
+    let capacity = capacity(model)?;
+    let basis = Basis { leaf_id: session.leaf_id.clone().unwrap_or_default(), branch_revision: session.branch_revision };
+    // Rule `read-only-never-compacts`.
+    if branch.read_only {
+        return Ok(Plan {
+            action: PlanAction::None,
+            reason: "read-only".into(),
+            mode: options.mode,
+            first_kept_message_id: None,
+            previous_checkpoint_id: None,
+            summarize_ids: Vec::new(),
+            basis,
+            tokens_before: 0,
+            tokens_after_estimate: 0,
+            send: None,
+        });
+    }
+    let estimate_options = model.estimate_options();
+    tokens.sync(session, &branch.nodes, &estimate_options);
+    let draft = match (options.mode, &options.draft) {
+        (Mode::Preflight, Some(d)) => d.tokens(&estimate_options),
+        _ => 0,
+    };
+    let before = tokens.estimate(session, model, capacity.safe_input_limit, draft, options.overhead).tokens;
+    let planner = Planner {
+        session,
+        tokens,
+        estimate_options: &estimate_options,
+        capacity,
+        span: tokens.span(),
+        basis,
+        mode: options.mode,
+        before,
+        draft,
+        overhead: options.overhead,
+    };
+    Ok(match options.mode {
+        Mode::Auto => planner.auto(),
+        Mode::Manual => planner.manual(),
+        Mode::Preflight => planner.preflight(),
+    })
+}
+
+struct Planner<'a> {
+    session: &'a Session,
+    tokens: &'a BranchTokens,
+    estimate_options: &'a EstimateOptions,
+    capacity: Capacity,
+    span: ProjectionSpan,
+    basis: Basis,
+    mode: Mode,
+    before: u64,
+    draft: u64,
+    overhead: u64,
+}
+
+impl Planner<'_> {
+    fn id_at(&self, position: usize) -> Option<String> {
+        self.tokens.node_at(position).map(|i| self.session.nodes[i].id.clone())
+    }
+
+    fn previous_checkpoint_id(&self) -> Option<String> {
+        self.span.checkpoint.and_then(|c| self.id_at(c))
+    }
+
+    /// The boundary in force: the newest checkpoint's kept message, if it keeps one.
+    fn current_first_kept(&self) -> Option<String> {
+        let checkpoint = self.span.checkpoint?;
+        (self.span.start < checkpoint).then(|| self.id_at(self.span.start)).flatten()
+    }
+
+    fn leaf_is_checkpoint(&self) -> bool {
+        self.span.checkpoint.is_some_and(|c| c + 1 == self.span.end)
+    }
+
+    fn none(&self, reason: &str, send: Option<SendDecision>) -> Plan {
+        Plan {
+            action: PlanAction::None,
+            reason: reason.into(),
+            mode: self.mode,
+            first_kept_message_id: self.current_first_kept(),
+            previous_checkpoint_id: self.previous_checkpoint_id(),
+            summarize_ids: Vec::new(),
+            basis: self.basis.clone(),
+            tokens_before: self.before,
+            tokens_after_estimate: self.before,
+            send,
+        }
+    }
+
+    /// Projection right after committing a checkpoint at this boundary (see the module comment).
+    fn after(&self, boundary: Boundary, frame: u64) -> u64 {
+        let kept = self.tokens.sum(boundary.position(&self.span), self.span.end);
+        [self.capacity.summary_max_output_tokens, frame, kept, self.overhead, self.draft]
+            .into_iter()
+            .fold(0u64, u64::saturating_add)
+    }
+
+    fn compact(&self, reason: &str, boundary: Boundary, frame: u64, send: Option<SendDecision>) -> Plan {
+        let end = boundary.position(&self.span);
+        // Rule `summarize-previous-tail`: from the previous boundary (not from the previous checkpoint),
+        // so the old verbatim tail that now falls before the new boundary is folded in.
+        let summarize_ids = (self.span.start..end)
+            .filter_map(|p| self.tokens.node_at(p))
+            .filter(|&i| self.session.nodes[i].message().is_some())
+            .map(|i| self.session.nodes[i].id.clone())
+            .collect();
+        Plan {
+            action: PlanAction::Compact,
+            reason: reason.into(),
+            mode: self.mode,
+            first_kept_message_id: match boundary {
+                Boundary::At(p) => self.id_at(p),
+                Boundary::AfterAll => None,
+            },
+            previous_checkpoint_id: self.previous_checkpoint_id(),
+            summarize_ids,
+            basis: self.basis.clone(),
+            tokens_before: self.before,
+            tokens_after_estimate: self.after(boundary, frame),
+            send,
+        }
+    }
+
+    fn frame(&self) -> u64 {
+        self.tokens.summary_frame_tokens(self.session, self.estimate_options)
+    }
+
+    /// Rules `auto-at-threshold`, `auto-only-when-stable`, `auto-boundary-advances`.
+    fn auto(&self) -> Plan {
+        if self.before < self.capacity.auto_compact_at {
+            return self.none("under-threshold", None);
+        }
+        if self.tokens.has_pending_from(0) {
+            return self.none("workflow-pending", None);
+        }
+        let boundary = tail_boundary(self.tokens, &self.span, self.capacity.tail_budget);
+        if !advances(self.tokens, &self.span, boundary) {
+            return self.none("boundary-cannot-advance", None);
+        }
+        self.compact("over-threshold", boundary, self.frame(), None)
+    }
+
+    /// Rules `manual-leaf-checkpoint-noop`, `manual-two-turns`, `manual-keeps-latest-turn`, `manual-refresh`.
+    fn manual(&self) -> Plan {
+        if self.span.end == 0 {
+            return self.none("nothing-to-compact", None);
+        }
+        if self.leaf_is_checkpoint() {
+            return self.none("leaf-is-checkpoint", None);
+        }
+        if self.tokens.has_pending_from(0) {
+            return self.none("workflow-pending", None);
+        }
+        let frame = self.frame();
+        let boundary = tail_boundary(self.tokens, &self.span, self.capacity.tail_budget);
+        if self.span.checkpoint.is_none() {
+            // The first summarized, the latest kept: two turns at least.
+            if turn_count(self.tokens, &self.span) < 2 {
+                return self.none("nothing-to-compact", None);
+            }
+            if advances(self.tokens, &self.span, boundary) {
+                return self.compact("requested", boundary, frame, None);
+            }
+            // Everything fits the tail budget, but the user asked: keep only the latest turn.
+            let latest = newest_turn(self.tokens, &self.span).unwrap_or(Boundary::AfterAll);
+            return self.compact("requested", latest, frame, None);
+        }
+        if advances(self.tokens, &self.span, boundary) {
+            self.compact("requested", boundary, frame, None)
+        } else {
+            self.compact("refresh", boundary, frame, None)
+        }
+    }
+
+    /// Rules `preflight-send-now`, `preflight-after-compaction`, `preflight-too-large`.
+    fn preflight(&self) -> Plan {
+        if self.before <= self.capacity.safe_input_limit {
+            return self.none("fits", Some(SendDecision::Now));
+        }
+        if self.tokens.has_pending_from(0) {
+            return self.none("workflow-pending", Some(SendDecision::TooLarge));
+        }
+        let frame = self.frame();
+        // Keep as much verbatim tail as fits: from the tail-budget boundary, one turn less at a time.
+        let mut candidate = Some(tail_boundary(self.tokens, &self.span, self.capacity.tail_budget));
+        while let Some(boundary) = candidate {
+            if advances(self.tokens, &self.span, boundary) && self.after(boundary, frame) <= self.capacity.safe_input_limit {
+                return self.compact("over-limit", boundary, frame, Some(SendDecision::AfterCompaction));
+            }
+            candidate = next_boundary(self.tokens, &self.span, boundary);
+        }
+        self.none("too-large", Some(SendDecision::TooLarge))
+    }
 }

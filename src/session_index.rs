@@ -5,6 +5,9 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{Node, NodeKind, Session};
+use crate::capacity::ModelProfile;
+use crate::estimate::{estimate_branch, BranchTokens, Estimate, EstimateRequest};
+use crate::plan::{plan_branch, Plan, PlanOptions};
 use crate::tree::{read_branch_to, Branch, IdIndex};
 
 #[derive(Debug, Clone)]
@@ -12,13 +15,15 @@ pub struct SessionIndex {
     session: Session,
     ids: IdIndex,
     branch: Branch,
+    /// Per-node estimates and branch sums for `estimate`/`plan` (filled lazily, extended with the leaf).
+    tokens: BranchTokens,
 }
 
 impl SessionIndex {
     pub fn from_session(session: Session) -> SessionIndex {
         let ids = IdIndex::build(&session);
         let branch = read_branch_to(&session, &ids, session.leaf_id.as_deref());
-        SessionIndex { session, ids, branch }
+        SessionIndex { session, ids, branch, tokens: BranchTokens::default() }
     }
 
     pub fn session(&self) -> &Session {
@@ -57,5 +62,16 @@ impl SessionIndex {
             self.branch = read_branch_to(&self.session, &self.ids, Some(leaf_id));
         }
         Ok(())
+    }
+
+    /// `estimate` on the held session. After `append` + `set_leaf` to a child, only the new node is
+    /// estimated; moving the leaf elsewhere rebuilds the sums from cached per-node estimates.
+    pub fn estimate(&mut self, model: &ModelProfile, request: &EstimateRequest) -> Result<Estimate> {
+        estimate_branch(&self.session, &self.branch, &mut self.tokens, model, request)
+    }
+
+    /// `plan` on the held session, with the same caching as `estimate`.
+    pub fn plan(&mut self, model: &ModelProfile, options: &PlanOptions) -> Result<Plan> {
+        plan_branch(&self.session, &self.branch, &mut self.tokens, model, options)
     }
 }
