@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# The one entry point of bibgenie-compaction. Every subcommand runs `setup` first, so a fresh
+# machine needs nothing else. See README.md ("Build and test pipeline") for what each step does.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$ROOT"
+
+CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
+export PATH="$CARGO_BIN:$PATH"
+
+FIREFOX_BIN=/usr/bin/firefox-esr
+GECKODRIVER_BIN="$CARGO_BIN/geckodriver"
+WASM_TARGET=wasm32-unknown-unknown
+CRATE_FILE=bibgenie_compaction                  # the lib name: target/.../$CRATE_FILE.wasm
+PKG="$ROOT/pkg"
+WORK="$ROOT/.work"                              # scratch space, ignored by git
+CONSUMER="$WORK/consumer"                       # throwaway project that installs the packed tarball
+TEST_NODE_MODULES="$ROOT/tests/node_modules"
+
+usage() {
+  cat <<'EOF'
+usage: ./build.sh <command>
+
+  setup   install what is missing: wasm32 target, wasm-bindgen-cli (the version pinned in
+          Cargo.toml), geckodriver, firefox-esr, the npm packages of tests/
+  build   build the npm package into pkg/ and print the .wasm size
+  test    cargo test; wasm-bindgen-test in headless Firefox; npm pack + Node consumer tests;
+          the Zotero-style IIFE bundle in headless Firefox
+  demo    build, then run the demo on the bundled sample session
+  bench   build, then run the benchmarks
+  soak    build, then run the long reliability run
+EOF
+}
+
+log() { printf '==> %s\n' "$*"; }
+fail() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
+
+# Runs a step and prints how long it took.
+timed() {
+  local label=$1 start=$SECONDS
+  shift
+  log "$label"
+  "$@"
+  log "$label: done in $((SECONDS - start))s"
+}
+
+# The exact wasm-bindgen version from Cargo.toml (`wasm-bindgen = "=X"` or `{ version = "=X" ... }`).
+pinned_wasm_bindgen_version() {
+  local line
+  line=$(grep -E '^wasm-bindgen[[:space:]]*=' Cargo.toml | head -n 1) || true
+  [[ $line =~ \"=([0-9]+\.[0-9]+\.[0-9]+)\" ]] || fail "Cargo.toml must pin wasm-bindgen exactly (\"=X.Y.Z\")"
+  printf '%s\n' "${BASH_REMATCH[1]}"
+}
+
+crate_version() {
+  sed -n 's/^version[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1
+}
+
+# ---------------------------------------------------------------------------------------------
+# setup: idempotent, installs only what is missing
+
+ensure_wasm_target() {
+  if rustup target list --installed | grep -qx "$WASM_TARGET"; then
+    log "rust target $WASM_TARGET: present"
+  else
+    timed "rustup target add $WASM_TARGET" rustup target add "$WASM_TARGET"
+  fi
+}
+
+ensure_wasm_bindgen() {
+  local want have=""
+  want=$(pinned_wasm_bindgen_version)
+  if command -v wasm-bindgen >/dev/null; then have=$(wasm-bindgen --version | awk '{print $2}'); fi
+  if [[ $have == "$want" ]]; then
+    log "wasm-bindgen-cli $want: present"
+  else
+    # No --locked: the CLI's lock file names versions this registry does not carry.
+    timed "cargo install wasm-bindgen-cli $want (had: ${have:-none})" \
+      cargo install wasm-bindgen-cli --version "$want" --force
+  fi
+}
+
+ensure_geckodriver() {
+  if [[ -x $GECKODRIVER_BIN ]]; then
+    log "geckodriver: present"
+  else
+    timed "cargo install geckodriver" install_geckodriver
+  fi
+}
+
+install_geckodriver() {
+  cargo install geckodriver --locked || cargo install geckodriver
+}
+
+ensure_firefox() {
+  if [[ -x $FIREFOX_BIN ]]; then
+    log "firefox-esr: present"
+  else
+    timed "apt-get install firefox-esr" install_firefox
+  fi
+}
+
+install_firefox() {
+  [[ $(id -u) == 0 ]] || fail "firefox-esr is missing and installing it needs root (apt-get install firefox-esr)"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends firefox-esr
+}
+
+# npm ci when the lock file changed since the last install (a stamp of its hash in node_modules).
+ensure_npm_packages() {
+  local stamp="$TEST_NODE_MODULES/.bibgenie-lock.sha256" want
+  want=$(sha256sum tests/package-lock.json | awk '{print $1}')
+  if [[ -f $stamp && $(cat "$stamp") == "$want" ]]; then
+    log "npm packages of tests/: present"
+  else
+    timed "npm ci in tests/" npm ci --prefix tests --no-audit --no-fund
+    printf '%s\n' "$want" >"$stamp"
+  fi
+}
+
+setup() {
+  local start=$SECONDS
+  ensure_wasm_target
+  ensure_wasm_bindgen
+  ensure_geckodriver
+  ensure_firefox
+  ensure_npm_packages
+  log "setup: done in $((SECONDS - start))s"
+}
+
+# ---------------------------------------------------------------------------------------------
+# build
+
+build_pkg() {
+  local start=$SECONDS wasm
+  cargo build --release --target "$WASM_TARGET" --lib
+  rm -rf "$PKG"
+  # --omit-default-module-path: no `new URL(..., import.meta.url)` in the generated JS, so the
+  # slim entry bundles as a classic script.
+  wasm-bindgen "target/$WASM_TARGET/release/$CRATE_FILE.wasm" \
+    --target web --omit-default-module-path --out-dir "$PKG"
+  wasm="$PKG/${CRATE_FILE}_bg.wasm"
+  shrink_wasm "$wasm"
+  cp -R js-glue/. "$PKG/"
+  rm "$PKG/package.template.json"
+  [[ -f README.md ]] && cp README.md "$PKG/"
+  write_package_json
+  log "pkg/ built in $((SECONDS - start))s"
+  log "wasm size: $(stat -c %s "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzipped ($(basename "$wasm"))"
+}
+
+# wasm-opt from the npm package binaryen (its own download in wasm-pack fails offline).
+# The features are those rustc's wasm32 target emits by default; Firefox 115 (Zotero 7) has them all.
+shrink_wasm() {
+  local wasm=$1 opt="$TEST_NODE_MODULES/.bin/wasm-opt" before after
+  [[ ${BIBGENIE_WASM_OPT:-1} == 0 ]] && { log "wasm-opt: skipped (BIBGENIE_WASM_OPT=0)"; return; }
+  [[ -x $opt ]] || { log "wasm-opt: not installed, skipped"; return; }
+  before=$(stat -c %s "$wasm")
+  "$opt" -Oz --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-bulk-memory-opt --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$wasm" -o "$wasm.opt"
+  mv "$wasm.opt" "$wasm"
+  after=$(stat -c %s "$wasm")
+  log "wasm-opt -Oz: $before -> $after bytes"
+}
+
+write_package_json() {
+  CRATE_VERSION="$(crate_version)" node --input-type=module - "$ROOT/js-glue/package.template.json" "$PKG" <<'EOF'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+const [template, pkgDir] = process.argv.slice(2);
+const walk = (dir) => readdirSync(dir, { withFileTypes: true })
+  .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [relative(pkgDir, join(dir, e.name))]));
+const pkg = JSON.parse(readFileSync(template, 'utf8'));
+pkg.version = process.env.CRATE_VERSION;
+pkg.files = walk(pkgDir).filter((f) => f !== 'package.json').sort();
+writeFileSync(join(pkgDir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
+EOF
+}
+
+# ---------------------------------------------------------------------------------------------
+# test
+
+wasm_browser_tests() {
+  # What `wasm-pack test --headless --firefox` does, without installing wasm-pack (README: "Why no wasm-pack").
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    GECKODRIVER="$GECKODRIVER_BIN" \
+    WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/browser/webdriver.json" \
+    WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}" \
+    cargo test --target "$WASM_TARGET" --test web
+}
+
+# npm pack of pkg/, installed into a throwaway consumer; tests/ is copied beside it so that
+# `import 'bibgenie-compaction'` in a test resolves to the installed tarball, while the test
+# tools resolve through a link to tests/node_modules.
+pack_and_install() {
+  local tarball
+  rm -rf "$WORK/pack" "$CONSUMER"
+  mkdir -p "$WORK/pack" "$CONSUMER/tests"
+  tarball=$(cd "$PKG" && npm pack --pack-destination "$WORK/pack" --silent | tail -n 1)
+  TARBALL="$WORK/pack/$tarball"
+  printf '{ "name": "bibgenie-compaction-consumer", "private": true, "type": "module" }\n' >"$CONSUMER/package.json"
+  # --legacy-peer-deps: peers (the AI SDK) come from tests/node_modules, not a second download.
+  npm install --prefix "$CONSUMER" --no-audit --no-fund --legacy-peer-deps "$TARBALL"
+  tar -C tests --exclude=./node_modules -cf - . | tar -C "$CONSUMER/tests" -xf -
+  ln -s "$TEST_NODE_MODULES" "$CONSUMER/tests/node_modules"
+  log "packed $(basename "$TARBALL"): $(tar -tzf "$TARBALL" | wc -l) files; installed into ${CONSUMER#"$ROOT"/}"
+}
+
+# node --test over the given folder of the consumer's copy of tests/.
+consumer_node_tests() {
+  local dir="$CONSUMER/tests/$1" files
+  shopt -s nullglob
+  files=("$dir"/*.test.mjs)
+  shopt -u nullglob
+  ((${#files[@]})) || fail "no test files in tests/$1"
+  BIBGENIE_REPO_ROOT="$ROOT" BIBGENIE_CONSUMER_DIR="$CONSUMER" BIBGENIE_TARBALL="$TARBALL" \
+    BIBGENIE_PKG=bibgenie-compaction BIBGENIE_GECKODRIVER="$GECKODRIVER_BIN" BIBGENIE_FIREFOX="$FIREFOX_BIN" \
+    node --test --test-concurrency=1 "${files[@]}"
+}
+
+run_tests() {
+  local start=$SECONDS
+  timed "1/5 native: cargo test" cargo test --workspace
+  timed "2/5 browser: wasm-bindgen-test in headless Firefox ESR" wasm_browser_tests
+  timed "3/5 package: build pkg/, npm pack, install into a consumer" build_and_pack
+  timed "4/5 node: consumer tests against the packed package" consumer_node_tests node
+  timed "5/5 firefox: Zotero-style IIFE bundle in headless Firefox ESR" consumer_node_tests firefox
+  log "./build.sh test: all 5 stages passed in $((SECONDS - start))s (cargo test, Firefox wasm-bindgen-test, npm pack, Node consumer, IIFE in Firefox)"
+}
+
+build_and_pack() {
+  build_pkg
+  pack_and_install
+}
+
+# ---------------------------------------------------------------------------------------------
+# demo, bench, soak: thin launchers of what other modules ship
+
+# Runs DIR/SCRIPT from a copy inside the consumer, like the tests: `import 'bibgenie-compaction'`
+# resolves to the installed tarball, other packages to tests/node_modules.
+run_in_consumer() {
+  local dir=$1 script=$2
+  shift 2
+  [[ -f $dir/$script ]] || fail "$dir/$script does not exist yet"
+  build_and_pack
+  rm -rf "${CONSUMER:?}/$dir"
+  mkdir -p "$CONSUMER/$dir"
+  tar -C "$dir" --exclude=./node_modules -cf - . | tar -C "$CONSUMER/$dir" -xf -
+  ln -s "$TEST_NODE_MODULES" "$CONSUMER/$dir/node_modules"
+  BIBGENIE_REPO_ROOT="$ROOT" BIBGENIE_CONSUMER_DIR="$CONSUMER" node "$CONSUMER/$dir/$script" "$@"
+}
+
+main() {
+  local command=${1:-}
+  [[ -n $command ]] || { usage; exit 0; }
+  shift
+  case $command in
+    setup) setup ;;
+    build) setup; build_pkg ;;
+    test) setup; run_tests ;;
+    demo) setup; run_in_consumer demo demo.mjs "$@" ;;
+    bench) setup; run_in_consumer bench run.mjs "$@" ;;
+    soak) setup; run_in_consumer bench soak.mjs "$@" ;;
+    -h | --help | help) usage ;;
+    *) usage >&2; exit 2 ;;
+  esac
+}
+
+main "$@"

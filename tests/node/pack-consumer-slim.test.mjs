@@ -1,0 +1,48 @@
+// The slim entry, as a Zotero plugin uses it: the caller loads the wasm bytes and hands them over.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { crateVersion, installedWasmBytes, resolveInstalled } from './consumer-env.mjs';
+import * as slim from 'bibgenie-compaction/slim';
+
+// Every module the slim entry reaches by relative import, starting at slim.js.
+function slimModuleGraph() {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const [, spec] of source.matchAll(/(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      visit(join(dirname(file), spec));
+    }
+  };
+  visit(resolveInstalled('bibgenie-compaction/slim'));
+  return [...seen];
+}
+
+test('nothing the slim entry loads uses import.meta', () => {
+  const graph = slimModuleGraph();
+  assert.ok(graph.some((file) => file.endsWith('bibgenie_compaction.js')), 'slim reaches the wasm-bindgen module');
+  for (const file of graph) {
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /import\.meta/, `${file} uses import.meta`);
+  }
+});
+
+test('init() without the wasm rejects with a message that says what to pass', async () => {
+  await assert.rejects(() => slim.init(), /initSync\(\{ module/);
+});
+
+test('initSync({ module }) with the bytes, then the API works', () => {
+  const bytes = installedWasmBytes();
+  assert.ok(bytes.length > 1000);
+  const exports = slim.initSync({ module: bytes });
+  assert.ok(exports.memory instanceof WebAssembly.Memory);
+  assert.equal(slim.version(), crateVersion());
+});
+
+test('initSync also takes a compiled WebAssembly.Module', () => {
+  const module = new WebAssembly.Module(installedWasmBytes());
+  slim.initSync({ module }); // already initialized: returns the same instance, does not throw
+  assert.equal(slim.version(), crateVersion());
+});
