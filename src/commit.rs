@@ -2,11 +2,19 @@
 //! The check runs inside the store's transaction on the state read there (version-conditional commit).
 
 use serde::Serialize;
+use serde_json::{json, Value};
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::model::Session;
+use crate::ledger::ResourceLedger;
+use crate::model::{Checkpoint, Node, Session};
 use crate::plan::{Plan, PlanAction};
+use crate::summary::validate_summary;
 use crate::tree::read_branch;
+
+/// Prefix of checkpoint ids, so a checkpoint is recognisable in logs and stores.
+pub const CHECKPOINT_ID_PREFIX: &str = "ckpt_";
+/// Random bytes in a checkpoint id: 96 bits, so ids from concurrent compactions never collide.
+pub const CHECKPOINT_ID_BYTES: usize = 12;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -59,4 +67,49 @@ pub fn check_commit(fresh: &Session, plan: &Plan) -> Result<std::result::Result<
         return Ok(Err(CommitRefusal::BoundaryOffBranch));
     }
     Ok(Ok(()))
+}
+
+/// A fresh checkpoint id ("ckpt_" + 24 hex digits) from the platform's secure random source
+/// (`crypto.getRandomValues` in Firefox and Node).
+pub fn new_checkpoint_id() -> Result<String> {
+    let mut bytes = [0u8; CHECKPOINT_ID_BYTES];
+    getrandom::fill(&mut bytes).map_err(|e| Error::new(ErrorCode::Internal, format!("no random source for a checkpoint id: {e}")))?;
+    let mut id = String::with_capacity(CHECKPOINT_ID_PREFIX.len() + 2 * CHECKPOINT_ID_BYTES);
+    id.push_str(CHECKPOINT_ID_PREFIX);
+    for byte in bytes {
+        id.push_str(&format!("{byte:02x}"));
+    }
+    Ok(id)
+}
+
+/// The checkpoint node that commits `plan` with `summary` and `ledger`, under `id`.
+///
+/// `parentId` is the leaf the summary was made from; `tokensAfter` is the plan's estimate
+/// (summary budget + kept tail), an upper bound of the real projection.
+pub fn checkpoint_node(plan: &Plan, summary: &str, ledger: &ResourceLedger, id: &str) -> Result<Value> {
+    if plan.action != PlanAction::Compact {
+        return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.action is not 'compact' (reason: {})", plan.reason)));
+    }
+    if plan.basis.leaf_id.is_empty() {
+        return Err(Error::new(ErrorCode::InvalidPlan, "plan.basis.leafId is empty"));
+    }
+    if id.is_empty() {
+        return Err(Error::new(ErrorCode::InvalidOptions, "checkpoint id is empty"));
+    }
+    validate_summary(summary)?;
+    let checkpoint = Checkpoint {
+        summary: summary.to_string(),
+        first_kept_message_id: plan.first_kept_message_id.clone(),
+        previous_checkpoint_id: plan.previous_checkpoint_id.clone(),
+        mode: plan.mode,
+        tokens_before: plan.tokens_before,
+        tokens_after: plan.tokens_after_estimate,
+        ledger: ledger.clone(),
+        basis: plan.basis.clone(),
+    };
+    let checkpoint = serde_json::to_value(&checkpoint).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+    let node = json!({ "id": id, "parentId": plan.basis.leaf_id, "checkpoint": checkpoint });
+    // The node must read back as a checkpoint: what the store writes is what readers accept.
+    Node::parse_strict(node.clone())?;
+    Ok(node)
 }

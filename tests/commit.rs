@@ -1,0 +1,259 @@
+//! Commit validation (issue 6): every refusal of `check_commit`, and what `checkpoint_node` accepts.
+
+mod common;
+
+use bibgenie_compaction::commit::{check_commit, checkpoint_node, new_checkpoint_id, CommitRefusal, CHECKPOINT_ID_PREFIX};
+use bibgenie_compaction::error::ErrorCode;
+use bibgenie_compaction::ledger::{LedgerEntry, LedgerKind, ResourceLedger};
+use bibgenie_compaction::model::{Basis, Mode, Node, Session};
+use bibgenie_compaction::plan::{Plan, PlanAction};
+use bibgenie_compaction::summary::SECTIONS;
+use common::*;
+use serde_json::{json, Value};
+
+/// U1 A1 U2 A2 U3 A3, leaf A3, revision 4.
+fn base_nodes() -> Vec<Value> {
+    vec![
+        user("U1", None, "find papers on transformers"),
+        assistant("A1", "U1", "found three"),
+        user("U2", Some("A1"), "summarize the second"),
+        assistant("A2", "U2", "it argues ..."),
+        user("U3", Some("A2"), "compare with BERT"),
+        assistant("A3", "U3", "BERT differs ..."),
+    ]
+}
+
+fn fresh(nodes: Vec<Value>, leaf: &str, revision: u64) -> Session {
+    Session::from_value(session_value(nodes, leaf, revision)).expect("test session parses")
+}
+
+/// A manual plan made on leaf A3 at revision 4: U1..A2 summarized, U3 kept.
+fn plan() -> Plan {
+    Plan {
+        action: PlanAction::Compact,
+        reason: "manual".into(),
+        mode: Mode::Manual,
+        first_kept_message_id: Some("U3".into()),
+        previous_checkpoint_id: None,
+        summarize_ids: vec!["U1".into(), "A1".into(), "U2".into(), "A2".into()],
+        basis: Basis { leaf_id: "A3".into(), branch_revision: 4 },
+        tokens_before: 900,
+        tokens_after_estimate: 300,
+        send: None,
+    }
+}
+
+fn summary() -> String {
+    SECTIONS.iter().map(|s| format!("## {s}\n- (user) something about {s}\n")).collect()
+}
+
+fn refusal(session: &Session, plan: &Plan) -> Option<CommitRefusal> {
+    check_commit(session, plan).expect("a compact plan is checked").err()
+}
+
+#[test]
+fn an_unchanged_branch_may_be_committed() {
+    assert_eq!(refusal(&fresh(base_nodes(), "A3", 4), &plan()), None);
+}
+
+#[test]
+fn a_plan_that_does_not_compact_is_an_error_not_a_refusal() {
+    let mut p = plan();
+    p.action = PlanAction::None;
+    let error = check_commit(&fresh(base_nodes(), "A3", 4), &p).unwrap_err();
+    assert_eq!(error.code, ErrorCode::InvalidPlan);
+}
+
+#[test]
+fn a_message_appended_meanwhile_moves_the_leaf() {
+    let mut nodes = base_nodes();
+    nodes.push(user("U4", Some("A3"), "and GPT?"));
+    assert_eq!(refusal(&fresh(nodes, "U4", 5), &plan()), Some(CommitRefusal::LeafMoved));
+}
+
+#[test]
+fn a_retry_meanwhile_moves_the_leaf() {
+    let mut nodes = base_nodes();
+    nodes.push(assistant("A3b", "U3", "BERT, retried"));
+    assert_eq!(refusal(&fresh(nodes, "A3b", 5), &plan()), Some(CommitRefusal::LeafMoved));
+}
+
+#[test]
+fn an_edit_meanwhile_moves_the_leaf() {
+    let mut nodes = base_nodes();
+    nodes.push(user("U3b", Some("A2"), "compare with T5 instead"));
+    assert_eq!(refusal(&fresh(nodes, "U3b", 5), &plan()), Some(CommitRefusal::LeafMoved));
+}
+
+#[test]
+fn a_leaf_switched_away_and_back_changed_the_revision() {
+    assert_eq!(refusal(&fresh(base_nodes(), "A3", 6), &plan()), Some(CommitRefusal::RevisionChanged));
+}
+
+#[test]
+fn an_in_place_update_of_the_leaf_changed_the_revision() {
+    // updateMessageParts (e.g. the final usage arriving) bumps the revision without moving the leaf.
+    let mut nodes = base_nodes();
+    nodes[5] = assistant_with_usage("A3", "U3", "BERT differs ...", json!({ "inputTokens": 800, "outputTokens": 50 }));
+    assert_eq!(refusal(&fresh(nodes, "A3", 5), &plan()), Some(CommitRefusal::RevisionChanged));
+}
+
+#[test]
+fn a_pending_tool_workflow_refuses() {
+    let mut nodes = base_nodes();
+    nodes[5] = assistant_tool("A3", "U3", "zoteroSearch", "approval-requested", json!({ "q": "BERT" }), None);
+    assert_eq!(refusal(&fresh(nodes, "A3", 4), &plan()), Some(CommitRefusal::WorkflowPending));
+}
+
+#[test]
+fn every_pending_tool_state_refuses() {
+    for state in ["input-streaming", "input-available", "approval-requested", "approval-responded"] {
+        let mut nodes = base_nodes();
+        nodes[3] = assistant_tool("A2", "U2", "zoteroSearch", state, json!({ "q": "x" }), None);
+        assert_eq!(refusal(&fresh(nodes, "A3", 4), &plan()), Some(CommitRefusal::WorkflowPending), "{state}");
+    }
+}
+
+#[test]
+fn a_boundary_that_is_not_on_the_branch_refuses() {
+    let mut p = plan();
+    p.first_kept_message_id = Some("U9".into());
+    assert_eq!(refusal(&fresh(base_nodes(), "A3", 4), &p), Some(CommitRefusal::BoundaryOffBranch));
+}
+
+#[test]
+fn a_boundary_on_an_assistant_message_refuses() {
+    let mut p = plan();
+    p.first_kept_message_id = Some("A2".into());
+    assert_eq!(refusal(&fresh(base_nodes(), "A3", 4), &p), Some(CommitRefusal::BoundaryOffBranch));
+}
+
+#[test]
+fn a_summarized_message_off_the_branch_refuses() {
+    let mut p = plan();
+    p.summarize_ids.push("elsewhere".into());
+    assert_eq!(refusal(&fresh(base_nodes(), "A3", 4), &p), Some(CommitRefusal::BoundaryOffBranch));
+}
+
+#[test]
+fn a_previous_checkpoint_off_the_branch_refuses() {
+    let mut p = plan();
+    p.previous_checkpoint_id = Some("C0".into());
+    assert_eq!(refusal(&fresh(base_nodes(), "A3", 4), &p), Some(CommitRefusal::BoundaryOffBranch));
+}
+
+#[test]
+fn a_corrupt_session_is_read_only() {
+    let mut nodes = base_nodes();
+    nodes.push(user("A1", Some("A3"), "a duplicate id"));
+    assert_eq!(refusal(&fresh(nodes, "A3", 4), &plan()), Some(CommitRefusal::ReadOnly));
+    let mut nodes = base_nodes();
+    nodes[2] = json!({ "id": "U2", "parentId": "A1", "role": "user", "parts": "not an array" });
+    assert_eq!(refusal(&fresh(nodes, "A3", 4), &plan()), Some(CommitRefusal::ReadOnly));
+}
+
+#[test]
+fn a_missing_leaf_is_read_only() {
+    assert_eq!(refusal(&fresh(base_nodes(), "gone", 4), &plan()), Some(CommitRefusal::ReadOnly));
+}
+
+#[test]
+fn refusal_reasons_are_the_contract_strings() {
+    let all = [
+        (CommitRefusal::LeafMoved, "leaf-moved"),
+        (CommitRefusal::RevisionChanged, "revision-changed"),
+        (CommitRefusal::WorkflowPending, "workflow-pending"),
+        (CommitRefusal::BoundaryOffBranch, "boundary-off-branch"),
+        (CommitRefusal::ReadOnly, "read-only"),
+    ];
+    for (refusal, text) in all {
+        assert_eq!(refusal.as_str(), text);
+        assert_eq!(serde_json::to_value(refusal).unwrap(), json!(text));
+    }
+}
+
+#[test]
+fn the_checkpoint_node_follows_the_plan() {
+    let ledger = ResourceLedger {
+        entries: vec![LedgerEntry {
+            kind: LedgerKind::Item,
+            key: "ABCD2345".into(),
+            label: Some("Attention Is All You Need".into()),
+            parent_key: None,
+            detail: Some("journalArticle".into()),
+        }],
+    };
+    let node = checkpoint_node(&plan(), &summary(), &ledger, "ckpt_test").expect("a valid checkpoint");
+    assert_eq!(node["id"], "ckpt_test");
+    assert_eq!(node["parentId"], "A3");
+    let c = &node["checkpoint"];
+    assert_eq!(c["summary"], json!(summary()));
+    assert_eq!(c["firstKeptMessageId"], "U3");
+    assert_eq!(c["previousCheckpointId"], Value::Null);
+    assert_eq!(c["mode"], "manual");
+    assert_eq!(c["tokensBefore"], 900);
+    assert_eq!(c["tokensAfter"], 300);
+    assert_eq!(c["basis"], json!({ "leafId": "A3", "branchRevision": 4 }));
+    assert_eq!(c["ledger"]["entries"][0]["key"], "ABCD2345");
+    assert!(Node::parse_strict(node.clone()).expect("reads back").checkpoint().is_some());
+}
+
+#[test]
+fn the_committed_checkpoint_projects_with_its_summary() {
+    let node = checkpoint_node(&plan(), &summary(), &ResourceLedger::default(), "ckpt_x").unwrap();
+    let mut nodes = base_nodes();
+    nodes.push(node);
+    let session = fresh(nodes, "ckpt_x", 5);
+    let projection = bibgenie_compaction::projection::project(&session).expect("projects");
+    let json = projection.to_json(&session);
+    let ids: Vec<&str> = json["messages"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["ckpt_x", "U3", "A3"]);
+}
+
+#[test]
+fn a_non_compact_plan_is_rejected() {
+    let mut p = plan();
+    p.action = PlanAction::None;
+    let error = checkpoint_node(&p, &summary(), &ResourceLedger::default(), "ckpt_x").unwrap_err();
+    assert_eq!(error.code, ErrorCode::InvalidPlan);
+}
+
+#[test]
+fn an_empty_summary_is_rejected() {
+    for empty in ["", "   \n\t "] {
+        let error = checkpoint_node(&plan(), empty, &ResourceLedger::default(), "ckpt_x").unwrap_err();
+        assert_eq!(error.code, ErrorCode::InvalidSummary);
+    }
+}
+
+#[test]
+fn a_summary_missing_any_section_is_rejected() {
+    for missing in SECTIONS {
+        let text: String = SECTIONS
+            .iter()
+            .filter(|s| **s != missing)
+            .map(|s| format!("## {s}\nsomething\n"))
+            .collect();
+        let error = checkpoint_node(&plan(), &text, &ResourceLedger::default(), "ckpt_x").unwrap_err();
+        assert_eq!(error.code, ErrorCode::InvalidSummary, "without {missing}");
+        assert!(error.message.contains(missing), "{}", error.message);
+    }
+}
+
+#[test]
+fn an_empty_id_is_rejected() {
+    let error = checkpoint_node(&plan(), &summary(), &ResourceLedger::default(), "").unwrap_err();
+    assert_eq!(error.code, ErrorCode::InvalidOptions);
+}
+
+#[test]
+fn checkpoint_ids_are_random_and_well_formed() {
+    let a = new_checkpoint_id().expect("random source");
+    let b = new_checkpoint_id().expect("random source");
+    assert_ne!(a, b);
+    for id in [&a, &b] {
+        let hex = id.strip_prefix(CHECKPOINT_ID_PREFIX).expect("prefixed");
+        assert_eq!(hex.len(), 24);
+        assert!(hex.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()), "{id}");
+    }
+}
