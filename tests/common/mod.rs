@@ -55,3 +55,56 @@ pub fn linear(turns: usize, words_per_message: usize) -> (Vec<Value>, String) {
     }
     (nodes, parent.unwrap_or_default())
 }
+
+// ---- planning builders (capacity, estimate and plan tests) ----
+
+use bibgenie_compaction::capacity::ModelProfile;
+use bibgenie_compaction::model::Node;
+use bibgenie_compaction::plan::Plan;
+use bibgenie_compaction::tokens::{estimate_message, EstimateOptions};
+
+pub fn model(context_window: u64, max_output_tokens: Option<u64>) -> ModelProfile {
+    ModelProfile { id: None, context_window, max_output_tokens, replays_reasoning: false, image_tokens: None }
+}
+
+/// The per-message estimate of a message node (what the session estimate adds up).
+pub fn message_tokens(node: &Value, model: &ModelProfile) -> u64 {
+    let node = Node::parse_strict(node.clone()).expect("test message parses");
+    let opts = EstimateOptions { replays_reasoning: model.replays_reasoning, image_tokens: model.image_tokens };
+    estimate_message(node.message().expect("a message node"), &opts)
+}
+
+/// An assistant message with a tool part awaiting approval (AI SDK v6 `approval-requested`).
+pub fn assistant_awaiting_approval(id: &str, parent: &str) -> Value {
+    json!({ "id": id, "parentId": parent, "role": "assistant", "parts": [
+        { "type": "step-start" },
+        { "type": "tool-deleteItems", "toolCallId": format!("call-{id}"), "state": "approval-requested",
+          "input": { "keys": ["ABCD2345"] }, "approval": { "id": format!("approval-{id}") } }
+    ] })
+}
+
+/// The checkpoint node a runner would commit for `plan` (parent = the plan's basis leaf).
+pub fn checkpoint_from_plan(id: &str, plan: &Plan, summary: &str) -> Value {
+    let plan_json = serde_json::to_value(plan).expect("plan serializes");
+    json!({ "id": id, "parentId": plan.basis.leaf_id, "checkpoint": {
+        "summary": summary,
+        "firstKeptMessageId": plan.first_kept_message_id,
+        "previousCheckpointId": plan.previous_checkpoint_id,
+        "mode": plan_json["mode"],
+        "tokensBefore": plan.tokens_before,
+        "tokensAfter": plan.tokens_after_estimate,
+        "ledger": { "entries": [] },
+        "basis": plan_json["basis"] } })
+}
+
+/// Appends turns U{from}..U{to} (user + assistant, `words` words each) under `parent`; returns the new leaf.
+pub fn push_turns(nodes: &mut Vec<Value>, parent: &str, from: usize, to: usize, words: usize) -> String {
+    let mut parent = parent.to_string();
+    for t in from..=to {
+        let (u, a) = (format!("U{t}"), format!("A{t}"));
+        nodes.push(user(&u, Some(&parent), &"word ".repeat(words)));
+        nodes.push(assistant(&a, &u, &"answer ".repeat(words)));
+        parent = a;
+    }
+    parent
+}
