@@ -102,7 +102,7 @@ class MemoryDriver {
       this.journal = null;
       return result;
     } catch (error) {
-      const undo = this.journal;
+      const undo = this.journal ?? [];
       this.journal = null;
       for (let i = undo.length - 1; i >= 0; i--) undo[i]();
       throw error;

@@ -1,0 +1,212 @@
+// Hand-written types of the JS glue: the session stores (stores/index.js), the Zotero loader
+// (zotero.js) and the AI SDK adapters (ai-sdk.js). Entries re-export them with
+// `export * from './glue.js'` next to the wasm-bindgen types.
+import type { UIMessage } from 'ai';
+
+// ---- Data ---------------------------------------------------------------------------------
+
+/** A durable node: a UIMessage plus parentId, or a checkpoint (a node with `checkpoint`). */
+export type GlueSessionNode =
+  | (UIMessage & { parentId: string | null; createdAt?: number })
+  | { id: string; parentId: string; createdAt?: number; checkpoint: Record<string, unknown> };
+
+/** What a store's load() returns. `leafId` is null only while a session has no nodes. */
+export interface StoredSession {
+  nodes: GlueSessionNode[];
+  leafId: string | null;
+  branchRevision: number;
+}
+
+/** What an app operation leaves behind: the node it wrote (if any) and the new head. */
+export interface SessionHead {
+  node?: GlueSessionNode;
+  sessionId: string;
+  leafId: string | null;
+  branchRevision: number;
+}
+
+// ---- The contract's SessionStore ------------------------------------------------------------
+
+export interface StoreTx {
+  /** The session as this transaction sees it (its own writes included). */
+  load(): Promise<StoredSession>;
+  /** Appends a node; its id must be new and its parent (unless null) present. Moves nothing. */
+  appendNode(node: GlueSessionNode): Promise<void>;
+  /** Moves the leaf; a moved leaf needs a higher branchRevision (`invalid-revision` otherwise). */
+  setLeaf(leafId: string, branchRevision: number): Promise<void>;
+}
+
+export interface SessionStore {
+  load(sessionId: string): Promise<StoredSession>;
+  /**
+   * Runs fn in one transaction: committed when it resolves, rolled back when it rejects.
+   * Calls on one store run one at a time; never call store methods inside fn (deadlock), use tx.
+   */
+  transaction<T>(sessionId: string, fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Error codes thrown by the stores (as `error.code`): invalid-argument, invalid-node,
+ * invalid-session, duplicate-id, missing-parent, missing-leaf, unknown-session, unknown-node,
+ * session-exists, not-updatable, invalid-revision, transaction-closed, unsupported-schema.
+ */
+export type StoreErrorCode =
+  | 'invalid-argument' | 'invalid-node' | 'invalid-session' | 'duplicate-id' | 'missing-parent'
+  | 'missing-leaf' | 'unknown-session' | 'unknown-node' | 'session-exists' | 'not-updatable'
+  | 'invalid-revision' | 'transaction-closed' | 'unsupported-schema';
+
+/** The shared implementation of every store: the contract plus the app operations. */
+export declare class SessionStoreBase implements SessionStore {
+  protected constructor(driver: unknown);
+  load(sessionId: string): Promise<StoredSession>;
+  transaction<T>(sessionId: string, fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /** An empty session (leafId null, revision 0); a random id unless given. */
+  createSession(options?: { id?: string }): Promise<StoredSession & { id: string }>;
+  /** Stores a whole session verbatim (nodes, leaf, revision), e.g. the demo's bundled session. */
+  importSession(session: StoredSession, options?: { id?: string }): Promise<SessionHead>;
+  /** Session ids, most recently changed first. */
+  listSessions(): Promise<string[]>;
+  /** Appends under the leaf (or options.parentId / message.parentId), moves the leaf, bumps the revision. */
+  appendMessage(sessionId: string, message: UIMessage & { parentId?: string | null }, options?: { parentId?: string | null }): Promise<SessionHead>;
+  /** A tool result (or final metadata) arriving: only for the leaf or a message with a pending tool part. */
+  updateMessageParts(sessionId: string, messageId: string, parts: UIMessage['parts'], options?: { metadata?: unknown }): Promise<SessionHead>;
+  /** Makes nodeId the leaf (branch switch); bumps the revision unless it already was. */
+  moveLeaf(sessionId: string, nodeId: string): Promise<SessionHead>;
+  /** Retry under parentId (core's retryTarget): moves the leaf there, or appends `message` there. */
+  retry(sessionId: string, parentId: string, message?: UIMessage): Promise<SessionHead>;
+  /** Edit: `message` becomes a sibling under parentId (core's editTarget) and the leaf. */
+  edit(sessionId: string, parentId: string | null, message: UIMessage): Promise<SessionHead>;
+  /**
+   * A new session continuing the ancestor chain of nodeId (nothing copied; load() prepends the
+   * chain). Starts at leaf nodeId, revision 0. Check the core's canFork first.
+   */
+  fork(sessionId: string, nodeId: string, options?: { id?: string }): Promise<SessionHead>;
+}
+
+/** In memory (tests, browsers). Nodes are kept as JSON text, so callers never alias stored state. */
+export declare class MemoryStore extends SessionStoreBase {
+  constructor();
+}
+
+/** The part of a better-sqlite3 Database the store uses (the package never imports it). */
+export interface SqliteDatabaseLike {
+  prepare(sql: string): { all(...params: unknown[]): any[]; get(...params: unknown[]): any; run(...params: unknown[]): unknown };
+  exec(sql: string): unknown;
+  pragma(sql: string, options?: { simple?: boolean }): unknown;
+  close(): unknown;
+  readonly inTransaction: boolean;
+}
+
+/** On better-sqlite3 (12.x), WAL mode. `new SqliteStore(Database, file)` or `new SqliteStore(db)`. */
+export declare class SqliteStore extends SessionStoreBase {
+  constructor(database: SqliteDatabaseLike);
+  constructor(Database: new (filename: string) => SqliteDatabaseLike, filename: string);
+  readonly database: SqliteDatabaseLike;
+  /** Closes the database if the store opened it. */
+  close(): void;
+}
+
+/** The part of Zotero.DBConnection the store uses. */
+export interface ZoteroDBConnectionLike {
+  queryAsync(sql: string, params?: unknown[]): Promise<any[] | undefined>;
+  valueQueryAsync(sql: string, params?: unknown[]): Promise<unknown>;
+  executeTransaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** On `new Zotero.DBConnection('bibgenie-compaction')` (its own database file). */
+export declare class ZoteroDBStore extends SessionStoreBase {
+  constructor(connection: ZoteroDBConnectionLike);
+  readonly connection: ZoteroDBConnectionLike;
+}
+
+export declare const SESSION_SCHEMA_VERSION: number;
+/** CREATE TABLE / CREATE INDEX statements of the session schema, one per entry. */
+export declare const SESSION_SCHEMA_STATEMENTS: readonly string[];
+
+// ---- Zotero loader and abort signal -----------------------------------------------------------
+
+export type AbortListener = (event: { type: 'abort'; target: unknown }) => void;
+
+/** What the runner and summarizers accept as a signal: an AbortSignal or anything shaped like one. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: AbortListener, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: AbortListener): void;
+}
+
+/** Signal and controller in one object, for sandboxes without AbortController. */
+export interface AbortSignalLikeController extends AbortSignalLike {
+  onabort: AbortListener | null;
+  readonly signal: AbortSignalLike;
+  abort(reason?: unknown): void;
+  throwIfAborted(): void;
+}
+
+export function createAbortSignalLike(): AbortSignalLikeController;
+
+export type WasmSource = ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
+export interface LoadCompactionOptions<B = unknown> {
+  /** e.g. `chrome://<addonRef>/content/bibgenie_compaction_bg.wasm` */
+  wasmURL?: string | URL;
+  /** The bytes (or a compiled module) instead of a URL. */
+  wasmBytes?: WasmSource;
+  /** The wasm-bindgen module namespace (`import * as bindings from 'bibgenie-compaction/slim'`). */
+  bindings?: B & {
+    initSync?: (input: { module: WasmSource }) => unknown;
+    default?: (input: { module_or_path: WasmSource }) => Promise<unknown>;
+  };
+  initSync?: (input: { module: WasmSource }) => unknown;
+  init?: (input: { module_or_path: WasmSource }) => Promise<unknown>;
+  /** Defaults to the global Zotero when there is one. */
+  Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ response: ArrayBuffer }> } };
+}
+
+/**
+ * Fetches (Zotero.HTTP, else fetch, else XMLHttpRequest), compiles and initializes the wasm
+ * once per plugin lifetime; resolves to `bindings` when given. Rejects with code `wasm-load-failed`.
+ */
+export function loadCompaction<B>(options: LoadCompactionOptions<B> & { bindings: B }): Promise<B>;
+export function loadCompaction(options: LoadCompactionOptions): Promise<unknown>;
+/** Forgets the loaded instance (shutdown, tests); free wasm objects first. */
+export function unloadCompaction(): void;
+
+// ---- AI SDK adapters --------------------------------------------------------------------------
+
+export interface SummaryRequestLike {
+  system: string;
+  prompt: string;
+  maxOutputTokens: number;
+}
+
+export type Summarize = (request: SummaryRequestLike, signal?: AbortSignalLike) => Promise<string>;
+
+/**
+ * summarize() through AI SDK generateText (v5 or v6): system, prompt, maxOutputTokens and the
+ * abort signal, no tools. `callOptions` adds settings such as temperature or providerOptions.
+ */
+export function createAiSdkSummarizer(options: {
+  model: unknown;
+  generateText: (options: any) => PromiseLike<{ text: string }>;
+  callOptions?: Record<string, unknown>;
+}): Summarize;
+
+/** Usage counts as recorded: every count present, null when the provider did not report it. */
+export interface RecordedUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  totalTokens: number | null;
+  reasoningTokens: number | null;
+  cachedInputTokens: number | null;
+  inputTokenDetails?: { noCacheTokens: number | null; cacheReadTokens: number | null; cacheWriteTokens: number | null };
+  outputTokenDetails?: { textTokens: number | null; reasoningTokens: number | null };
+}
+
+/** For toUIMessageStream({ messageMetadata }): the last step's usage as `{ usage }` on 'finish-step'. */
+export function usageMetadata(options: { part: { type: string; usage?: object } }): { usage: RecordedUsage } | undefined;
+
+/** The app's own messageMetadata callback plus usageMetadata. */
+export function withUsageMetadata<O extends { part: { type: string; usage?: object } }>(
+  own: (options: O) => Record<string, unknown> | undefined | null,
+): (options: O) => Record<string, unknown> | undefined;
