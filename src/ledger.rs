@@ -1,7 +1,15 @@
 //! The resource ledger: every Zotero locator seen in summarized history, built by code, never by the model.
-//! (Types here; collection and merging live beside them.)
+//! Collection walks the summarized messages' tool inputs, tool outputs and `data-*` parts before
+//! any truncation, so a huge tool result loses no key; merging folds in the previous checkpoint's
+//! ledger. Entries are unique by (kind, key) and sorted by (kind, key), so equal input gives an
+//! equal ledger.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+
+use crate::model::{Message, Part};
+use crate::zotero;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -49,6 +57,81 @@ impl LedgerKind {
             LedgerKind::Location => "location",
         }
     }
+}
+
+impl ResourceLedger {
+    /// Adds `entry`, or updates the entry with its kind and key: the newer label, parent and
+    /// detail win where they are known, the older ones stay where the newer entry has none.
+    pub fn insert(&mut self, entry: LedgerEntry) {
+        let mut by_key = self.take_map();
+        upsert(&mut by_key, entry);
+        self.entries = by_key.into_values().collect();
+    }
+
+    fn take_map(&mut self) -> BTreeMap<(LedgerKind, String), LedgerEntry> {
+        let mut by_key = BTreeMap::new();
+        for entry in std::mem::take(&mut self.entries) {
+            upsert(&mut by_key, entry);
+        }
+        by_key
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|e| e.key.as_str())
+    }
+}
+
+fn upsert(by_key: &mut BTreeMap<(LedgerKind, String), LedgerEntry>, entry: LedgerEntry) {
+    match by_key.get_mut(&(entry.kind, entry.key.clone())) {
+        Some(known) => {
+            if entry.label.is_some() {
+                known.label = entry.label;
+            }
+            if entry.parent_key.is_some() {
+                known.parent_key = entry.parent_key;
+            }
+            if entry.detail.is_some() {
+                known.detail = entry.detail;
+            }
+        }
+        None => {
+            by_key.insert((entry.kind, entry.key.clone()), entry);
+        }
+    }
+}
+
+/// Every Zotero locator in `messages` (in order, so a later mention updates an earlier one).
+pub fn collect<'a>(messages: impl IntoIterator<Item = &'a Message>) -> ResourceLedger {
+    let mut by_key = BTreeMap::new();
+    for message in messages {
+        for part in &message.parts {
+            for value in part_values(part) {
+                for object in zotero::find(value) {
+                    upsert(&mut by_key, object.entry);
+                }
+            }
+        }
+    }
+    ResourceLedger { entries: by_key.into_values().collect() }
+}
+
+/// The JSON of a part that may hold Zotero data.
+fn part_values(part: &Part) -> Vec<&serde_json::Value> {
+    match part {
+        Part::Tool(tool) => tool.input.iter().chain(tool.output.iter()).collect(),
+        Part::Data { data, .. } => vec![data],
+        Part::Unknown { value, .. } => vec![value],
+        _ => Vec::new(),
+    }
+}
+
+/// `previous` updated by `newer`: unique by (kind, key), sorted by (kind, key).
+pub fn merge(previous: &ResourceLedger, newer: &ResourceLedger) -> ResourceLedger {
+    let mut by_key = BTreeMap::new();
+    for entry in previous.entries.iter().chain(newer.entries.iter()) {
+        upsert(&mut by_key, entry.clone());
+    }
+    ResourceLedger { entries: by_key.into_values().collect() }
 }
 
 /// One line per entry, for the projected summary message and the summarizer's material.
