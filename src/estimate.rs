@@ -174,6 +174,9 @@ pub struct BranchTokens {
     pending: Vec<usize>,
     usages: Vec<(usize, Usage)>,
     checkpoints: Vec<(usize, usize)>,
+    /// Work counters (nodes estimated, branch positions summed), so tests can check incrementality.
+    nodes_estimated: usize,
+    positions_summed: usize,
 }
 
 /// The projection of the branch as positions: where it starts and which checkpoint counts.
@@ -194,7 +197,8 @@ impl BranchTokens {
     pub fn sync(&mut self, session: &Session, branch_nodes: &[usize], options: &EstimateOptions) {
         let key = (options.replays_reasoning, options.image_tokens);
         if self.options_key != Some(key) {
-            *self = BranchTokens { options_key: Some(key), ..BranchTokens::default() };
+            let (nodes_estimated, positions_summed) = self.work();
+            *self = BranchTokens { options_key: Some(key), nodes_estimated, positions_summed, ..BranchTokens::default() };
         }
         let cached = self.nodes.len();
         let is_prefix = cached <= branch_nodes.len() && (cached == 0 || branch_nodes[cached - 1] == self.nodes[cached - 1]);
@@ -215,12 +219,14 @@ impl BranchTokens {
             let facts = match self.facts[index] {
                 Some(f) => f,
                 None => {
+                    self.nodes_estimated += 1;
                     let f = node_facts(&session.nodes[index], options);
                     self.facts[index] = Some(f);
                     f
                 }
             };
             let position = self.nodes.len();
+            self.positions_summed += 1;
             self.nodes.push(index);
             let last = self.prefix.last().copied().unwrap_or(0);
             self.prefix.push(if facts.checkpoint { last } else { last.saturating_add(facts.tokens) });
@@ -238,6 +244,11 @@ impl BranchTokens {
                 self.checkpoints.push((position, start));
             }
         }
+    }
+
+    /// How many nodes have been estimated and how many branch positions summed since creation.
+    pub fn work(&self) -> (usize, usize) {
+        (self.nodes_estimated, self.positions_summed)
     }
 
     pub fn span(&self) -> ProjectionSpan {

@@ -70,6 +70,11 @@ impl SessionIndex {
         estimate_branch(&self.session, &self.branch, &mut self.tokens, model, request)
     }
 
+    /// The estimate cache, for checks that a call after one append costs one node.
+    pub fn branch_tokens(&self) -> &BranchTokens {
+        &self.tokens
+    }
+
     /// `plan` on the held session, with the same caching as `estimate`.
     pub fn plan(&mut self, model: &ModelProfile, options: &PlanOptions) -> Result<Plan> {
         plan_branch(&self.session, &self.branch, &mut self.tokens, model, options)

@@ -427,3 +427,30 @@ fn session_index_matches_stateless() {
     }
     assert!(checkpoints >= 3, "the sequence compacts several times ({checkpoints})");
 }
+
+#[test]
+fn session_index_preflight_is_incremental() {
+    // After one appended message, a preflight through the index estimates that message only and extends
+    // the branch sums by one position; moving the leaf elsewhere re-sums but re-estimates nothing old.
+    let m = small_model();
+    let (nodes, leaf) = linear(2_000, 20);
+    let mut index = SessionIndex::from_session(session(nodes, &leaf));
+    let draft = preflight("a new question");
+    index.plan(&m, &draft).unwrap();
+    assert_eq!(index.branch_tokens().work(), (4_000, 4_000));
+    index.append(user("U2001", Some(&leaf), "follow-up")).unwrap();
+    index.set_leaf("U2001", 1).unwrap();
+    index.plan(&m, &draft).unwrap();
+    assert_eq!(index.branch_tokens().work(), (4_001, 4_001));
+    index.append(assistant("A2001", "U2001", "answer")).unwrap();
+    index.set_leaf("A2001", 2).unwrap();
+    index.estimate(&m, &EstimateRequest::default()).unwrap();
+    index.plan(&m, &draft).unwrap();
+    assert_eq!(index.branch_tokens().work(), (4_002, 4_002));
+    // Edit: a sibling of U2001. Nothing old is estimated again; the sums are rebuilt once.
+    index.append(user("E2001", Some(&leaf), "edited follow-up")).unwrap();
+    index.set_leaf("E2001", 3).unwrap();
+    index.plan(&m, &draft).unwrap();
+    assert_eq!(index.branch_tokens().work(), (4_003, 4_002 + 4_001));
+    assert_eq!(index.plan(&m, &draft).unwrap(), plan(index.session(), &m, &draft).unwrap());
+}
