@@ -1,0 +1,89 @@
+//! Exports of capacity, estimation and planning, and the `estimate`/`plan` methods of `SessionIndex`.
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::tree::session_from_js;
+/// Re-exported so the browser tests can reach the class (the `tree` module itself is private).
+pub use super::tree::SessionIndex;
+use super::{from_js, from_js_optional, js_error, js_result};
+use crate::capacity::{self, ModelProfile};
+use crate::error::{Error, ErrorCode};
+use crate::estimate::{self, EstimateRequest};
+use crate::plan::{self, PlanOptions};
+
+/// Reads and validates a `ModelProfile` (`invalid-model` on any defect).
+pub fn model_from_js(value: &JsValue) -> Result<ModelProfile, Error> {
+    let value: Value = from_js(value, ErrorCode::InvalidModel)?;
+    ModelProfile::from_value(&value)
+}
+
+fn estimate_request_from_js(value: &JsValue) -> Result<EstimateRequest, Error> {
+    let value: Option<Value> = from_js_optional(value, ErrorCode::InvalidOptions)?;
+    EstimateRequest::from_value(value.as_ref())
+}
+
+fn plan_options_from_js(value: &JsValue) -> Result<PlanOptions, Error> {
+    let value: Value = from_js(value, ErrorCode::InvalidOptions)?;
+    PlanOptions::from_value(&value)
+}
+
+/// `capacity(model)`: reserve, safe input limit, automatic threshold and budgets.
+#[wasm_bindgen]
+pub fn capacity(model: JsValue) -> Result<JsValue, JsValue> {
+    js_result(model_from_js(&model).and_then(|m| capacity::capacity(&m)))
+}
+
+/// `estimate(session, model, { draft?, overhead? }?)`.
+#[wasm_bindgen]
+pub fn estimate(session: JsValue, model: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    js_result((|| {
+        let session = session_from_js(&session)?;
+        let model = model_from_js(&model)?;
+        let request = estimate_request_from_js(&options)?;
+        estimate::estimate(&session, &model, &request)
+    })())
+}
+
+/// `estimateMessage(message, model?)`: the conservative estimate of one message, in tokens.
+#[wasm_bindgen(js_name = estimateMessage)]
+pub fn estimate_message(message: JsValue, model: JsValue) -> Result<f64, JsValue> {
+    (|| {
+        let message: Value = from_js(&message, ErrorCode::InvalidMessage)?;
+        let model = match from_js_optional::<Value>(&model, ErrorCode::InvalidModel)? {
+            Some(m) => Some(ModelProfile::from_value(&m)?),
+            None => None,
+        };
+        estimate::estimate_one_message(&message, model.as_ref())
+    })()
+    .map(|tokens| tokens as f64)
+    .map_err(js_error)
+}
+
+/// `plan(session, model, { mode, draft?, overhead? })`.
+#[wasm_bindgen]
+pub fn plan(session: JsValue, model: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    js_result((|| {
+        let session = session_from_js(&session)?;
+        let model = model_from_js(&model)?;
+        let options = plan_options_from_js(&options)?;
+        plan::plan(&session, &model, &options)
+    })())
+}
+
+#[wasm_bindgen]
+impl SessionIndex {
+    /// `estimate` on the held session; after one appended message it costs that message only.
+    pub fn estimate(&mut self, model: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        let model = model_from_js(&model).map_err(js_error)?;
+        let request = estimate_request_from_js(&options).map_err(js_error)?;
+        js_result(self.inner.estimate(&model, &request))
+    }
+
+    /// `plan` on the held session (the preflight path of `submit`).
+    pub fn plan(&mut self, model: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        let model = model_from_js(&model).map_err(js_error)?;
+        let options = plan_options_from_js(&options).map_err(js_error)?;
+        js_result(self.inner.plan(&model, &options))
+    }
+}
