@@ -6,6 +6,9 @@
 //! field by field, which is both faster for large sessions and keeps the core free of JS types.
 
 mod tree;
+pub mod commit;
+pub mod runner;
+pub mod plan;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

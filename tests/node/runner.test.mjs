@@ -1,0 +1,346 @@
+// The async runner `compact(options)` against the packed package, with the in-memory store and
+// scripted summarizers: every outcome, and that cancelled or failed runs write nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  compaction,
+  MODEL,
+  SMALL_MODEL,
+  linearSession,
+  storeWith,
+  snapshot,
+  checkpointsOf,
+  validSummary,
+  scriptedSummarizer,
+  gatedSummarizer,
+  neverSettles,
+  minimalSignal,
+  createAbortSignalLike,
+  wrapTransactions,
+  userMessage,
+  assistantMessage,
+} from './runner-fixtures.mjs';
+
+const { compact } = compaction;
+
+test('committed: the checkpoint is appended, becomes the leaf and bumps the revision', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const { summarize, calls } = scriptedSummarizer();
+  const outcome = await compact({ store, sessionId, model: MODEL, mode: 'manual', summarize });
+
+  assert.equal(outcome.status, 'committed');
+  assert.equal(outcome.reason, outcome.plan.reason);
+  const node = outcome.checkpoint;
+  assert.match(node.id, /^ckpt_[0-9a-f]{24}$/);
+  assert.equal(node.parentId, 'A4');
+  assert.equal(typeof node.createdAt, 'number');
+  assert.equal(node.checkpoint.summary, validSummary());
+  assert.equal(node.checkpoint.mode, 'manual');
+  assert.deepEqual(node.checkpoint.basis, { leafId: 'A4', branchRevision: 8 });
+  assert.equal(node.checkpoint.firstKeptMessageId, outcome.plan.firstKeptMessageId);
+
+  assert.equal(outcome.session.leafId, node.id);
+  assert.equal(outcome.session.branchRevision, 9);
+  assert.deepEqual(outcome.session, await store.load(sessionId), 'the outcome carries the durable session');
+  assert.equal(checkpointsOf(outcome.session).length, 1);
+
+  assert.equal(calls.length, 1);
+  const { request, signal } = calls[0];
+  for (const field of ['system', 'prompt']) assert.equal(typeof request[field], 'string');
+  assert.ok(request.maxOutputTokens > 0);
+  assert.ok(Array.isArray(request.ledger.entries));
+  assert.equal(signal.aborted, false, 'without a caller signal the summarizer gets one that never aborts');
+  assert.equal(typeof signal.addEventListener, 'function');
+
+  const projection = compaction.project(outcome.session);
+  assert.equal(projection.messages[0].id, node.id, 'the projection starts with the summary');
+});
+
+test('a summarizer may answer synchronously with a string', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const outcome = await compact({ store, sessionId, model: MODEL, summarize: () => validSummary('sync') });
+  assert.equal(outcome.status, 'committed');
+  assert.equal(outcome.checkpoint.checkpoint.mode, 'manual', 'mode defaults to manual');
+});
+
+test('stale: a message appended while summarizing; the fresh branch is returned and nothing is written', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const { summarize } = scriptedSummarizer(async () => {
+    await store.appendMessage(sessionId, userMessage('U5', 'A4', 'one more question'));
+    return validSummary('old');
+  });
+  const outcome = await compact({ store, sessionId, model: MODEL, summarize });
+
+  assert.equal(outcome.status, 'stale');
+  assert.equal(outcome.reason, 'leaf-moved');
+  assert.equal(outcome.session.leafId, 'U5');
+  assert.equal(outcome.session.branchRevision, 9);
+  assert.equal(checkpointsOf(outcome.session).length, 0, 'the old summary was discarded');
+  assert.equal(JSON.stringify(outcome.session), await snapshot(store, sessionId), 'the store holds exactly the fresh branch');
+  assert.equal(outcome.checkpoint, undefined);
+});
+
+test('stale: a retry while summarizing', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const { summarize } = scriptedSummarizer(async () => {
+    const target = compaction.retryTarget(await store.load(sessionId));
+    await store.retry(sessionId, target.parentId, assistantMessage('A4b', target.parentId, 'a retried answer'));
+    return validSummary();
+  });
+  const outcome = await compact({ store, sessionId, model: MODEL, summarize });
+  assert.equal(outcome.status, 'stale');
+  assert.equal(outcome.reason, 'leaf-moved');
+  assert.equal(outcome.session.leafId, 'A4b');
+  assert.equal(checkpointsOf(await store.load(sessionId)).length, 0);
+});
+
+test('stale: an edit while summarizing', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const { summarize } = scriptedSummarizer(async () => {
+    const target = compaction.editTarget(await store.load(sessionId));
+    await store.edit(sessionId, target.parentId, userMessage('U4b', target.parentId, 'the question, edited'));
+    return validSummary();
+  });
+  const outcome = await compact({ store, sessionId, model: MODEL, summarize });
+  assert.equal(outcome.status, 'stale');
+  assert.equal(outcome.session.leafId, 'U4b');
+  assert.equal(checkpointsOf(await store.load(sessionId)).length, 0);
+});
+
+test('stale: the leaf updated in place while summarizing changes the revision', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const { summarize } = scriptedSummarizer(async () => {
+    await store.updateMessageParts(sessionId, 'A4', [{ type: 'text', text: 'answer 4, revised' }]);
+    return validSummary();
+  });
+  const outcome = await compact({ store, sessionId, model: MODEL, summarize });
+  assert.equal(outcome.status, 'stale');
+  assert.equal(outcome.reason, 'revision-changed');
+  assert.equal(outcome.session.branchRevision, 9);
+});
+
+test('cancelled: a summarizer that never settles, aborted through an AbortSignal-like object', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const controller = createAbortSignalLike();
+  const { summarize, calls } = scriptedSummarizer(neverSettles);
+  const running = compact({ store, sessionId, model: MODEL, summarize, signal: controller.signal });
+  while (calls.length === 0) await new Promise((r) => setImmediate(r));
+  assert.equal(calls[0].signal, controller.signal, 'the summarizer gets the caller signal');
+  controller.abort();
+  const outcome = await running;
+  assert.equal(outcome.status, 'cancelled');
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('cancelled: a minimal signal (aborted + addEventListener only) works without AbortController', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const { signal, abort } = minimalSignal();
+  const gated = gatedSummarizer();
+  const running = compact({ store, sessionId, model: MODEL, summarize: gated.summarize, signal });
+  await gated.started;
+  abort();
+  gated.release(); // the summary arrives after the cancellation: it is not committed
+  const outcome = await running;
+  assert.equal(outcome.status, 'cancelled');
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('cancelled: a signal aborted before the start writes nothing and never summarizes', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const controller = new AbortController();
+  controller.abort();
+  const { summarize, calls } = scriptedSummarizer();
+  const outcome = await compact({ store, sessionId, model: MODEL, summarize, signal: controller.signal });
+  assert.equal(outcome.status, 'cancelled');
+  assert.equal(calls.length, 0);
+});
+
+test('cancelled during the commit: the store rolls the transaction back', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const controller = createAbortSignalLike();
+  const wrapped = wrapTransactions(store, (tx) => ({
+    load: () => tx.load(),
+    appendNode: async (node) => {
+      await tx.appendNode(node);
+      controller.abort(); // the user cancels while the node is being written
+    },
+    setLeaf: (id, revision) => tx.setLeaf(id, revision),
+  }));
+  const outcome = await compact({ store: wrapped, sessionId, model: MODEL, summarize: () => validSummary(), signal: controller.signal });
+  assert.equal(outcome.status, 'cancelled');
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('failed: a summarizer that throws writes nothing', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const boom = new Error('provider unavailable');
+  for (const summarize of [
+    async () => {
+      throw boom;
+    },
+    () => {
+      throw boom;
+    },
+  ]) {
+    const outcome = await compact({ store, sessionId, model: MODEL, summarize });
+    assert.equal(outcome.status, 'failed');
+    assert.equal(outcome.reason, 'summarizer-failed');
+    assert.equal(outcome.error, boom);
+    assert.match(outcome.message, /provider unavailable/);
+  }
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('failed: a summary that is not a string, empty, or missing a section is rejected', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const missing = validSummary().replace('## Decisions', '## Choices');
+  for (const answer of [42, { text: validSummary() }, undefined, '', '   ', missing]) {
+    const outcome = await compact({ store, sessionId, model: MODEL, summarize: async () => answer });
+    assert.equal(outcome.status, 'failed', JSON.stringify(answer));
+    assert.equal(outcome.reason, 'invalid-summary');
+    assert.equal(outcome.error.code, 'invalid-summary');
+  }
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('failed: a transaction that throws midway writes nothing', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const wrapped = wrapTransactions(store, (tx) => ({
+    load: () => tx.load(),
+    appendNode: (node) => tx.appendNode(node),
+    setLeaf: async () => {
+      throw new Error('disk full');
+    },
+  }));
+  const outcome = await compact({ store: wrapped, sessionId, model: MODEL, summarize: () => validSummary() });
+  assert.equal(outcome.status, 'failed');
+  assert.equal(outcome.reason, 'store-failed');
+  assert.match(outcome.message, /disk full/);
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('failed: store.load rejects', async () => {
+  const store = {
+    load: async () => {
+      throw new Error('no such session');
+    },
+    transaction: async () => assert.fail('never reached'),
+  };
+  const outcome = await compact({ store, sessionId: 'x', model: MODEL, summarize: () => validSummary() });
+  assert.equal(outcome.status, 'failed');
+  assert.equal(outcome.reason, 'store-failed');
+});
+
+test('noop: nothing to do ends before summarizing', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const { summarize, calls } = scriptedSummarizer();
+  const first = await compact({ store, sessionId, model: MODEL, summarize });
+  assert.equal(first.status, 'committed');
+  const again = await compact({ store, sessionId, model: MODEL, summarize });
+  assert.equal(again.status, 'noop');
+  assert.equal(again.reason, 'leaf-is-checkpoint');
+  const auto = await compact({ store, sessionId, model: MODEL, mode: 'auto', summarize });
+  assert.equal(auto.status, 'noop');
+  assert.equal(calls.length, 1);
+  assert.deepEqual(again.session, first.session);
+});
+
+test('too-large: a preflight draft that cannot fit even after compacting', async () => {
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const before = await snapshot(store, sessionId);
+  const { summarize, calls } = scriptedSummarizer();
+  const draft = 'lorem ipsum '.repeat(3000);
+  const outcome = await compact({ store, sessionId, model: SMALL_MODEL, mode: 'preflight', draft, summarize });
+  assert.equal(outcome.status, 'too-large');
+  assert.equal(outcome.plan.send, 'too-large');
+  assert.equal(calls.length, 0);
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('preflight over the limit compacts with the draft kept out of the summary', async () => {
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const { summarize, calls } = scriptedSummarizer();
+  const draft = userMessage('D1', null, 'DRAFT-MARKER what did we find about attention?');
+  const outcome = await compact({ store, sessionId, model: SMALL_MODEL, mode: 'preflight', draft, summarize });
+  assert.equal(outcome.status, 'committed');
+  assert.equal(outcome.plan.send, 'after-compaction');
+  assert.ok(!calls[0].request.prompt.includes('DRAFT-MARKER'));
+  assert.ok(!outcome.session.nodes.some((n) => n.id === 'D1'), 'the draft is not written');
+});
+
+test('invalid options reject with a code; nothing is called', async () => {
+  const { store, sessionId } = await storeWith(linearSession(2));
+  const summarize = () => assert.fail('not called');
+  const cases = [
+    [undefined, 'invalid-options'],
+    [{ store: {}, sessionId, model: MODEL, summarize }, 'invalid-options'],
+    [{ store, sessionId: '', model: MODEL, summarize }, 'invalid-options'],
+    [{ store, sessionId, model: { contextWindow: 10 }, summarize }, 'invalid-model'],
+    [{ store, sessionId, model: MODEL, summarize: 'no' }, 'invalid-options'],
+    [{ store, sessionId, model: MODEL, summarize, mode: 'sometimes' }, 'invalid-options'],
+    [{ store, sessionId, model: MODEL, summarize, signal: { aborted: false } }, 'invalid-options'],
+    [{ store, sessionId, model: MODEL, summarize, mode: 'preflight', draft: 12 }, 'invalid-options'],
+  ];
+  for (const [options, code] of cases) {
+    await assert.rejects(compact(options), (error) => error instanceof Error && error.code === code, JSON.stringify(options));
+  }
+});
+
+test('the options object is not mutated', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const draft = userMessage('D1', null, 'draft');
+  const options = { store, sessionId, model: { ...MODEL }, mode: 'preflight', draft, summarize: () => validSummary() };
+  const before = JSON.stringify(options);
+  await compact(options);
+  assert.equal(JSON.stringify(options), before);
+});
+
+test('re-entrant calls from the callbacks do not throw "recursive use of an object"', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const other = await storeWith(linearSession(4));
+  const index = compaction.SessionIndex.from(await store.load(sessionId));
+  const { summarize } = scriptedSummarizer(async (request) => {
+    // Every kind of export, while `compact` is suspended inside wasm-bindgen-futures.
+    const session = await store.load(sessionId);
+    compaction.project(session);
+    compaction.readBranch(session);
+    index.project();
+    index.append(userMessage('X1', 'A4', 'index only'));
+    const nested = await compact({ store: other.store, sessionId: other.sessionId, model: MODEL, summarize: () => validSummary('nested') });
+    assert.equal(nested.status, 'committed');
+    return validSummary(request.maxOutputTokens > 0 ? 'outer' : 'x');
+  });
+  const reentrantStore = {
+    load: (id) => store.load(id),
+    transaction: (id, fn) =>
+      store.transaction(id, async (tx) => {
+        compaction.project(await tx.load()); // wasm called again from inside the callback
+        return fn(tx);
+      }),
+  };
+  const outcome = await compact({ store: reentrantStore, sessionId, model: MODEL, summarize });
+  assert.equal(outcome.status, 'committed');
+  index.free();
+});
+
+test('two runs at once on one basis: one commits, the other is stale, one checkpoint', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const first = gatedSummarizer(validSummary('first'));
+  const second = gatedSummarizer(validSummary('second'));
+  const a = compact({ store, sessionId, model: MODEL, summarize: first.summarize });
+  const b = compact({ store, sessionId, model: MODEL, summarize: second.summarize });
+  await Promise.all([first.started, second.started]);
+  first.release();
+  second.release();
+  const outcomes = await Promise.all([a, b]);
+  assert.deepEqual(outcomes.map((o) => o.status).sort(), ['committed', 'stale']);
+  const stored = await store.load(sessionId);
+  assert.equal(checkpointsOf(stored).length, 1);
+  assert.deepEqual(outcomes.find((o) => o.status === 'stale').session, stored);
+});
