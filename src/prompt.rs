@@ -142,9 +142,14 @@ fn summarized_material<'a>(session: &'a Session, plan: &Plan) -> Result<Material
 
 /// A random hex nonce that occurs in none of `material` (case-insensitively).
 fn fresh_nonce(material: &[&str]) -> Result<String> {
+    nonce_absent_from(material, || random_hex(NONCE_BYTES))
+}
+
+/// The first drawn nonce that occurs in no material; draws again when one does.
+fn nonce_absent_from(material: &[&str], mut draw: impl FnMut() -> Result<String>) -> Result<String> {
     let lowered: Vec<String> = material.iter().map(|m| m.to_ascii_lowercase()).collect();
     for _ in 0..NONCE_ATTEMPTS {
-        let nonce = random_hex(NONCE_BYTES)?;
+        let nonce = draw()?;
         if !lowered.iter().any(|m| m.contains(&nonce)) {
             return Ok(nonce);
         }
@@ -208,4 +213,27 @@ Key Zotero Resources name the ones the research relies on, with their keys copie
         sections.join("; ")
     ));
     prompt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nonce_found_in_the_material_is_drawn_again() {
+        let material = ["history quoting 0123456789abcdef0123456789abcdef in a message"];
+        let mut draws = vec!["0123456789ABCDEF0123456789ABCDEF".to_ascii_lowercase(), "ffffffffffffffffffffffffffffffff".to_string()].into_iter();
+        let nonce = nonce_absent_from(&material, || Ok(draws.next().unwrap_or_default())).unwrap();
+        assert_eq!(nonce, "ffffffffffffffffffffffffffffffff");
+        // A material that contains every nonce drawn: an error, never a nonce the material holds.
+        let error = nonce_absent_from(&material, || Ok("0123456789abcdef0123456789abcdef".to_string())).unwrap_err();
+        assert_eq!(error.code, ErrorCode::Internal);
+    }
+
+    #[test]
+    fn random_nonces_are_lowercase_hex_of_128_bits() {
+        let nonce = random_hex(NONCE_BYTES).unwrap();
+        assert_eq!(nonce.len(), 32);
+        assert!(nonce.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')));
+    }
 }

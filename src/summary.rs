@@ -276,7 +276,9 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
     sections[0] = carry(0, Some(MAX_CARRIED_LINES));
     if sections[0].is_empty() {
         if let Some(first) = user_messages.iter().map(|m| message_text(m)).find(|t| !t.trim().is_empty()) {
-            sections[0].push(bullet("user", &first));
+            // The goal is what the first request says besides its constraints (listed below).
+            let goal: Vec<String> = sentences(&first).into_iter().filter(|s| !has_cue(s, &CONSTRAINT_CUES)).collect();
+            sections[0].push(bullet("user", &if goal.is_empty() { first } else { goal.join(" ") }));
         }
     }
 
