@@ -2,6 +2,7 @@
 import type { InitInput, InitOutput } from './bibgenie_compaction.js';
 
 export * from './bibgenie_compaction.js';
+export * from './controller.js';
 
 /** Instantiates the wasm once (Node: read from disk; browsers: fetched beside this module). */
 export function init(

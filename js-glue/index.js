@@ -5,6 +5,7 @@ import initWasm from './bibgenie_compaction.js';
 
 export * from './bibgenie_compaction.js';
 // Glue modules: one `export * from './x.js';` line each.
+export * from './controller.js';
 
 const WASM_FILE = 'bibgenie_compaction_bg.wasm';
 let loading;

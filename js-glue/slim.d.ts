@@ -2,6 +2,7 @@
 import type { InitInput, InitOutput } from './bibgenie_compaction.js';
 
 export * from './bibgenie_compaction.js';
+export * from './controller.js';
 
 /** Asynchronous instantiation from the wasm the caller loaded. Use `initSync({ module })` for the synchronous form. */
 export function init(

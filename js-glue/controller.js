@@ -1,0 +1,304 @@
+// CompactionController: one per open session. Runs at most one compaction at a time on top of the
+// wasm `compact` runner, gates the session operations while it runs, and turns a send into a
+// preflight (compact first when the draft would not fit).
+//
+// Works in Zotero's plugin sandbox: no AbortController, no window; the signal is the
+// abort-signal-like object of ./zotero.js.
+
+import * as wasm from './bibgenie_compaction.js';
+import { createAbortSignalLike } from './zotero.js';
+
+/**
+ * @typedef {import('./bibgenie_compaction.js').CompactOutcome} CompactOutcome
+ * @typedef {import('./bibgenie_compaction.js').CompactStore} CompactStore
+ * @typedef {import('./bibgenie_compaction.js').CompactSummarize} CompactSummarize
+ * @typedef {'manual' | 'auto' | 'preflight'} CompactionMode
+ * @typedef {{ status: 'idle', outcome?: CompactOutcome }
+ *   | { status: 'compacting', mode: CompactionMode, cancel: () => boolean }
+ *   | { status: 'failed', mode: CompactionMode, reason: string, message: string, outcome: CompactOutcome }} CompactionState
+ * @typedef {{ status: 'send', messages: unknown[], draft: unknown, outcome: CompactOutcome }
+ *   | { status: 'too-large' | 'cancelled' | 'failed', reason: string, message?: string, draft: unknown, outcome?: CompactOutcome }} SubmitResult
+ * @typedef {{
+ *   compact: (options: object) => Promise<CompactOutcome>,
+ *   project: (session: unknown) => { messages: unknown[] },
+ * }} CompactionCore
+ */
+
+/** Session operations that must wait while a compaction runs (it would commit onto a moved branch). */
+const GATED_ACTIONS = new Set(['retry', 'edit', 'fork', 'switch-model', 'compact']);
+/** Always allowed: the draft belongs to the user, and a send waits for the compaction by itself. */
+const FREE_ACTIONS = new Set(['edit-draft', 'submit']);
+
+/**
+ * A preflight whose compaction went stale (the session moved meanwhile) is planned again on the new
+ * state; after this many attempts in a row the send fails instead of looping.
+ */
+const MAX_PREFLIGHT_ATTEMPTS = 3;
+
+/** @param {string} code @param {string} message */
+function controllerError(code, message) {
+  const error = new Error(message);
+  /** @type {any} */ (error).code = code;
+  return error;
+}
+
+/** @param {unknown} error */
+function describe(error) {
+  if (error && typeof error === 'object' && 'message' in error) return String(/** @type {any} */ (error).message);
+  return String(error);
+}
+
+/** A 24-hex-digit id for a draft given as text. */
+function draftId() {
+  const c = /** @type {any} */ (globalThis).crypto;
+  const bytes = new Uint8Array(12);
+  if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return 'draft_' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The draft as the message to send: a UIMessage is used as given (same object, not copied or
+ * changed); text becomes a user message with one text part.
+ * @param {unknown} draft
+ */
+function draftMessage(draft) {
+  if (typeof draft === 'string') return { id: draftId(), role: 'user', parts: [{ type: 'text', text: draft }] };
+  return draft;
+}
+
+export class CompactionController {
+  /** @type {CompactStore} */ #store;
+  /** @type {string} */ #sessionId;
+  /** @type {object} */ #model;
+  /** @type {CompactSummarize} */ #summarize;
+  /** @type {unknown} */ #overhead;
+  /** @type {CompactionCore} */ #core;
+  /** @type {{ mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, promise: Promise<CompactOutcome>, announced: boolean } | null} */
+  #run = null;
+  /** @type {CompactionState} */
+  #state = { status: 'idle' };
+
+  /**
+   * @param {{
+   *   store: CompactStore,
+   *   sessionId: string,
+   *   model: object,
+   *   summarize: CompactSummarize,
+   *   overhead?: unknown,
+   *   onStatus?: (state: CompactionState) => void,
+   *   core?: CompactionCore,
+   * }} options `core` replaces the wasm exports (tests, or a second copy of the module).
+   */
+  constructor(options) {
+    if (!options || typeof options !== 'object') throw controllerError('invalid-options', 'CompactionController: options must be an object');
+    const { store, sessionId, model, summarize, overhead, onStatus, core } = options;
+    if (!store || typeof store.load !== 'function' || typeof store.transaction !== 'function') {
+      throw controllerError('invalid-options', 'CompactionController: store must have load(sessionId) and transaction(sessionId, fn)');
+    }
+    if (typeof sessionId !== 'string' || sessionId === '') {
+      throw controllerError('invalid-options', 'CompactionController: sessionId must be a non-empty string');
+    }
+    if (!model || typeof model !== 'object') throw controllerError('invalid-model', 'CompactionController: model must be a ModelProfile object');
+    if (typeof summarize !== 'function') throw controllerError('invalid-options', 'CompactionController: summarize must be a function');
+    if (onStatus !== undefined && typeof onStatus !== 'function') {
+      throw controllerError('invalid-options', 'CompactionController: onStatus must be a function');
+    }
+    this.#store = store;
+    this.#sessionId = sessionId;
+    this.#model = model;
+    this.#summarize = summarize;
+    this.#overhead = overhead;
+    this.#core = core ?? /** @type {CompactionCore} */ (/** @type {unknown} */ (wasm));
+    /** Called with the new state whenever it changes (and once more when an announced run ends). */
+    this.onStatus = onStatus ?? null;
+  }
+
+  /** `idle`, `compacting` (with `cancel`) or `failed` (with the reason); a fresh object each time. */
+  get state() {
+    return { ...this.#state };
+  }
+
+  /** True while a compaction (including the planning before it) runs. */
+  get busy() {
+    return this.#run !== null;
+  }
+
+  get model() {
+    return this.#model;
+  }
+
+  /**
+   * Uses another model from now on (`can('switch-model')` must be true).
+   * @param {object} model
+   */
+  setModel(model) {
+    if (this.#run) throw controllerError('busy', 'setModel: a compaction is running; wait for it or cancel it first');
+    if (!model || typeof model !== 'object') throw controllerError('invalid-model', 'setModel: model must be a ModelProfile object');
+    this.#model = model;
+  }
+
+  /**
+   * Whether a session operation may start now: `retry`, `edit`, `fork`, `switch-model` and `compact`
+   * are false while a compaction runs; `edit-draft` and `submit` are always allowed.
+   * @param {'retry' | 'edit' | 'fork' | 'switch-model' | 'compact' | 'edit-draft' | 'submit'} action
+   */
+  can(action) {
+    if (GATED_ACTIONS.has(action)) return this.#run === null;
+    if (FREE_ACTIONS.has(action)) return true;
+    throw controllerError('invalid-options', `can: unknown action ${JSON.stringify(action)}`);
+  }
+
+  /**
+   * Compacts now. While another compaction runs this joins it (same promise, same outcome), so
+   * two calls never produce two checkpoints on one basis. Never rejects: errors are `failed`.
+   * @param {'manual' | 'auto'} [mode]
+   * @returns {Promise<CompactOutcome>}
+   */
+  compact(mode = 'manual') {
+    if (mode !== 'manual' && mode !== 'auto') {
+      return Promise.reject(controllerError('invalid-options', "compact: mode must be 'manual' or 'auto' (a send uses submit)"));
+    }
+    if (this.#run) return this.#run.promise;
+    return this.#start(mode, undefined).promise;
+  }
+
+  /**
+   * Cancels the running compaction, if any (nothing is written). Returns whether one was running.
+   * @param {unknown} [reason]
+   */
+  cancel(reason) {
+    if (!this.#run) return false;
+    this.#run.abort.abort(reason);
+    return true;
+  }
+
+  /**
+   * The automatic check once a response is persisted. Returns at once with a promise the caller
+   * need not await (it never rejects); skipped while a compaction runs (resolves null). The runner
+   * plans in `auto` mode, which does nothing while a tool call, result or approval is pending or
+   * while the projection is under the threshold.
+   * @returns {Promise<CompactOutcome | null>}
+   */
+  afterTurn() {
+    if (this.#run) return Promise.resolve(null);
+    return this.#start('auto', undefined).promise;
+  }
+
+  /**
+   * Preflight of a send: waits for a running compaction, then checks that the projection plus the
+   * draft fits, compacting first when that makes it fit. Resolves `{ status: 'send', messages }`
+   * (the projection followed by the draft), or `too-large` / `cancelled` / `failed` with the draft
+   * returned as given. Never rejects for a failed compaction, and never reports `send` after one.
+   * @param {string | object} draft the user's message (a UIMessage, or its text)
+   * @returns {Promise<SubmitResult>}
+   */
+  async submit(draft) {
+    if (draft === undefined || draft === null) throw controllerError('invalid-options', 'submit: draft must be a UIMessage or a string');
+    /** @type {CompactOutcome | undefined} */
+    let outcome;
+    for (let attempt = 0; attempt < MAX_PREFLIGHT_ATTEMPTS; attempt++) {
+      while (this.#run) await this.#run.promise;
+      outcome = await this.#start('preflight', draft).promise;
+      const sendable = outcome.status === 'committed' || (outcome.status === 'noop' && outcome.plan?.send === 'now');
+      if (sendable) {
+        try {
+          const projection = this.#core.project(outcome.session);
+          return { status: 'send', messages: [...projection.messages, draftMessage(draft)], draft, outcome };
+        } catch (error) {
+          const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
+          return { status: 'failed', reason, message: describe(error), draft, outcome };
+        }
+      }
+      switch (outcome.status) {
+        case 'stale':
+          continue; // the session moved while summarizing: plan again on what is there now
+        case 'too-large':
+          return { status: 'too-large', reason: outcome.reason, draft, outcome };
+        case 'cancelled':
+          return { status: 'cancelled', reason: outcome.reason, draft, outcome };
+        case 'noop':
+          // No compaction needed, yet the plan does not say "send now" (e.g. a read-only session).
+          return { status: 'failed', reason: outcome.reason, message: `the draft cannot be sent: ${outcome.reason}`, draft, outcome };
+        default:
+          return { status: 'failed', reason: outcome.reason, message: outcome.message ?? outcome.reason, draft, outcome };
+      }
+    }
+    return {
+      status: 'failed',
+      reason: 'stale',
+      message: `the session changed during each of ${MAX_PREFLIGHT_ATTEMPTS} preflight compactions`,
+      draft,
+      outcome,
+    };
+  }
+
+  /**
+   * @param {CompactionMode} mode
+   * @param {unknown} draft
+   */
+  #start(mode, draft) {
+    const abort = createAbortSignalLike();
+    /** @type {{ mode: CompactionMode, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean }} */
+    const run = { mode, abort, promise: /** @type {any} */ (null), announced: false };
+    /** @type {CompactSummarize} */
+    const summarize = (request, signal) => {
+      // Announced only once a summary is really being made: a send that fits never shows "Compacting".
+      if (this.#run === run && !run.announced) {
+        run.announced = true;
+        this.#setState({ status: 'compacting', mode, cancel: () => (this.#run === run ? this.cancel() : false) });
+      }
+      return this.#summarize(request, signal);
+    };
+    const options = {
+      store: this.#store,
+      sessionId: this.#sessionId,
+      model: this.#model,
+      mode,
+      summarize,
+      signal: abort.signal,
+      ...(draft === undefined ? {} : { draft }),
+      ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }),
+    };
+    this.#run = run;
+    run.promise = Promise.resolve()
+      .then(() => this.#core.compact(options))
+      .catch((error) => /** @type {CompactOutcome} */ ({
+        status: 'failed',
+        reason: /** @type {any} */ (error)?.code ?? 'error',
+        message: describe(error),
+        error,
+      }))
+      .then((outcome) => {
+        this.#finish(run, outcome);
+        return outcome;
+      });
+    return run;
+  }
+
+  /**
+   * @param {{ mode: CompactionMode, announced: boolean }} run
+   * @param {CompactOutcome} outcome
+   */
+  #finish(run, outcome) {
+    if (this.#run === run) this.#run = null;
+    if (outcome.status === 'failed') {
+      this.#setState({ status: 'failed', mode: run.mode, reason: outcome.reason, message: outcome.message ?? outcome.reason, outcome });
+    } else if (run.announced || this.#state.status !== 'idle') {
+      this.#setState({ status: 'idle', outcome });
+    }
+  }
+
+  /** @param {CompactionState} state */
+  #setState(state) {
+    this.#state = state;
+    if (typeof this.onStatus !== 'function') return;
+    try {
+      this.onStatus({ ...state });
+    } catch (error) {
+      // A failing UI callback must not break the compaction bookkeeping.
+      const g = /** @type {any} */ (globalThis);
+      if (g.console && typeof g.console.error === 'function') g.console.error(error);
+    }
+  }
+}

@@ -1,0 +1,343 @@
+// CompactionController against the packed package: single flight, gating of session operations,
+// preflight sends, background automatic checks, and that failures never send or write.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  compaction,
+  MODEL,
+  SMALL_MODEL,
+  linearSession,
+  storeWith,
+  snapshot,
+  checkpointsOf,
+  validSummary,
+  scriptedSummarizer,
+  gatedSummarizer,
+  neverSettles,
+  wrapTransactions,
+  userMessage,
+} from './runner-fixtures.mjs';
+
+const { CompactionController } = compaction;
+
+/** A controller plus the statuses it reported, in order. */
+function controllerFor(store, sessionId, summarize, model = MODEL) {
+  const statuses = [];
+  const controller = new CompactionController({ store, sessionId, model, summarize, onStatus: (s) => statuses.push(s) });
+  return { controller, statuses };
+}
+
+/** Whether `promise` settled by the time already-queued work ran (no timers involved). */
+async function isSettled(promise) {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  return settled;
+}
+
+/** An assistant turn waiting for the user's approval of a tool call. */
+const pendingApproval = (id, parentId) => ({
+  id,
+  parentId,
+  role: 'assistant',
+  parts: [
+    { type: 'step-start' },
+    {
+      type: 'tool-zoteroAddNote',
+      toolCallId: `call-${id}`,
+      state: 'approval-requested',
+      input: { parentItem: 'ABCD2345', note: 'summary of the paper' },
+      approval: { id: `approval-${id}` },
+    },
+  ],
+});
+
+test('compact(manual): compacting with a cancel handle, then idle with the outcome', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const { summarize } = scriptedSummarizer();
+  const { controller, statuses } = controllerFor(store, sessionId, summarize);
+  assert.equal(controller.state.status, 'idle');
+  const outcome = await controller.compact();
+  assert.equal(outcome.status, 'committed');
+  assert.deepEqual(statuses.map((s) => s.status), ['compacting', 'idle']);
+  assert.equal(statuses[0].mode, 'manual');
+  assert.equal(typeof statuses[0].cancel, 'function');
+  assert.equal(statuses[1].outcome, outcome);
+  assert.equal(controller.state.status, 'idle');
+  assert.deepEqual(outcome.session, await store.load(sessionId));
+});
+
+test("can('retry') and the other session operations are false while compacting; the draft stays editable", async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const gated = gatedSummarizer();
+  const { controller } = controllerFor(store, sessionId, gated.summarize);
+  for (const action of ['retry', 'edit', 'fork', 'switch-model', 'compact', 'edit-draft', 'submit']) assert.equal(controller.can(action), true);
+  const running = controller.compact();
+  await gated.started;
+  assert.equal(controller.state.status, 'compacting');
+  for (const action of ['retry', 'edit', 'fork', 'switch-model', 'compact']) assert.equal(controller.can(action), false, action);
+  assert.equal(controller.can('edit-draft'), true);
+  assert.equal(controller.can('submit'), true);
+  assert.throws(() => controller.setModel(SMALL_MODEL), (e) => e.code === 'busy');
+  assert.throws(() => controller.can('delete-everything'), (e) => e.code === 'invalid-options');
+  gated.release();
+  await running;
+  assert.equal(controller.can('retry'), true);
+  controller.setModel(SMALL_MODEL);
+  assert.equal(controller.model, SMALL_MODEL);
+});
+
+test('submit during a running compaction waits for it, then sends the new projection plus the draft', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const gated = gatedSummarizer();
+  const { controller } = controllerFor(store, sessionId, gated.summarize);
+  const compacting = controller.compact();
+  await gated.started;
+  const draft = userMessage('D1', null, 'and what about BERT?');
+  const frozen = structuredClone(draft);
+  const sending = controller.submit(draft);
+  assert.equal(await isSettled(sending), false, 'submit waits while the compaction runs');
+  gated.release();
+  const outcome = await compacting;
+  const result = await sending;
+  assert.equal(result.status, 'send');
+  assert.equal(result.messages[0].id, outcome.checkpoint.id, 'the summary comes first');
+  assert.equal(result.messages.at(-1), draft, 'the draft is sent as given');
+  assert.deepEqual(draft, frozen, 'and not changed');
+  assert.deepEqual(result.messages.slice(0, -1), compaction.project(await store.load(sessionId)).messages);
+  assert.equal(gated.calls.length, 1, 'the draft fits after the compaction: no second summary');
+});
+
+test('submit that fits sends at once: no compaction, no status change', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const { summarize, calls } = scriptedSummarizer();
+  const { controller, statuses } = controllerFor(store, sessionId, summarize);
+  const result = await controller.submit('a short question');
+  assert.equal(result.status, 'send');
+  assert.equal(result.messages.length, 9);
+  assert.deepEqual(result.messages.at(-1).parts, [{ type: 'text', text: 'a short question' }]);
+  assert.equal(result.messages.at(-1).role, 'user');
+  assert.equal(calls.length, 0);
+  assert.deepEqual(statuses, []);
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('submit over the limit compacts first (preflight), then sends', async () => {
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const { summarize, calls } = scriptedSummarizer();
+  const { controller, statuses } = controllerFor(store, sessionId, summarize, SMALL_MODEL);
+  const draft = userMessage('D1', null, 'next question');
+  const result = await controller.submit(draft);
+  assert.equal(result.status, 'send');
+  assert.equal(calls.length, 1);
+  assert.equal(result.outcome.status, 'committed');
+  assert.equal(result.outcome.plan.send, 'after-compaction');
+  assert.deepEqual(statuses.map((s) => [s.status, s.mode]), [['compacting', 'preflight'], ['idle', undefined]]);
+  assert.equal(checkpointsOf(await store.load(sessionId)).length, 1);
+});
+
+test('submit with a summarizer error: failed, draft intact, nothing written, never sent', async () => {
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const before = await snapshot(store, sessionId);
+  const { controller, statuses } = controllerFor(store, sessionId, async () => {
+    throw new Error('rate limited');
+  }, SMALL_MODEL);
+  const draft = userMessage('D1', null, 'next question');
+  const frozen = structuredClone(draft);
+  const result = await controller.submit(draft);
+  assert.equal(result.status, 'failed');
+  assert.equal(result.reason, 'summarizer-failed');
+  assert.equal(result.draft, draft);
+  assert.deepEqual(draft, frozen);
+  assert.equal(result.messages, undefined);
+  assert.equal(await snapshot(store, sessionId), before);
+  assert.equal(controller.state.status, 'failed');
+  assert.equal(statuses.at(-1).reason, 'summarizer-failed');
+});
+
+test('submit cancelled while compacting: cancelled, draft returned, nothing written', async () => {
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const before = await snapshot(store, sessionId);
+  const { summarize, calls } = scriptedSummarizer(neverSettles);
+  const { controller, statuses } = controllerFor(store, sessionId, summarize, SMALL_MODEL);
+  const draft = 'next question';
+  const sending = controller.submit(draft);
+  while (calls.length === 0) await new Promise((r) => setImmediate(r));
+  assert.equal(statuses.at(-1).status, 'compacting');
+  assert.equal(statuses.at(-1).cancel(), true, 'the status carries the cancel handle');
+  const result = await sending;
+  assert.equal(result.status, 'cancelled');
+  assert.equal(result.draft, draft);
+  assert.equal(await snapshot(store, sessionId), before);
+  assert.equal(controller.state.status, 'idle');
+  assert.equal(controller.cancel(), false, 'nothing left to cancel');
+});
+
+test('submit of a draft that can never fit: too-large with the draft returned', async () => {
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const { summarize, calls } = scriptedSummarizer();
+  const { controller } = controllerFor(store, sessionId, summarize, SMALL_MODEL);
+  const draft = 'lorem ipsum '.repeat(3000);
+  const result = await controller.submit(draft);
+  assert.equal(result.status, 'too-large');
+  assert.equal(result.draft, draft);
+  assert.equal(calls.length, 0);
+});
+
+test('submit retries a preflight that went stale, and sends on the new branch', async () => {
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  let appended = false;
+  const { summarize, calls } = scriptedSummarizer(async () => {
+    if (!appended) {
+      appended = true; // a tool result lands while the first summary is made
+      await store.updateMessageParts(sessionId, 'A8', [{ type: 'text', text: 'answer 8, final' }]);
+    }
+    return validSummary();
+  });
+  const { controller } = controllerFor(store, sessionId, summarize, SMALL_MODEL);
+  const result = await controller.submit('next question');
+  assert.equal(result.status, 'send');
+  assert.equal(calls.length, 2);
+  const stored = await store.load(sessionId);
+  assert.equal(checkpointsOf(stored).length, 1);
+  assert.equal(result.messages[0].id, stored.leafId);
+});
+
+test('afterTurn with a pending approval does nothing', async () => {
+  const session = linearSession(8, 10);
+  session.nodes.push(userMessage('U9', 'A8', 'add a note to that paper'), pendingApproval('A9', 'U9'));
+  session.leafId = 'A9';
+  const { store, sessionId } = await storeWith(session);
+  const before = await snapshot(store, sessionId);
+  const { summarize, calls } = scriptedSummarizer();
+  const { controller, statuses } = controllerFor(store, sessionId, summarize, SMALL_MODEL);
+  const outcome = await controller.afterTurn();
+  assert.equal(outcome.status, 'noop');
+  assert.equal(outcome.reason, 'workflow-pending');
+  assert.equal(calls.length, 0);
+  assert.deepEqual(statuses, []);
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('afterTurn over the threshold compacts in the background; a send in the meantime waits for it', async () => {
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const gated = gatedSummarizer();
+  const { controller } = controllerFor(store, sessionId, gated.summarize, SMALL_MODEL);
+  const background = controller.afterTurn(); // returns at once; the caller does not await it
+  await gated.started;
+  assert.equal(controller.state.status, 'compacting');
+  assert.equal(controller.state.mode, 'auto');
+  assert.equal(await controller.afterTurn(), null, 'a second check while one runs is skipped');
+  const sending = controller.submit('next question');
+  assert.equal(await isSettled(sending), false);
+  gated.release();
+  assert.equal((await background).status, 'committed');
+  const result = await sending;
+  assert.equal(result.status, 'send');
+  assert.equal(gated.calls.length, 1);
+  assert.equal(checkpointsOf(await store.load(sessionId)).length, 1);
+});
+
+test('afterTurn under the threshold does nothing', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const { summarize, calls } = scriptedSummarizer();
+  const { controller, statuses } = controllerFor(store, sessionId, summarize);
+  const outcome = await controller.afterTurn();
+  assert.equal(outcome.status, 'noop');
+  assert.equal(outcome.reason, 'under-threshold');
+  assert.equal(calls.length, 0);
+  assert.deepEqual(statuses, []);
+});
+
+test('two compact calls at once join: one summary, one checkpoint', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const gated = gatedSummarizer();
+  const { controller } = controllerFor(store, sessionId, gated.summarize);
+  const first = controller.compact('manual');
+  const second = controller.compact('manual');
+  await gated.started;
+  gated.release();
+  const [a, b] = await Promise.all([first, second]);
+  assert.equal(a, b);
+  assert.equal(a.status, 'committed');
+  assert.equal(gated.calls.length, 1);
+  assert.equal(checkpointsOf(await store.load(sessionId)).length, 1);
+  const third = await controller.compact('manual');
+  assert.equal(third.status, 'noop', 'afterwards the leaf is the checkpoint');
+});
+
+test('two controllers on one session never give two checkpoints on one basis', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const one = gatedSummarizer();
+  const two = gatedSummarizer();
+  const a = controllerFor(store, sessionId, one.summarize).controller;
+  const b = controllerFor(store, sessionId, two.summarize).controller;
+  const runs = [a.compact(), b.compact()];
+  await Promise.all([one.started, two.started]);
+  one.release();
+  two.release();
+  const outcomes = await Promise.all(runs);
+  assert.deepEqual(outcomes.map((o) => o.status).sort(), ['committed', 'stale']);
+  const bases = checkpointsOf(await store.load(sessionId)).map((n) => JSON.stringify(n.checkpoint.basis));
+  assert.equal(bases.length, 1);
+});
+
+test('a store whose transaction throws midway: failed, nothing written, status failed', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const broken = wrapTransactions(store, (tx) => ({
+    load: () => tx.load(),
+    appendNode: (node) => tx.appendNode(node),
+    setLeaf: async () => {
+      throw new Error('database is locked');
+    },
+  }));
+  const { controller, statuses } = controllerFor(broken, sessionId, () => validSummary());
+  const outcome = await controller.compact();
+  assert.equal(outcome.status, 'failed');
+  assert.equal(outcome.reason, 'store-failed');
+  assert.equal(await snapshot(store, sessionId), before);
+  assert.deepEqual(statuses.map((s) => s.status), ['compacting', 'failed']);
+  assert.match(controller.state.message, /database is locked/);
+  assert.equal(controller.can('retry'), true, 'a failure does not block the session');
+});
+
+test('a failing onStatus callback does not break the controller', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const original = console.error;
+  const reported = [];
+  console.error = (e) => reported.push(e);
+  try {
+    const controller = new CompactionController({
+      store,
+      sessionId,
+      model: MODEL,
+      summarize: () => validSummary(),
+      onStatus: () => {
+        throw new Error('ui gone');
+      },
+    });
+    const outcome = await controller.compact();
+    assert.equal(outcome.status, 'committed');
+    assert.equal(controller.state.status, 'idle');
+  } finally {
+    console.error = original;
+  }
+  assert.ok(reported.length > 0);
+});
+
+test('constructor and method arguments are validated with codes', async () => {
+  const { store, sessionId } = await storeWith(linearSession(2));
+  const summarize = () => validSummary();
+  assert.throws(() => new CompactionController(), (e) => e.code === 'invalid-options');
+  assert.throws(() => new CompactionController({ store: {}, sessionId, model: MODEL, summarize }), (e) => e.code === 'invalid-options');
+  assert.throws(() => new CompactionController({ store, sessionId, model: null, summarize }), (e) => e.code === 'invalid-model');
+  assert.throws(() => new CompactionController({ store, sessionId, model: MODEL }), (e) => e.code === 'invalid-options');
+  const controller = new CompactionController({ store, sessionId, model: MODEL, summarize });
+  await assert.rejects(controller.compact('preflight'), (e) => e.code === 'invalid-options');
+  await assert.rejects(controller.submit(), (e) => e.code === 'invalid-options');
+});
