@@ -9,6 +9,7 @@ mod tree;
 pub mod commit;
 pub mod runner;
 pub mod plan;
+pub mod summary;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -1,0 +1,53 @@
+//! Exports of serialization, the summary request, the extractive summarizer and summary validation.
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::plan::model_from_js;
+use super::tree::session_from_js;
+use super::{from_js, from_js_optional, js_error, js_result};
+use crate::error::ErrorCode;
+use crate::plan::Plan;
+use crate::prompt::{self, SummaryRequest};
+use crate::serialize::{serialize_ui_messages, SerializeOptions};
+use crate::summary;
+
+/// `serialize(messages, { maxToolResultChars?, maxToolInputChars? }?) -> string`: the
+/// summarizer's text form of UIMessages.
+#[wasm_bindgen(js_name = serialize)]
+pub fn serialize_messages(messages: JsValue, options: JsValue) -> Result<String, JsValue> {
+    (|| {
+        let messages: Value = from_js(&messages, ErrorCode::InvalidMessage)?;
+        let options: Option<Value> = from_js_optional(&options, ErrorCode::InvalidOptions)?;
+        let options = options.map(|o| SerializeOptions::from_value(&o)).transpose()?.unwrap_or_default();
+        serialize_ui_messages(&messages, &options)
+    })()
+    .map_err(js_error)
+}
+
+/// `summaryRequest(session, plan, model) -> { system, prompt, maxOutputTokens, ledger, history, previousSummary? }`.
+#[wasm_bindgen(js_name = summaryRequest)]
+pub fn summary_request(session: JsValue, plan: JsValue, model: JsValue) -> Result<JsValue, JsValue> {
+    js_result((|| {
+        let session = session_from_js(&session)?;
+        let plan: Plan = from_js(&plan, ErrorCode::InvalidPlan)?;
+        let model = model_from_js(&model)?;
+        prompt::summary_request(&session, &plan, &model)
+    })())
+}
+
+/// `extractiveSummary(request) -> string`: the eight sections filled without a model.
+#[wasm_bindgen(js_name = extractiveSummary)]
+pub fn extractive_summary(request: JsValue) -> Result<String, JsValue> {
+    let request: SummaryRequest = from_js(&request, ErrorCode::InvalidRequest).map_err(js_error)?;
+    Ok(summary::extractive_summary(&request))
+}
+
+/// `validateSummary(text)`: returns nothing for a valid summary, throws `invalid-summary` otherwise.
+#[wasm_bindgen(js_name = validateSummary)]
+pub fn validate_summary(text: JsValue) -> Result<(), JsValue> {
+    let text = text
+        .as_string()
+        .ok_or_else(|| js_error(crate::error::Error::new(ErrorCode::InvalidSummary, "summary must be a string")))?;
+    summary::validate_summary(&text).map_err(js_error)
+}
