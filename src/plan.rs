@@ -11,7 +11,9 @@
 //! - `under-threshold` (auto): the projection is below `autoCompactAt`.
 //! - `boundary-cannot-advance` (auto): no boundary after the previous one.
 //! - `over-threshold` (auto, compact).
-//! - `requested` (manual, compact): the boundary advances.
+//! - `requested` (manual, compact): the boundary advances. Before the first checkpoint, when every turn
+//!   fits the tail budget, only the latest turn is kept; an oversized newest turn is summarized too
+//!   (rule `oversized-newest-turn` wins over keeping the latest turn).
 //! - `refresh` (manual, compact): messages follow the newest checkpoint but the boundary stays; the summary
 //!   is remade from the previous one and nothing new is folded in (`summarizeIds` empty).
 //! - `fits` (preflight, `send: 'now'`).

@@ -38,7 +38,7 @@ fn number(map: &Map<String, Value>, name: &str) -> Result<Option<u64>, ()> {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(n)) => {
             let f = n.as_f64().ok_or(())?;
-            if f.is_finite() && f >= 0.0 && f <= MAX_SAFE_INTEGER {
+            if f.is_finite() && (0.0..=MAX_SAFE_INTEGER).contains(&f) {
                 Ok(Some(f.ceil() as u64))
             } else {
                 Err(())

@@ -322,6 +322,12 @@ fn model_switch_200k_to_8k() {
     // Even with the checkpoint as the leaf, preflight can advance through the old tail.
     let p = plan_of(&nodes, "C1", &small, &preflight("next"));
     assert_eq!(p.send, Some(SendDecision::AfterCompaction));
+    // Committed, the new checkpoint's parent is the old one; the projection then fits the small model.
+    let s = session(nodes.clone(), "C1");
+    assert_eq!(check_commit(&s, &p).unwrap(), Ok(()));
+    nodes.push(checkpoint_from_plan("C2", &p, "summary"));
+    let after = estimate(&session(nodes, "C2"), &small, &EstimateRequest::default()).unwrap();
+    assert!(after.tokens <= p.tokens_after_estimate, "{} > {}", after.tokens, p.tokens_after_estimate);
 }
 
 #[test]
