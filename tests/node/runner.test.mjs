@@ -344,3 +344,34 @@ test('two runs at once on one basis: one commits, the other is stale, one checkp
   assert.equal(checkpointsOf(stored).length, 1);
   assert.deepEqual(outcomes.find((o) => o.status === 'stale').session, stored);
 });
+
+test('checkCommit and checkpointNode: the commit checks as plain exports', () => {
+  const session = linearSession(4);
+  const frozen = JSON.stringify(session);
+  const plan = compaction.plan(session, MODEL, { mode: 'manual' });
+  assert.equal(plan.action, 'compact');
+  assert.deepEqual(compaction.checkCommit(session, plan), { ok: true });
+  const moved = { ...session, nodes: [...session.nodes, userMessage('U5', 'A4', 'more')], leafId: 'U5', branchRevision: 9 };
+  assert.deepEqual(compaction.checkCommit(moved, plan), { ok: false, reason: 'leaf-moved' });
+  assert.deepEqual(compaction.checkCommit({ ...session, branchRevision: 10 }, plan), { ok: false, reason: 'revision-changed' });
+
+  const node = compaction.checkpointNode(plan, validSummary(), { entries: [] });
+  assert.match(node.id, /^ckpt_[0-9a-f]{24}$/);
+  assert.equal(node.parentId, plan.basis.leafId);
+  assert.deepEqual(node.checkpoint.basis, plan.basis);
+  assert.notEqual(compaction.checkpointNode(plan, validSummary()).id, node.id, 'ids are random; the ledger may be omitted');
+  assert.deepEqual(compaction.checkCommit({ ...session, nodes: [...session.nodes, node], leafId: node.id, branchRevision: 9 }, plan), {
+    ok: false,
+    reason: 'leaf-moved',
+  });
+
+  const code = (c) => (error) => error instanceof Error && error.code === c;
+  assert.throws(() => compaction.checkpointNode(plan, ''), code('invalid-summary'));
+  assert.throws(() => compaction.checkpointNode(plan, 42), code('invalid-summary'));
+  assert.throws(() => compaction.checkpointNode(plan, validSummary().replace('## Decisions', '')), code('invalid-summary'));
+  assert.throws(() => compaction.checkpointNode({ ...plan, action: 'none' }, validSummary()), code('invalid-plan'));
+  assert.throws(() => compaction.checkpointNode(plan, validSummary(), { entries: 'x' }), code('invalid-ledger'));
+  assert.throws(() => compaction.checkCommit(session, { nope: true }), code('invalid-plan'));
+  assert.throws(() => compaction.checkCommit({ nodes: 1 }, plan), code('invalid-session'));
+  assert.equal(JSON.stringify(session), frozen, 'inputs are not mutated');
+});
