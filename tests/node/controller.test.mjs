@@ -341,3 +341,25 @@ test('constructor and method arguments are validated with codes', async () => {
   await assert.rejects(controller.compact('preflight'), (e) => e.code === 'invalid-options');
   await assert.rejects(controller.submit(), (e) => e.code === 'invalid-options');
 });
+
+test("works where there is no AbortController or AbortSignal (Zotero's plugin sandbox)", async () => {
+  const saved = { AbortController: globalThis.AbortController, AbortSignal: globalThis.AbortSignal };
+  delete globalThis.AbortController;
+  delete globalThis.AbortSignal;
+  try {
+    const { store, sessionId } = await storeWith(linearSession(4));
+    const before = await snapshot(store, sessionId);
+    const { summarize, calls } = scriptedSummarizer(neverSettles);
+    const { controller } = controllerFor(store, sessionId, summarize);
+    const running = controller.compact();
+    while (calls.length === 0) await new Promise((r) => setImmediate(r));
+    assert.equal(calls[0].signal.aborted, false);
+    assert.equal(controller.cancel(), true);
+    assert.equal(calls[0].signal.aborted, true, 'the summarizer sees the cancellation');
+    assert.equal((await running).status, 'cancelled');
+    assert.equal(await snapshot(store, sessionId), before);
+    assert.equal(controller.state.status, 'idle');
+  } finally {
+    Object.assign(globalThis, saved);
+  }
+});
