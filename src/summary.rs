@@ -76,8 +76,11 @@ fn heading_section(line: &str) -> Option<usize> {
     // starts with "Decisions" is not a heading.
     let decorated = hashes > 0 || emphasized;
     rest = strip_numbering(rest);
-    let lower = rest.to_lowercase();
-    let section = SECTIONS.iter().position(|name| lower.starts_with(&name.to_lowercase()))?;
+    // ASCII case folding on the original bytes: a full Unicode lowercase can change byte lengths
+    // (the Kelvin sign folds to `k`), and the names are ASCII.
+    let section = SECTIONS
+        .iter()
+        .position(|name| rest.get(..name.len()).is_some_and(|head| head.eq_ignore_ascii_case(name)))?;
     let after = rest[SECTIONS[section].len()..]
         .trim()
         .trim_end_matches(['*', '_', ' '])

@@ -171,3 +171,12 @@ fn hostile_history_cannot_break_the_extractive_summary() {
     assert_eq!(validate_summary(&extractive_summary(&empty)), Ok(()));
 }
 
+
+#[test]
+fn odd_unicode_in_headings_never_panics() {
+    // U+212A KELVIN SIGN lowercases to an ASCII `k` with a different byte length.
+    for line in ["## \u{212A}ey Zotero Resources", "## \u{0130}", "**\u{212A}", "# Research Goal\u{301}", "1.", "#######", "** **"] {
+        let text = with_headings("## ", "").replace("## Key Zotero Resources\n", &format!("{line}\n"));
+        assert_eq!(validate_summary(&text).unwrap_err().code, ErrorCode::InvalidSummary, "{line:?}");
+    }
+}
