@@ -2,6 +2,8 @@
 import type { InitInput, InitOutput } from './bibgenie_compaction.js';
 
 export * from './bibgenie_compaction.js';
+// Glue modules (types in glue.d.ts and controller.d.ts).
+export * from './glue.js';
 export * from './controller.js';
 
 /** Instantiates the wasm once (Node: read from disk; browsers: fetched beside this module). */

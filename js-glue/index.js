@@ -5,6 +5,9 @@ import initWasm from './bibgenie_compaction.js';
 
 export * from './bibgenie_compaction.js';
 // Glue modules: one `export * from './x.js';` line each.
+export * from './stores/index.js';
+export * from './zotero.js';
+export * from './ai-sdk.js';
 export * from './controller.js';
 
 const WASM_FILE = 'bibgenie_compaction_bg.wasm';

@@ -6,6 +6,9 @@ import initWasm from './bibgenie_compaction.js';
 
 export * from './bibgenie_compaction.js';
 // Glue modules: one `export * from './x.js';` line each.
+export * from './stores/index.js';
+export * from './zotero.js';
+export * from './ai-sdk.js';
 export * from './controller.js';
 
 /** Asynchronous instantiation from what the caller loaded; there is no default location. */
