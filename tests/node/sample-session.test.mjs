@@ -287,11 +287,17 @@ test('the wasm core reads the sample sessions without problems', async (t) => {
   }
   const compaction = await import(process.env.BIBGENIE_PKG);
   await compaction.init();
-  for (const s of [session, syntheticSession({ messages: 400, seed: 9, branches: true, checkpoints: 3 })]) {
+  const synthetic = syntheticSession({ messages: 400, seed: 9, branches: true, checkpoints: 3 });
+  for (const s of [session, synthetic]) {
     const { problems, readOnly } = compaction.readBranch(s);
     assert.deepEqual(problems, []);
     assert.equal(readOnly, false);
   }
+  // The newest checkpoint governs the projection: its summary, then its kept tail.
+  const newest = branchOf(synthetic).findLast((n) => n.checkpoint);
+  const projection = compaction.project(synthetic);
+  assert.equal(projection.checkpointId, newest.id);
+  assert.equal(projection.messages[1].id, newest.checkpoint.firstKeptMessageId);
 });
 
 test('field names match the real Zotero responses in the shared reference (when present)', (t) => {
