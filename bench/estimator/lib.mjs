@@ -1,0 +1,368 @@
+// Shared by fidelity.mjs and tune.mjs: corpora built from packages on this machine, reference counts
+// from four real tokenizers (cached under bench/.corpora/, never committed), and the Rust estimator.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '..', '..');
+// The crate whose estimator is measured (override to measure another checkout).
+export const crateRoot = process.env.BIBGENIE_CRATE ?? repoRoot;
+const cacheDir = path.join(repoRoot, 'bench', '.corpora');
+
+// Bump when corpus building or reference counting changes, so stale caches are rebuilt.
+const CACHE_VERSION = 4;
+const MIN_CHARS = 200;
+const MAX_CHARS = 4000;
+// Messages per corpus (before the tuning / held-out split) and per source file (for variety).
+const MAX_MESSAGES = 2000;
+const MAX_PER_FILE = 6;
+
+// ---- deterministic helpers ----
+
+function fnv1a(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** Held-out when the message hash is odd: tuning never sees those messages. */
+export const isHeldOut = (text) => (fnv1a(text) & 1) === 1;
+
+function rng(seed) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13; s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5; s >>>= 0;
+    return s / 0x100000000;
+  };
+}
+
+function shuffled(list, seed) {
+  const r = rng(seed);
+  const out = [...list].sort();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+function walk(dir, keep, out = []) {
+  let entries;
+  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return out; }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, keep, out);
+    else if (e.isFile() && keep(p)) out.push(p);
+  }
+  return out;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+function readText(file) {
+  try {
+    let buf = fs.readFileSync(file);
+    if (file.endsWith('.gz')) buf = zlib.gunzipSync(buf);
+    if (buf.length > 4_000_000) return null;
+    return utf8.decode(buf);
+  } catch {
+    return null; // unreadable or not UTF-8
+  }
+}
+
+// ---- roff to text ----
+
+const TEXT_MACROS = new Set(['SH', 'SS', 'B', 'I', 'BR', 'IR', 'RB', 'RI', 'BI', 'IB', 'SM', 'SB', 'IP', 'TP', 'TQ',
+  'Nm', 'Nd', 'Ar', 'Fl', 'Op', 'It', 'Xr', 'Sh', 'Ss', 'Pa', 'Dv', 'Ev', 'Em', 'Sy', 'Li', 'Cm', 'Va', 'Fn', 'Fa', 'Ql', 'Dq']);
+const GLYPHS = { em: '—', en: '–', bu: '•', co: '©', rg: '®', lq: '“', rq: '”', oq: '‘', cq: '’', aq: "'", dq: '"', hy: '-', mi: '-', ti: '~', ha: '^', rs: '\\', 'fo': '«', 'fc': '»', '->': '→', '<-': '←', mu: '×', de: '°' };
+
+// groff accent escapes: \(:a is a with diaeresis, \('e e with acute, ... (groff_char(7)).
+const ACCENTS = { ':': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', ',': '\u0327', o: '\u030a', v: '\u030c' };
+const glyph = (g) => GLYPHS[g] ?? (g === 'ss' ? 'ß' : ACCENTS[g[0]] && /[A-Za-z]/.test(g[1]) ? g[1] + ACCENTS[g[0]] : '');
+
+export function roffToText(src) {
+  const out = [];
+  for (let line of src.split('\n')) {
+    if (/^[.']\s*\\"/.test(line)) continue;
+    const macro = /^[.']\s*([A-Za-z]{1,3})\b\s*(.*)$/.exec(line);
+    if (macro) {
+      if (!TEXT_MACROS.has(macro[1])) {
+        if (['PP', 'LP', 'P', 'sp', 'br', 'Pp'].includes(macro[1])) out.push('');
+        continue;
+      }
+      line = macro[2].replace(/"/g, '');
+      if (macro[1] === 'SH' || macro[1] === 'Sh') out.push('');
+    } else if (/^[.']/.test(line)) {
+      continue;
+    }
+    line = line
+      .replace(/\\f(\[[^\]]*\]|\(..|.)/g, '')
+      .replace(/\\s[+-]?\d+/g, '')
+      .replace(/\\\*(\[[^\]]*\]|\(..|.)/g, '')
+      .replace(/\\\((..)/g, (_, g) => glyph(g))
+      .replace(/\\\[([^\]]*)\]/g, (_, g) => glyph(g))
+      .replace(/\\[-]/g, '-')
+      .replace(/\\e/g, '\\')
+      .replace(/\\ /g, ' ')
+      .replace(/\\[&|^c%:]/g, '')
+      .replace(/\\"(.*)$/, '');
+    out.push(line);
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n').normalize('NFC');
+}
+
+// ---- splitting into messages ----
+
+/** Splits a document into messages of 200-4,000 characters at paragraph, then line, then character limits. */
+export function splitMessages(text, r) {
+  const messages = [];
+  const target = () => Math.round(Math.exp(Math.log(MIN_CHARS) + r() * (Math.log(MAX_CHARS) - Math.log(MIN_CHARS))));
+  let want = target();
+  let current = '';
+  const flush = () => {
+    const t = current.trim();
+    if (t.length >= MIN_CHARS) messages.push(t);
+    current = '';
+    want = target();
+  };
+  const pieces = [];
+  for (const para of text.split(/\n\s*\n/)) {
+    if (para.length <= MAX_CHARS) { pieces.push(para); continue; }
+    let acc = '';
+    for (const line of para.split('\n')) {
+      if (acc.length + line.length + 1 > MAX_CHARS && acc) { pieces.push(acc); acc = ''; }
+      if (line.length > MAX_CHARS) {
+        const chars = Array.from(line);
+        for (let i = 0; i < chars.length; i += MAX_CHARS / 2) pieces.push(chars.slice(i, i + MAX_CHARS / 2).join(''));
+      } else {
+        acc += (acc ? '\n' : '') + line;
+      }
+    }
+    if (acc) pieces.push(acc);
+  }
+  for (const piece of pieces) {
+    if (current && current.length + piece.length + 2 > Math.min(want, MAX_CHARS)) flush();
+    current += (current ? '\n\n' : '') + piece;
+    if (current.length >= want) flush();
+  }
+  flush();
+  return messages.filter((m) => m.length <= MAX_CHARS + 2);
+}
+
+// ---- corpora ----
+
+const home = os.homedir();
+const man = (dirs) => () => dirs.flatMap((d) => walk(d, (p) => p.endsWith('.gz')));
+
+function cargoMetadata() {
+  try {
+    return [execFileSync('cargo', ['metadata', '--format-version', '1', '--offline'],
+      { cwd: crateRoot, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }).toString()];
+  } catch {
+    return [];
+  }
+}
+
+/** Compact JSON pieces of a JSON document: what a tool result looks like once `JSON.stringify`-ed. */
+function compactPieces(text) {
+  let value;
+  try { value = JSON.parse(text); } catch { return []; }
+  const out = [];
+  // Groups entries of an oversized array or object into pieces that fit; an entry that alone is too
+  // large is opened in turn (a long string alone is left out).
+  const visit = (v, depth) => {
+    const s = JSON.stringify(v);
+    if (s === undefined) return;
+    if (s.length <= MAX_CHARS) { if (s.length >= MIN_CHARS) out.push(s); return; }
+    if (depth > 40 || !v || typeof v !== 'object') return;
+    const entries = Array.isArray(v) ? v.map((x) => [null, x]) : Object.entries(v);
+    const make = (group) => (Array.isArray(v) ? group.map(([, x]) => x) : Object.fromEntries(group));
+    let group = [];
+    let size = 2;
+    for (const entry of entries) {
+      const len = (JSON.stringify(entry[1]) ?? '').length + (entry[0]?.length ?? 0) + 4;
+      if (len > MAX_CHARS) { visit(entry[1], depth + 1); continue; }
+      if (size + len > MAX_CHARS && group.length) { visit(make(group), depth + 1); group = []; size = 2; }
+      group.push(entry);
+      size += len;
+    }
+    if (group.length) visit(make(group), depth + 1);
+  };
+  visit(value, 0);
+  return out;
+}
+
+export const CORPORA = [
+  { name: 'zh-man', about: 'Chinese man pages (Debian manpages-zh)', files: man(['/usr/share/man/zh_CN', '/usr/share/man/zh_TW']), roff: true },
+  { name: 'ja-man', about: 'Japanese man pages (Debian manpages-ja)', files: man(['/usr/share/man/ja']), roff: true, optional: true },
+  { name: 'ru-man', about: 'Russian man pages (Debian manpages-ru)', files: man(['/usr/share/man/ru']), roff: true, optional: true },
+  { name: 'latin-man', about: 'Man pages in Latin-script languages (de, fr, es, pl, cs, ...; shipped by many packages)',
+    files: man(['cs', 'da', 'de', 'es', 'fi', 'fr', 'hr', 'hu', 'id', 'it', 'nl', 'pl', 'pt', 'pt_BR', 'ro', 'sl', 'sv', 'tr']
+      .map((l) => `/usr/share/man/${l}`)), roff: true, optional: true },
+  { name: 'en-man', about: 'English man pages', files: man([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `/usr/share/man/man${n}`)), roff: true },
+  { name: 'en-doc', about: '/usr/share/doc text (README, NEWS, copyright, *.txt)',
+    files: () => walk('/usr/share/doc', (p) => /\/(README[^/]*|NEWS[^/]*|copyright|[^/]*\.txt(\.gz)?)$/.test(p)) },
+  { name: 'rust', about: 'Rust sources from the cargo registry',
+    files: () => walk(path.join(home, '.cargo', 'registry', 'src'), (p) => p.endsWith('.rs')) },
+  { name: 'json', about: 'package.json files, JSON in crates, `cargo metadata` (as on disk and compact)',
+    files: () => [
+      ...['/usr/lib/node_modules', path.join(repoRoot, 'tests', 'node_modules'), path.join(here, 'node_modules')]
+        .flatMap((d) => walk(d, (p) => p.endsWith('/package.json'))),
+      ...walk(path.join(home, '.cargo', 'registry', 'src'), (p) => p.endsWith('.json')),
+    ],
+    extra: cargoMetadata, json: true },
+  { name: 'zotero-json', about: 'Zotero Web API responses (shared/reference), compact as tool results',
+    files: () => walk(path.resolve(repoRoot, '..', 'shared', 'reference', 'zotero-web-api'), (p) => p.endsWith('.json')),
+    json: true, compactOnly: true, optional: true, maxPerFile: 400 },
+];
+
+function buildCorpus(corpus) {
+  const r = rng(fnv1a(corpus.name));
+  const seen = new Set();
+  const messages = [];
+  const add = (list, limit) => {
+    for (const m of list.slice(0, limit)) {
+      if (messages.length >= MAX_MESSAGES) return;
+      const h = createHash('sha1').update(m).digest('hex');
+      if (!seen.has(h)) { seen.add(h); messages.push(m); }
+    }
+  };
+  const perFile = corpus.maxPerFile ?? MAX_PER_FILE;
+  for (const text of corpus.extra?.() ?? []) add(shuffled(compactPieces(text), 7), 200);
+  for (const file of shuffled(corpus.files(), fnv1a(corpus.name))) {
+    if (messages.length >= MAX_MESSAGES) break;
+    let text = readText(file);
+    if (!text) continue;
+    if (corpus.roff) text = roffToText(text);
+    if (corpus.json) {
+      const compact = shuffled(compactPieces(text), fnv1a(file));
+      if (corpus.compactOnly) { add(compact, perFile); continue; }
+      add(compact, Math.ceil(perFile / 2));
+    }
+    add(shuffled(splitMessages(text, r), fnv1a(file)), perFile);
+  }
+  return messages;
+}
+
+// ---- reference tokenizers ----
+
+let tokenizers;
+async function loadTokenizers() {
+  if (tokenizers) return tokenizers;
+  // countTokens() would build the Claude tokenizer anew for every call; build it once (same counting).
+  const { getTokenizer } = await import('@anthropic-ai/tokenizer');
+  const claudeTokenizer = getTokenizer();
+  const { default: o200k } = await import('gpt-tokenizer/encoding/o200k_base');
+  const { default: cl100k } = await import('gpt-tokenizer/encoding/cl100k_base');
+  const { default: llama3 } = await import('llama3-tokenizer-js');
+  tokenizers = {
+    o200k: (t) => o200k.countTokens(t),
+    cl100k: (t) => cl100k.countTokens(t),
+    claude: (t) => claudeTokenizer.encode(t.normalize('NFKC'), 'all').length,
+    llama3: (t) => llama3.encode(t, { bos: false, eos: false }).length,
+  };
+  return tokenizers;
+}
+export const TOKENIZERS = ['o200k', 'cl100k', 'claude', 'llama3'];
+
+/** The corpora with reference counts, from the cache or built now. Corpora with no source files are skipped. */
+export async function loadCorpora({ log = console.error } = {}) {
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const out = [];
+  for (const corpus of CORPORA) {
+    const file = path.join(cacheDir, `${corpus.name}.v${CACHE_VERSION}.json`);
+    let rows;
+    if (fs.existsSync(file)) {
+      rows = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } else {
+      const started = Date.now();
+      const texts = buildCorpus(corpus);
+      if (texts.length === 0) {
+        log(`${corpus.name}: no source files on this machine, skipped${corpus.optional ? '' : ' (install its package)'}`);
+        continue;
+      }
+      const tk = await loadTokenizers();
+      rows = texts.map((text) => {
+        const refs = Object.fromEntries(TOKENIZERS.map((k) => [k, tk[k](text)]));
+        return { text, refs };
+      });
+      fs.writeFileSync(file, JSON.stringify(rows));
+      log(`${corpus.name}: ${rows.length} messages built and counted in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    for (const row of rows) {
+      row.ref = Math.max(...TOKENIZERS.map((k) => row.refs[k]));
+      row.heldOut = isHeldOut(row.text);
+    }
+    out.push({ ...corpus, rows });
+  }
+  return out;
+}
+
+// ---- the Rust estimator ----
+
+/** Runs `examples/estimate_stdin.rs` (native, release) over the texts; `counts` gives run counts instead. */
+export function runEstimator(texts, { counts = false } = {}) {
+  execFileSync('cargo', ['build', '--quiet', '--release', '--example', 'estimate_stdin'], { cwd: crateRoot, stdio: 'inherit' });
+  const targetDir = process.env.CARGO_TARGET_DIR ?? path.join(crateRoot, 'target');
+  const bin = path.join(targetDir, 'release', 'examples', 'estimate_stdin');
+  const input = texts.map((t) => JSON.stringify(t)).join('\n') + '\n';
+  const run = spawnSync(bin, counts ? ['--counts'] : [], { input, maxBuffer: 1 << 28 });
+  if (run.status !== 0) throw new Error(`estimate_stdin failed: ${run.stderr}`);
+  const lines = run.stdout.toString().trim().split('\n');
+  return lines.map((l) => JSON.parse(l));
+}
+
+export function estimatorFeatures() {
+  const targetDir = process.env.CARGO_TARGET_DIR ?? path.join(crateRoot, 'target');
+  const bin = path.join(targetDir, 'release', 'examples', 'estimate_stdin');
+  return JSON.parse(execFileSync(bin, ['--features']).toString());
+}
+
+// ---- estimators other agents ship, for contrast ----
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
+export const BASELINES = {
+  'chars/4': (t) => Math.ceil(t.length / 4),
+  'CJK/2+other/4 (llm-for-zotero)': (t) => {
+    let cjk = 0, other = 0;
+    for (const ch of t) (CJK.test(ch) ? cjk++ : other++);
+    return Math.ceil(cjk / 2 + other / 4);
+  },
+  'ASCII/4+non-ASCII*1.5 (gemini-cli)': (t) => {
+    let ascii = 0, wide = 0;
+    for (const ch of t) (ch.codePointAt(0) < 128 ? ascii++ : wide++);
+    return Math.ceil(ascii / 4 + wide * 1.5);
+  },
+};
+
+// ---- statistics ----
+
+export function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1))));
+  return sorted[i];
+}
+
+/** Share underestimated, p1 / median / p99 of estimate / reference, and total estimate / total reference. */
+export function fidelity(estimates, refs) {
+  const ratios = estimates.map((e, i) => e / refs[i]).sort((a, b) => a - b);
+  const under = estimates.filter((e, i) => e < refs[i]).length;
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  return {
+    n: refs.length,
+    under: under / refs.length,
+    p1: quantile(ratios, 0.01),
+    median: quantile(ratios, 0.5),
+    p99: quantile(ratios, 0.99),
+    total: sum(estimates) / sum(refs),
+  };
+}

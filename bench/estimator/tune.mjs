@@ -1,0 +1,120 @@
+// Fits the estimator weights on the tuning split (messages with an even hash) of every corpus.
+// Prints the weights to paste into src/tokens.rs; fidelity.mjs then measures them on both splits.
+// Objective: the sum over corpora of the median estimate / reference, subject to at most
+// UNDER_BUDGET of each corpus's tuning messages underestimated (a margin under the 1% target, so the
+// held-out half, never seen here, stays within it). Coordinate descent over integer milli-token weights.
+import { estimatorFeatures, loadCorpora, quantile, runEstimator } from './lib.mjs';
+
+const UNDER_BUDGET = 0.004;
+// Weights of classes these corpora barely contain stay as set by hand from spot measurements.
+const FIXED = new Set(['hangul_chars', 'script_chars', 'pictographs']);
+
+// Each weight stays in a range that makes sense for any text, not only these corpora (in tokens):
+// e.g. a short word costs at least half a token, CJK punctuation at least 0.7 (one token each in
+// cl100k), a repeated symbol at least 0.1, a Han ideograph at least one.
+const BOUNDS = {
+  words: [0.5, 3], word_chars: [0.05, 1], upper_chars: [0, 1], accented_chars: [0.3, 2], digit_groups: [1, 2],
+  symbol_runs: [0.5, 3], symbol_chars: [0.1, 1.5], symbol_repeats: [0.1, 1], plain_spaces: [0, 1],
+  space_runs: [0.3, 2], space_chars: [0.05, 1], line_breaks: [0, 1], han_chars: [1, 2.5], han_runs: [0, 2],
+  kana_chars: [0.8, 2.5], alphabet_chars: [0.3, 2], alphabet_runs: [0, 2], alphabet_upper: [0, 1.5],
+  wide_punct: [0.7, 2], foreign_letters: [0, 1],
+};
+const clamp = (name, x) => (BOUNDS[name] ? Math.min(BOUNDS[name][1], Math.max(BOUNDS[name][0], x)) : x);
+
+const skip = new Set((process.env.SKIP_CORPORA ?? '').split(',').filter(Boolean));
+const corpora = (await loadCorpora()).filter((c) => !skip.has(c.name));
+const { names: baseNames, weights: baseStart, foreignSpan: S, foreignWeight } = estimatorFeatures();
+// Derived as RunCounts::foreign_letters does: Latin letters of non-English text, signalled by accents.
+const names = [...baseNames, 'foreign_letters'];
+const start = [...baseStart, foreignWeight];
+const iWord = baseNames.indexOf('word_chars'), iAcc = baseNames.indexOf('accented_chars');
+const derive = (x) => [...x, Math.min(x[iWord] + x[iAcc], S * x[iAcc])];
+const sets = corpora.map((c) => {
+  // Languages written without accents (Dutch, Indonesian) give the estimator no signal: tuned on the
+  // accented ones only (the report shows the whole corpus).
+  const rows = c.rows.filter((r) => !r.heldOut && (c.name !== 'latin-man' || accentShare(r.text) >= 0.01));
+  return { name: c.name, refs: rows.map((r) => r.ref), counts: runEstimator(rows.map((r) => r.text), { counts: true }).map(derive) };
+});
+
+function accentShare(text) {
+  const letters = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  const accented = text.match(/[\u00c0-\u024f\u1e00-\u1eff]/gu)?.length ?? 0;
+  return letters ? accented / letters : 0;
+}
+
+function score(w) {
+  let total = 0;
+  const detail = [];
+  for (const s of sets) {
+    const ratios = s.counts.map((x, i) => {
+      let milli = 0;
+      for (let k = 0; k < x.length; k++) milli += x[k] * w[k];
+      return Math.ceil(milli / 1000) / s.refs[i];
+    }).sort((a, b) => a - b);
+    const under = ratios.filter((r) => r < 1).length / ratios.length;
+    const median = quantile(ratios, 0.5);
+    total += median + 100 * Math.max(0, under - UNDER_BUDGET);
+    detail.push(`${s.name} under ${(under * 100).toFixed(1)}% median ${median.toFixed(3)}`);
+  }
+  return { total, detail };
+}
+
+// Stage 1, convex: minimize the mean ratio of every corpus plus a squared hinge on ratios below
+// MARGIN, weighted per corpus by lambda (raised while that corpus underestimates more than the budget).
+// Projected Adam on weights in tokens.
+const MARGIN = 1.02;
+const tunable = names.map((n) => !FIXED.has(n));
+const norm = sets.map((s) => s.counts.map((x, i) => x.map((v) => v / s.refs[i])));
+let wf = start.map((v, k) => clamp(names[k], v / 1000));
+const lambda = sets.map(() => 20);
+const m = wf.map(() => 0), v2 = wf.map(() => 0);
+let t = 0;
+for (let outer = 0; outer < 30; outer++) {
+  for (let step = 0; step < 150; step++) {
+    const grad = wf.map(() => 0);
+    sets.forEach((s, c) => {
+      const z = norm[c];
+      const inv = 1 / z.length;
+      for (const zi of z) {
+        let r = 0;
+        for (let k = 0; k < zi.length; k++) r += wf[k] * zi[k];
+        const g = inv * (1 - (r < MARGIN ? 2 * lambda[c] * (MARGIN - r) : 0));
+        for (let k = 0; k < zi.length; k++) grad[k] += g * zi[k];
+      }
+    });
+    t++;
+    for (let k = 0; k < wf.length; k++) {
+      if (!tunable[k]) continue;
+      m[k] = 0.9 * m[k] + 0.1 * grad[k];
+      v2[k] = 0.999 * v2[k] + 0.001 * grad[k] * grad[k];
+      const mh = m[k] / (1 - 0.9 ** t), vh = v2[k] / (1 - 0.999 ** t);
+      wf[k] = clamp(names[k], wf[k] - 0.01 * mh / (Math.sqrt(vh) + 1e-9));
+    }
+  }
+  sets.forEach((s, c) => {
+    const z = norm[c];
+    const under = z.filter((zi) => zi.reduce((a, x, k) => a + x * wf[k], 0) < 1).length / z.length;
+    lambda[c] *= under > UNDER_BUDGET ? 1.6 : 0.85;
+  });
+}
+
+// Stage 2: integer milli weights, polished by coordinate descent on the real objective.
+let w = wf.map((x, k) => (tunable[k] ? Math.round(x * 1000) : start[k]));
+let best = score(w).total;
+for (const step of [100, 50, 20, 10, 5]) {
+  let improved = true;
+  while (improved) {
+    improved = false;
+    for (let k = 0; k < w.length; k++) {
+      if (!tunable[k]) continue;
+      for (const d of [step, -step]) {
+        const trial = [...w];
+        trial[k] = Math.round(clamp(names[k], (trial[k] + d) / 1000) * 1000);
+        const s = score(trial).total;
+        if (s < best - 1e-9) { best = s; w = trial; improved = true; }
+      }
+    }
+  }
+}
+console.log(score(w).detail.join('\n'));
+console.log(names.map((n, i) => `${n}: ${w[i]}`).join('\n'));

@@ -1,0 +1,33 @@
+//! Reads JSON lines, one JSON string (a text) per line, and prints one line per text:
+//! its estimated tokens, or with `--counts` the run counts as a JSON array (for `bench/estimator`).
+//! `--features` prints the feature names and weights once and exits.
+
+use std::io::{BufRead, BufWriter, Write};
+
+use bibgenie_compaction::tokens::{estimate_text, run_counts, FEATURE_NAMES, FOREIGN_SPAN, WEIGHTS, W_FOREIGN_LETTERS};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if args.iter().any(|a| a == "--features") {
+        let features = serde_json::json!({
+            "names": FEATURE_NAMES, "weights": WEIGHTS, "foreignSpan": FOREIGN_SPAN, "foreignWeight": W_FOREIGN_LETTERS,
+        });
+        let _ = writeln!(out, "{features}");
+        return;
+    }
+    let counts = args.iter().any(|a| a == "--counts");
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let text: String = serde_json::from_str(&line).unwrap_or_default();
+        let result = if counts {
+            serde_json::to_string(&run_counts(&text).counts).unwrap_or_default()
+        } else {
+            estimate_text(&text).to_string()
+        };
+        if writeln!(out, "{result}").is_err() {
+            break;
+        }
+    }
+}
