@@ -10,6 +10,9 @@
 //!   until the workflow finishes, and compaction cannot make room meanwhile.
 //! - `under-threshold` (auto): the projection is below `autoCompactAt`.
 //! - `boundary-cannot-advance` (auto): no boundary after the previous one.
+//! - `cannot-free-room` (auto): the boundary advances, but the summary budget would take more room than
+//!   the messages it folds in (e.g. when the request overhead fills most of the window): compacting would
+//!   not lower the projection, and would fire again after every turn.
 //! - `over-threshold` (auto, compact).
 //! - `requested` (manual, compact): the boundary advances. Before the first checkpoint, when every turn
 //!   fits the tail budget, only the latest turn is kept; an oversized newest turn is summarized too
@@ -22,7 +25,7 @@
 //!   does not fit; it must be shortened.
 //!
 //! Rules (named in the tests): `read-only-never-compacts`, `auto-only-when-stable`,
-//! `auto-at-threshold`, `auto-boundary-advances`, `manual-two-turns`, `manual-keeps-latest-turn`,
+//! `auto-at-threshold`, `auto-boundary-advances`, `auto-frees-room`, `manual-two-turns`, `manual-keeps-latest-turn`,
 //! `manual-refresh`, `manual-leaf-checkpoint-noop`, `preflight-send-now`, `preflight-after-compaction`,
 //! `preflight-too-large`, `summarize-previous-tail` (the previous checkpoint's kept tail that now falls
 //! before the new boundary is summarized again, with its summary), plus the boundary rules of
@@ -244,7 +247,7 @@ impl Planner<'_> {
         self.tokens.summary_frame_tokens(self.session, self.estimate_options)
     }
 
-    /// Rules `auto-at-threshold`, `auto-only-when-stable`, `auto-boundary-advances`.
+    /// Rules `auto-at-threshold`, `auto-only-when-stable`, `auto-boundary-advances`, `auto-frees-room`.
     fn auto(&self) -> Plan {
         if self.before < self.capacity.auto_compact_at {
             return self.none("under-threshold", None);
@@ -256,7 +259,12 @@ impl Planner<'_> {
         if !advances(self.tokens, &self.span, boundary) {
             return self.none("boundary-cannot-advance", None);
         }
-        self.compact("over-threshold", boundary, self.frame(), None)
+        let frame = self.frame();
+        // Rule `auto-frees-room`: the estimate after (an upper bound) must be below the estimate now.
+        if self.after(boundary, frame) >= self.before {
+            return self.none("cannot-free-room", None);
+        }
+        self.compact("over-threshold", boundary, frame, None)
     }
 
     /// Rules `manual-leaf-checkpoint-noop`, `manual-two-turns`, `manual-keeps-latest-turn`, `manual-refresh`.

@@ -192,6 +192,37 @@ fn auto_boundary_advances() {
 }
 
 #[test]
+fn auto_frees_room() {
+    // Found by tests/model_based.rs: with the request overhead filling most of a small window, the
+    // projection is over the threshold and the boundary can fold in the first turn, but the summary budget
+    // is larger than that turn. Compacting would raise the estimate and fire again after every turn.
+    let m = model(5_029, None);
+    let c = capacity(&m).unwrap();
+    let first = vec![user("U1", None, &"hi ".repeat(40)), assistant("A1", "U1", &"hello ".repeat(40))];
+    let first_tokens: u64 = first.iter().map(|n| message_tokens(n, &m)).sum();
+    assert!(first_tokens < c.summary_max_output_tokens);
+    // Three more turns that just fit the tail budget, so only the first turn can be folded in.
+    let (nodes, leaf) = (1..400)
+        .map(|words| {
+            let mut nodes = first.clone();
+            let leaf = push_turns(&mut nodes, "A1", 2, 4, words);
+            (nodes, leaf)
+        })
+        .take_while(|(nodes, leaf)| tail_tokens(nodes, leaf, "U2", &m) <= c.tail_budget)
+        .last()
+        .unwrap();
+    assert!(tail_tokens(&nodes, &leaf, "U1", &m) > c.tail_budget);
+    let messages = tail_tokens(&nodes, &leaf, "U1", &m);
+    let heavy = PlanOptions { mode: Mode::Auto, draft: None, overhead: c.auto_compact_at - messages + 10 };
+    let p = plan_of(&nodes, &leaf, &m, &heavy);
+    assert!(p.tokens_before >= c.auto_compact_at, "{}", p.tokens_before);
+    assert_eq!((p.action, p.reason.as_str()), (PlanAction::None, "cannot-free-room"));
+    // Manual is not bound by it: the user asked.
+    let p = plan_of(&nodes, &leaf, &m, &PlanOptions { mode: Mode::Manual, ..heavy });
+    assert_eq!((p.action, p.summarize_ids.as_slice()), (PlanAction::Compact, &["U1".to_string(), "A1".to_string()][..]));
+}
+
+#[test]
 fn manual_two_turns() {
     let m = small_model();
     let (nodes, leaf) = linear(1, 5);
