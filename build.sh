@@ -253,6 +253,15 @@ run_in_consumer() {
   BIBGENIE_REPO_ROOT="$ROOT" BIBGENIE_CONSUMER_DIR="$CONSUMER" node "$CONSUMER/$dir/$script" "$@"
 }
 
+# The demo ships inside the package (js-glue/demo/), so it runs from the installed tarball as a
+# consumer gets it; it finds better-sqlite3 (not a package dependency) in tests/node_modules
+# through BIBGENIE_REPO_ROOT and writes .work/demo.sqlite there. Setup and build logs go to stderr, so
+# stdout is only the demo's (`--json`: one JSON object).
+run_demo() {
+  build_and_pack >&2
+  BIBGENIE_REPO_ROOT="$ROOT" node "$CONSUMER/node_modules/bibgenie-compaction/demo/demo.js" "$@"
+}
+
 main() {
   local command=${1:-}
   [[ -n $command ]] || { usage; exit 0; }
@@ -261,7 +270,7 @@ main() {
     setup) setup ;;
     build) setup; build_pkg ;;
     test) setup; run_tests ;;
-    demo) setup; run_in_consumer demo demo.mjs "$@" ;;
+    demo) setup >&2; run_demo "$@" ;;
     bench) setup; run_in_consumer bench run.mjs "$@" ;;
     soak) setup; run_in_consumer bench soak.mjs "$@" ;;
     -h | --help | help) usage ;;
