@@ -1,7 +1,7 @@
 // Estimator fidelity against real tokenizers. Prints markdown tables to stdout.
 // Usage: npm ci --prefix bench/estimator && node bench/estimator/fidelity.mjs
 import os from 'node:os';
-import { BASELINES, estimatorFeatures, fidelity, loadCorpora, runEstimator } from './lib.mjs';
+import { BASELINES, estimatorFeatures, estimatorThroughput, fidelity, loadCorpora, runEstimator } from './lib.mjs';
 
 const corpora = await loadCorpora();
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
@@ -47,8 +47,21 @@ for (const [name, estimate] of Object.entries(BASELINES)) {
 }
 console.log('');
 
-const { names, weights } = estimatorFeatures();
-console.log(`Weights (thousandths of a token): ${names.map((n, i) => `${n} ${weights[i]}`).join(', ')}.\n`);
+const { names, weights, foreignSpan, foreignWeight } = estimatorFeatures();
+console.log(`Weights (thousandths of a token): ${names.map((n, i) => `${n} ${weights[i]}`).join(', ')}; ` +
+  `foreign letters ${foreignWeight} (span ${foreignSpan}).\n`);
+
+// Speed of the same texts: native estimate_text against gpt-tokenizer o200k in this Node process.
+const { default: o200k } = await import('gpt-tokenizer/encoding/o200k_base');
+const texts = all.map((r) => r.text);
+const utf8Bytes = texts.reduce((a, t) => a + Buffer.byteLength(t), 0);
+const native = estimatorThroughput(texts);
+const started = process.hrtime.bigint();
+for (const t of texts) o200k.countTokens(t);
+const o200kRate = utf8Bytes / (Number(process.hrtime.bigint() - started) / 1e9);
+console.log(`Throughput on these ${texts.length} messages (${(utf8Bytes / 1e6).toFixed(1)} MB UTF-8): estimate_text native ` +
+  `${(native / 1e6).toFixed(0)} MB/s, gpt-tokenizer o200k countTokens ${(o200kRate / 1e6).toFixed(2)} MB/s ` +
+  `(${Math.round(native / o200kRate)}x).\n`);
 console.log(misses.length
   ? `Target (at most 1% underestimated, median at most 1.5 on held-out) MISSED: ${misses.join('; ')}.`
   : `Target (at most 1% underestimated, median at most 1.5) holds on the held-out split of every corpus.`);

@@ -204,6 +204,7 @@ function compactPieces(text) {
 export const CORPORA = [
   { name: 'zh-man', about: 'Chinese man pages (Debian manpages-zh)', files: man(['/usr/share/man/zh_CN', '/usr/share/man/zh_TW']), roff: true },
   { name: 'ja-man', about: 'Japanese man pages (Debian manpages-ja)', files: man(['/usr/share/man/ja']), roff: true, optional: true },
+  { name: 'ko-man', about: 'Korean man pages (shipped by several packages)', files: man(['/usr/share/man/ko']), roff: true, optional: true },
   { name: 'ru-man', about: 'Russian man pages (Debian manpages-ru)', files: man(['/usr/share/man/ru']), roff: true, optional: true },
   { name: 'latin-man', about: 'Man pages in Latin-script languages (de, fr, es, pl, cs, ...; shipped by many packages)',
     files: man(['cs', 'da', 'de', 'es', 'fi', 'fr', 'hr', 'hu', 'id', 'it', 'nl', 'pl', 'pt', 'pt_BR', 'ro', 'sl', 'sv', 'tr']
@@ -219,7 +220,7 @@ export const CORPORA = [
         .flatMap((d) => walk(d, (p) => p.endsWith('/package.json'))),
       ...walk(path.join(home, '.cargo', 'registry', 'src'), (p) => p.endsWith('.json')),
     ],
-    extra: cargoMetadata, json: true },
+    extra: cargoMetadata, json: true, maxPerFile: 20 },
   { name: 'zotero-json', about: 'Zotero Web API responses (shared/reference), compact as tool results',
     files: () => walk(path.resolve(repoRoot, '..', 'shared', 'reference', 'zotero-web-api'), (p) => p.endsWith('.json')),
     json: true, compactOnly: true, optional: true, maxPerFile: 400 },
@@ -319,6 +320,15 @@ export function runEstimator(texts, { counts = false } = {}) {
   if (run.status !== 0) throw new Error(`estimate_stdin failed: ${run.stderr}`);
   const lines = run.stdout.toString().trim().split('\n');
   return lines.map((l) => JSON.parse(l));
+}
+
+/** Native throughput of estimate_text over the texts, in bytes per second. */
+export function estimatorThroughput(texts) {
+  const targetDir = process.env.CARGO_TARGET_DIR ?? path.join(crateRoot, 'target');
+  const bin = path.join(targetDir, 'release', 'examples', 'estimate_stdin');
+  const input = texts.map((t) => JSON.stringify(t)).join('\n') + '\n';
+  const { bytes, seconds } = JSON.parse(execFileSync(bin, ['--throughput'], { input, maxBuffer: 1 << 28 }).toString());
+  return bytes / seconds;
 }
 
 export function estimatorFeatures() {

@@ -1,0 +1,362 @@
+//! The token estimator: bounds against real tokenizers, message parts, image headers, malformed input.
+
+use bibgenie_compaction::model::{Message, Part, Role, ToolPart, ToolState};
+use bibgenie_compaction::tokens::{
+    estimate_json, estimate_message, estimate_text, image_tokens, EstimateOptions, DEFAULT_IMAGE_TOKENS,
+    MESSAGE_OVERHEAD_TOKENS, PART_OVERHEAD_TOKENS, REMOTE_FILE_TOKENS,
+};
+use serde_json::json;
+
+// ---- Text against real tokenizers ----
+
+/// A fixed text and its token counts, measured with o200k_base and cl100k_base (npm gpt-tokenizer 4.0),
+/// the Claude tokenizer (npm @anthropic-ai/tokenizer 0.0.4, NFKC as it applies) and Llama 3 (npm
+/// llama3-tokenizer-js 1.2, no BOS/EOS), in that order.
+struct Reference {
+    name: &'static str,
+    text: &'static str,
+    counts: [u64; 4],
+}
+
+const REFERENCES: &[Reference] = &[
+    Reference {
+        name: "Chinese paragraph",
+        text: "在文献综述中，我们比较了三种不同的研究方法：问卷调查、深度访谈和参与式观察。结果表明，混合方法能够更全面地反映受访者的真实想法，但也需要更多的时间和资源。下一步，我们将整理Zotero中的相关文献，并为每篇论文添加批注和标签。",
+        counts: [81, 122, 108, 81],
+    },
+    Reference {
+        name: "Japanese paragraph",
+        text: "この論文では、東京の都市計画における緑地の役割について検討する。まず、戦後の復興期から現在までの政策の変遷を整理し、次に、住民へのアンケート調査の結果を分析した。その結果、公園の利用頻度は年齢と居住地域によって大きく異なることが明らかになった。",
+        counts: [92, 147, 132, 86],
+    },
+    Reference {
+        name: "Korean paragraph",
+        text: "이 연구는 대학생의 학습 동기와 학업 성취도 사이의 관계를 분석한다. 설문 조사는 서울과 부산의 네 개 대학에서 실시되었으며, 총 삼백 명의 학생이 참여하였다. 분석 결과, 내재적 동기가 높은 학생일수록 학업 성취도가 높게 나타났다.",
+        counts: [73, 134, 148, 72],
+    },
+    Reference {
+        name: "English prose",
+        text: "The literature review compares three research methods: surveys, in-depth interviews and participant observation. The results suggest that mixed methods reflect the respondents' views more completely, although they require more time and resources. Next, we will organize the related papers in Zotero and add annotations and tags to each of them.",
+        counts: [60, 60, 62, 60],
+    },
+    Reference {
+        name: "Rust code",
+        text: "pub fn estimate_message(message: &Message, opts: &EstimateOptions) -> u64 {\n    message\n        .parts\n        .iter()\n        .map(|part| estimate_part(part, opts))\n        .fold(MESSAGE_OVERHEAD_TOKENS, u64::saturating_add)\n}\n",
+        counts: [62, 62, 69, 62],
+    },
+    Reference {
+        name: "Zotero item JSON",
+        text: r#"{"key":"ABCD2345","version":1532,"itemType":"journalArticle","title":"Urban green space and public health: a systematic review","creators":[{"creatorType":"author","firstName":"Maria","lastName":"Garcia"},{"creatorType":"author","firstName":"Wei","lastName":"Zhang"}],"date":"2021-03-15","DOI":"10.1016/j.envres.2021.110123","tags":[{"tag":"green space"},{"tag":"health","type":1}]}"#,
+        counts: [112, 106, 112, 106],
+    },
+    Reference {
+        name: "digits",
+        text: "Page 12 of 348; DOI 10.1000/182; ISBN 978-3-16-148410-0; measured 3.14159265358979 and 2718281828459045 on 2024-05-17.",
+        counts: [55, 55, 51, 55],
+    },
+    Reference {
+        name: "emoji",
+        text: "Great work 🎉🎉! Next steps 📚 ➡️ 📝 ✅ 👩‍🔬",
+        counts: [22, 29, 31, 28],
+    },
+    Reference {
+        name: "Chinese and English mixed",
+        text: "用户说：请把 Smith et al. (2020) 的第 3 章总结一下，重点是 methodology 部分。Zotero key: ABCD2345, page 45–67。",
+        counts: [44, 51, 44, 45],
+    },
+];
+
+/// The bench's target for a message: never below the largest real count, at most 1.5 times it.
+const MAX_RATIO: f64 = 1.5;
+
+#[test]
+fn every_reference_text_is_bounded_by_the_largest_real_count_and_one_and_a_half_times_it() {
+    for r in REFERENCES {
+        let largest = *r.counts.iter().max().unwrap();
+        let estimate = estimate_text(r.text);
+        assert!(estimate >= largest, "{}: estimate {estimate} is below the real count {largest}", r.name);
+        assert!(
+            estimate as f64 <= largest as f64 * MAX_RATIO,
+            "{}: estimate {estimate} is more than {MAX_RATIO}x the real count {largest}",
+            r.name
+        );
+    }
+}
+
+#[test]
+fn chinese_costs_far_more_than_chars_over_four() {
+    let chinese = REFERENCES[0].text;
+    let chars_over_four = chinese.chars().count() as u64 / 4;
+    assert!(estimate_text(chinese) > 2 * chars_over_four);
+}
+
+#[test]
+fn empty_text_is_free_and_any_text_costs_something() {
+    assert_eq!(estimate_text(""), 0);
+    for text in ["a", " ", "\n", "1", "{", "中", "ü", "😀", "\u{0301}"] {
+        assert!(estimate_text(text) >= 1, "{text:?}");
+    }
+}
+
+#[test]
+fn appending_text_never_lowers_the_estimate() {
+    // a longer text never costs less than its prefix, at every character boundary
+    let all: String = REFERENCES.iter().map(|r| r.text).collect::<Vec<_>>().join("\n\n  ");
+    let extra = "camelCaseWord   \t\n0x1F 123456789 ----==== Ω Привет שלום สวัสดี é\u{0301}";
+    let text = format!("{all}{extra}");
+    let mut last = 0;
+    for (i, _) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+        let estimate = estimate_text(&text[..i]);
+        assert!(estimate >= last, "estimate fell from {last} to {estimate} at byte {i}");
+        last = estimate;
+    }
+}
+
+#[test]
+fn json_is_estimated_as_its_compact_text() {
+    let value = json!({"title": "Über \"quoted\"\nline", "pages": [1, 22, 333], "中文": null, "ok": true});
+    assert_eq!(estimate_json(&value), estimate_text(&serde_json::to_string(&value).unwrap()));
+}
+
+// ---- Messages ----
+
+fn message(parts: Vec<Part>) -> Message {
+    Message { role: Role::User, parts, metadata: None }
+}
+
+fn cost_of(part: Part, opts: &EstimateOptions) -> u64 {
+    estimate_message(&message(vec![part]), opts) - MESSAGE_OVERHEAD_TOKENS
+}
+
+const DEFAULT: EstimateOptions = EstimateOptions { replays_reasoning: false, image_tokens: None };
+
+#[test]
+fn an_empty_message_costs_its_framing() {
+    assert_eq!(estimate_message(&message(vec![]), &DEFAULT), MESSAGE_OVERHEAD_TOKENS);
+    assert_eq!(estimate_message(&message(vec![Part::StepStart]), &DEFAULT), MESSAGE_OVERHEAD_TOKENS);
+}
+
+#[test]
+fn text_parts_cost_their_text_plus_part_framing() {
+    let text = REFERENCES[3].text;
+    assert_eq!(cost_of(Part::Text { text: text.into() }, &DEFAULT), estimate_text(text) + PART_OVERHEAD_TOKENS);
+}
+
+#[test]
+fn reasoning_counts_only_when_the_model_replays_it() {
+    let part = Part::Reasoning { text: REFERENCES[0].text.into() };
+    assert_eq!(cost_of(part.clone(), &DEFAULT), 0);
+    let replays = EstimateOptions { replays_reasoning: true, image_tokens: None };
+    assert_eq!(cost_of(part, &replays), estimate_text(REFERENCES[0].text) + PART_OVERHEAD_TOKENS);
+}
+
+fn tool(input: serde_json::Value, output: Option<serde_json::Value>, error_text: Option<&str>) -> Part {
+    Part::Tool(ToolPart {
+        tool_name: "zoteroSearch".into(),
+        dynamic: false,
+        tool_call_id: "call_8f2a".into(),
+        state: if error_text.is_some() { ToolState::OutputError } else { ToolState::OutputAvailable },
+        input: Some(input),
+        output,
+        error_text: error_text.map(String::from),
+        approval: None,
+    })
+}
+
+#[test]
+fn tool_parts_count_input_and_output_as_sent_json_plus_name_and_call_id() {
+    let input = json!({"query": "urban green space", "limit": 25});
+    let output = json!([{"key": "ABCD2345", "title": "Urban green space and public health"}]);
+    let called = cost_of(tool(input.clone(), None, None), &DEFAULT);
+    let answered = cost_of(tool(input.clone(), Some(output.clone()), None), &DEFAULT);
+    assert!(called > estimate_json(&input) + estimate_text("zoteroSearch"));
+    assert_eq!(answered - called, estimate_json(&output));
+    // a string result is sent as text, not as a JSON string literal
+    let text_result = cost_of(tool(input.clone(), Some(json!("line one\nline two")), None), &DEFAULT);
+    assert_eq!(text_result - called, estimate_text("line one\nline two"));
+    let failed = cost_of(tool(input, None, Some("Zotero is not running")), &DEFAULT);
+    assert_eq!(failed - called, estimate_text("Zotero is not running"));
+}
+
+#[test]
+fn data_sources_and_unknown_parts_count_their_content() {
+    let data = json!({"key": "ABCD2345", "annotationText": "green space lowers stress"});
+    let part = Part::Data { name: "zoteroItem".into(), id: None, data: data.clone() };
+    assert!(cost_of(part, &DEFAULT) > estimate_json(&data));
+    let source = Part::SourceUrl { source_id: "s1".into(), url: "https://doi.org/10.1000/182".into(), title: Some("A paper".into()) };
+    assert_eq!(
+        cost_of(source, &DEFAULT),
+        estimate_text("https://doi.org/10.1000/182") + estimate_text("A paper") + PART_OVERHEAD_TOKENS
+    );
+    let unknown = json!({"type": "future-part", "payload": "something new"});
+    assert_eq!(
+        cost_of(Part::Unknown { part_type: "future-part".into(), value: unknown.clone() }, &DEFAULT),
+        estimate_json(&unknown) + PART_OVERHEAD_TOKENS
+    );
+}
+
+// ---- Images and files ----
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn file(media_type: &str, url: String) -> Part {
+    Part::File { media_type: media_type.into(), filename: None, url }
+}
+
+fn data_url(media_type: &str, bytes: &[u8]) -> String {
+    format!("data:{media_type};base64,{}", base64(bytes))
+}
+
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let mut b = vec![0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13];
+    b.extend_from_slice(b"IHDR");
+    b.extend_from_slice(&width.to_be_bytes());
+    b.extend_from_slice(&height.to_be_bytes());
+    b.extend_from_slice(&[8, 6, 0, 0, 0, 0x12, 0x34, 0x56, 0x78]); // depth, color, ..., CRC
+    b
+}
+
+fn gif(width: u16, height: u16) -> Vec<u8> {
+    let mut b = b"GIF89a".to_vec();
+    b.extend_from_slice(&width.to_le_bytes());
+    b.extend_from_slice(&height.to_le_bytes());
+    b.extend_from_slice(&[0xF7, 0, 0]);
+    b
+}
+
+fn jpeg(width: u16, height: u16) -> Vec<u8> {
+    let mut b = vec![0xFF, 0xD8];
+    // APP0 (JFIF) and an APP1 (EXIF-like) segment come before the frame header
+    b.extend_from_slice(&[0xFF, 0xE0, 0, 16]);
+    b.extend_from_slice(b"JFIF\0\x01\x01\0\0\x01\0\x01\0\0");
+    b.extend_from_slice(&[0xFF, 0xE1, 0x01, 0x02]);
+    b.extend(std::iter::repeat_n(0xAB, 0x0102 - 2));
+    b.extend_from_slice(&[0xFF, 0xC0, 0, 17, 8]);
+    b.extend_from_slice(&height.to_be_bytes());
+    b.extend_from_slice(&width.to_be_bytes());
+    b.extend_from_slice(&[3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+    b
+}
+
+fn webp_vp8x(width: u32, height: u32) -> Vec<u8> {
+    let mut b = b"RIFF\x24\0\0\0WEBPVP8X\x0a\0\0\0\x10\0\0\0".to_vec();
+    b.extend_from_slice(&(width - 1).to_le_bytes()[..3]);
+    b.extend_from_slice(&(height - 1).to_le_bytes()[..3]);
+    b
+}
+
+fn webp_vp8l(width: u32, height: u32) -> Vec<u8> {
+    let mut b = b"RIFF\x1a\0\0\0WEBPVP8L\x0d\0\0\0\x2f".to_vec();
+    let bits = (width - 1) | ((height - 1) << 14);
+    b.extend_from_slice(&bits.to_le_bytes());
+    b.extend_from_slice(&[0, 0, 0, 0]);
+    b
+}
+
+fn webp_vp8(width: u16, height: u16) -> Vec<u8> {
+    let mut b = b"RIFF\x24\0\0\0WEBPVP8 \x18\0\0\0\x30\x01\0\x9d\x01\x2a".to_vec();
+    b.extend_from_slice(&width.to_le_bytes());
+    b.extend_from_slice(&height.to_le_bytes());
+    b.extend_from_slice(&[0; 8]);
+    b
+}
+
+#[test]
+fn image_costs_follow_the_provider_formulas() {
+    // Claude: 1024*1024/750 = 1,399 (rounded up) beats OpenAI's 4 tiles (765)
+    assert_eq!(image_tokens(1024, 1024), 1_399);
+    // a small image costs Gemini's minimum tile
+    assert_eq!(image_tokens(100, 100), 258);
+    // 640x480: Claude 410, OpenAI 2 tiles = 425
+    assert_eq!(image_tokens(640, 480), 425);
+    // 800x600: OpenAI 4 tiles = 765 beats Claude's 640
+    assert_eq!(image_tokens(800, 600), 765);
+    // a phone photo is scaled down: Claude's cap
+    assert_eq!(image_tokens(4000, 3000), 1_600);
+}
+
+#[test]
+fn image_sizes_come_from_png_gif_jpeg_and_webp_headers() {
+    let cases: Vec<(&str, Vec<u8>, u64)> = vec![
+        ("image/png", png(100, 100), image_tokens(100, 100)),
+        ("image/gif", gif(640, 480), image_tokens(640, 480)),
+        ("image/jpeg", jpeg(1024, 1024), image_tokens(1024, 1024)),
+        ("image/webp", webp_vp8x(800, 600), image_tokens(800, 600)),
+        ("image/webp", webp_vp8l(640, 480), image_tokens(640, 480)),
+        ("image/webp", webp_vp8(1024, 1024), image_tokens(1024, 1024)),
+    ];
+    for (media_type, bytes, expected) in cases {
+        let cost = cost_of(file(media_type, data_url(media_type, &bytes)), &DEFAULT);
+        assert_eq!(cost, expected + PART_OVERHEAD_TOKENS, "{media_type} {:02x?}", &bytes[..16]);
+        assert_ne!(expected, DEFAULT_IMAGE_TOKENS, "the case must tell a parsed size from the default");
+    }
+}
+
+#[test]
+fn unreadable_images_cost_the_default_and_never_panic() {
+    let mut huge = png(u32::MAX, u32::MAX);
+    let cases = vec![
+        "data:image/png;base64,!!!!not base64!!!!".to_string(),
+        "data:image/png;base64,iVBORw0KGgo".to_string(), // the signature alone, header cut off
+        "data:image/png;base64,".to_string(),
+        "data:image/png,rawbytes".to_string(),
+        "data:image/png".to_string(),
+        data_url("image/png", &png(0, 100)),
+        data_url("image/jpeg", &[0xFF, 0xD8, 0xFF, 0xE0, 0xFF, 0xFF]), // segment running past the end
+        data_url("image/jpeg", &[0xFF, 0xD8, 0xFF, 0xD9]),
+        data_url("image/webp", b"RIFF\0\0\0\0WEBPVP8Z"),
+        data_url("image/bmp", b"BM\0\0\0\0\0\0\0\0\0\0"),
+        "https://example.org/figure.png".to_string(),
+        "".to_string(),
+    ];
+    for url in cases {
+        let cost = cost_of(file("image/png", url.clone()), &DEFAULT);
+        assert_eq!(cost, DEFAULT_IMAGE_TOKENS + PART_OVERHEAD_TOKENS, "{url}");
+    }
+    // huge dimensions saturate at the providers' caps
+    huge.truncate(24);
+    let cost = cost_of(file("image/png", data_url("image/png", &huge)), &DEFAULT);
+    assert_eq!(cost, image_tokens(u32::MAX, u32::MAX) + PART_OVERHEAD_TOKENS);
+    assert!(image_tokens(u32::MAX, 1) <= DEFAULT_IMAGE_TOKENS);
+}
+
+#[test]
+fn a_fixed_image_cost_overrides_the_header() {
+    let opts = EstimateOptions { replays_reasoning: false, image_tokens: Some(85) };
+    let cost = cost_of(file("image/jpeg", data_url("image/jpeg", &jpeg(1024, 1024))), &opts);
+    assert_eq!(cost, 85 + PART_OVERHEAD_TOKENS);
+}
+
+#[test]
+fn other_files_count_by_size_or_by_their_text() {
+    let pdf = vec![0x25u8; 8_000];
+    assert_eq!(cost_of(file("application/pdf", data_url("application/pdf", &pdf)), &DEFAULT), 1_000 + PART_OVERHEAD_TOKENS);
+    assert_eq!(
+        cost_of(file("application/pdf", "https://example.org/paper.pdf".into()), &DEFAULT),
+        REMOTE_FILE_TOKENS + PART_OVERHEAD_TOKENS
+    );
+    // text files are counted by their content, decoded piece by piece (a character split across pieces too)
+    let text = REFERENCES[0].text.repeat(40) + REFERENCES[3].text;
+    let cost = cost_of(file("text/plain", data_url("text/plain", text.as_bytes())), &DEFAULT);
+    assert_eq!(cost, estimate_text(&text) + PART_OVERHEAD_TOKENS);
+    // invalid UTF-8 in a text file is counted, not a panic
+    let cost = cost_of(file("text/markdown", data_url("text/markdown", &[b'a', 0xFF, 0xFE, b'b'])), &DEFAULT);
+    assert!(cost > PART_OVERHEAD_TOKENS);
+    let malformed = cost_of(file("application/json", "data:application/json;base64,@@@@".into()), &DEFAULT);
+    assert_eq!(malformed, 0);
+}
