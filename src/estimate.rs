@@ -325,16 +325,20 @@ impl BranchTokens {
         }
     }
 
-    /// Estimate of the summary message a new checkpoint will project, without its summary text (the
-    /// preamble and the ledger carried over from the newest checkpoint; new ledger entries are not known yet).
+    /// Estimate of the summary message a new checkpoint will project, without its summary text: the
+    /// preamble and the ledger, i.e. the newest checkpoint's merged with every Zotero locator of the
+    /// projected messages (an upper bound of what any new boundary summarizes; the ledger of a large
+    /// search result can outweigh the summary itself).
     pub fn summary_frame_tokens(&self, session: &Session, options: &EstimateOptions) -> u64 {
         let span = self.span();
-        let ledger = span
+        let carried = span
             .checkpoint
             .and_then(|c| self.node_at(c))
             .and_then(|i| session.nodes[i].checkpoint())
             .map(|c| c.ledger.clone())
             .unwrap_or_default();
+        let projected = (span.start..span.end).filter_map(|p| self.node_at(p)).filter_map(|i| session.nodes[i].message());
+        let ledger = crate::ledger::merge(&carried, &crate::ledger::collect(projected));
         estimate_message(&summary_message(&empty_checkpoint(ledger)), options)
     }
 }

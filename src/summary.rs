@@ -373,10 +373,60 @@ history and lists the Zotero ledger without interpreting them; (inferred) marks 
         sections[7].push(format!("- Summarized {} messages, from {} to {}.", messages.len(), first.id, last.id));
     }
 
+    for lines in &mut sections {
+        let mut seen = std::collections::HashSet::new();
+        lines.retain(|l| seen.insert(l.trim().to_string()));
+    }
+    fit_budget(&mut sections, request.max_output_tokens);
+    render_sections(&sections)
+}
+
+/// Sections that give up lines first when the summary is over its budget: the resource list first (the
+/// projection carries the whole ledger beside the summary anyway), user constraints last.
+const TRIM_ORDER: [usize; 8] = [4, 3, 2, 7, 5, 6, 0, 1];
+
+/// Rule `extractive-within-budget`: like a model's answer, the extractive summary stays within the
+/// request's `maxOutputTokens`, which the plan counts on for the projection after the compaction. Lines
+/// are left out, oldest first, in `TRIM_ORDER`; the note saying what the text is, and how many lines
+/// were left out, stays.
+fn fit_budget(sections: &mut [Vec<String>], budget: u64) {
+    let is_note = |line: &String| line.contains("embedded extractive summarizer");
+    let mut left_out = 0usize;
+    loop {
+        let tokens = crate::tokens::estimate_text(&render_sections(sections));
+        if tokens <= budget {
+            break;
+        }
+        let mut excess = tokens - budget;
+        let mut removed = false;
+        for &index in &TRIM_ORDER {
+            while excess > 0 {
+                let Some(at) = sections[index].iter().position(|l| !is_note(l) && !l.starts_with("- Left out")) else { break };
+                let line = sections[index].remove(at);
+                excess = excess.saturating_sub(crate::tokens::estimate_text(&line).max(1));
+                left_out += 1;
+                removed = true;
+            }
+        }
+        if let Some(note) = sections[7].iter_mut().find(|l| l.starts_with("- Left out")) {
+            *note = left_out_note(left_out, budget);
+        } else if left_out > 0 {
+            sections[7].push(left_out_note(left_out, budget));
+        }
+        if !removed {
+            break; // only the headings and notes are left
+        }
+    }
+}
+
+fn left_out_note(lines: usize, budget: u64) -> String {
+    format!("- Left out {lines} lines to fit the summary budget of {budget} tokens; the Zotero resource list follows the summary in full.")
+}
+
+fn render_sections(sections: &[Vec<String>]) -> String {
     let mut out = String::new();
     for (index, name) in SECTIONS.iter().enumerate() {
-        let mut seen = std::collections::HashSet::new();
-        let lines: Vec<&String> = sections[index].iter().filter(|l| seen.insert(l.trim().to_string())).collect();
+        let lines = &sections[index];
         out.push_str("## ");
         out.push_str(name);
         out.push('\n');

@@ -491,3 +491,30 @@ fn session_index_preflight_is_incremental() {
     assert_eq!(index.branch_tokens().work(), (4_003, 4_002 + 4_001));
     assert_eq!(index.plan(&m, &draft).unwrap(), plan(index.session(), &m, &draft).unwrap());
 }
+
+#[test]
+fn tokens_after_estimate_bounds_the_committed_projection() {
+    // Found by tests/model_based.rs: the ledger of a large search result goes into the projected summary
+    // message, but the plan counted only the previous checkpoint's ledger; with the extractive summary the
+    // projection after an automatic compaction was larger than before it.
+    use bibgenie_compaction::commit::checkpoint_node;
+    use bibgenie_compaction::prompt::summary_request;
+    use bibgenie_compaction::summary::extractive_summary;
+    let m = model(4_107, None);
+    let items: Vec<Value> = (0..36)
+        .map(|k| json!({ "key": format!("K{k:07}").replace('0', "Q").replace('1', "W"), "itemType": "journalArticle", "title": format!("Membrane study {k}") }))
+        .collect();
+    let mut nodes = vec![user("U1", None, &"find membrane papers ".repeat(40))];
+    nodes.push(assistant_tool("T1", "U1", "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(json!(items))));
+    let leaf = push_turns(&mut nodes, "T1", 2, 20, 60);
+    let s = session(nodes.clone(), &leaf);
+    let p = plan(&s, &m, &options(Mode::Auto)).unwrap();
+    assert_eq!(p.action, PlanAction::Compact, "{}", p.reason);
+    let request = summary_request(&s, &p, &m).unwrap();
+    assert!(request.ledger.entries.len() >= 36);
+    let node = checkpoint_node(&p, &extractive_summary(&request), &request.ledger, "C1").unwrap();
+    nodes.push(node);
+    let after = estimate(&session(nodes, "C1"), &m, &EstimateRequest::default()).unwrap();
+    assert!(after.tokens <= p.tokens_after_estimate, "{} > {}", after.tokens, p.tokens_after_estimate);
+    assert!(after.tokens < p.tokens_before, "{} >= {}", after.tokens, p.tokens_before);
+}

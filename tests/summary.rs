@@ -180,3 +180,22 @@ fn odd_unicode_in_headings_never_panics() {
         assert_eq!(validate_summary(&text).unwrap_err().code, ErrorCode::InvalidSummary, "{line:?}");
     }
 }
+
+#[test]
+fn the_extractive_summary_stays_within_its_output_budget() {
+    // Found by tests/model_based.rs: on a 4k model a search of 36 items gave a 2,107-token extractive
+    // summary for a 410-token budget, so an automatic compaction raised the projection it was meant to lower.
+    use bibgenie_compaction::tokens::estimate_text;
+    let session = research_session();
+    let p = plan(&["U1", "A1", "U2", "A2", "U3", "A3"], Some("U4"), None, "A4");
+    let full = extractive_summary(&summary_request(&session, &p, &model(128_000, None)).unwrap());
+    for window in [2_048, 4_096, 8_192] {
+        let request = summary_request(&session, &p, &model(window, None)).unwrap();
+        let summary = extractive_summary(&request);
+        assert!(estimate_text(&full) > request.max_output_tokens, "the case needs trimming at {window}");
+        assert!(estimate_text(&summary) <= request.max_output_tokens, "{window}: {} > {}", estimate_text(&summary), request.max_output_tokens);
+        assert_eq!(validate_summary(&summary), Ok(()), "{summary}");
+        assert!(summary.contains("embedded extractive summarizer"), "it still says what it is");
+        assert!(summary.contains("lines to fit the summary budget"), "it says that lines were left out");
+    }
+}
