@@ -262,6 +262,31 @@ run_demo() {
   BIBGENIE_REPO_ROOT="$ROOT" node "$CONSUMER/node_modules/bibgenie-compaction/demo/demo.js" "$@"
 }
 
+# The benchmarks, each printing markdown tables (also collected in .work/bench.md): the
+# estimator's fidelity against real tokenizers (bench/estimator), speed in Node and in headless
+# Firefox against the installed tarball (bench/speed; the baseline is bench/baseline/), then the
+# size of what a consumer downloads. Arguments go to the speed runs (`--quick`, `--sizes=100,1000`).
+run_bench() {
+  local dir report="$WORK/bench.md"
+  # What the bench scripts read: the package as installed from the tarball, and the browser binaries.
+  local -x BIBGENIE_PKG_DIR="$CONSUMER/node_modules/bibgenie-compaction" \
+    BIBGENIE_FIREFOX="$FIREFOX_BIN" BIBGENIE_GECKODRIVER="$GECKODRIVER_BIN"
+  for dir in bench/estimator bench; do
+    if [[ ! -f $dir/node_modules/.package-lock.json || $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]]; then
+      timed "npm ci in $dir/" npm ci --prefix "$dir" --no-audit --no-fund
+    fi
+  done
+  build_and_pack
+  mkdir -p "$WORK"
+  : >"$report"
+  timed "bench 1/4: estimator fidelity" bash -c 'set -o pipefail; node bench/estimator/fidelity.mjs | tee -a "$1"' _ "$report"
+  log "load before the speed runs:$(uptime | sed 's/.*load average/ load average/')"
+  timed "bench 2/4: speed in Node" bash -c 'set -o pipefail; node bench/speed/node.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 3/4: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 4/4: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
+  log "tables collected in ${report#"$ROOT"/}"
+}
+
 main() {
   local command=${1:-}
   [[ -n $command ]] || { usage; exit 0; }
@@ -271,7 +296,7 @@ main() {
     build) setup; build_pkg ;;
     test) setup; run_tests ;;
     demo) setup >&2; run_demo "$@" ;;
-    bench) setup; run_in_consumer bench run.mjs "$@" ;;
+    bench) setup; run_bench "$@" ;;
     soak) setup; run_in_consumer bench soak.mjs "$@" ;;
     -h | --help | help) usage ;;
     *) usage >&2; exit 2 ;;
