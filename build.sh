@@ -29,7 +29,8 @@ usage: ./build.sh <command>
           the Zotero-style IIFE bundle in headless Firefox
   demo    build, then run the demo on the bundled sample session
   bench   build, then run the benchmarks
-  soak    build, then run the long reliability run
+  soak    the long reliability run: model-based property tests in release mode
+          (BIBGENIE_SOAK_CASES cases, default 200,000)
 EOF
 }
 
@@ -287,6 +288,15 @@ run_bench() {
   log "tables collected in ${report#"$ROOT"/}"
 }
 
+# The long reliability run: the model-based property tests (tests/model_based.rs) over many more
+# generated sessions, optimized. BIBGENIE_SOAK_CASES sets the count.
+run_soak() {
+  local cases=${BIBGENIE_SOAK_CASES:-200000} start=$SECONDS
+  log "soak: $cases model-based cases (cargo test --release --test model_based)"
+  BIBGENIE_SOAK_CASES=$cases cargo test --release --test model_based -- --nocapture
+  log "soak: $cases cases passed in $((SECONDS - start))s"
+}
+
 main() {
   local command=${1:-}
   [[ -n $command ]] || { usage; exit 0; }
@@ -297,7 +307,7 @@ main() {
     test) setup; run_tests ;;
     demo) setup >&2; run_demo "$@" ;;
     bench) setup; run_bench "$@" ;;
-    soak) setup; run_in_consumer bench soak.mjs "$@" ;;
+    soak) setup; run_soak ;;
     -h | --help | help) usage ;;
     *) usage >&2; exit 2 ;;
   esac
