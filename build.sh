@@ -184,13 +184,20 @@ EOF
 # ---------------------------------------------------------------------------------------------
 # test
 
+# Every tests/web*.rs is a wasm-bindgen-test file run in the browser; the other integration
+# tests are native only (they may use std::fs and the like).
 wasm_browser_tests() {
+  local file targets=()
+  for file in tests/web*.rs; do
+    [[ -f $file ]] && targets+=(--test "$(basename "$file" .rs)")
+  done
+  ((${#targets[@]})) || fail "no tests/web*.rs"
   # What `wasm-pack test --headless --firefox` does, without installing wasm-pack (README: "Why no wasm-pack").
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     GECKODRIVER="$GECKODRIVER_BIN" \
     WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/browser/webdriver.json" \
     WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}" \
-    cargo test --target "$WASM_TARGET" --test web
+    cargo test --target "$WASM_TARGET" "${targets[@]}"
 }
 
 # npm pack of pkg/, installed into a throwaway consumer; tests/ is copied beside it so that
