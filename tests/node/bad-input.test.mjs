@@ -1,0 +1,272 @@
+// The bad-input catalogue (issue 9), JS half: bad input through the packed package's public API.
+// Each case gets a JS Error with a stable `code`, or the documented safe result; nothing crashes,
+// hangs or mutates its input. The native half is tests/bad_input.rs. Summarizer and store failures
+// are covered by runner.test.mjs and controller.test.mjs (README's "Bad input" table points there).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as compaction from 'bibgenie-compaction';
+
+await compaction.init();
+
+const MODEL = Object.freeze({ contextWindow: 8192 });
+
+const user = (id, parentId, text) => ({ id, parentId, role: 'user', parts: [{ type: 'text', text }] });
+const assistant = (id, parentId, text, metadata) => ({
+  id,
+  parentId,
+  role: 'assistant',
+  parts: [{ type: 'text', text }],
+  ...(metadata ? { metadata } : {}),
+});
+
+/** U1 A1 ... Un An. */
+function linear(turns = 3) {
+  const nodes = [];
+  let parent = null;
+  for (let t = 1; t <= turns; t++) {
+    nodes.push(user(`U${t}`, parent, `question ${t} about membranes`));
+    nodes.push(assistant(`A${t}`, `U${t}`, `answer ${t} with two papers`));
+    parent = `A${t}`;
+  }
+  return { nodes, leafId: parent, branchRevision: 2 * turns };
+}
+
+/** Freezes every object inside `value`, so any write to an input would throw. */
+function deepFreeze(value) {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+const hasCode = (code) => (error) => {
+  assert.ok(error instanceof Error, `an Error, got ${error}`);
+  assert.equal(error.code, code, error.message);
+  return true;
+};
+
+/** Every stateless export that reads a whole session, called on `session`. */
+const sessionReaders = {
+  readBranch: (s) => compaction.readBranch(s),
+  project: (s) => compaction.project(s),
+  history: (s) => compaction.history(s),
+  retryTarget: (s) => compaction.retryTarget(s),
+  editTarget: (s) => compaction.editTarget(s),
+  canFork: (s) => compaction.canFork(s, 'A1'),
+  estimate: (s) => compaction.estimate(s, MODEL),
+  plan: (s) => compaction.plan(s, MODEL, { mode: 'auto' }),
+  checkCommit: (s) => compaction.checkCommit(s, compaction.plan(linear(), MODEL, { mode: 'manual' })),
+  'SessionIndex.from': (s) => compaction.SessionIndex.from(s),
+};
+
+test('a session that is not an object: invalid-session from every export', () => {
+  const cyclic = { nodes: [], leafId: null, branchRevision: 0 };
+  cyclic.self = cyclic;
+  const bad = [undefined, null, 42, 'session', [], true, () => 1, Symbol('s'), 10n, cyclic, { nodes: [], leafId: null, branchRevision: 1n }];
+  for (const [name, call] of Object.entries(sessionReaders)) {
+    for (const session of bad) {
+      assert.throws(() => call(session), hasCode('invalid-session'), `${name}(${String(session?.toString?.() ?? session)})`);
+    }
+  }
+});
+
+test('missing, empty and duplicate ids: readOnly with problems; project throws the problem code', () => {
+  const cases = [
+    [{ parentId: 'A1', role: 'user', parts: [] }, 'invalid-node', /id is missing/],
+    [{ id: '', parentId: 'A1', role: 'user', parts: [] }, 'invalid-node', /id is empty/],
+    [user('A1', 'U1', 'a second A1'), 'duplicate-id', /A1 appears more than once/],
+  ];
+  for (const [extra, code, message] of cases) {
+    const session = deepFreeze({ nodes: [user('U1', null, 'q'), assistant('A1', 'U1', 'a'), extra], leafId: 'A1', branchRevision: 2 });
+    const branch = compaction.readBranch(session);
+    assert.equal(branch.readOnly, true);
+    assert.equal(branch.problems[0].code, code);
+    assert.match(branch.problems[0].message, message);
+    assert.throws(() => compaction.project(session), hasCode(code));
+    const p = compaction.plan(session, MODEL, { mode: 'manual' });
+    assert.deepEqual([p.action, p.reason], ['none', 'read-only']);
+  }
+});
+
+test('parent cycles, missing parents and a leaf that is not in the session', () => {
+  const cases = [
+    [{ nodes: [user('U1', 'A1', 'q'), assistant('A1', 'U1', 'a')], leafId: 'A1', branchRevision: 0 }, 'cycle'],
+    [{ nodes: [user('U1', null, 'q'), assistant('A1', 'gone', 'a')], leafId: 'A1', branchRevision: 0 }, 'missing-parent'],
+    [{ nodes: [user('U1', null, 'q')], leafId: 'ghost', branchRevision: 0 }, 'missing-leaf'],
+    [{ nodes: [user('U1', null, 'q')], leafId: null, branchRevision: 0 }, 'missing-leaf'],
+  ];
+  for (const [session, code] of cases) {
+    deepFreeze(session);
+    const branch = compaction.readBranch(session);
+    assert.equal(branch.readOnly, true);
+    assert.deepEqual(branch.problems.map((p) => p.code), [code]);
+    for (const call of [compaction.project, (s) => compaction.estimate(s, MODEL), compaction.retryTarget, compaction.editTarget]) {
+      assert.throws(() => call(session), hasCode(code));
+    }
+    assert.deepEqual(compaction.checkCommit(session, compaction.plan(linear(), MODEL, { mode: 'manual' })), { ok: false, reason: 'read-only' });
+  }
+  const index = compaction.SessionIndex.from(linear());
+  assert.throws(() => index.setLeaf('ghost', 9), hasCode('not-found'));
+});
+
+test('wrong types in node and part fields: invalid-node naming the field; estimateMessage: invalid-message', () => {
+  const tool = { type: 'tool-search', toolCallId: 'c1', state: 'output-available', input: {}, output: [] };
+  const nodeCases = [
+    [{ ...assistant('A9', 'A1', 'x'), parentId: 5 }, /parentId must be a string or null/],
+    [{ ...assistant('A9', 'A1', 'x'), role: 7 }, /role must be a string/],
+    [{ ...assistant('A9', 'A1', 'x'), role: 'tool' }, /is not user, assistant or system/],
+    [{ ...assistant('A9', 'A1', 'x'), parts: 'text' }, /parts must be an array/],
+    [{ ...assistant('A9', 'A1', 'x'), createdAt: true }, /createdAt must be a number/],
+    [{ ...assistant('A9', 'A1', 'x'), parts: [{ type: 'text', text: 42 }] }, /parts\[0\]: text must be a string/],
+    [{ ...assistant('A9', 'A1', 'x'), parts: [{ type: 7 }] }, /parts\[0\]: type must be a string/],
+    [{ ...assistant('A9', 'A1', 'x'), parts: [{ ...tool, state: null }] }, /state must be a string/],
+    [{ ...assistant('A9', 'A1', 'x'), parts: [{ ...tool, toolCallId: 1 }] }, /toolCallId must be a string/],
+    [{ ...assistant('A9', 'A1', 'x'), parts: [{ ...tool, approval: { id: 'a', approved: 'yes' } }] }, /approval.approved must be a boolean/],
+    [{ ...assistant('A9', 'A1', 'x'), parts: [{ type: 'file', mediaType: 'image/png', url: 3 }] }, /url must be a string/],
+  ];
+  for (const [node, message] of nodeCases) {
+    const session = deepFreeze({ nodes: [user('U1', null, 'q'), assistant('A1', 'U1', 'a'), node], leafId: 'A9', branchRevision: 3 });
+    const branch = compaction.readBranch(session);
+    assert.deepEqual(branch.problems.map((p) => p.code), ['invalid-node']);
+    assert.equal(branch.problems[0].nodeId, 'A9');
+    assert.match(branch.problems[0].message, message);
+    assert.throws(() => compaction.project(session), hasCode('invalid-node'));
+    // estimateMessage reads a message, not a node: it ignores parentId (and a role that is not user,
+    // assistant or system is still wrong there).
+    if (typeof node.parentId === 'string') {
+      assert.throws(() => compaction.estimateMessage(node), hasCode('invalid-message'));
+    }
+    const index = compaction.SessionIndex.from(linear());
+    assert.throws(() => index.append(typeof node.parentId === 'string' ? { ...node, parentId: 'A3' } : node), hasCode('invalid-node'));
+  }
+  for (const [name, call] of Object.entries({
+    estimate: (o) => compaction.estimate(linear(), MODEL, o),
+    plan: (o) => compaction.plan(linear(), MODEL, o),
+  })) {
+    for (const options of [{ mode: 'sometimes' }, { mode: 'preflight', draft: 42 }, { mode: 'auto', overhead: { tokens: -1 } }, { mode: 'auto', overhead: 'big' }]) {
+      if (name === 'estimate' && options.mode === 'sometimes') continue;
+      assert.throws(() => call(options), hasCode('invalid-options'), `${name} ${JSON.stringify(options)}`);
+    }
+  }
+});
+
+test('unknown part types are kept verbatim and counted', () => {
+  const future = { id: 'A9', parentId: 'A1', role: 'assistant', parts: [{ type: 'hologram', payload: 'x '.repeat(500) }] };
+  const session = deepFreeze({ nodes: [user('U1', null, 'q'), assistant('A1', 'U1', 'a'), future], leafId: 'A9', branchRevision: 3 });
+  assert.deepEqual(compaction.readBranch(session).problems, []);
+  assert.deepEqual(compaction.project(session).messages.at(-1), future);
+  assert.ok(compaction.estimateMessage(future) > 100);
+});
+
+test('a lone UTF-16 surrogate in a text part is read as U+FFFD; the input keeps it', () => {
+  const text = 'before \uD800 middle \uDC00 after \uD83D\uDE00';
+  const session = deepFreeze({ nodes: [user('U1', null, text)], leafId: 'U1', branchRevision: 0 });
+  const projected = compaction.project(session).messages[0].parts[0].text;
+  assert.equal(projected, 'before \uFFFD middle \uFFFD after \uD83D\uDE00');
+  assert.equal(session.nodes[0].parts[0].text, text, 'the caller object is untouched');
+  assert.ok(compaction.estimateMessage(session.nodes[0]) > 0);
+  assert.equal(compaction.estimate(session, MODEL).source, 'estimate');
+  assert.equal(compaction.serialize([session.nodes[0]]).includes('\uFFFD'), true);
+});
+
+test('a 100 MB string: estimated (or a coded error), never a crash or hang', () => {
+  let big = 'a'.repeat(100 * 1024 * 1024);
+  try {
+    const tokens = compaction.estimateMessage({ role: 'user', parts: [{ type: 'text', text: big }] });
+    assert.ok(Number.isFinite(tokens) && tokens > 1_000_000, `${tokens}`);
+  } catch (error) {
+    assert.ok(error instanceof Error && typeof error.code === 'string', `a coded Error, got ${error}`);
+  } finally {
+    big = null;
+  }
+});
+
+test('nesting 100,000 levels deep in a tool output: a coded Error, never a crash or hang', () => {
+  let deep = { leaf: true };
+  for (let i = 0; i < 100_000; i++) deep = { inner: deep };
+  const node = { id: 'A1', parentId: 'U1', role: 'assistant', parts: [{ type: 'tool-read', toolCallId: 'c', state: 'output-available', input: {}, output: deep }] };
+  const session = { nodes: [user('U1', null, 'q'), node], leafId: 'A1', branchRevision: 0 };
+  // JSON.stringify itself may throw a RangeError inside the binding; serde_json stops at 128 levels.
+  assert.throws(() => compaction.project(session), hasCode('invalid-session'));
+  assert.throws(() => compaction.plan(session, MODEL, { mode: 'auto' }), hasCode('invalid-session'));
+  assert.throws(() => compaction.estimateMessage(node), hasCode('invalid-message'));
+  assert.throws(() => compaction.SessionIndex.from(session), hasCode('invalid-session'));
+  // The package still works afterwards.
+  assert.equal(compaction.project(linear()).messages.length, 6);
+});
+
+test('NaN, negative, huge and all-zero usage is never a baseline', () => {
+  const defects = [
+    { inputTokens: NaN, outputTokens: 10 },
+    { inputTokens: Infinity, outputTokens: 10 },
+    { inputTokens: -100, outputTokens: 10 },
+    { inputTokens: 1e300, outputTokens: 10 },
+    { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    { inputTokens: '900', outputTokens: 10 },
+    { inputTokens: 900, outputTokens: 10, outputTokenDetails: { reasoningTokens: -5 } },
+  ];
+  for (const usage of defects) {
+    const session = deepFreeze({ nodes: [user('U1', null, 'q'), assistant('A1', 'U1', 'a', { usage })], leafId: 'A1', branchRevision: 2 });
+    const e = compaction.estimate(session, MODEL);
+    assert.deepEqual([e.source, e.baselineMessageId], ['estimate', null], JSON.stringify(usage));
+  }
+  const valid = { nodes: [user('U1', null, 'q'), assistant('A1', 'U1', 'a', { usage: { inputTokens: 900, outputTokens: 10 } })], leafId: 'A1', branchRevision: 2 };
+  assert.equal(compaction.estimate(valid, MODEL).source, 'usage');
+});
+
+test('contextWindow 0, negative, NaN, Infinity, a string, or missing: invalid-model', () => {
+  const bad = [
+    { contextWindow: 0 },
+    { contextWindow: -8192 },
+    { contextWindow: NaN },
+    { contextWindow: Infinity },
+    { contextWindow: 8192.5 },
+    { contextWindow: '8192' },
+    {},
+    { contextWindow: 8192, maxOutputTokens: 0 },
+    { contextWindow: 8192, maxOutputTokens: NaN, id: 3 },
+    null,
+    undefined,
+    8192,
+  ];
+  for (const model of bad) {
+    for (const call of [
+      () => compaction.capacity(model),
+      () => compaction.estimate(linear(), model),
+      () => compaction.plan(linear(), model, { mode: 'auto' }),
+    ]) {
+      assert.throws(call, hasCode('invalid-model'), JSON.stringify(model));
+    }
+  }
+  // A window smaller than maxOutputTokens is accepted: the window bounds the reserve (documented).
+  const c = compaction.capacity({ contextWindow: 4096, maxOutputTokens: 64000 });
+  assert.ok(c.reservedTokens <= 1024 && c.safeInputLimit >= 3072 && c.summaryMaxOutputTokens <= c.reservedTokens, JSON.stringify(c));
+});
+
+test('a checkpoint whose boundary is off its branch: dangling-boundary, read-only, nothing planned', () => {
+  const { nodes } = linear(3);
+  const checkpoint = {
+    id: 'C1',
+    parentId: 'A3',
+    checkpoint: {
+      summary: '## Research Goal\n-',
+      firstKeptMessageId: 'U9',
+      previousCheckpointId: null,
+      mode: 'manual',
+      tokensBefore: 100,
+      tokensAfter: 50,
+      ledger: { entries: [] },
+      basis: { leafId: 'A3', branchRevision: 6 },
+    },
+  };
+  const session = deepFreeze({ nodes: [...nodes, user('U9', 'A1', 'another branch'), checkpoint], leafId: 'C1', branchRevision: 8 });
+  const branch = compaction.readBranch(session);
+  assert.deepEqual(branch.problems.map((p) => [p.code, p.nodeId]), [['dangling-boundary', 'C1']]);
+  assert.throws(() => compaction.project(session), hasCode('dangling-boundary'));
+  for (const mode of ['manual', 'auto', 'preflight']) {
+    const p = compaction.plan(session, MODEL, { mode, draft: 'next' });
+    assert.deepEqual([p.action, p.reason], ['none', 'read-only']);
+  }
+  assert.deepEqual(compaction.checkCommit(session, compaction.plan(linear(), MODEL, { mode: 'manual' })), { ok: false, reason: 'read-only' });
+});
