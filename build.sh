@@ -184,20 +184,16 @@ EOF
 # ---------------------------------------------------------------------------------------------
 # test
 
-# Every tests/web*.rs is a wasm-bindgen-test file run in the browser; the other integration
-# tests are native only (they may use std::fs and the like).
+# tests/web/ is the one wasm-bindgen-test binary run in the browser (a module per concept: one
+# wasm build and one Firefox start); the other integration tests are native only.
 wasm_browser_tests() {
-  local file targets=()
-  for file in tests/web*.rs; do
-    [[ -f $file ]] && targets+=(--test "$(basename "$file" .rs)")
-  done
-  ((${#targets[@]})) || fail "no tests/web*.rs"
+  [[ -f tests/web/main.rs ]] || fail "no tests/web/main.rs"
   # What `wasm-pack test --headless --firefox` does, without installing wasm-pack (README: "Why no wasm-pack").
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     GECKODRIVER="$GECKODRIVER_BIN" \
     WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/browser/webdriver.json" \
     WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}" \
-    cargo test --target "$WASM_TARGET" "${targets[@]}"
+    cargo test --target "$WASM_TARGET" --test web
 }
 
 # npm pack of pkg/, installed into a throwaway consumer; tests/ is copied beside it so that

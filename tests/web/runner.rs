@@ -1,7 +1,6 @@
 //! The async runner in a real browser (headless Firefox ESR): `compact` against an in-memory JS
 //! store and scripted JS summarizers. Compiled only for wasm32; run with
 //! `cargo test --target wasm32-unknown-unknown --test web_runner` under wasm-bindgen-test-runner.
-#![cfg(target_arch = "wasm32")]
 
 use bibgenie_compaction::bindings::commit::check_commit_js;
 use bibgenie_compaction::bindings::runner::compact;
@@ -9,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
+
 
 #[wasm_bindgen(inline_js = r#"
 const SECTIONS = ['Research Goal', 'User Requirements and Constraints', 'Research Progress', 'Findings and Evidence',

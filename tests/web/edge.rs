@@ -1,7 +1,6 @@
 //! wasm-bindgen-test suite: the bindings in a real browser (headless Firefox ESR).
 //! Run by `./build.sh test`; compiled only for wasm32, so native `cargo test` skips it.
 //! Other bindings append their tests here: call the export as a Rust function, check the JS value.
-#![cfg(target_arch = "wasm32")]
 
 use bibgenie_compaction::bindings::{self, from_js, from_js_optional, js_error, js_result, to_js};
 use bibgenie_compaction::error::{Error, ErrorCode};
@@ -9,15 +8,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
+use super::support::*;
 
-fn get(value: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(value, &JsValue::from_str(key)).expect("Reflect.get on an object")
-}
 
-fn parse(json: &str) -> JsValue {
-    js_sys::JSON::parse(json).expect("test JSON parses")
-}
+
 
 #[wasm_bindgen_test]
 fn version_is_the_crate_version() {

@@ -1,22 +1,16 @@
 //! wasm-bindgen-test suite for the summary exports, in a real browser (headless Firefox ESR):
 //! serialize, summaryRequest (the nonce comes from `crypto.getRandomValues` there),
 //! extractiveSummary and validateSummary.
-#![cfg(target_arch = "wasm32")]
 
 use bibgenie_compaction::bindings::summary::{extractive_summary, serialize_messages, summary_request, validate_summary};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
+use super::support::*;
 
-fn get(value: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(value, &JsValue::from_str(key)).expect("Reflect.get on an object")
-}
 
-fn parse(json: &str) -> JsValue {
-    js_sys::JSON::parse(json).expect("test JSON parses")
-}
+
 
 fn code_of(error: &JsValue) -> Option<String> {
     assert!(error.dyn_ref::<js_sys::Error>().is_some(), "a JS Error instance");

@@ -1,21 +1,15 @@
 //! wasm-bindgen-test suite of the planning exports in headless Firefox:
 //! capacity, estimate, estimateMessage, plan and the SessionIndex estimate/plan methods.
-#![cfg(target_arch = "wasm32")]
 
 use bibgenie_compaction::bindings::plan::{self, SessionIndex};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
+use super::support::*;
 
-fn get(value: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(value, &JsValue::from_str(key)).expect("Reflect.get on an object")
-}
 
-fn parse(json: &str) -> JsValue {
-    js_sys::JSON::parse(json).expect("test JSON parses")
-}
+
 
 fn code_of(error: JsValue) -> String {
     assert!(error.dyn_ref::<js_sys::Error>().is_some(), "a JS Error instance");
