@@ -390,12 +390,17 @@ const TRIM_ORDER: [usize; 8] = [4, 3, 2, 7, 5, 6, 0, 1];
 /// are left out, oldest first, in `TRIM_ORDER`; the note saying what the text is, and how many lines
 /// were left out, stays.
 fn fit_budget(sections: &mut [Vec<String>], budget: u64) {
-    let is_note = |line: &String| line.contains("embedded extractive summarizer");
+    let is_note = |line: &String| line.contains("embedded extractive summarizer") || line.starts_with(LEDGER_POINTER);
     let mut left_out = 0usize;
     loop {
         let tokens = crate::tokens::estimate_text(&render_sections(sections));
         if tokens <= budget {
             break;
+        }
+        // The resource list is trimmed first; say where it is instead of leaving the section "None.".
+        let resources = sections[4].len();
+        if resources > 0 && !sections[4].iter().any(is_note) {
+            sections[4].insert(0, format!("{LEDGER_POINTER} ({resources} entries) follows this summary."));
         }
         let mut excess = tokens - budget;
         let mut removed = false;
@@ -418,6 +423,9 @@ fn fit_budget(sections: &mut [Vec<String>], budget: u64) {
         }
     }
 }
+
+/// Opens the line that stands for the trimmed resource list.
+const LEDGER_POINTER: &str = "- The exact Zotero resource ledger";
 
 fn left_out_note(lines: usize, budget: u64) -> String {
     format!("- Left out {lines} lines to fit the summary budget of {budget} tokens; the Zotero resource list follows the summary in full.")

@@ -197,5 +197,7 @@ fn the_extractive_summary_stays_within_its_output_budget() {
         assert_eq!(validate_summary(&summary), Ok(()), "{summary}");
         assert!(summary.contains("embedded extractive summarizer"), "it still says what it is");
         assert!(summary.contains("lines to fit the summary budget"), "it says that lines were left out");
+        let resources = summary.split("## Key Zotero Resources").nth(1).and_then(|rest| rest.split("\n## ").next()).unwrap_or("");
+        assert!(resources.contains("Zotero resource ledger") && !resources.contains("None."), "the section points at the ledger: {resources}");
     }
 }
