@@ -31,6 +31,8 @@ usage: ./build.sh <command>
   bench   build, then run the benchmarks
   soak    the long reliability run: model-based property tests in release mode
           (BIBGENIE_SOAK_CASES cases, default 200,000)
+  fuzz    [target...] run the cargo-fuzz targets of fuzz/ (nightly) for BIBGENIE_FUZZ_SECONDS each
+          (default 60) and print the executions per target
 EOF
 }
 
@@ -300,6 +302,32 @@ run_soak() {
   log "soak: $cases cases passed in $((SECONDS - start))s"
 }
 
+# Every target runs on its own growing corpus (fuzz/corpus, ignored) seeded from fuzz/seeds (committed).
+# No sanitizer: src/ has no `unsafe`, so ASan would only slow the search; panics and overflow checks
+# (debug assertions are on in cargo-fuzz builds) are what the targets catch.
+run_fuzz() {
+  local seconds=${BIBGENIE_FUZZ_SECONDS:-60} failed=0 target log runs status
+  local targets=("$@")
+  [[ ${#targets[@]} -gt 0 ]] || targets=(session_json parts summary_text data_url)
+  rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+  command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+  mkdir -p "$WORK"
+  for target in "${targets[@]}"; do
+    log "fuzz: $target for ${seconds}s"
+    mkdir -p "fuzz/corpus/$target"
+    log="$WORK/fuzz-$target.log"
+    status=''
+    if ! cargo +nightly fuzz run --sanitizer none "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
+      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1; then
+      failed=1 status=' (FAILED, see fuzz/artifacts)'
+      tail -n 40 "$log" >&2
+    fi
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    printf 'fuzz %-13s %12s executions in %ss%s\n' "$target" "${runs:-?}" "$seconds" "$status"
+  done
+  ((failed == 0)) || fail "fuzz: a target crashed; the input is in fuzz/artifacts/"
+}
+
 main() {
   local command=${1:-}
   [[ -n $command ]] || { usage; exit 0; }
@@ -311,6 +339,7 @@ main() {
     demo) setup >&2; run_demo "$@" ;;
     bench) setup; run_bench "$@" ;;
     soak) setup; run_soak ;;
+    fuzz) run_fuzz "$@" ;;
     -h | --help | help) usage ;;
     *) usage >&2; exit 2 ;;
   esac

@@ -1,0 +1,49 @@
+//! Any text -> validateSummary; the text as a previous summary and as user and
+//! assistant history of a tiny summary request -> extractiveSummary, whose result must validate.
+#![no_main]
+
+use bibgenie_compaction::ledger::ResourceLedger;
+use bibgenie_compaction::prompt::{system_prompt, SummaryRequest};
+use bibgenie_compaction::serialize::{serialize_ui_messages, SerializeOptions};
+use bibgenie_compaction::summary::{extractive_summary, validate_summary};
+use libfuzzer_sys::fuzz_target;
+use serde_json::json;
+
+fn request(history: String, previous_summary: Option<String>) -> SummaryRequest {
+    SummaryRequest {
+        system: system_prompt(),
+        prompt: String::new(),
+        max_output_tokens: 600,
+        ledger: ResourceLedger::default(),
+        history,
+        previous_summary,
+    }
+}
+
+fn assert_valid(summary: &str, what: &str) {
+    if let Err(e) = validate_summary(summary) {
+        panic!("extractive summary of {what} does not validate: {}", e.message);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let _ = validate_summary(&text);
+
+    // The text as the previous checkpoint's summary, with an empty history.
+    let summary = extractive_summary(&request(String::new(), Some(text.to_string())));
+    assert_valid(&summary, "a previous summary");
+
+    // The text as what the user and the assistant said, serialized as the request would carry it.
+    let messages = json!([
+        { "id": "u1", "role": "user", "parts": [{ "type": "text", "text": text }] },
+        { "id": "a1", "role": "assistant", "parts": [{ "type": "text", "text": text }] },
+    ]);
+    if let Ok(history) = serialize_ui_messages(&messages, &SerializeOptions::default()) {
+        let summary = extractive_summary(&request(history.clone(), Some(text.to_string())));
+        assert_valid(&summary, "history and a previous summary");
+        // The text raw as history: the parser of the serialized history must cope with anything.
+        let summary = extractive_summary(&request(text.to_string(), None));
+        assert_valid(&summary, "raw history");
+    }
+});
