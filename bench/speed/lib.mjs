@@ -245,11 +245,13 @@ export async function sessionRun({ api, baseline, syntheticSession, wasmMemory, 
   await row('baseline JS: project + chars/4 estimate + plan', measure(() => [baseline.project(session), baseline.estimate(session, MODEL), baseline.plan(session, MODEL)], { samples }));
 
   const plan = api.plan(session, MODEL, { mode: 'auto' });
-  const byId = new Map(session.nodes.map((n) => [n.id, n]));
-  const summarized = plan.summarizeIds.map((id) => byId.get(id));
   facts.plan = `${plan.action} (${plan.reason}), ${plan.summarizeIds.length} to summarize, ${plan.tokensBefore} tokens`;
+  // Under the threshold auto summarizes nothing; serialize what a manual compaction would then.
+  const summarizing = plan.summarizeIds.length ? plan : api.plan(session, MODEL, { mode: 'manual' });
+  const byId = new Map(session.nodes.map((n) => [n.id, n]));
+  const summarized = summarizing.summarizeIds.map((id) => byId.get(id));
   const serialized = api.serialize(summarized);
-  facts.serialized = `${summarized.length} messages -> ${(serialized.length / 1e6).toFixed(2)} M chars`;
+  facts.serialized = `${summarized.length} messages (${summarizing.mode} plan) -> ${(serialized.length / 1e6).toFixed(2)} M chars`;
   await row(`serialize of the summarized part (${summarized.length} messages)`, measure(() => api.serialize(summarized), { samples }));
 
   await row('SessionIndex.from', measure(() => api.SessionIndex.from(session), { samples, after: (made) => made.forEach((i) => i.free()) }));
@@ -290,7 +292,7 @@ export function sessionMarkdown(runs) {
   });
   const facts = runs.map((r) => `${r.messages.toLocaleString('en')}: ${r.facts.nodes} nodes, ${r.facts.mb.toFixed(1)} MB JSON; ` +
     `plan: ${r.facts.plan}; serialize: ${r.facts.serialized}` +
-    (r.facts.wasmMemoryMB === undefined ? '' : `; wasm memory after: ${r.facts.wasmMemoryMB.toFixed(1)} MB`));
+    (r.facts.wasmMemoryMB === undefined ? '' : `; wasm memory so far (high-water mark of this run): ${r.facts.wasmMemoryMB.toFixed(1)} MB`));
   return `${lines.join('\n')}\n\n${facts.map((f) => `- ${f}`).join('\n')}`;
 }
 
