@@ -221,6 +221,7 @@ test(`SIGKILL at random points never corrupts or loses the SQLite session (${KIL
   const workerSeed = () => Math.floor(random() * 2 ** 31);
   // Warm workers load the package while another one works; they touch the file only after `go`.
   const warm = [];
+  t.after(() => warm.forEach((w) => w.child.kill('SIGKILL'))); // after a failure, or they would wait forever
   let spawned = 0;
   const topUp = () => {
     while (warm.length < WARM_WORKERS && spawned < KILLS) warm.push(startWorker(file, spawned++, workerSeed()));

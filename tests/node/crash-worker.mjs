@@ -131,8 +131,7 @@ async function finishTool(messageId, parts) {
   report(`head ${head.branchRevision} ${head.leafId}`);
 }
 
-async function compactNow() {
-  const model = pick(MODELS);
+async function compactNow(model = pick(MODELS)) {
   const mode = model.contextWindow < 10000 ? 'auto' : 'manual';
   const outcome = await compact({ store, sessionId, model, mode, summarize: (request) => extractiveSummary(request) });
   if (outcome.status === 'committed') report(`ckpt ${outcome.checkpoint.id} ${outcome.session.branchRevision}`);
@@ -159,8 +158,9 @@ async function warmUp() {
   muted = true;
   store = openStore(':memory:');
   sessionId = 'warm-up';
-  await store.importSession(researchSession({ turns: 6 }), { id: sessionId });
-  for (const operation of [turn, toolTurn, compactNow, retry, edit, compactNow]) await operation();
+  await store.importSession(researchSession({ turns: 2 }), { id: sessionId });
+  for (const operation of [turn, toolTurn, retry, edit]) await operation();
+  await compactNow(MODELS[0]);
   store.close();
   muted = false;
 }
