@@ -1,29 +1,37 @@
 // Types of controller.js: the CompactionController of the contract.
-import type { CompactOutcome, CompactStore, CompactSummarize } from './bibgenie_compaction.js';
-
-export type CompactionMode = 'manual' | 'auto' | 'preflight';
+import type { UIMessage } from 'ai';
+import type {
+  CompactOptions, CompactOutcome, CompactionMode, Draft, ModelProfile, Overhead, Projection, Session, SessionStore, Summarize,
+} from './bibgenie_compaction.js';
 
 export type CompactionState =
   | { status: 'idle'; outcome?: CompactOutcome }
   | { status: 'compacting'; mode: CompactionMode; cancel: () => boolean }
   | { status: 'failed'; mode: CompactionMode; reason: string; message: string; outcome: CompactOutcome };
 
+/** `send`: the projection followed by the draft, ready for the model. Otherwise the draft comes back untouched. */
 export type SubmitResult =
-  | { status: 'send'; messages: unknown[]; draft: unknown; outcome: CompactOutcome }
-  | { status: 'too-large' | 'cancelled' | 'failed'; reason: string; message?: string; draft: unknown; outcome?: CompactOutcome };
+  | { status: 'send'; messages: UIMessage[]; draft: Draft; outcome: CompactOutcome }
+  | { status: 'too-large' | 'cancelled' | 'failed'; reason: string; message?: string; draft: Draft; outcome?: CompactOutcome };
 
 export type ControllerAction = 'retry' | 'edit' | 'fork' | 'switch-model' | 'compact' | 'edit-draft' | 'submit';
 
+/** What the controller calls instead of the wasm exports (tests, or another copy of the module). */
+export interface CompactionCore {
+  compact(options: CompactOptions): Promise<CompactOutcome>;
+  project(session: Session): Pick<Projection, 'messages'>;
+}
+
 export interface CompactionControllerOptions {
-  store: CompactStore;
+  store: SessionStore;
   sessionId: string;
-  model: { id?: string; contextWindow: number; maxOutputTokens?: number; replaysReasoning?: boolean; imageTokens?: number };
-  summarize: CompactSummarize;
+  model: ModelProfile;
+  summarize: Summarize;
   /** What each model request carries besides the session (system prompt, tools). */
-  overhead?: { system?: string; tools?: unknown } | { tokens: number };
+  overhead?: Overhead;
   onStatus?: (state: CompactionState) => void;
-  /** Replaces the wasm exports `compact` and `project` (tests, or another copy of the module). */
-  core?: { compact(options: object): Promise<CompactOutcome>; project(session: unknown): { messages: unknown[] } };
+  /** Replaces the wasm exports `compact` and `project`. */
+  core?: CompactionCore;
 }
 
 export declare class CompactionController {
@@ -33,8 +41,8 @@ export declare class CompactionController {
   readonly state: CompactionState;
   /** True while a compaction (or its planning) runs. */
   readonly busy: boolean;
-  readonly model: CompactionControllerOptions['model'];
-  setModel(model: CompactionControllerOptions['model']): void;
+  readonly model: ModelProfile;
+  setModel(model: ModelProfile): void;
   can(action: ControllerAction): boolean;
   /** Joins a running compaction instead of starting a second one. Never rejects for a failed compaction. */
   compact(mode?: 'manual' | 'auto'): Promise<CompactOutcome>;
@@ -42,5 +50,5 @@ export declare class CompactionController {
   /** Background automatic check; resolves null when skipped because a compaction runs. Never rejects. */
   afterTurn(): Promise<CompactOutcome | null>;
   /** Preflight of a send; waits for a running compaction first. */
-  submit(draft: string | { parts: unknown[]; [key: string]: unknown }): Promise<SubmitResult>;
+  submit<D extends Draft>(draft: D): Promise<SubmitResult & { draft: D }>;
 }

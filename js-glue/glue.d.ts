@@ -1,49 +1,30 @@
 // Hand-written types of the JS glue: the session stores (stores/index.js), the Zotero loader
 // (zotero.js) and the AI SDK adapters (ai-sdk.js). Entries re-export them with
 // `export * from './glue.js'` next to the wasm-bindgen types.
-import type { UIMessage } from 'ai';
+import type { LanguageModel, UIMessage } from 'ai';
+import type {
+  AbortListener, AbortSignalLike, Session, SessionNode, SessionStore, StoreTx, SummaryRequest,
+} from './bibgenie_compaction.js';
 
 // ---- Data ---------------------------------------------------------------------------------
+// The contract's types (Session, SessionNode, SessionStore, StoreTx, AbortSignalLike, ...) are
+// declared once, in the wasm module's declarations (src/bindings/types.rs); these are older names.
 
-/** A durable node: a UIMessage plus parentId, or a checkpoint (a node with `checkpoint`). */
-export type GlueSessionNode =
-  | (UIMessage & { parentId: string | null; createdAt?: number })
-  | { id: string; parentId: string; createdAt?: number; checkpoint: Record<string, unknown> };
+/** A durable node (older name of SessionNode). */
+export type GlueSessionNode = SessionNode;
 
-/** What a store's load() returns. `leafId` is null only while a session has no nodes. */
-export interface StoredSession {
-  nodes: GlueSessionNode[];
-  leafId: string | null;
-  branchRevision: number;
-}
+/** What a store's load() returns (older name of Session). `leafId` is null only while a session has no nodes. */
+export type StoredSession = Session;
 
 /** What an app operation leaves behind: the node it wrote (if any) and the new head. */
 export interface SessionHead {
-  node?: GlueSessionNode;
+  node?: SessionNode;
   sessionId: string;
   leafId: string | null;
   branchRevision: number;
 }
 
-// ---- The contract's SessionStore ------------------------------------------------------------
-
-export interface StoreTx {
-  /** The session as this transaction sees it (its own writes included). */
-  load(): Promise<StoredSession>;
-  /** Appends a node; its id must be new and its parent (unless null) present. Moves nothing. */
-  appendNode(node: GlueSessionNode): Promise<void>;
-  /** Moves the leaf; a moved leaf needs a higher branchRevision (`invalid-revision` otherwise). */
-  setLeaf(leafId: string, branchRevision: number): Promise<void>;
-}
-
-export interface SessionStore {
-  load(sessionId: string): Promise<StoredSession>;
-  /**
-   * Runs fn in one transaction: committed when it resolves, rolled back when it rejects.
-   * Calls on one store run one at a time; never call store methods inside fn (deadlock), use tx.
-   */
-  transaction<T>(sessionId: string, fn: (tx: StoreTx) => Promise<T>): Promise<T>;
-}
+// ---- Stores -------------------------------------------------------------------------------
 
 /**
  * Error codes thrown by the stores (as `error.code`): invalid-argument, invalid-node,
@@ -58,12 +39,12 @@ export type StoreErrorCode =
 /** The shared implementation of every store: the contract plus the app operations. */
 export declare class SessionStoreBase implements SessionStore {
   protected constructor(driver: unknown);
-  load(sessionId: string): Promise<StoredSession>;
+  load(sessionId: string): Promise<Session>;
   transaction<T>(sessionId: string, fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   /** An empty session (leafId null, revision 0); a random id unless given. */
-  createSession(options?: { id?: string }): Promise<StoredSession & { id: string }>;
+  createSession(options?: { id?: string }): Promise<Session & { id: string }>;
   /** Stores a whole session verbatim (nodes, leaf, revision), e.g. the demo's bundled session. */
-  importSession(session: StoredSession, options?: { id?: string }): Promise<SessionHead>;
+  importSession(session: Session, options?: { id?: string }): Promise<SessionHead>;
   /** Session ids, most recently changed first. */
   listSessions(): Promise<string[]>;
   /** Appends under the leaf (or options.parentId / message.parentId), moves the leaf, bumps the revision. */
@@ -125,18 +106,9 @@ export declare const SESSION_SCHEMA_STATEMENTS: readonly string[];
 
 // ---- Zotero loader and abort signal -----------------------------------------------------------
 
-export type AbortListener = (event: { type: 'abort'; target: unknown }) => void;
-
-/** What the runner and summarizers accept as a signal: an AbortSignal or anything shaped like one. */
-export interface AbortSignalLike {
-  readonly aborted: boolean;
-  readonly reason: unknown;
-  addEventListener(type: 'abort', listener: AbortListener, options?: { once?: boolean }): void;
-  removeEventListener(type: 'abort', listener: AbortListener): void;
-}
-
 /** Signal and controller in one object, for sandboxes without AbortController. */
 export interface AbortSignalLikeController extends AbortSignalLike {
+  readonly reason: unknown;
   onabort: AbortListener | null;
   readonly signal: AbortSignalLike;
   abort(reason?: unknown): void;
@@ -174,23 +146,32 @@ export function unloadCompaction(): void;
 
 // ---- AI SDK adapters --------------------------------------------------------------------------
 
-export interface SummaryRequestLike {
+/** The part of a SummaryRequest the AI SDK summarizer reads. */
+export type SummaryRequestLike = Pick<SummaryRequest, 'system' | 'prompt' | 'maxOutputTokens'>;
+
+/** What createAiSdkSummarizer returns; it fits `compact`'s and the controller's `summarize`. */
+export type AiSdkSummarize = (request: SummaryRequestLike, signal?: AbortSignalLike) => Promise<string>;
+
+/** The options createAiSdkSummarizer passes to generateText (plus `callOptions`). */
+export interface AiSdkSummaryCall {
+  model: LanguageModel;
   system: string;
   prompt: string;
-  maxOutputTokens: number;
+  maxOutputTokens?: number;
+  abortSignal?: AbortSignal;
+  [setting: string]: unknown;
 }
-
-export type Summarize = (request: SummaryRequestLike, signal?: AbortSignalLike) => Promise<string>;
 
 /**
  * summarize() through AI SDK generateText (v5 or v6): system, prompt, maxOutputTokens and the
  * abort signal, no tools. `callOptions` adds settings such as temperature or providerOptions.
  */
 export function createAiSdkSummarizer(options: {
-  model: unknown;
-  generateText: (options: any) => PromiseLike<{ text: string }>;
+  model: LanguageModel;
+  /** `generateText` from 'ai' (v5 or v6). */
+  generateText: (options: AiSdkSummaryCall) => PromiseLike<{ text: string }>;
   callOptions?: Record<string, unknown>;
-}): Summarize;
+}): AiSdkSummarize;
 
 /** Usage counts as recorded: every count present, null when the provider did not report it. */
 export interface RecordedUsage {

@@ -11,11 +11,11 @@ use crate::plan::Plan;
 
 /// `{ ok: true }` when `plan` may be committed onto `freshSession` (read inside the store's
 /// transaction), otherwise `{ ok: false, reason }`.
-#[wasm_bindgen(
-    js_name = checkCommit,
-    unchecked_return_type = "{ ok: true } | { ok: false; reason: 'leaf-moved' | 'revision-changed' | 'workflow-pending' | 'boundary-off-branch' | 'read-only' }"
-)]
-pub fn check_commit_js(fresh_session: JsValue, plan: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = checkCommit, unchecked_return_type = "CommitCheck")]
+pub fn check_commit_js(
+    #[wasm_bindgen(js_name = freshSession, unchecked_param_type = "Session")] fresh_session: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
+) -> Result<JsValue, JsValue> {
     let session = session_from_js(&fresh_session).map_err(js_error)?;
     let plan: Plan = from_js(&plan, ErrorCode::InvalidPlan).map_err(js_error)?;
     let verdict = match check_commit(&session, &plan).map_err(js_error)? {
@@ -27,11 +27,12 @@ pub fn check_commit_js(fresh_session: JsValue, plan: JsValue) -> Result<JsValue,
 
 /// A new checkpoint node with a random id, `parentId = plan.basis.leafId`.
 /// `ledger` may be omitted (an empty ledger).
-#[wasm_bindgen(
-    js_name = checkpointNode,
-    unchecked_return_type = "{ id: string; parentId: string; createdAt: number; checkpoint: Record<string, unknown> }"
-)]
-pub fn checkpoint_node_js(plan: JsValue, #[wasm_bindgen(unchecked_param_type = "string")] summary: JsValue, ledger: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = checkpointNode, unchecked_return_type = "CheckpointNode")]
+pub fn checkpoint_node_js(
+    #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] summary: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ResourceLedger")] ledger: JsValue,
+) -> Result<JsValue, JsValue> {
     let plan: Plan = from_js(&plan, ErrorCode::InvalidPlan).map_err(js_error)?;
     let summary = summary
         .as_string()

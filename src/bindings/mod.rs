@@ -5,6 +5,7 @@
 //! Values cross as JSON text (one `JSON.stringify` in, one `JSON.parse` out) rather than
 //! field by field, which is both faster for large sessions and keeps the core free of JS types.
 
+pub mod types;
 pub mod tree;
 pub mod commit;
 pub mod runner;

@@ -29,14 +29,18 @@ fn plan_options_from_js(value: &JsValue) -> Result<PlanOptions, Error> {
 }
 
 /// `capacity(model)`: reserve, safe input limit, automatic threshold and budgets.
-#[wasm_bindgen]
-pub fn capacity(model: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Capacity")]
+pub fn capacity(#[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue) -> Result<JsValue, JsValue> {
     js_result(model_from_js(&model).and_then(|m| capacity::capacity(&m)))
 }
 
 /// `estimate(session, model, { draft?, overhead? }?)`.
-#[wasm_bindgen]
-pub fn estimate(session: JsValue, model: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Estimate")]
+pub fn estimate(
+    #[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "EstimateOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
     js_result((|| {
         let session = session_from_js(&session)?;
         let model = model_from_js(&model)?;
@@ -47,7 +51,10 @@ pub fn estimate(session: JsValue, model: JsValue, options: JsValue) -> Result<Js
 
 /// `estimateMessage(message, model?)`: the conservative estimate of one message, in tokens.
 #[wasm_bindgen(js_name = estimateMessage)]
-pub fn estimate_message(message: JsValue, model: JsValue) -> Result<f64, JsValue> {
+pub fn estimate_message(
+    #[wasm_bindgen(unchecked_param_type = "UIMessage")] message: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ModelProfile")] model: JsValue,
+) -> Result<f64, JsValue> {
     (|| {
         let message: Value = from_js(&message, ErrorCode::InvalidMessage)?;
         let model = match from_js_optional::<Value>(&model, ErrorCode::InvalidModel)? {
@@ -61,8 +68,12 @@ pub fn estimate_message(message: JsValue, model: JsValue) -> Result<f64, JsValue
 }
 
 /// `plan(session, model, { mode, draft?, overhead? })`.
-#[wasm_bindgen]
-pub fn plan(session: JsValue, model: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Plan")]
+pub fn plan(
+    #[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "PlanOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
     js_result((|| {
         let session = session_from_js(&session)?;
         let model = model_from_js(&model)?;
@@ -74,14 +85,24 @@ pub fn plan(session: JsValue, model: JsValue, options: JsValue) -> Result<JsValu
 #[wasm_bindgen]
 impl SessionIndex {
     /// `estimate` on the held session; after one appended message it costs that message only.
-    pub fn estimate(&mut self, model: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "Estimate")]
+    pub fn estimate(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "EstimateOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let model = model_from_js(&model).map_err(js_error)?;
         let request = estimate_request_from_js(&options).map_err(js_error)?;
         js_result(self.inner.estimate(&model, &request))
     }
 
     /// `plan` on the held session (the preflight path of `submit`).
-    pub fn plan(&mut self, model: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "Plan")]
+    pub fn plan(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "PlanOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let model = model_from_js(&model).map_err(js_error)?;
         let options = plan_options_from_js(&options).map_err(js_error)?;
         js_result(self.inner.plan(&model, &options))

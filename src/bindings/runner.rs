@@ -24,65 +24,41 @@ use crate::error::{Error, ErrorCode};
 use crate::model::Mode;
 use crate::plan::{Plan, PlanAction, PlanOptions, SendDecision};
 
-// Names carry a `Compact` prefix so they never clash with types the glue or other exports declare.
+// The options and outcome of `compact`, on the contract's types (src/bindings/types.rs). The older
+// `Compact*` names of the store, session, signal and summarizer stay as aliases.
 #[wasm_bindgen(typescript_custom_section)]
 const RUNNER_TYPES: &str = r#"
-/** Anything shaped like an AbortSignal (Zotero's plugin sandbox has no AbortController). */
-export interface CompactSignal {
-  readonly aborted: boolean;
-  addEventListener(type: 'abort', listener: (event: unknown) => void, options?: { once?: boolean }): void;
-  removeEventListener?(type: 'abort', listener: (event: unknown) => void): void;
-}
-/** `{ nodes, leafId, branchRevision }`: nodes are UIMessages plus `parentId`, or checkpoint nodes. */
-export interface CompactSession {
-  nodes: Array<{ id: string; parentId: string | null; [key: string]: unknown }>;
-  leafId: string | null;
-  branchRevision: number;
-}
-export interface CompactStoreTx {
-  load(): Promise<CompactSession>;
-  appendNode(node: { id: string; parentId: string | null; [key: string]: unknown }): Promise<void>;
-  setLeaf(leafId: string, branchRevision: number): Promise<void>;
-}
-/** The contract's SessionStore (MemoryStore, SqliteStore and ZoteroDBStore implement it). */
-export interface CompactStore {
-  load(sessionId: string): Promise<CompactSession>;
-  transaction<T>(sessionId: string, fn: (tx: CompactStoreTx) => Promise<T>): Promise<T>;
-}
-/** The summary request: `{ system, prompt, maxOutputTokens, ledger, ... }`; resolve with the summary text. */
-export type CompactSummarize = (
-  request: { system: string; prompt: string; maxOutputTokens: number; ledger: { entries: unknown[] }; [key: string]: unknown },
-  signal: CompactSignal,
-) => Promise<string> | string;
+export type CompactSignal = AbortSignalLike;
+export type CompactSession = Session;
+export type CompactStoreTx = StoreTx;
+export type CompactStore = SessionStore;
+export type CompactSummarize = Summarize;
 export interface CompactOptions {
-  store: CompactStore;
+  store: SessionStore;
   sessionId: string;
-  model: { id?: string; contextWindow: number; maxOutputTokens?: number; replaysReasoning?: boolean; imageTokens?: number };
+  model: ModelProfile;
   /** Default 'manual'. */
-  mode?: 'manual' | 'auto' | 'preflight';
-  /** The message about to be sent (preflight): a string or a UIMessage, kept verbatim, never summarized. */
-  draft?: string | { parts: unknown[]; [key: string]: unknown };
+  mode?: CompactionMode;
+  /** The message about to be sent (preflight): kept verbatim, never summarized. */
+  draft?: Draft;
   /** What the request carries besides the session. */
-  overhead?: { system?: string; tools?: unknown } | { tokens: number };
-  summarize: CompactSummarize;
-  signal?: CompactSignal;
+  overhead?: Overhead;
+  summarize: Summarize;
+  signal?: AbortSignalLike;
 }
 export type CompactStatus = 'committed' | 'noop' | 'stale' | 'cancelled' | 'failed' | 'too-large';
-export interface CompactOutcome {
-  status: CompactStatus;
-  /** committed, noop, too-large: the plan's reason; stale: a checkCommit reason ('leaf-moved', ...);
-   *  cancelled: 'aborted'; failed: 'store-failed', 'summarizer-failed' or an error code ('invalid-summary', ...). */
-  reason: string;
-  /** The plan, once one was made. */
-  plan?: { action: 'compact' | 'none'; reason: string; [key: string]: unknown };
-  /** committed, stale: the durable session as it now is; noop, too-large: the session that was planned on. */
-  session?: CompactSession;
-  /** committed: the checkpoint node that was written. */
-  checkpoint?: { id: string; parentId: string; createdAt?: number; checkpoint: Record<string, unknown> };
-  /** failed: what went wrong; failed and cancelled: the value that was thrown, if any. */
-  message?: string;
-  error?: unknown;
-}
+/** The result of `compact`, by status. Only `committed` wrote anything. */
+export type CompactOutcome =
+  /** The checkpoint was appended and is the leaf; `session` is the durable session now. */
+  | { status: 'committed'; reason: PlanReason; plan: Plan; session: Session; checkpoint: CheckpointNode }
+  /** Nothing to do (`noop`), or the draft cannot fit even after compacting (`too-large`); `session` is the one planned on. */
+  | { status: 'noop' | 'too-large'; reason: PlanReason; plan: Plan; session: Session }
+  /** The session moved while summarizing; the summary was discarded and `session` is the fresh one. */
+  | { status: 'stale'; reason: CommitRefusal; plan: Plan; session: Session }
+  /** Cancelled through the signal; `error` is what was thrown meanwhile, if anything. */
+  | { status: 'cancelled'; reason: 'aborted'; error?: unknown }
+  /** `reason`: 'store-failed', 'summarizer-failed' or an error code ('invalid-summary', ...). */
+  | { status: 'failed'; reason: 'store-failed' | 'summarizer-failed' | ErrorCode | (string & {}); message: string; error?: unknown };
 "#;
 
 /// Outcome statuses (the contract's `Outcome.status`).

@@ -15,7 +15,10 @@ use crate::summary;
 /// `serialize(messages, { maxToolResultChars?, maxToolInputChars? }?) -> string`: the
 /// summarizer's text form of UIMessages.
 #[wasm_bindgen(js_name = serialize)]
-pub fn serialize_messages(messages: JsValue, options: JsValue) -> Result<String, JsValue> {
+pub fn serialize_messages(
+    #[wasm_bindgen(unchecked_param_type = "UIMessage[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SerializeOptions")] options: JsValue,
+) -> Result<String, JsValue> {
     (|| {
         let messages: Value = from_js(&messages, ErrorCode::InvalidMessage)?;
         let options: Option<Value> = from_js_optional(&options, ErrorCode::InvalidOptions)?;
@@ -26,8 +29,12 @@ pub fn serialize_messages(messages: JsValue, options: JsValue) -> Result<String,
 }
 
 /// `summaryRequest(session, plan, model) -> { system, prompt, maxOutputTokens, ledger, history, previousSummary? }`.
-#[wasm_bindgen(js_name = summaryRequest)]
-pub fn summary_request(session: JsValue, plan: JsValue, model: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = summaryRequest, unchecked_return_type = "SummaryRequest")]
+pub fn summary_request(
+    #[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
+) -> Result<JsValue, JsValue> {
     js_result((|| {
         let session = session_from_js(&session)?;
         let plan: Plan = from_js(&plan, ErrorCode::InvalidPlan)?;
@@ -38,14 +45,14 @@ pub fn summary_request(session: JsValue, plan: JsValue, model: JsValue) -> Resul
 
 /// `extractiveSummary(request) -> string`: the eight sections filled without a model.
 #[wasm_bindgen(js_name = extractiveSummary)]
-pub fn extractive_summary(request: JsValue) -> Result<String, JsValue> {
+pub fn extractive_summary(#[wasm_bindgen(unchecked_param_type = "SummaryRequest")] request: JsValue) -> Result<String, JsValue> {
     let request: SummaryRequest = from_js(&request, ErrorCode::InvalidRequest).map_err(js_error)?;
     Ok(summary::extractive_summary(&request))
 }
 
 /// `validateSummary(text)`: returns nothing for a valid summary, throws `invalid-summary` otherwise.
 #[wasm_bindgen(js_name = validateSummary)]
-pub fn validate_summary(text: JsValue) -> Result<(), JsValue> {
+pub fn validate_summary(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<(), JsValue> {
     let text = text
         .as_string()
         .ok_or_else(|| js_error(crate::error::Error::new(ErrorCode::InvalidSummary, "summary must be a string")))?;

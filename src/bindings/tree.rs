@@ -16,38 +16,41 @@ pub fn session_from_js(value: &JsValue) -> Result<Session, Error> {
     Session::from_value(value)
 }
 
-#[wasm_bindgen(js_name = readBranch)]
-pub fn read_branch(session: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = readBranch, unchecked_return_type = "BranchReadResult")]
+pub fn read_branch(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
     to_js(&tree::read_branch(&session).to_json(&session))
 }
 
-#[wasm_bindgen]
-pub fn project(session: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "Projection")]
+pub fn project(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
     js_result(projection::project(&session).map(|p| p.to_json(&session)))
 }
 
-#[wasm_bindgen]
-pub fn history(session: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(unchecked_return_type = "SessionNode[]")]
+pub fn history(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
     to_js(&tree::history(&session))
 }
 
-#[wasm_bindgen(js_name = retryTarget)]
-pub fn retry_target(session: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = retryTarget, unchecked_return_type = "RetryTarget | null")]
+pub fn retry_target(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
     js_result(session_ops::retry_target(&session))
 }
 
-#[wasm_bindgen(js_name = editTarget)]
-pub fn edit_target(session: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = editTarget, unchecked_return_type = "EditTarget | null")]
+pub fn edit_target(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
     js_result(session_ops::edit_target(&session))
 }
 
-#[wasm_bindgen(js_name = canFork)]
-pub fn can_fork(session: JsValue, node_id: JsValue) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = canFork, unchecked_return_type = "ForkCheck")]
+pub fn can_fork(
+    #[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue,
+    #[wasm_bindgen(js_name = nodeId, unchecked_param_type = "string")] node_id: JsValue,
+) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
     let node_id = node_id_from_js(&node_id)?;
     to_js(&session_ops::can_fork(&session, &node_id))
@@ -69,19 +72,23 @@ pub struct SessionIndex {
 #[wasm_bindgen]
 impl SessionIndex {
     #[wasm_bindgen(js_name = from)]
-    pub fn from_session(session: JsValue) -> Result<SessionIndex, JsValue> {
+    pub fn from_session(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<SessionIndex, JsValue> {
         let session = session_from_js(&session).map_err(js_error)?;
         Ok(SessionIndex { inner: CoreIndex::from_session(session) })
     }
 
     /// Appends a durable node (the leaf does not move).
-    pub fn append(&mut self, node: JsValue) -> Result<(), JsValue> {
+    pub fn append(&mut self, #[wasm_bindgen(unchecked_param_type = "SessionNode")] node: JsValue) -> Result<(), JsValue> {
         let node: Value = from_js(&node, ErrorCode::InvalidNode).map_err(js_error)?;
         self.inner.append(node).map_err(js_error)
     }
 
     #[wasm_bindgen(js_name = setLeaf)]
-    pub fn set_leaf(&mut self, leaf_id: JsValue, branch_revision: JsValue) -> Result<(), JsValue> {
+    pub fn set_leaf(
+        &mut self,
+        #[wasm_bindgen(js_name = leafId, unchecked_param_type = "string")] leaf_id: JsValue,
+        #[wasm_bindgen(js_name = branchRevision, unchecked_param_type = "number")] branch_revision: JsValue,
+    ) -> Result<(), JsValue> {
         let leaf_id = node_id_from_js(&leaf_id)?;
         let revision = branch_revision
             .as_f64()
@@ -90,40 +97,42 @@ impl SessionIndex {
         self.inner.set_leaf(&leaf_id, revision).map_err(js_error)
     }
 
-    #[wasm_bindgen(js_name = readBranch)]
+    #[wasm_bindgen(js_name = readBranch, unchecked_return_type = "BranchReadResult")]
     pub fn read_branch(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.branch().to_json(self.inner.session()))
     }
 
+    #[wasm_bindgen(unchecked_return_type = "Projection")]
     pub fn project(&self) -> Result<JsValue, JsValue> {
         let branch = self.inner.branch();
         branch.require_readable().map_err(js_error)?;
         to_js(&project_branch(self.inner.session(), branch).to_json(self.inner.session()))
     }
 
+    #[wasm_bindgen(unchecked_return_type = "SessionNode[]")]
     pub fn history(&self) -> Result<JsValue, JsValue> {
         let session = self.inner.session();
         to_js(&Value::Array(self.inner.branch().nodes.iter().map(|&i| session.nodes[i].raw.clone()).collect()))
     }
 
-    #[wasm_bindgen(js_name = retryTarget)]
+    #[wasm_bindgen(js_name = retryTarget, unchecked_return_type = "RetryTarget | null")]
     pub fn retry_target(&self) -> Result<JsValue, JsValue> {
         js_result(session_ops::retry_target(self.inner.session()))
     }
 
-    #[wasm_bindgen(js_name = editTarget)]
+    #[wasm_bindgen(js_name = editTarget, unchecked_return_type = "EditTarget | null")]
     pub fn edit_target(&self) -> Result<JsValue, JsValue> {
         js_result(session_ops::edit_target(self.inner.session()))
     }
 
-    #[wasm_bindgen(js_name = canFork)]
-    pub fn can_fork(&self, node_id: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(js_name = canFork, unchecked_return_type = "ForkCheck")]
+    pub fn can_fork(&self, #[wasm_bindgen(js_name = nodeId, unchecked_param_type = "string")] node_id: JsValue) -> Result<JsValue, JsValue> {
         let node_id = node_id_from_js(&node_id)?;
         to_js(&session_ops::can_fork(self.inner.session(), &node_id))
     }
 
     /// The session as it is now held (for checks and persistence round-trips).
-    #[wasm_bindgen(js_name = toSession)]
+    #[wasm_bindgen(js_name = toSession, unchecked_return_type = "Session")]
     pub fn to_session(&self) -> Result<JsValue, JsValue> {
         let session = self.inner.session();
         to_js(&serde_json::json!({
