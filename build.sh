@@ -25,8 +25,8 @@ usage: ./build.sh <command>
   setup   install what is missing: wasm32 target, wasm-bindgen-cli (the version pinned in
           Cargo.toml), geckodriver, firefox-esr, the npm packages of tests/
   build   build the npm package into pkg/ and print the .wasm size
-  test    cargo test; wasm-bindgen-test in headless Firefox; npm pack + Node consumer tests;
-          the Zotero-style IIFE bundle in headless Firefox
+  test    cargo test; wasm-bindgen-test in headless Firefox; npm pack + tsc over a TypeScript
+          consumer + Node consumer tests; the Zotero-style IIFE bundle in headless Firefox
   demo    build, then run the demo on the bundled sample session
   bench   build, then run the benchmarks
   soak    the long reliability run: model-based property tests in release mode
@@ -227,14 +227,38 @@ consumer_node_tests() {
     node --test --test-concurrency=1 "${files[@]}"
 }
 
+# tsc --noEmit over tests/types/consumer.ts, as a TypeScript app that installed the tarball and the
+# AI SDK compiles it: a project in the consumer folder holding a copy of the installed package, with
+# `ai` and `@types` linked from tests/node_modules. Twice: AI SDK v5 with Node16 resolution, v6
+# with bundler resolution. Then every runtime export of both entries must be one the file declares.
+consumer_type_check() {
+  local tsc="$TEST_NODE_MODULES/.bin/tsc" run sdk config project
+  [[ -x $tsc ]] || fail "no tsc in tests/node_modules (run ./build.sh setup)"
+  for run in ai:tsconfig.json ai6:tsconfig.bundler.json; do
+    sdk=${run%%:*} config=${run#*:}
+    project="$CONSUMER/types-$sdk"
+    rm -rf "$project"
+    mkdir -p "$project/node_modules"
+    cp -R "$CONSUMER/node_modules/bibgenie-compaction" "$project/node_modules/"
+    ln -s "$TEST_NODE_MODULES/$sdk" "$project/node_modules/ai"
+    ln -s "$TEST_NODE_MODULES/@types" "$project/node_modules/@types"
+    cp "$CONSUMER/tests/types/consumer.ts" "$CONSUMER/tests/types/"tsconfig*.json "$project/"
+    printf '{ "private": true, "type": "module" }\n' >"$project/package.json"
+    log "tsc --noEmit -p $config with ai@$(node -p "require('$TEST_NODE_MODULES/$sdk/package.json').version")"
+    "$tsc" --noEmit -p "$project/$config"
+  done
+  node "$CONSUMER/tests/types/types-exports.mjs" "$CONSUMER/tests/types/consumer.ts"
+}
+
 run_tests() {
   local start=$SECONDS
-  timed "1/5 native: cargo test" cargo test --workspace
-  timed "2/5 browser: wasm-bindgen-test in headless Firefox ESR" wasm_browser_tests
-  timed "3/5 package: build pkg/, npm pack, install into a consumer" build_and_pack
-  timed "4/5 node: consumer tests against the packed package" consumer_node_tests node
-  timed "5/5 firefox: Zotero-style IIFE bundle in headless Firefox ESR" consumer_node_tests firefox
-  log "./build.sh test: all 5 stages passed in $((SECONDS - start))s (cargo test, Firefox wasm-bindgen-test, npm pack, Node consumer, IIFE in Firefox)"
+  timed "1/6 native: cargo test" cargo test --workspace
+  timed "2/6 browser: wasm-bindgen-test in headless Firefox ESR" wasm_browser_tests
+  timed "3/6 package: build pkg/, npm pack, install into a consumer" build_and_pack
+  timed "4/6 types: tsc --noEmit over a TypeScript consumer (AI SDK v5 and v6)" consumer_type_check
+  timed "5/6 node: consumer tests against the packed package" consumer_node_tests node
+  timed "6/6 firefox: Zotero-style IIFE bundle in headless Firefox ESR" consumer_node_tests firefox
+  log "./build.sh test: all 6 stages passed in $((SECONDS - start))s (cargo test, Firefox wasm-bindgen-test, npm pack, tsc, Node consumer, IIFE in Firefox)"
 }
 
 build_and_pack() {
