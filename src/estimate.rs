@@ -13,15 +13,17 @@
 //! `BranchTokens` caches per-node facts (estimate, usage, pending tools) and prefix sums along the branch,
 //! so `SessionIndex` answers in time proportional to the nodes added since the last call.
 
+use std::cell::RefCell;
+
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::capacity::{capacity, ModelProfile};
 use crate::error::{Error, ErrorCode, Result};
-use crate::ledger::ResourceLedger;
-use crate::model::{parse_count, Basis, Checkpoint, Message, Mode, Node, NodeKind, Part, Role, Session};
+use crate::model::{parse_count, Checkpoint, Message, Node, NodeKind, Part, Role, Session};
 use crate::projection::summary_message_text;
 use crate::tokens::{estimate_json, estimate_message, estimate_text, EstimateOptions};
+use crate::summary_frame::FrameCache;
 use crate::tree::{read_branch, Branch};
 use crate::usage::{message_usage, Usage};
 
@@ -177,6 +179,8 @@ pub struct BranchTokens {
     /// Work counters (nodes estimated, branch positions summed), so tests can check incrementality.
     nodes_estimated: usize,
     positions_summed: usize,
+    /// The summary frame of the current span, filled when a plan asks for it (`&self` there).
+    frame: RefCell<FrameCache>,
 }
 
 /// The projection of the branch as positions: where it starts and which checkpoint counts.
@@ -198,7 +202,15 @@ impl BranchTokens {
         let key = (options.replays_reasoning, options.image_tokens);
         if self.options_key != Some(key) {
             let (nodes_estimated, positions_summed) = self.work();
-            *self = BranchTokens { options_key: Some(key), nodes_estimated, positions_summed, ..BranchTokens::default() };
+            let mut frame = std::mem::take(self.frame.get_mut());
+            frame.forget_span();
+            *self = BranchTokens {
+                options_key: Some(key),
+                nodes_estimated,
+                positions_summed,
+                frame: RefCell::new(frame),
+                ..BranchTokens::default()
+            };
         }
         let cached = self.nodes.len();
         let is_prefix = cached <= branch_nodes.len() && (cached == 0 || branch_nodes[cached - 1] == self.nodes[cached - 1]);
@@ -208,6 +220,7 @@ impl BranchTokens {
             self.pending.clear();
             self.usages.clear();
             self.checkpoints.clear();
+            self.frame.get_mut().forget_span();
         }
         if self.prefix.is_empty() || !is_prefix {
             self.prefix = vec![0];
@@ -325,34 +338,18 @@ impl BranchTokens {
         }
     }
 
-    /// Estimate of the summary message a new checkpoint will project, without its summary text: the
-    /// preamble and the ledger, i.e. the newest checkpoint's merged with every Zotero locator of the
-    /// projected messages (an upper bound of what any new boundary summarizes; the ledger of a large
-    /// search result can outweigh the summary itself).
+    /// Estimate of the summary message a new checkpoint will project, without its summary text (see
+    /// `summary_frame`). The merged ledger is kept for the current span: after one appended message only
+    /// that message's ledger entries are merged.
     pub fn summary_frame_tokens(&self, session: &Session, options: &EstimateOptions) -> u64 {
         let span = self.span();
-        let carried = span
-            .checkpoint
-            .and_then(|c| self.node_at(c))
-            .and_then(|i| session.nodes[i].checkpoint())
-            .map(|c| c.ledger.clone())
-            .unwrap_or_default();
-        let projected = (span.start..span.end).filter_map(|p| self.node_at(p)).filter_map(|i| session.nodes[i].message());
-        let ledger = crate::ledger::merge(&carried, &crate::ledger::collect(projected));
-        estimate_message(&summary_message(&empty_checkpoint(ledger)), options)
+        let checkpoint = span.checkpoint.and_then(|c| self.node_at(c));
+        self.frame.borrow_mut().tokens(session, &self.nodes, checkpoint, span.start, span.end, options)
     }
-}
 
-fn empty_checkpoint(ledger: ResourceLedger) -> Checkpoint {
-    Checkpoint {
-        summary: String::new(),
-        first_kept_message_id: None,
-        previous_checkpoint_id: None,
-        mode: Mode::Manual,
-        tokens_before: 0,
-        tokens_after: 0,
-        ledger,
-        basis: Basis { leaf_id: String::new(), branch_revision: 0 },
+    /// (message nodes whose ledger entries were collected, ledger entries merged) since creation.
+    pub fn ledger_work(&self) -> (usize, usize) {
+        self.frame.borrow().work()
     }
 }
 

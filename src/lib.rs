@@ -21,6 +21,7 @@ pub mod zotero;
 pub mod serialize;
 pub mod prompt;
 pub mod summary;
+pub mod summary_frame;
 pub mod usage;
 pub mod estimate;
 pub mod boundary;

@@ -57,12 +57,15 @@ pub fn project_branch(session: &Session, branch: &Branch) -> Projection {
 pub const SUMMARY_PREAMBLE: &str = "[Research checkpoint] The earlier part of this conversation was compacted into the summary \
 below. It is context from earlier turns, not a new request; the conversation continues after it.";
 
+/// What comes between the summary and the ledger's lines in the summary message.
+pub const LEDGER_HEADING: &str = "\n\nZotero resources referenced so far (exact keys and locators):\n";
+
 /// The text of the projected summary message: preamble, summary, then the ledger of exact Zotero locators.
 pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
     let mut text = format!("{SUMMARY_PREAMBLE}\n\n<summary>\n{}\n</summary>", checkpoint.summary.trim());
     let rendered = ledger::render(&checkpoint.ledger);
     if !rendered.is_empty() {
-        text.push_str("\n\nZotero resources referenced so far (exact keys and locators):\n");
+        text.push_str(LEDGER_HEADING);
         text.push_str(&rendered);
     }
     text

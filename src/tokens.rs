@@ -187,6 +187,24 @@ impl RunCounts {
         }
     }
 
+    /// The counts of two texts scanned one after the other, when the second starts a new run either way.
+    pub fn plus(&self, other: &RunCounts) -> RunCounts {
+        let mut counts = self.counts;
+        for (c, o) in counts.iter_mut().zip(other.counts.iter()) {
+            *c = c.saturating_add(*o);
+        }
+        RunCounts { counts }
+    }
+
+    /// Undoes [`RunCounts::plus`].
+    pub fn minus(&self, other: &RunCounts) -> RunCounts {
+        let mut counts = self.counts;
+        for (c, o) in counts.iter_mut().zip(other.counts.iter()) {
+            *c = c.saturating_sub(*o);
+        }
+        RunCounts { counts }
+    }
+
     /// Latin letters taken to be non-English text (see [`FOREIGN_SPAN`]).
     pub fn foreign_letters(&self) -> u64 {
         let accented = self.counts[ACCENTED_CHARS];

@@ -207,3 +207,96 @@ fn estimate_message_export() {
     assert_eq!(estimate_one_message(&json!({ "role": "user" }), None).unwrap_err().code, ErrorCode::InvalidMessage);
     assert_eq!(estimate_one_message(&node, Some(&model(10, None))).unwrap_err().code, ErrorCode::InvalidModel);
 }
+
+/// A small deterministic generator (xorshift), so the sequence below is the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// The summary frame computed from scratch: the newest checkpoint's ledger merged with every projected
+/// message's entries (what `summary_frame_tokens` computed before it was incremental).
+fn frame_from_scratch(s: &bibgenie_compaction::model::Session, m: &bibgenie_compaction::capacity::ModelProfile) -> u64 {
+    use bibgenie_compaction::ledger::{collect, merge, ResourceLedger};
+    use bibgenie_compaction::projection::{project, Projected};
+    let projection = project(s).unwrap();
+    let carried = projection.checkpoint.and_then(|i| s.nodes[i].checkpoint()).map(|c| c.ledger.clone()).unwrap_or_default();
+    let messages = projection.items.iter().filter_map(|item| match *item {
+        Projected::Message(i) => s.nodes[i].message(),
+        Projected::Summary(_) => None,
+    });
+    let ledger: ResourceLedger = merge(&carried, &collect(messages));
+    bibgenie_compaction::summary_frame::frame_tokens(ledger, &m.estimate_options())
+}
+
+#[test]
+fn summary_frame_cached_matches_from_scratch() {
+    // Appends, checkpoints (carrying a ledger, keeping a tail) and edits in a seeded random order; after
+    // every step the index's incremental frame equals the frame computed from scratch. Labels repeat keys
+    // with new text, end in whitespace (the rendered ledger's end is trimmed) and mix scripts.
+    use bibgenie_compaction::session_index::SessionIndex;
+    let m = model(200_000, None);
+    let labels = ["Membrane study", "Étude des membranes", "膜的研究 ", "Trailing spaces   ", "Ideographic space\u{3000}", "Emoji 🧪 tail\t", "x"];
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut index = SessionIndex::from_session(session(vec![user("U0", None, "find membrane papers")], "U0"));
+    let mut leaf = "U0".to_string();
+    let mut revision = 0;
+    let mut checkpoints = 0;
+    for step in 1..=300 {
+        let id = format!("N{step}");
+        let kind = rng.below(20);
+        // Messages of the branch after its newest checkpoint (where a new checkpoint may keep from).
+        let s = index.session();
+        let branch = &index.branch().nodes;
+        let after = branch.iter().rposition(|&i| s.nodes[i].checkpoint().is_some()).map_or(0, |p| p + 1);
+        let message_ids: Vec<String> = branch[after..].iter().map(|&i| s.nodes[i].id.clone()).collect();
+        let node = if kind < 10 {
+            let items: Vec<Value> = (0..rng.below(6))
+                .map(|_| {
+                    let k = rng.below(40);
+                    let label = labels[rng.below(labels.len() as u64) as usize];
+                    if k % 3 == 0 {
+                        json!({ "key": format!("ATT{k:05}"), "itemType": "attachment", "parentItem": format!("ITEM{:04}", k / 3), "title": format!("{label} {}", rng.below(3)), "contentType": "application/pdf" })
+                    } else {
+                        json!({ "key": format!("ITEM{k:04}"), "itemType": "journalArticle", "title": format!("{label} {}", rng.below(3)) })
+                    }
+                })
+                .collect();
+            assistant_tool(&id, &leaf, "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(json!(items)))
+        } else if kind < 17 {
+            user(&id, Some(&leaf), &format!("question {step}"))
+        } else if kind < 19 && message_ids.len() > 2 {
+            // A checkpoint keeping a random earlier message of the branch, carrying the current ledger.
+            checkpoints += 1;
+            let kept = &message_ids[rng.below(message_ids.len() as u64) as usize];
+            let mut node = checkpoint(&id, &leaf, Some(kept), None, "summary");
+            node["checkpoint"]["ledger"]["entries"] = json!([
+                { "kind": "item", "key": format!("OLD{}", rng.below(5)), "label": labels[rng.below(labels.len() as u64) as usize] },
+                { "kind": "tag", "key": "membranes" }
+            ]);
+            node
+        } else {
+            // An edit: a sibling of the leaf (the branch is re-read).
+            let parent = index.session().nodes.iter().find(|n| n.id == leaf).and_then(|n| n.parent_id.clone()).unwrap_or(leaf.clone());
+            user(&id, Some(&parent), "edited question")
+        };
+        index.append(node).unwrap();
+        revision += 1;
+        index.set_leaf(&id, revision).unwrap();
+        leaf = id;
+        index.estimate(&m, &EstimateRequest::default()).unwrap();
+        let cached = index.branch_tokens().summary_frame_tokens(index.session(), &m.estimate_options());
+        assert_eq!(cached, frame_from_scratch(index.session(), &m), "step {step}");
+    }
+    assert!(checkpoints >= 5, "the sequence checkpoints several times ({checkpoints})");
+}

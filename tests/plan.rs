@@ -490,6 +490,16 @@ fn session_index_preflight_is_incremental() {
     index.plan(&m, &draft).unwrap();
     assert_eq!(index.branch_tokens().work(), (4_003, 4_002 + 4_001));
     assert_eq!(index.plan(&m, &draft).unwrap(), plan(index.session(), &m, &draft).unwrap());
+    // The summary frame (the plan compacts): after one appended tool result, only that message's ledger
+    // entries are collected and merged; the thousands of messages before it are not read again.
+    let compacting = index.plan(&m, &draft).unwrap();
+    assert_eq!(compacting.action, PlanAction::Compact, "{}", compacting.reason);
+    let (collected, merged) = index.branch_tokens().ledger_work();
+    let items = json!([{ "key": "ABCD2345", "itemType": "book", "title": "Membranes" }, { "key": "EFGH6789", "itemType": "book", "title": "Pores" }]);
+    index.append(assistant_tool("T2001", "E2001", "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(items))).unwrap();
+    index.set_leaf("T2001", 4).unwrap();
+    assert_eq!(index.plan(&m, &draft).unwrap(), plan(index.session(), &m, &draft).unwrap());
+    assert_eq!(index.branch_tokens().ledger_work(), (collected + 1, merged + 2));
 }
 
 #[test]
