@@ -291,7 +291,8 @@ struct Scanner {
     n: [u64; FEATURES],
     /// The class of the current run; `Mark` (never a run of its own) means no run yet.
     prev: Class,
-    prev_char: char,
+    /// The last symbol of the current symbol run (repeats merge).
+    prev_symbol: u8,
     /// Length of the current digit run (for groups of three) or whitespace run.
     run_len: u64,
     /// The current whitespace run began with a plain space (counted in PLAIN_SPACES so far).
@@ -302,7 +303,7 @@ struct Scanner {
 
 impl Scanner {
     fn new() -> Scanner {
-        Scanner { n: [0; FEATURES], prev: Class::Mark, prev_char: '\0', run_len: 0, space_run_plain: false, prev_lower: false }
+        Scanner { n: [0; FEATURES], prev: Class::Mark, prev_symbol: 0, run_len: 0, space_run_plain: false, prev_lower: false }
     }
 
     fn finish(&self) -> RunCounts {
@@ -312,24 +313,114 @@ impl Scanner {
     fn feed(&mut self, text: &str) {
         // Locals in the hot loop; written back once at the end.
         let mut n = self.n;
-        let (mut prev, mut prev_char, mut run_len, mut space_run_plain, mut prev_lower) =
-            (self.prev, self.prev_char, self.run_len, self.space_run_plain, self.prev_lower);
+        let (mut prev, mut prev_symbol, mut run_len, mut space_run_plain, mut prev_lower) =
+            (self.prev, self.prev_symbol, self.run_len, self.space_run_plain, self.prev_lower);
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
-            // Fast paths for the bulk of text: lowercase ASCII inside a word, and Han inside a Han run
-            // (U+5000-U+9FFF, three UTF-8 bytes led by 0xE5-0xE9). Both only add to one count (`prev_char`
-            // matters only inside symbol runs, so it is not kept here).
-            if prev == Class::Letter && bytes[i].is_ascii_lowercase() {
-                let start = i;
-                while i < bytes.len() && bytes[i].is_ascii_lowercase() {
-                    i += 1;
+            let b = bytes[i];
+            if b < 0x80 {
+                // ASCII, the bulk of most text: classed by byte, never decoded. Digits, symbols and
+                // whitespace are ASCII only, so their runs are counted here alone.
+                i += 1;
+                let class = ASCII_CLASS[usize::from(b)];
+                let new_run = class != prev;
+                match class {
+                    Class::Letter => {
+                        let lower = b.is_ascii_lowercase();
+                        // A new word, or a camelCase hump.
+                        if new_run || (prev_lower && !lower) {
+                            n[WORDS] += 1;
+                        }
+                        n[WORD_CHARS] += 1;
+                        if lower {
+                            // The rest of a lowercase run only adds letters, and so does prose in lowercase
+                            // words after single spaces (a plain space, then a new word).
+                            let start = i;
+                            let mut spaces = 0;
+                            loop {
+                                while i < bytes.len() && bytes[i].is_ascii_lowercase() {
+                                    i += 1;
+                                }
+                                if bytes.get(i) == Some(&b' ') && bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase) {
+                                    spaces += 1;
+                                    i += 2;
+                                } else {
+                                    break;
+                                }
+                            }
+                            n[WORD_CHARS] += (i - start - spaces) as u64;
+                            n[WORDS] += spaces as u64;
+                            n[PLAIN_SPACES] += spaces as u64;
+                        } else {
+                            n[UPPER_CHARS] += 1;
+                        }
+                        prev_lower = lower;
+                    }
+                    Class::Digit => {
+                        // The whole run of digits (it may go on in the next piece).
+                        let start = i - 1;
+                        while i < bytes.len() && bytes[i].is_ascii_digit() {
+                            i += 1;
+                        }
+                        let digits = (i - start) as u64;
+                        let before = if new_run { 0 } else { run_len };
+                        // Groups of three started in this piece: one at every multiple of three.
+                        n[DIGIT_GROUPS] += (before + digits).div_ceil(3) - before.div_ceil(3);
+                        n[DIGITS] += digits;
+                        run_len = before + digits;
+                    }
+                    Class::Symbol => {
+                        if new_run {
+                            n[SYMBOL_RUNS] += 1;
+                            n[SYMBOL_CHARS] += 1;
+                        } else if b == prev_symbol {
+                            n[SYMBOL_REPEATS] += 1;
+                        } else {
+                            n[SYMBOL_CHARS] += 1;
+                        }
+                        prev_symbol = b;
+                        // The rest of the run.
+                        while let Some(&next) = bytes.get(i).filter(|&&next| next < 0x80 && ASCII_CLASS[usize::from(next)] == Class::Symbol) {
+                            if next == prev_symbol {
+                                n[SYMBOL_REPEATS] += 1;
+                            } else {
+                                n[SYMBOL_CHARS] += 1;
+                            }
+                            prev_symbol = next;
+                            i += 1;
+                        }
+                    }
+                    Class::Space => {
+                        run_len = if new_run { 1 } else { run_len + 1 };
+                        if b == b'\n' {
+                            n[LINE_BREAKS] += 1;
+                        }
+                        // A lone plain space is nearly free (it merges into the next word); the run becomes a
+                        // real whitespace run once it grows or when it is anything but ' '.
+                        if run_len == 1 {
+                            space_run_plain = b == b' ';
+                            if space_run_plain {
+                                n[PLAIN_SPACES] += 1;
+                            } else {
+                                n[SPACE_RUNS] += 1;
+                                n[SPACE_CHARS] += 1;
+                            }
+                        } else {
+                            if run_len == 2 && space_run_plain {
+                                n[SPACE_RUNS] += 1;
+                            }
+                            n[SPACE_CHARS] += 1;
+                        }
+                    }
+                    // `ASCII_CLASS` holds the four classes above only.
+                    _ => {}
                 }
-                n[WORD_CHARS] += (i - start) as u64;
-                prev_lower = true;
+                prev = class;
                 continue;
             }
-            if prev == Class::Han && matches!(bytes[i], 0xE5..=0xE9) {
+            // Han inside a Han run (U+5000-U+9FFF, three UTF-8 bytes led by 0xE5-0xE9) only adds characters.
+            if prev == Class::Han && matches!(b, 0xE5..=0xE9) {
                 let start = i;
                 while i + 2 < bytes.len() && matches!(bytes[i], 0xE5..=0xE9) {
                     i += 3;
@@ -345,63 +436,13 @@ impl Scanner {
                 continue;
             }
             let new_run = class != prev;
-            if new_run {
-                run_len = 0;
-            }
             match class {
                 Class::Letter => {
                     if new_run || (prev_lower && c.is_uppercase()) {
                         n[WORDS] += 1;
                     }
-                    if c.is_ascii() {
-                        n[WORD_CHARS] += 1;
-                        prev_lower = c.is_ascii_lowercase();
-                        if !prev_lower {
-                            n[UPPER_CHARS] += 1;
-                        }
-                    } else {
-                        n[ACCENTED_CHARS] += 1;
-                        prev_lower = c.is_lowercase();
-                    }
-                }
-                Class::Digit => {
-                    if run_len % 3 == 0 {
-                        n[DIGIT_GROUPS] += 1;
-                    }
-                    n[DIGITS] += 1;
-                    run_len += 1;
-                }
-                Class::Symbol => {
-                    if new_run {
-                        n[SYMBOL_RUNS] += 1;
-                        n[SYMBOL_CHARS] += 1;
-                    } else if c == prev_char {
-                        n[SYMBOL_REPEATS] += 1;
-                    } else {
-                        n[SYMBOL_CHARS] += 1;
-                    }
-                }
-                Class::Space => {
-                    run_len += 1;
-                    if c == '\n' {
-                        n[LINE_BREAKS] += 1;
-                    }
-                    // A lone plain space is nearly free (it merges into the next word); the run becomes a
-                    // real whitespace run once it grows or when it is anything but ' '.
-                    if run_len == 1 {
-                        space_run_plain = c == ' ';
-                        if space_run_plain {
-                            n[PLAIN_SPACES] += 1;
-                        } else {
-                            n[SPACE_RUNS] += 1;
-                            n[SPACE_CHARS] += 1;
-                        }
-                    } else {
-                        if run_len == 2 && space_run_plain {
-                            n[SPACE_RUNS] += 1;
-                        }
-                        n[SPACE_CHARS] += 1;
-                    }
+                    n[ACCENTED_CHARS] += 1;
+                    prev_lower = c.is_lowercase();
                 }
                 Class::Han => {
                     n[HAN_RUNS] += u64::from(new_run);
@@ -417,11 +458,12 @@ impl Scanner {
                 Class::Script => n[SCRIPT_CHARS] += 1,
                 Class::WidePunct => n[WIDE_PUNCT] += 1,
                 Class::Pictograph | Class::Mark => n[PICTOGRAPHS] += 1,
+                // ASCII only, counted above.
+                Class::Digit | Class::Symbol | Class::Space => {}
             }
             prev = class;
-            prev_char = c;
         }
-        *self = Scanner { n, prev, prev_char, run_len, space_run_plain, prev_lower };
+        *self = Scanner { n, prev, prev_symbol, run_len, space_run_plain, prev_lower };
     }
 }
 

@@ -360,3 +360,226 @@ fn other_files_count_by_size_or_by_their_text() {
     let malformed = cost_of(file("application/json", "data:application/json;base64,@@@@".into()), &DEFAULT);
     assert_eq!(malformed, 0);
 }
+
+// ---- The scanner against a per-character reference ----
+
+/// The run counter as it was written first, one decoded character at a time: the reference the
+/// scanner's byte-level fast paths must match exactly. Kept here only, as the test's oracle.
+mod reference {
+    use bibgenie_compaction::tokens::FEATURES;
+
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Class {
+        Letter,
+        Digit,
+        Symbol,
+        Space,
+        Han,
+        Kana,
+        Hangul,
+        Alphabet,
+        Script,
+        WidePunct,
+        Pictograph,
+        Mark,
+    }
+
+    fn classify(c: char) -> Class {
+        let cp = c as u32;
+        if cp < 0x80 {
+            let b = cp as u8;
+            return if b.is_ascii_alphabetic() {
+                Class::Letter
+            } else if b.is_ascii_digit() {
+                Class::Digit
+            } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+                Class::Space
+            } else {
+                Class::Symbol
+            };
+        }
+        match cp {
+            0x00D7 | 0x00F7 => Class::WidePunct,
+            0x00C0..=0x024F | 0x1E00..=0x1EFF | 0x2C60..=0x2C7F | 0xA720..=0xA7FF => Class::Letter,
+            0x0080..=0x00BF => Class::WidePunct,
+            0x0250..=0x02FF => Class::Letter,
+            0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F => Class::Mark,
+            0x0400..=0x052F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => Class::Alphabet,
+            0x1200..=0x139F | 0x13A0..=0x13FF | 0x1400..=0x167F | 0x2D80..=0x2DDF => Class::Pictograph,
+            0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => Class::Kana,
+            0x1100..=0x11FF | 0x3130..=0x318F | 0xA960..=0xA97F | 0xAC00..=0xD7FF | 0xFFA0..=0xFFDC => Class::Hangul,
+            0x2E80..=0x2FDF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF => Class::Han,
+            0x2000..=0x206F | 0x3000..=0x303F | 0xFE30..=0xFE4F | 0xFF00..=0xFF65 | 0x2E00..=0x2E7F | 0x3200..=0x33FF => {
+                Class::WidePunct
+            }
+            0x0370..=0x03FF | 0x1F00..=0x1FFF | 0x0530..=0x10FF | 0x1680..=0x1AAF | 0x1B00..=0x1C7F | 0x1C90..=0x1DBF
+            | 0xA800..=0xABFF => Class::Script,
+            _ => Class::Pictograph,
+        }
+    }
+
+    // Feature indices, in the order of tokens::FEATURE_NAMES.
+    const WORDS: usize = 0;
+    const WORD_CHARS: usize = 1;
+    const UPPER_CHARS: usize = 2;
+    const ACCENTED_CHARS: usize = 3;
+    const DIGIT_GROUPS: usize = 4;
+    const DIGITS: usize = 5;
+    const SYMBOL_RUNS: usize = 6;
+    const SYMBOL_CHARS: usize = 7;
+    const SYMBOL_REPEATS: usize = 8;
+    const PLAIN_SPACES: usize = 9;
+    const SPACE_RUNS: usize = 10;
+    const SPACE_CHARS: usize = 11;
+    const LINE_BREAKS: usize = 12;
+    const HAN_CHARS: usize = 13;
+    const HAN_RUNS: usize = 14;
+    const KANA_CHARS: usize = 15;
+    const HANGUL_CHARS: usize = 16;
+    const ALPHABET_CHARS: usize = 17;
+    const ALPHABET_RUNS: usize = 18;
+    const ALPHABET_UPPER: usize = 19;
+    const SCRIPT_CHARS: usize = 20;
+    const WIDE_PUNCT: usize = 21;
+    const PICTOGRAPHS: usize = 22;
+
+    /// The counts of `pieces` fed one after the other (as serde writes JSON).
+    pub fn counts(pieces: &[&str]) -> [u64; FEATURES] {
+        let mut n = [0u64; FEATURES];
+        let (mut prev, mut prev_char, mut run_len, mut space_run_plain, mut prev_lower) = (Class::Mark, '\0', 0u64, false, false);
+        for c in pieces.iter().flat_map(|p| p.chars()) {
+            let class = classify(c);
+            if class == Class::Mark {
+                n[ACCENTED_CHARS] += 1;
+                continue;
+            }
+            let new_run = class != prev;
+            if new_run {
+                run_len = 0;
+            }
+            match class {
+                Class::Letter => {
+                    if new_run || (prev_lower && c.is_uppercase()) {
+                        n[WORDS] += 1;
+                    }
+                    if c.is_ascii() {
+                        n[WORD_CHARS] += 1;
+                        prev_lower = c.is_ascii_lowercase();
+                        if !prev_lower {
+                            n[UPPER_CHARS] += 1;
+                        }
+                    } else {
+                        n[ACCENTED_CHARS] += 1;
+                        prev_lower = c.is_lowercase();
+                    }
+                }
+                Class::Digit => {
+                    if run_len % 3 == 0 {
+                        n[DIGIT_GROUPS] += 1;
+                    }
+                    n[DIGITS] += 1;
+                    run_len += 1;
+                }
+                Class::Symbol => {
+                    if new_run {
+                        n[SYMBOL_RUNS] += 1;
+                        n[SYMBOL_CHARS] += 1;
+                    } else if c == prev_char {
+                        n[SYMBOL_REPEATS] += 1;
+                    } else {
+                        n[SYMBOL_CHARS] += 1;
+                    }
+                }
+                Class::Space => {
+                    run_len += 1;
+                    if c == '\n' {
+                        n[LINE_BREAKS] += 1;
+                    }
+                    if run_len == 1 {
+                        space_run_plain = c == ' ';
+                        if space_run_plain {
+                            n[PLAIN_SPACES] += 1;
+                        } else {
+                            n[SPACE_RUNS] += 1;
+                            n[SPACE_CHARS] += 1;
+                        }
+                    } else {
+                        if run_len == 2 && space_run_plain {
+                            n[SPACE_RUNS] += 1;
+                        }
+                        n[SPACE_CHARS] += 1;
+                    }
+                }
+                Class::Han => {
+                    n[HAN_RUNS] += u64::from(new_run);
+                    n[HAN_CHARS] += 1;
+                }
+                Class::Kana => n[KANA_CHARS] += 1,
+                Class::Hangul => n[HANGUL_CHARS] += 1,
+                Class::Alphabet => {
+                    n[ALPHABET_RUNS] += u64::from(new_run);
+                    n[ALPHABET_CHARS] += 1;
+                    n[ALPHABET_UPPER] += u64::from(c.is_uppercase());
+                }
+                Class::Script => n[SCRIPT_CHARS] += 1,
+                Class::WidePunct => n[WIDE_PUNCT] += 1,
+                Class::Pictograph | Class::Mark => n[PICTOGRAPHS] += 1,
+            }
+            prev = class;
+            prev_char = c;
+        }
+        n
+    }
+}
+
+/// Pieces of text of every class the scanner tells apart, ASCII ones more often (as in real text).
+const MIX: &[&str] = &[
+    "a", "word", "camelCase", "HTTPServer", "README", "x", "Zotero", "the", "e", // ASCII letters
+    "0", "42", "1234567", "2020", // digits
+    "{", "\"", "\":", "},{", "----", "====", "::", "();", ".", ",", "\\", "~", // symbols
+    " ", "  ", "\n", "\r\n", "\t", " \n ", "\n\n", "\u{0b}", "\u{0c}", // whitespace
+    "中文", "研究方法", "膜", "テスト", "ｶﾀｶﾅ", "한국어", "Привет", "ПРИВЕТ", "Ωμέγα", "שלום", "สวัสดี", // scripts
+    "é", "É", "ß", "ő", "e\u{0301}", "\u{0301}", "\u{20d7}", "ǅ", "ɐ", // accents and marks
+    "，", "。", "「」", "—", "“", "”", "×", "÷", "«", "\u{3000}", "\u{a0}", // wide and other punctuation
+    "😀", "🧪", "👩‍🔬", "→", "│", "ሰላም", "\u{fffd}", "\u{10ffff}", "\u{7f}", "\u{0}", // pictographs and odd ones
+];
+
+/// The fixed strings of this file's tests.
+fn fixed_texts() -> Vec<String> {
+    let mut texts: Vec<String> = REFERENCES.iter().map(|r| r.text.to_string()).collect();
+    texts.extend(["a", " ", "\n", "1", "{", "中", "ü", "😀", "\u{0301}"].map(String::from));
+    texts.push("camelCaseWord   \t\n0x1F 123456789 ----==== Ω Привет שלום สวัสดี é\u{0301}".to_string());
+    texts.push(REFERENCES.iter().map(|r| r.text).collect::<Vec<_>>().join("\n\n  "));
+    texts.push(serde_json::to_string(&json!({"title": "Über \"quoted\"\nline", "pages": [1, 22, 333], "中文": null, "ok": true})).unwrap());
+    texts.push(String::new());
+    texts
+}
+
+#[test]
+fn the_scanner_counts_exactly_as_the_per_character_reference() {
+    use bibgenie_compaction::tokens::run_counts;
+    let mut texts = fixed_texts();
+    // Random mixes: a seeded xorshift picks pieces, ASCII ones three times as often.
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let ascii = MIX.iter().filter(|p| p.is_ascii()).copied().collect::<Vec<_>>();
+    for _ in 0..3_000 {
+        let len = (next() % 60) as usize;
+        let text: String = (0..len)
+            .map(|_| if next() % 4 == 0 { MIX[(next() % MIX.len() as u64) as usize] } else { ascii[(next() % ascii.len() as u64) as usize] })
+            .collect();
+        texts.push(text);
+    }
+    for text in &texts {
+        assert_eq!(run_counts(text).counts, reference::counts(&[text]), "{text:?}");
+        // As JSON, fed in the pieces serde writes (split around escapes).
+        let json = serde_json::to_string(&json!({ "t": text, "n": [1, 22] })).unwrap();
+        let expected = bibgenie_compaction::tokens::RunCounts { counts: reference::counts(&[&json]) }.tokens();
+        assert_eq!(estimate_json(&json!({ "t": text, "n": [1, 22] })), expected, "{json:?}");
+    }
+}
