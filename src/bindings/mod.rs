@@ -11,6 +11,7 @@ pub mod commit;
 pub mod runner;
 pub mod plan;
 pub mod summary;
+pub mod positions;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
