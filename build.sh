@@ -330,7 +330,7 @@ run_soak() {
 # No sanitizer: src/ has no `unsafe`, so ASan would only slow the search; panics and overflow checks
 # (debug assertions are on in cargo-fuzz builds) are what the targets catch.
 run_fuzz() {
-  local seconds=${BIBGENIE_FUZZ_SECONDS:-60} failed=0 target log runs status
+  local seconds=${BIBGENIE_FUZZ_SECONDS:-60} failed=0 target logfile runs status
   local targets=("$@")
   [[ ${#targets[@]} -gt 0 ]] || targets=(session_json parts summary_text data_url)
   rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
@@ -339,14 +339,14 @@ run_fuzz() {
   for target in "${targets[@]}"; do
     log "fuzz: $target for ${seconds}s"
     mkdir -p "fuzz/corpus/$target"
-    log="$WORK/fuzz-$target.log"
+    logfile="$WORK/fuzz-$target.log"
     status=''
     if ! cargo +nightly fuzz run --sanitizer none "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
-      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1; then
+      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$logfile" 2>&1; then
       failed=1 status=' (FAILED, see fuzz/artifacts)'
-      tail -n 40 "$log" >&2
+      tail -n 40 "$logfile" >&2
     fi
-    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -n 1)
     printf 'fuzz %-13s %12s executions in %ss%s\n' "$target" "${runs:-?}" "$seconds" "$status"
   done
   ((failed == 0)) || fail "fuzz: a target crashed; the input is in fuzz/artifacts/"
