@@ -217,7 +217,7 @@ test(`SIGKILL at random points never corrupts or loses the SQLite session (${KIL
   let expected = { revision: imported.branchRevision, leaf: imported.leafId };
 
   const reported = new Set();
-  const stats = { kills: 0, checks: 0, messages: 0, checkpoints: 0, startupKills: 0, killsInCompaction: 0, cutCommitted: 0, cutRolledBack: 0 };
+  const stats = { kills: 0, checks: 0, messages: 0, checkpoints: 0, startupKills: 0, killsInCompaction: 0, cutCommitted: 0, cutRolledBack: 0, checkMs: 0 };
   const workerSeed = () => Math.floor(random() * 2 ** 31);
   // Warm workers load the package while another one works; they touch the file only after `go`.
   const warm = [];
@@ -249,14 +249,16 @@ test(`SIGKILL at random points never corrupts or loses the SQLite session (${KIL
     assert.ok(!exitedEarly && signal === 'SIGKILL', `worker ${k} ended on its own: ${worker.stderr}`);
     stats.kills++;
     const outcome = replay(worker.lines, expected, reported, stats);
+    const checkStart = Date.now();
     expected = await verify(file, reported, outcome, stats);
+    stats.checkMs += Date.now() - checkStart;
   }
 
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
     `crash safety: ${stats.kills} SIGKILLs (${stats.startupKills} while opening, ${stats.killsInCompaction} inside a ` +
       `compaction transaction after its append: ${stats.cutCommitted} committed, ${stats.cutRolledBack} rolled back), ` +
-      `${stats.checks} reopen checks, ${stats.messages} messages and ${stats.checkpoints} checkpoints reported durable ` +
+      `${stats.checks} reopen checks (${(stats.checkMs / 1000).toFixed(1)}s), ${stats.messages} messages and ${stats.checkpoints} checkpoints reported durable ` +
       `and found, final revision ${expected.revision}, ${seconds}s`,
   );
   assert.equal(stats.checks, KILLS);
