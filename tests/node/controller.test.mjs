@@ -194,7 +194,9 @@ test('submit retries a preflight that went stale, and sends on the new branch', 
   const { summarize, calls } = scriptedSummarizer(async () => {
     if (!appended) {
       appended = true; // a tool result lands while the first summary is made
-      await store.updateMessageParts(sessionId, 'A8', [{ type: 'text', text: 'answer 8, final' }]);
+      // The final text is longer than the streamed one, so the session stays over the limit.
+      const finalText = `answer 8 (final): ${Array.from({ length: 30 }, (_, i) => `found${i}`).join(' ')}`;
+      await store.updateMessageParts(sessionId, 'A8', [{ type: 'text', text: finalText }]);
     }
     return validSummary();
   });
