@@ -13,14 +13,7 @@ use serde_json::{json, Value};
 
 /// U1 A1 U2 A2 U3 A3, leaf A3, revision 4.
 fn base_nodes() -> Vec<Value> {
-    vec![
-        user("U1", None, "find papers on transformers"),
-        assistant("A1", "U1", "found three"),
-        user("U2", Some("A1"), "summarize the second"),
-        assistant("A2", "U2", "it argues ..."),
-        user("U3", Some("A2"), "compare with BERT"),
-        assistant("A3", "U3", "BERT differs ..."),
-    ]
+    three_turns()
 }
 
 fn fresh(nodes: Vec<Value>, leaf: &str, revision: u64) -> Session {

@@ -12,15 +12,9 @@ use common::*;
 use serde_json::{json, Value};
 
 fn seed_nodes() -> Vec<Value> {
-    vec![
-        user("U1", None, "find papers on transformers"),
-        assistant("A1", "U1", "found three"),
-        user("U2", Some("A1"), "summarize the second"),
-        assistant("A2", "U2", "it argues ..."),
-        user("U3", Some("A2"), "compare with BERT"),
-        assistant("A3", "U3", "BERT differs ..."),
-        checkpoint("C1", "A3", Some("U3"), None, "summary one"),
-    ]
+    let mut nodes = three_turns();
+    nodes.push(checkpoint("C1", "A3", Some("U3"), None, "summary one"));
+    nodes
 }
 
 /// Ids of the projected messages; the summary shows as `summary:<checkpoint id>`.

@@ -108,3 +108,15 @@ pub fn push_turns(nodes: &mut Vec<Value>, parent: &str, from: usize, to: usize, 
     }
     parent
 }
+
+/// The worked example's turns: U1 A1 U2 A2 U3 A3 (leaf A3).
+pub fn three_turns() -> Vec<Value> {
+    vec![
+        user("U1", None, "find papers on transformers"),
+        assistant("A1", "U1", "found three"),
+        user("U2", Some("A1"), "summarize the second"),
+        assistant("A2", "U2", "it argues ..."),
+        user("U3", Some("A2"), "compare with BERT"),
+        assistant("A3", "U3", "BERT differs ..."),
+    ]
+}
