@@ -25,8 +25,8 @@ export const SCREENSHOT_HEIGHT = 800;
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness
 
-/** mulberry32: a small, fast 32-bit PRNG; plenty for fixture data. */
-function prng(seed) {
+/** mulberry32: a small, fast 32-bit PRNG; plenty for fixture data (the crash-safety test draws from it too). */
+export function prng(seed) {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -33,7 +33,7 @@ const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
 const generatorUrl = consumerDir
   ? pathToFileURL(join(consumerDir, 'node_modules', 'bibgenie-compaction', 'demo', 'sample-session.js')).href
   : new URL('../../js-glue/demo/sample-session.js', import.meta.url).href;
-const { researchSession } = await import(generatorUrl);
+const { researchSession, prng } = await import(generatorUrl);
 
 const WORKER = fileURLToPath(new URL('./crash-worker.mjs', import.meta.url));
 const SESSION_ID = 'crash-research';
@@ -50,17 +50,6 @@ const STALL_MS = 30_000;
 /** Workers started ahead, loading and warming up while the current one works (startup is the slow part). */
 const WARM_WORKERS = 3;
 
-/** mulberry32 (as in the worker and the sample session). */
-function prng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -210,7 +199,7 @@ test(`SIGKILL at random points never corrupts or loses the SQLite session (${KIL
   const dir = mkdtempSync(join(tmpdir(), 'bibgenie-crash-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'sessions.sqlite');
-  const random = prng(SEED);
+  const random = prng(SEED).next;
   console.log(`crash safety: seed ${SEED} (BIBGENIE_CRASH_SEED=${SEED} replays the delays), ${KILLS} kills`);
 
   const seeded = new SqliteStore(Database, file);

@@ -30,18 +30,8 @@ let muted = false;
 /** One line on stdout, written synchronously (fd 1 is a pipe to the parent); none while warming up. */
 const report = (line) => muted || writeSync(1, `${line}\n`);
 
-/** mulberry32, as in the demo's sample session: the worker's choices follow its seed. */
-function prng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(Number(seedArg));
+const { prng } = await import(generatorUrl);
+const random = prng(Number(seedArg)).next;
 const pick = (list) => list[Math.floor(random() * list.length)];
 
 /** The demo's 32k model (manual compactions) and its 8k model (automatic ones fire often). */
