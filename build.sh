@@ -32,6 +32,7 @@ usage: ./build.sh <command>
   soak    the long reliability run: model-based property tests in release mode
           (BIBGENIE_SOAK_CASES cases, default 200,000)
   fuzz    [target...] run the cargo-fuzz targets of fuzz/ (nightly) for BIBGENIE_FUZZ_SECONDS each
+          (or BIBGENIE_FUZZ_RUNS executions each)
           (default 60) and print the executions per target
 EOF
 }
@@ -330,24 +331,27 @@ run_soak() {
 # No sanitizer: src/ has no `unsafe`, so ASan would only slow the search; panics and overflow checks
 # (debug assertions are on in cargo-fuzz builds) are what the targets catch.
 run_fuzz() {
-  local seconds=${BIBGENIE_FUZZ_SECONDS:-60} failed=0 target logfile runs status
+  local seconds=${BIBGENIE_FUZZ_SECONDS:-60} failed=0 target logfile runs status started
+  # BIBGENIE_FUZZ_RUNS stops each target after that many executions instead of after a time.
+  local budget=(-max_total_time="$seconds") what="${seconds}s"
+  [[ -z ${BIBGENIE_FUZZ_RUNS:-} ]] || budget=(-runs="$BIBGENIE_FUZZ_RUNS") what="$BIBGENIE_FUZZ_RUNS runs"
   local targets=("$@")
   [[ ${#targets[@]} -gt 0 ]] || targets=(session_json parts summary_text data_url)
   rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
   command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
   mkdir -p "$WORK"
   for target in "${targets[@]}"; do
-    log "fuzz: $target for ${seconds}s"
+    log "fuzz: $target for $what"
     mkdir -p "fuzz/corpus/$target"
     logfile="$WORK/fuzz-$target.log"
-    status=''
+    status='' started=$SECONDS
     if ! cargo +nightly fuzz run --sanitizer none "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
-      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$logfile" 2>&1; then
+      "${budget[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$logfile" 2>&1; then
       failed=1 status=' (FAILED, see fuzz/artifacts)'
       tail -n 40 "$logfile" >&2
     fi
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -n 1)
-    printf 'fuzz %-13s %12s executions in %ss%s\n' "$target" "${runs:-?}" "$seconds" "$status"
+    printf 'fuzz %-13s %12s executions in %ss%s\n' "$target" "${runs:-?}" "$((SECONDS - started))" "$status"
   done
   ((failed == 0)) || fail "fuzz: a target crashed; the input is in fuzz/artifacts/"
 }
