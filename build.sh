@@ -32,8 +32,7 @@ usage: ./build.sh <command>
   soak    the long reliability run: model-based property tests in release mode
           (BIBGENIE_SOAK_CASES cases, default 200,000)
   fuzz    [target...] run the cargo-fuzz targets of fuzz/ (nightly) for BIBGENIE_FUZZ_SECONDS each
-          (or BIBGENIE_FUZZ_RUNS executions each)
-          (default 60) and print the executions per target
+          (default 60), or BIBGENIE_FUZZ_RUNS executions each, and print the executions per target
 EOF
 }
 
