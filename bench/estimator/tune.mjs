@@ -18,6 +18,8 @@ const BOUNDS = {
   space_runs: [0.3, 2], space_chars: [0.05, 1], line_breaks: [0, 1], han_chars: [1, 2.5], han_runs: [0, 2],
   kana_chars: [0.8, 2.5], hangul_chars: [0.8, 3], alphabet_chars: [0.3, 2], alphabet_runs: [0, 2], alphabet_upper: [0, 1.5],
   wide_punct: [0.7, 2], foreign_letters: [0, 1],
+  // A letter ending a trigram rare in English: at most about two more tokens per such letter.
+  rare_trigrams: [0, 2],
 };
 const clamp = (name, x) => (BOUNDS[name] ? Math.min(BOUNDS[name][1], Math.max(BOUNDS[name][0], x)) : x);
 
@@ -30,17 +32,9 @@ const start = [...baseStart, foreignWeight];
 const iWord = baseNames.indexOf('word_chars'), iAcc = baseNames.indexOf('accented_chars');
 const derive = (x) => [...x, Math.min(x[iWord] + x[iAcc], S * x[iAcc])];
 const sets = corpora.map((c) => {
-  // Languages written without accents (Dutch, Indonesian) give the estimator no signal: tuned on the
-  // accented ones only (the report shows the whole corpus).
-  const rows = c.rows.filter((r) => !r.heldOut && (c.name !== 'latin-man' || accentShare(r.text) >= 0.01));
+  const rows = c.rows.filter((r) => !r.heldOut);
   return { name: c.name, refs: rows.map((r) => r.ref), counts: runEstimator(rows.map((r) => r.text), { counts: true }).map(derive) };
 });
-
-function accentShare(text) {
-  const letters = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
-  const accented = text.match(/[\u00c0-\u024f\u1e00-\u1eff]/gu)?.length ?? 0;
-  return letters ? accented / letters : 0;
-}
 
 function score(w) {
   let total = 0;
