@@ -29,7 +29,32 @@ pub struct Node {
     pub created_at: Option<f64>,
     pub kind: NodeKind,
     /// The node exactly as given; projections return it unchanged.
-    pub raw: Value,
+    pub raw: RawJson,
+}
+
+/// A node's JSON text, kept instead of its parsed tree (a fraction of the memory); the few paths
+/// that hand whole nodes back parse it again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawJson(Box<str>);
+
+impl RawJson {
+    pub fn from_value(value: &Value) -> RawJson {
+        RawJson(value.to_string().into_boxed_str())
+    }
+
+    /// Text that is known to be one JSON value (a slice the parser produced).
+    fn from_parsed_text(text: &str) -> RawJson {
+        RawJson(text.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn to_value(&self) -> Value {
+        // The text came out of the JSON parser or serializer, so it parses; `null` is unreachable.
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -177,10 +202,46 @@ pub struct Checkpoint {
 
 impl Session {
     /// Parses a session from JSON text (what the bindings receive from `JSON.stringify`).
+    ///
+    /// Nodes are read straight from their text (`node_text`); a node that path cannot vouch for, and
+    /// any session that is not plainly well-formed, goes through `from_value`, which has every rule.
     pub fn from_json_str(text: &str) -> Result<Session> {
-        let value: Value = crate::json_text::parse_lenient(text)
+        let text = crate::json_text::replace_lone_surrogates(text);
+        if let Some(session) = Session::from_node_texts(&text) {
+            return Ok(session);
+        }
+        let value: Value = crate::json_text::parse_lenient(&text)
             .map_err(|e| Error::new(ErrorCode::InvalidSession, format!("session is not valid JSON: {e}")))?;
         Session::from_value(value)
+    }
+
+    fn from_node_texts(text: &str) -> Option<Session> {
+        if !text.trim_start().starts_with('{') {
+            return None;
+        }
+        let session: crate::node_text::SessionText = serde_json::from_str(text).ok()?;
+        let leaf_id = match session.leaf_id {
+            Value::String(s) if !s.is_empty() => Some(s),
+            Value::Null => None,
+            _ => return None,
+        };
+        let branch_revision = parse_count(&session.branch_revision)?;
+        let nodes = session
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, raw)| {
+                let text = raw.get();
+                Some(match crate::node_text::read_node(text) {
+                    Some((id, parent_id, created_at, kind)) => {
+                        Node { id, parent_id, created_at, kind, raw: RawJson::from_parsed_text(text) }
+                    }
+                    // Unparsable only past the nesting limit, which makes the whole session invalid.
+                    None => Node::from_value(serde_json::from_str(text).ok()?, i),
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Session { nodes, leaf_id, branch_revision })
     }
 
     pub fn from_value(value: Value) -> Result<Session> {
@@ -222,8 +283,9 @@ pub fn parse_count(value: &Value) -> Option<u64> {
 
 impl Node {
     /// Reads one node; `index` names it in messages when it has no usable id.
-    pub fn from_value(raw: Value, index: usize) -> Node {
-        match read_node(&raw, index) {
+    pub fn from_value(value: Value, index: usize) -> Node {
+        let raw = RawJson::from_value(&value);
+        match read_node(&value, index) {
             Ok((id, parent_id, created_at, kind)) => Node { id, parent_id, created_at, kind, raw },
             Err((id, why)) => Node { id, parent_id: None, created_at: None, kind: NodeKind::Invalid(why), raw },
         }
@@ -284,9 +346,7 @@ impl Message {
     }
 }
 
-type NodeParts = (String, Option<String>, Option<f64>, NodeKind);
-
-fn read_node(raw: &Value, index: usize) -> std::result::Result<NodeParts, (String, String)> {
+fn read_node(raw: &Value, index: usize) -> std::result::Result<crate::node_text::ReadNode, (String, String)> {
     let Value::Object(map) = raw else {
         return Err((String::new(), format!("node #{index} is not an object")));
     };
