@@ -54,6 +54,31 @@ pub fn replace_lone_surrogates(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// Whether arrays and objects in `text` nest deeper than `limit`. Skipping a value as text (as
+/// `RawValue` does) has no depth limit, while parsing it into a tree stops at 128 levels.
+pub fn nests_deeper_than(text: &str, limit: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut bytes = text.bytes();
+    while let Some(b) = bytes.next() {
+        match (in_string, b) {
+            (true, b'\\') => {
+                bytes.next();
+            }
+            (true, b'"') | (false, b'"') => in_string = !in_string,
+            (false, b'[' | b'{') => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            (false, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The code unit of a `\uXXXX` escape starting at `at`, if there is one.
 fn escaped_unit(bytes: &[u8], at: usize) -> Option<u32> {
     let escape = bytes.get(at..at + 6)?;
@@ -76,6 +101,13 @@ mod tests {
         assert_eq!(v["b"], "\u{fffd}");
         assert_eq!(v["c"], "\u{1f600}");
         assert_eq!(v["d"], "\\ud800");
+    }
+
+    #[test]
+    fn nesting_depth_ignores_brackets_in_strings() {
+        assert!(!nests_deeper_than(r#"{"a":[[1]],"b":"[[[[\"[[["}"#, 3));
+        assert!(nests_deeper_than(r#"{"a":[[[1]]]}"#, 3));
+        assert!(!nests_deeper_than(r#"{"a":[[1]],"b":{"c":[2]}}"#, 3));
     }
 
     #[test]

@@ -32,10 +32,24 @@ pub struct Node {
     pub raw: RawJson,
 }
 
-/// A node's JSON text, kept instead of its parsed tree (a fraction of the memory); the few paths
-/// that hand whole nodes back parse it again.
-#[derive(Debug, Clone, PartialEq)]
+/// JSON text kept instead of its parsed tree (a fraction of the memory and of the parse time): a
+/// whole node, or a tool's input or output. The paths that need the tree (nodes handed back, tool
+/// data rendered for a summary) parse it again; estimates scan the text as it is sent.
+#[derive(Clone)]
 pub struct RawJson(Box<str>);
+
+/// Compared and shown as JSON values, so texts that differ only in key order or spacing agree.
+impl PartialEq for RawJson {
+    fn eq(&self, other: &RawJson) -> bool {
+        self.0 == other.0 || self.to_value() == other.to_value()
+    }
+}
+
+impl std::fmt::Debug for RawJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_value())
+    }
+}
 
 impl RawJson {
     pub fn from_value(value: &Value) -> RawJson {
@@ -43,7 +57,7 @@ impl RawJson {
     }
 
     /// Text that is known to be one JSON value (a slice the parser produced).
-    fn from_parsed_text(text: &str) -> RawJson {
+    pub(crate) fn from_parsed_text(text: &str) -> RawJson {
         RawJson(text.into())
     }
 
@@ -54,6 +68,22 @@ impl RawJson {
     pub fn to_value(&self) -> Value {
         // The text came out of the JSON parser or serializer, so it parses; `null` is unreachable.
         serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+
+    pub fn is_null(&self) -> bool {
+        &*self.0 == "null"
+    }
+
+    /// The string this text is, when it is a JSON string.
+    pub fn as_string(&self) -> Option<std::borrow::Cow<'_, str>> {
+        if !self.0.starts_with('"') {
+            return None;
+        }
+        match serde_json::from_str::<&str>(&self.0) {
+            Ok(plain) => Some(plain.into()),
+            // Escapes need an owned string.
+            Err(_) => serde_json::from_str::<String>(&self.0).ok().map(Into::into),
+        }
     }
 }
 
@@ -102,8 +132,8 @@ pub struct ToolPart {
     pub dynamic: bool,
     pub tool_call_id: String,
     pub state: ToolState,
-    pub input: Option<Value>,
-    pub output: Option<Value>,
+    pub input: Option<RawJson>,
+    pub output: Option<RawJson>,
     pub error_text: Option<String>,
     pub approval: Option<Approval>,
 }
@@ -216,7 +246,8 @@ impl Session {
     }
 
     fn from_node_texts(text: &str) -> Option<Session> {
-        if !text.trim_start().starts_with('{') {
+        // Deep nesting is left to the tree parser, whose depth limit makes it an error.
+        if !text.trim_start().starts_with('{') || crate::json_text::nests_deeper_than(text, 64) {
             return None;
         }
         let session: crate::node_text::SessionText = serde_json::from_str(text).ok()?;
@@ -236,7 +267,6 @@ impl Session {
                     Some((id, parent_id, created_at, kind)) => {
                         Node { id, parent_id, created_at, kind, raw: RawJson::from_parsed_text(text) }
                     }
-                    // Unparsable only past the nesting limit, which makes the whole session invalid.
                     None => Node::from_value(serde_json::from_str(text).ok()?, i),
                 })
             })
@@ -477,8 +507,8 @@ fn read_tool(part: &Map<String, Value>, tool_name: String, dynamic: bool) -> std
         dynamic,
         tool_call_id: field(part, "toolCallId")?.to_string(),
         state: ToolState::parse(field(part, "state")?),
-        input: part.get("input").cloned(),
-        output: part.get("output").cloned(),
+        input: part.get("input").map(RawJson::from_value),
+        output: part.get("output").map(RawJson::from_value),
         error_text: optional_field(part, "errorText")?,
         approval,
     })

@@ -13,7 +13,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::model::{Approval, Checkpoint, Message, NodeKind, Part, Role, ToolPart, ToolState};
+use crate::model::{Approval, Checkpoint, Message, NodeKind, Part, RawJson, Role, ToolPart, ToolState};
 
 /// The session object, its nodes left as text.
 #[derive(Deserialize)]
@@ -61,10 +61,10 @@ struct PartFields<'a> {
     tool_name: Option<String>,
     tool_call_id: Option<String>,
     state: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    input: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    output: Option<Value>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    input: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    output: Option<&'a RawValue>,
     error_text: Option<String>,
     #[serde(borrow)]
     approval: Option<&'a RawValue>,
@@ -82,6 +82,11 @@ struct ApprovalFields {
 /// A field that is present, `null` included (serde's `Option` reads `null` as absent).
 fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(deserializer).map(Some)
+}
+
+/// As `present`, kept as text.
+fn present_text<'de: 'a, 'a, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'a RawValue>, D::Error> {
+    <&RawValue>::deserialize(deserializer).map(Some)
 }
 
 /// The object in `text` as `T`; `None` for anything else (an array included).
@@ -169,8 +174,8 @@ fn tool(fields: PartFields, tool_name: String, dynamic: bool) -> Option<ToolPart
         dynamic,
         tool_call_id: fields.tool_call_id?,
         state: ToolState::parse(&fields.state?),
-        input: fields.input,
-        output: fields.output,
+        input: fields.input.map(|raw| RawJson::from_parsed_text(raw.get())),
+        output: fields.output.map(|raw| RawJson::from_parsed_text(raw.get())),
         error_text: fields.error_text,
         approval,
     })
