@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
+use serde::Deserializer as _;
 
 pub fn parse_lenient<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
     match serde_json::from_str(text) {
@@ -54,29 +55,65 @@ pub fn replace_lone_surrogates(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// Whether arrays and objects in `text` nest deeper than `limit`. Skipping a value as text (as
-/// `RawValue` does) has no depth limit, while parsing it into a tree stops at 128 levels.
+/// Whether arrays and objects in `text` nest deeper than `limit`, or `text` is not strict JSON
+/// (lone surrogates included). Skipping
+/// a value as text (as `RawValue` does) has no depth limit, while parsing it into a tree stops at
+/// 128 levels; serde_json's own string scanning makes this the cheapest full pass.
 pub fn nests_deeper_than(text: &str, limit: usize) -> bool {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut bytes = text.bytes();
-    while let Some(b) = bytes.next() {
-        match (in_string, b) {
-            (true, b'\\') => {
-                bytes.next();
-            }
-            (true, b'"') | (false, b'"') => in_string = !in_string,
-            (false, b'[' | b'{') => {
-                depth += 1;
-                if depth > limit {
-                    return true;
-                }
-            }
-            (false, b']' | b'}') => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+    serde_json::Deserializer::from_str(text).deserialize_any(DepthProbe { left: limit }).is_err()
+}
+
+struct DepthProbe {
+    left: usize,
+}
+
+impl<'de> serde::de::Visitor<'de> for DepthProbe {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("JSON no deeper than the limit")
     }
-    false
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let left = self.left.checked_sub(1).ok_or_else(|| serde::de::Error::custom("too deep"))?;
+        while seq.next_element_seed(DepthProbe { left })?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let left = self.left.checked_sub(1).ok_or_else(|| serde::de::Error::custom("too deep"))?;
+        while map.next_key::<serde::de::IgnoredAny>()?.is_some() {
+            map.next_value_seed(DepthProbe { left })?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for DepthProbe {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
 }
 
 /// The code unit of a `\uXXXX` escape starting at `at`, if there is one.

@@ -236,17 +236,17 @@ impl Session {
     /// Nodes are read straight from their text (`node_text`); a node that path cannot vouch for, and
     /// any session that is not plainly well-formed, goes through `from_value`, which has every rule.
     pub fn from_json_str(text: &str) -> Result<Session> {
-        let text = crate::json_text::replace_lone_surrogates(text);
-        if let Some(session) = Session::from_node_texts(&text) {
+        if let Some(session) = Session::from_node_texts(text) {
             return Ok(session);
         }
-        let value: Value = crate::json_text::parse_lenient(&text)
+        let value: Value = crate::json_text::parse_lenient(text)
             .map_err(|e| Error::new(ErrorCode::InvalidSession, format!("session is not valid JSON: {e}")))?;
         Session::from_value(value)
     }
 
     fn from_node_texts(text: &str) -> Option<Session> {
-        // Deep nesting is left to the tree parser, whose depth limit makes it an error.
+        // Deep nesting is left to the tree parser, whose depth limit makes it an error; so are lone
+        // surrogates (`\ud800`), which the probe's string parse rejects and `parse_lenient` replaces.
         if !text.trim_start().starts_with('{') || crate::json_text::nests_deeper_than(text, 64) {
             return None;
         }
@@ -322,6 +322,17 @@ impl Node {
     }
 
     /// Parses a single node given by the caller (e.g. `SessionIndex.append`); an unreadable node is an error here.
+    pub fn parse_strict_text(text: &str) -> Result<Node> {
+        if !crate::json_text::nests_deeper_than(text, 64) {
+            if let Some((id, parent_id, created_at, kind)) = crate::node_text::read_node(text) {
+                return Ok(Node { id, parent_id, created_at, kind, raw: RawJson::from_parsed_text(text.trim()) });
+            }
+        }
+        let value = crate::json_text::parse_lenient(text).map_err(|e| Error::new(ErrorCode::InvalidNode, e.to_string()))?;
+        Node::parse_strict(value)
+    }
+
+    /// As `parse_strict_text`, from a parsed value.
     pub fn parse_strict(raw: Value) -> Result<Node> {
         let node = Node::from_value(raw, 0);
         match &node.kind {

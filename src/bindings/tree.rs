@@ -3,9 +3,9 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::{from_js, js_error, js_result, json_text_from_js, to_js};
+use super::{js_error, js_result, json_text_from_js, to_js};
 use crate::error::{Error, ErrorCode};
-use crate::model::{parse_count, Session};
+use crate::model::{parse_count, Node, Session};
 use crate::projection::project_branch;
 use crate::session_index::SessionIndex as CoreIndex;
 use crate::{projection, session_ops, tree};
@@ -78,8 +78,8 @@ impl SessionIndex {
 
     /// Appends a durable node (the leaf does not move).
     pub fn append(&mut self, #[wasm_bindgen(unchecked_param_type = "SessionNode")] node: JsValue) -> Result<(), JsValue> {
-        let node: Value = from_js(&node, ErrorCode::InvalidNode).map_err(js_error)?;
-        self.inner.append(node).map_err(js_error)
+        let text = json_text_from_js(&node, ErrorCode::InvalidNode).map_err(js_error)?;
+        Node::parse_strict_text(&text).and_then(|node| self.inner.append_node(node)).map_err(js_error)
     }
 
     #[wasm_bindgen(js_name = setLeaf)]
