@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
+use serde::Deserializer as _;
 
 pub fn parse_lenient<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
     match serde_json::from_str(text) {
@@ -54,6 +55,67 @@ pub fn replace_lone_surrogates(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// Whether arrays and objects in `text` nest deeper than `limit`, or `text` is not strict JSON
+/// (lone surrogates included). Skipping
+/// a value as text (as `RawValue` does) has no depth limit, while parsing it into a tree stops at
+/// 128 levels; serde_json's own string scanning makes this the cheapest full pass.
+pub fn nests_deeper_than(text: &str, limit: usize) -> bool {
+    serde_json::Deserializer::from_str(text).deserialize_any(DepthProbe { left: limit }).is_err()
+}
+
+struct DepthProbe {
+    left: usize,
+}
+
+impl<'de> serde::de::Visitor<'de> for DepthProbe {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("JSON no deeper than the limit")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let left = self.left.checked_sub(1).ok_or_else(|| serde::de::Error::custom("too deep"))?;
+        while seq.next_element_seed(DepthProbe { left })?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let left = self.left.checked_sub(1).ok_or_else(|| serde::de::Error::custom("too deep"))?;
+        while map.next_key::<serde::de::IgnoredAny>()?.is_some() {
+            map.next_value_seed(DepthProbe { left })?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for DepthProbe {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
 /// The code unit of a `\uXXXX` escape starting at `at`, if there is one.
 fn escaped_unit(bytes: &[u8], at: usize) -> Option<u32> {
     let escape = bytes.get(at..at + 6)?;
@@ -76,6 +138,13 @@ mod tests {
         assert_eq!(v["b"], "\u{fffd}");
         assert_eq!(v["c"], "\u{1f600}");
         assert_eq!(v["d"], "\\ud800");
+    }
+
+    #[test]
+    fn nesting_depth_ignores_brackets_in_strings() {
+        assert!(!nests_deeper_than(r#"{"a":[[1]],"b":"[[[[\"[[["}"#, 3));
+        assert!(nests_deeper_than(r#"{"a":[[[1]]]}"#, 3));
+        assert!(!nests_deeper_than(r#"{"a":[[1]],"b":{"c":[2]}}"#, 3));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! ledger. Entries are unique by (kind, key) and sorted by (kind, key), so equal input gives an
 //! equal ledger.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -106,7 +107,7 @@ pub fn collect<'a>(messages: impl IntoIterator<Item = &'a Message>) -> ResourceL
     for message in messages {
         for part in &message.parts {
             for value in part_values(part) {
-                for object in zotero::find(value) {
+                for object in zotero::find(&value) {
                     upsert(&mut by_key, object.entry);
                 }
             }
@@ -116,11 +117,11 @@ pub fn collect<'a>(messages: impl IntoIterator<Item = &'a Message>) -> ResourceL
 }
 
 /// The JSON of a part that may hold Zotero data.
-fn part_values(part: &Part) -> Vec<&serde_json::Value> {
+fn part_values(part: &Part) -> Vec<Cow<'_, serde_json::Value>> {
     match part {
-        Part::Tool(tool) => tool.input.iter().chain(tool.output.iter()).collect(),
-        Part::Data { data, .. } => vec![data],
-        Part::Unknown { value, .. } => vec![value],
+        Part::Tool(tool) => tool.input.iter().chain(tool.output.iter()).map(|raw| Cow::Owned(raw.to_value())).collect(),
+        Part::Data { data, .. } => vec![Cow::Borrowed(data)],
+        Part::Unknown { value, .. } => vec![Cow::Borrowed(value)],
         _ => Vec::new(),
     }
 }

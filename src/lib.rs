@@ -11,6 +11,7 @@ pub mod estimate;
 pub mod json_text;
 pub mod ledger;
 pub mod model;
+pub mod node_text;
 pub mod plan;
 pub mod projection;
 pub mod prompt;

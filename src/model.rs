@@ -29,7 +29,62 @@ pub struct Node {
     pub created_at: Option<f64>,
     pub kind: NodeKind,
     /// The node exactly as given; projections return it unchanged.
-    pub raw: Value,
+    pub raw: RawJson,
+}
+
+/// JSON text kept instead of its parsed tree (a fraction of the memory and of the parse time): a
+/// whole node, or a tool's input or output. The paths that need the tree (nodes handed back, tool
+/// data rendered for a summary) parse it again; estimates scan the text as it is sent.
+#[derive(Clone)]
+pub struct RawJson(Box<str>);
+
+/// Compared and shown as JSON values, so texts that differ only in key order or spacing agree.
+impl PartialEq for RawJson {
+    fn eq(&self, other: &RawJson) -> bool {
+        self.0 == other.0 || self.to_value() == other.to_value()
+    }
+}
+
+impl std::fmt::Debug for RawJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_value())
+    }
+}
+
+impl RawJson {
+    pub fn from_value(value: &Value) -> RawJson {
+        RawJson(value.to_string().into_boxed_str())
+    }
+
+    /// Text that is known to be one JSON value (a slice the parser produced).
+    pub(crate) fn from_parsed_text(text: &str) -> RawJson {
+        RawJson(text.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn to_value(&self) -> Value {
+        // The text came out of the JSON parser or serializer, so it parses; `null` is unreachable.
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+
+    pub fn is_null(&self) -> bool {
+        &*self.0 == "null"
+    }
+
+    /// The string this text is, when it is a JSON string.
+    pub fn as_string(&self) -> Option<std::borrow::Cow<'_, str>> {
+        if !self.0.starts_with('"') {
+            return None;
+        }
+        match serde_json::from_str::<&str>(&self.0) {
+            Ok(plain) => Some(plain.into()),
+            // Escapes need an owned string.
+            Err(_) => serde_json::from_str::<String>(&self.0).ok().map(Into::into),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -77,8 +132,8 @@ pub struct ToolPart {
     pub dynamic: bool,
     pub tool_call_id: String,
     pub state: ToolState,
-    pub input: Option<Value>,
-    pub output: Option<Value>,
+    pub input: Option<RawJson>,
+    pub output: Option<RawJson>,
     pub error_text: Option<String>,
     pub approval: Option<Approval>,
 }
@@ -177,10 +232,46 @@ pub struct Checkpoint {
 
 impl Session {
     /// Parses a session from JSON text (what the bindings receive from `JSON.stringify`).
+    ///
+    /// Nodes are read straight from their text (`node_text`); a node that path cannot vouch for, and
+    /// any session that is not plainly well-formed, goes through `from_value`, which has every rule.
     pub fn from_json_str(text: &str) -> Result<Session> {
+        if let Some(session) = Session::from_node_texts(text) {
+            return Ok(session);
+        }
         let value: Value = crate::json_text::parse_lenient(text)
             .map_err(|e| Error::new(ErrorCode::InvalidSession, format!("session is not valid JSON: {e}")))?;
         Session::from_value(value)
+    }
+
+    fn from_node_texts(text: &str) -> Option<Session> {
+        // Deep nesting is left to the tree parser, whose depth limit makes it an error; so are lone
+        // surrogates (`\ud800`), which the probe's string parse rejects and `parse_lenient` replaces.
+        if !text.trim_start().starts_with('{') || crate::json_text::nests_deeper_than(text, 64) {
+            return None;
+        }
+        let session: crate::node_text::SessionText = serde_json::from_str(text).ok()?;
+        let leaf_id = match session.leaf_id {
+            Value::String(s) if !s.is_empty() => Some(s),
+            Value::Null => None,
+            _ => return None,
+        };
+        let branch_revision = parse_count(&session.branch_revision)?;
+        let nodes = session
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, raw)| {
+                let text = raw.get();
+                Some(match crate::node_text::read_node(text) {
+                    Some((id, parent_id, created_at, kind)) => {
+                        Node { id, parent_id, created_at, kind, raw: RawJson::from_parsed_text(text) }
+                    }
+                    None => Node::from_value(serde_json::from_str(text).ok()?, i),
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Session { nodes, leaf_id, branch_revision })
     }
 
     pub fn from_value(value: Value) -> Result<Session> {
@@ -222,14 +313,26 @@ pub fn parse_count(value: &Value) -> Option<u64> {
 
 impl Node {
     /// Reads one node; `index` names it in messages when it has no usable id.
-    pub fn from_value(raw: Value, index: usize) -> Node {
-        match read_node(&raw, index) {
+    pub fn from_value(value: Value, index: usize) -> Node {
+        let raw = RawJson::from_value(&value);
+        match read_node(&value, index) {
             Ok((id, parent_id, created_at, kind)) => Node { id, parent_id, created_at, kind, raw },
             Err((id, why)) => Node { id, parent_id: None, created_at: None, kind: NodeKind::Invalid(why), raw },
         }
     }
 
     /// Parses a single node given by the caller (e.g. `SessionIndex.append`); an unreadable node is an error here.
+    pub fn parse_strict_text(text: &str) -> Result<Node> {
+        if !crate::json_text::nests_deeper_than(text, 64) {
+            if let Some((id, parent_id, created_at, kind)) = crate::node_text::read_node(text) {
+                return Ok(Node { id, parent_id, created_at, kind, raw: RawJson::from_parsed_text(text.trim()) });
+            }
+        }
+        let value = crate::json_text::parse_lenient(text).map_err(|e| Error::new(ErrorCode::InvalidNode, e.to_string()))?;
+        Node::parse_strict(value)
+    }
+
+    /// As `parse_strict_text`, from a parsed value.
     pub fn parse_strict(raw: Value) -> Result<Node> {
         let node = Node::from_value(raw, 0);
         match &node.kind {
@@ -284,9 +387,7 @@ impl Message {
     }
 }
 
-type NodeParts = (String, Option<String>, Option<f64>, NodeKind);
-
-fn read_node(raw: &Value, index: usize) -> std::result::Result<NodeParts, (String, String)> {
+fn read_node(raw: &Value, index: usize) -> std::result::Result<crate::node_text::ReadNode, (String, String)> {
     let Value::Object(map) = raw else {
         return Err((String::new(), format!("node #{index} is not an object")));
     };
@@ -417,8 +518,8 @@ fn read_tool(part: &Map<String, Value>, tool_name: String, dynamic: bool) -> std
         dynamic,
         tool_call_id: field(part, "toolCallId")?.to_string(),
         state: ToolState::parse(field(part, "state")?),
-        input: part.get("input").cloned(),
-        output: part.get("output").cloned(),
+        input: part.get("input").map(RawJson::from_value),
+        output: part.get("output").map(RawJson::from_value),
         error_text: optional_field(part, "errorText")?,
         approval,
     })

@@ -87,7 +87,7 @@ impl Projection {
             .items
             .iter()
             .map(|item| match *item {
-                Projected::Message(i) => session.nodes[i].raw.clone(),
+                Projected::Message(i) => session.nodes[i].raw.to_value(),
                 Projected::Summary(i) => {
                     let node = &session.nodes[i];
                     node.checkpoint().map(|c| summary_message(&node.id, c)).unwrap_or(Value::Null)

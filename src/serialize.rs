@@ -163,13 +163,13 @@ fn write_tool(out: &mut String, tool: &ToolPart, options: &SerializeOptions) {
     let name = format!("tool {} | call {}", field(&tool.tool_name), field(&tool.tool_call_id));
     if let Some(input) = tool.input.as_ref().filter(|v| !v.is_null()) {
         header(out, &format!("{name} | input"));
-        limited(out, &zotero::render(input), options.max_tool_input_chars);
+        limited(out, &zotero::render(&input.to_value()), options.max_tool_input_chars);
     }
     let refused = tool.approval.as_ref().filter(|a| a.approved == Some(false));
     match &tool.state {
         ToolState::OutputAvailable => {
             header(out, &format!("{name} | result"));
-            let rendered = tool.output.as_ref().map(zotero::render).unwrap_or_else(|| "(no output)".into());
+            let rendered = tool.output.as_ref().map(|raw| zotero::render(&raw.to_value())).unwrap_or_else(|| "(no output)".into());
             limited(out, &rendered, options.max_tool_result_chars);
         }
         ToolState::OutputError => {

@@ -36,7 +36,11 @@ impl SessionIndex {
 
     /// Appends a durable node; it must be readable and its id new. The leaf does not move.
     pub fn append(&mut self, raw: Value) -> Result<()> {
-        let node = Node::parse_strict(raw)?;
+        self.append_node(Node::parse_strict(raw)?)
+    }
+
+    /// As `append`, for a node already read (e.g. with `Node::parse_strict_text`).
+    pub fn append_node(&mut self, node: Node) -> Result<()> {
         if self.ids.get(&node.id).is_some() {
             return Err(Error::new(ErrorCode::InvalidNode, format!("node {}: id already in the session", node.id)));
         }

@@ -783,14 +783,15 @@ fn estimate_tool(tool: &ToolPart) -> u64 {
     let mut tokens = TOOL_CALL_OVERHEAD_TOKENS
         .saturating_add(estimate_text(&tool.tool_name))
         .saturating_add(estimate_text(&tool.tool_call_id).saturating_mul(2));
+    // Input and output are scanned as the JSON text they were given as, which is the text sent.
     if let Some(input) = &tool.input {
-        tokens = tokens.saturating_add(estimate_json(input));
+        tokens = tokens.saturating_add(estimate_text(input.as_str()));
     }
     if let Some(output) = &tool.output {
         // The AI SDK sends a string result as text and anything else as JSON.
-        tokens = tokens.saturating_add(match output {
-            Value::String(text) => estimate_text(text),
-            other => estimate_json(other),
+        tokens = tokens.saturating_add(match output.as_string() {
+            Some(text) => estimate_text(&text),
+            None => estimate_text(output.as_str()),
         });
     }
     if let Some(error) = &tool.error_text {

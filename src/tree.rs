@@ -49,7 +49,7 @@ impl Branch {
 
     pub fn to_json(&self, session: &Session) -> Value {
         json!({
-            "nodes": self.nodes.iter().map(|&i| session.nodes[i].raw.clone()).collect::<Vec<_>>(),
+            "nodes": self.nodes.iter().map(|&i| session.nodes[i].raw.to_value()).collect::<Vec<_>>(),
             "readOnly": self.read_only,
             "problems": self.problems.iter().map(|p| json!({
                 "code": p.code.as_str(),
@@ -200,5 +200,5 @@ fn dangling_boundaries(session: &Session, chain: &[usize]) -> Vec<Problem> {
 /// The durable view for the UI: the readable part of the branch, checkpoints in place.
 pub fn history(session: &Session) -> Value {
     let branch = read_branch(session);
-    Value::Array(branch.nodes.iter().map(|&i| session.nodes[i].raw.clone()).collect())
+    Value::Array(branch.nodes.iter().map(|&i| session.nodes[i].raw.to_value()).collect())
 }

@@ -220,7 +220,7 @@ fn wrong_types_in_every_part_field() {
 
 /// The bad part of the single invalid node of `s`.
 fn part_of(s: &Session) -> Value {
-    s.nodes.iter().find(|n| matches!(n.kind, NodeKind::Invalid(_))).map(|n| n.raw["parts"][1].clone()).unwrap()
+    s.nodes.iter().find(|n| matches!(n.kind, NodeKind::Invalid(_))).map(|n| n.raw.to_value()["parts"][1].clone()).unwrap()
 }
 
 #[test]

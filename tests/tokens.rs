@@ -1,6 +1,6 @@
 //! The token estimator: bounds against real tokenizers, message parts, image headers, malformed input.
 
-use bibgenie_compaction::model::{Message, Part, Role, ToolPart, ToolState};
+use bibgenie_compaction::model::{Message, Part, RawJson, Role, ToolPart, ToolState};
 use bibgenie_compaction::tokens::{
     estimate_json, estimate_message, estimate_text, image_tokens, is_rare_in_english, EstimateOptions, DEFAULT_IMAGE_TOKENS,
     MESSAGE_OVERHEAD_TOKENS, PART_OVERHEAD_TOKENS, REMOTE_FILE_TOKENS,
@@ -181,8 +181,8 @@ fn tool(input: serde_json::Value, output: Option<serde_json::Value>, error_text:
         dynamic: false,
         tool_call_id: "call_8f2a".into(),
         state: if error_text.is_some() { ToolState::OutputError } else { ToolState::OutputAvailable },
-        input: Some(input),
-        output,
+        input: Some(RawJson::from_value(&input)),
+        output: output.as_ref().map(RawJson::from_value),
         error_text: error_text.map(String::from),
         approval: None,
     })

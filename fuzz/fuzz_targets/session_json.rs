@@ -1,7 +1,8 @@
 //! Session JSON -> readBranch, project, history, session operations, estimate and plan (three modes,
 //! several model profiles); a compacting plan goes on through the summary request, the extractive
 //! summary, the checkpoint node and the commit check, and the checkpoint is appended to a SessionIndex.
-//! Beyond "no panic", two invariants: the extractive summary always validates, and the cached
+//! Beyond "no panic", three invariants: reading the session from text agrees with reading it
+//! through `serde_json::Value`, the extractive summary always validates, and the cached
 //! SessionIndex plans exactly like the stateless `plan`.
 //! One model profile per execution, chosen by the input's length, so that mutations reach every
 //! profile at a fifth of the cost of running all five on every input.
@@ -9,6 +10,7 @@
 
 use bibgenie_compaction::capacity::ModelProfile;
 use bibgenie_compaction::commit::{check_commit, checkpoint_node};
+use bibgenie_compaction::error::ErrorCode;
 use bibgenie_compaction::estimate::{estimate, Draft, EstimateRequest};
 use bibgenie_compaction::model::{Mode, Session};
 use bibgenie_compaction::plan::{plan, PlanAction, PlanOptions};
@@ -41,7 +43,24 @@ fn models() -> Vec<ModelProfile> {
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(session) = Session::from_json_str(text) else { return };
+    let read = Session::from_json_str(text);
+    // The fast read from text agrees with the `Value` path that owns the rules, valid or not.
+    let by_value = bibgenie_compaction::json_text::parse_lenient::<serde_json::Value>(text)
+        .map_err(|_| ErrorCode::InvalidSession)
+        .and_then(|v| Session::from_value(v).map_err(|e| e.code));
+    match (&read, &by_value) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!((&a.leaf_id, a.branch_revision, a.nodes.len()), (&b.leaf_id, b.branch_revision, b.nodes.len()));
+            for (x, y) in a.nodes.iter().zip(&b.nodes) {
+                let node = |n: &bibgenie_compaction::model::Node| format!("{:?}", (&n.id, &n.parent_id, n.created_at, &n.kind));
+                assert_eq!(node(x), node(y));
+                assert_eq!(x.raw.to_value(), y.raw.to_value());
+            }
+        }
+        (Err(a), Err(b)) => assert_eq!(a.code, *b),
+        _ => panic!("reading from text and through Value disagree"),
+    }
+    let Ok(session) = read else { return };
 
     let branch = read_branch(&session);
     let _ = branch.to_json(&session);

@@ -39,12 +39,15 @@ pub fn js_error(error: Error) -> JsValue {
 /// (cycles, BigInt), and values it turns into nothing (`undefined`, functions, symbols).
 /// Inside objects it follows JSON's rules: `undefined` fields vanish, `NaN` becomes `null`.
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, code: ErrorCode) -> Result<T, Error> {
+    let text = json_text_from_js(value, code)?;
+    crate::json_text::parse_lenient(&text).map_err(|e| Error::new(code, e.to_string()))
+}
+
+/// The `JSON.stringify` text of a JS value, with the errors of `from_js`.
+pub fn json_text_from_js(value: &JsValue, code: ErrorCode) -> Result<String, Error> {
     let text = js_sys::JSON::stringify(value)
         .map_err(|thrown| Error::new(code, format!("not JSON-serializable: {}", describe_thrown(&thrown))))?;
-    let text = text
-        .as_string()
-        .ok_or_else(|| Error::new(code, format!("expected a JSON value, got {}", type_name(value))))?;
-    crate::json_text::parse_lenient(&text).map_err(|e| Error::new(code, e.to_string()))
+    text.as_string().ok_or_else(|| Error::new(code, format!("expected a JSON value, got {}", type_name(value))))
 }
 
 /// Like `from_js`, but `undefined` and `null` (an omitted optional argument) give `None`.

@@ -327,7 +327,7 @@ impl TxContext {
             Ok(nodes) => nodes.concat(&Array::of1(&node_js)),
             // Not a real array (JSON-equivalent only, e.g. through toJSON): rebuild from what was read.
             Err(_) => {
-                let mut raw: Vec<Value> = fresh.nodes.iter().map(|n| n.raw.clone()).collect();
+                let mut raw: Vec<Value> = fresh.nodes.iter().map(|n| n.raw.to_value()).collect();
                 raw.push(self.node.clone());
                 to_js(&raw)?.unchecked_into::<Array>()
             }

@@ -3,17 +3,16 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::{from_js, js_error, js_result, to_js};
+use super::{js_error, js_result, json_text_from_js, to_js};
 use crate::error::{Error, ErrorCode};
-use crate::model::{parse_count, Session};
+use crate::model::{parse_count, Node, Session};
 use crate::projection::project_branch;
 use crate::session_index::SessionIndex as CoreIndex;
 use crate::{projection, session_ops, tree};
 
 /// Reads a JS session (`{ nodes, leafId, branchRevision }`) into the core model.
 pub fn session_from_js(value: &JsValue) -> Result<Session, Error> {
-    let value: Value = from_js(value, ErrorCode::InvalidSession)?;
-    Session::from_value(value)
+    Session::from_json_str(&json_text_from_js(value, ErrorCode::InvalidSession)?)
 }
 
 #[wasm_bindgen(js_name = readBranch, unchecked_return_type = "BranchReadResult")]
@@ -79,8 +78,8 @@ impl SessionIndex {
 
     /// Appends a durable node (the leaf does not move).
     pub fn append(&mut self, #[wasm_bindgen(unchecked_param_type = "SessionNode")] node: JsValue) -> Result<(), JsValue> {
-        let node: Value = from_js(&node, ErrorCode::InvalidNode).map_err(js_error)?;
-        self.inner.append(node).map_err(js_error)
+        let text = json_text_from_js(&node, ErrorCode::InvalidNode).map_err(js_error)?;
+        Node::parse_strict_text(&text).and_then(|node| self.inner.append_node(node)).map_err(js_error)
     }
 
     #[wasm_bindgen(js_name = setLeaf)]
@@ -112,7 +111,7 @@ impl SessionIndex {
     #[wasm_bindgen(unchecked_return_type = "SessionNode[]")]
     pub fn history(&self) -> Result<JsValue, JsValue> {
         let session = self.inner.session();
-        to_js(&Value::Array(self.inner.branch().nodes.iter().map(|&i| session.nodes[i].raw.clone()).collect()))
+        to_js(&Value::Array(self.inner.branch().nodes.iter().map(|&i| session.nodes[i].raw.to_value()).collect()))
     }
 
     #[wasm_bindgen(js_name = retryTarget, unchecked_return_type = "RetryTarget | null")]
@@ -136,7 +135,7 @@ impl SessionIndex {
     pub fn to_session(&self) -> Result<JsValue, JsValue> {
         let session = self.inner.session();
         to_js(&serde_json::json!({
-            "nodes": session.nodes.iter().map(|n| n.raw.clone()).collect::<Vec<_>>(),
+            "nodes": session.nodes.iter().map(|n| n.raw.to_value()).collect::<Vec<_>>(),
             "leafId": session.leaf_id,
             "branchRevision": session.branch_revision,
         }))

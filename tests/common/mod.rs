@@ -37,8 +37,22 @@ pub fn session_value(nodes: Vec<Value>, leaf: &str, revision: u64) -> Value {
     json!({ "nodes": nodes, "leafId": leaf, "branchRevision": revision })
 }
 
+/// The session read from its JSON text, as the bindings read it; checked against the `Value` path.
 pub fn session(nodes: Vec<Value>, leaf: &str) -> Session {
-    Session::from_value(session_value(nodes, leaf, 0)).expect("test session parses")
+    let value = session_value(nodes, leaf, 0);
+    let session = Session::from_json_str(&value.to_string()).expect("test session parses");
+    assert_same_session(&session, &Session::from_value(value).expect("test session parses"));
+    session
+}
+
+/// Two reads of one session agree on every node: id, parent, time, kind and the raw JSON.
+pub fn assert_same_session(a: &Session, b: &Session) {
+    assert_eq!((&a.leaf_id, a.branch_revision, a.nodes.len()), (&b.leaf_id, b.branch_revision, b.nodes.len()));
+    for (x, y) in a.nodes.iter().zip(&b.nodes) {
+        assert_eq!((&x.id, &x.parent_id, x.created_at), (&y.id, &y.parent_id, y.created_at));
+        assert_eq!(format!("{:?}", x.kind), format!("{:?}", y.kind), "node {}", x.id);
+        assert_eq!(x.raw.to_value(), y.raw.to_value(), "node {}", x.id);
+    }
 }
 
 /// A linear conversation U1 A1 U2 A2 ... of `turns` turns; returns nodes and the leaf id.
