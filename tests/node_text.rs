@@ -147,6 +147,11 @@ fn texts_only_json_can_spell_read_the_same_both_ways() {
         r#" { "id" : "n" , "createdAt" : 1e3 , "role" : "user" , "parts" : [ ] } "#.to_string(),
         r#"{"id":"n","createdAt":-0.0,"role":"user","parts":[]}"#.to_string(),
         r#"{"id":"n","createdAt":1e400,"role":"user","parts":[]}"#.to_string(),
+        // Found by the session_json fuzz target: a number with more digits than a double holds. serde_json
+        // parses it correctly rounded only with `float_roundtrip`; without, the node's text and its
+        // re-serialized value parsed to doubles one unit apart.
+        format!(r#"{{"id":"n","role":"user","parts":[],"createdAt":1{}741597419000}}"#, "8".repeat(125)),
+        r#"{"id":"n","role":"assistant","parts":[{"type":"tool-x","toolCallId":"c","state":"output-available","output":{"p":0.30000000000000004441,"q":1.7976931348623157e308}}]}"#.to_string(),
         // Nodes that are not objects.
         "null".to_string(), "7".to_string(), "\"n\"".to_string(),
         node.to_string(),
