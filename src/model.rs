@@ -263,10 +263,8 @@ impl Session {
             .enumerate()
             .map(|(i, raw)| {
                 let text = raw.get();
-                Some(match crate::node_text::read_node(text) {
-                    Some((id, parent_id, created_at, kind)) => {
-                        Node { id, parent_id, created_at, kind, raw: RawJson::from_parsed_text(text) }
-                    }
+                Some(match Node::from_node_text(text) {
+                    Some(node) => node,
                     None => Node::from_value(serde_json::from_str(text).ok()?, i),
                 })
             })
@@ -321,11 +319,18 @@ impl Node {
         }
     }
 
+    /// The node `node_text` reads from `text` (one JSON value, depth already checked), keeping the
+    /// text as its raw form; `None` when the rules of `from_value` must decide.
+    fn from_node_text(text: &str) -> Option<Node> {
+        let (id, parent_id, created_at, kind) = crate::node_text::read_node(text)?;
+        Some(Node { id, parent_id, created_at, kind, raw: RawJson::from_parsed_text(text) })
+    }
+
     /// Parses a single node given by the caller (e.g. `SessionIndex.append`); an unreadable node is an error here.
     pub fn parse_strict_text(text: &str) -> Result<Node> {
         if !crate::json_text::nests_deeper_than(text, 64) {
-            if let Some((id, parent_id, created_at, kind)) = crate::node_text::read_node(text) {
-                return Ok(Node { id, parent_id, created_at, kind, raw: RawJson::from_parsed_text(text.trim()) });
+            if let Some(node) = Node::from_node_text(text.trim()) {
+                return Ok(node);
             }
         }
         let value = crate::json_text::parse_lenient(text).map_err(|e| Error::new(ErrorCode::InvalidNode, e.to_string()))?;
