@@ -147,7 +147,9 @@ build_pkg() {
   shrink_wasm "$wasm"
   cp -R js-glue/. "$PKG/"
   rm "$PKG/package.template.json"
-  [[ -f README.md ]] && cp README.md "$PKG/"
+  # The README links to docs/, so both ship: every link in the tarball's README resolves.
+  cp README.md "$PKG/"
+  cp -R docs "$PKG/docs"
   write_package_json
   log "pkg/ built in $((SECONDS - start))s"
   log "wasm size: $(stat -c %s "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzipped ($(basename "$wasm"))"
