@@ -401,7 +401,7 @@ describe('ZoteroDBStore specifics', () => {
     await h.store.listSessions();
     await h.store.listSessions();
     assert.equal(h.connection.log.filter((sql) => sql.startsWith('CREATE TABLE')).length, 2);
-    assert.equal(await h.connection.valueQueryAsync('PRAGMA user_version'), 1);
+    assert.equal(await h.connection.valueQueryAsync('PRAGMA user_version'), glue.SESSION_SCHEMA_VERSION);
     await h.close();
   });
 });
