@@ -333,7 +333,6 @@ export class SessionStoreBase {
   #exclusive(job) {
     if (this.#closed) return Promise.reject(storeError('store-closed', 'the store has been closed'));
     return this.#driver.mutex.run(async () => {
-      if (this.#closed) throw storeError('store-closed', 'the store has been closed');
       if (!this.#ready) {
         this.#ready = Promise.resolve(this.#driver.init());
         this.#ready.catch(() => {
