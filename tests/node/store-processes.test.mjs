@@ -114,7 +114,7 @@ test(`${PLAN.length} processes on one SQLite file: no stale fork commit, no misp
       `store processes: ${checkpoints} fork commits, ${count((l) => l.startsWith('stale '))} refused as stale; ` +
         `${count((l) => l.startsWith('ok '))} replies and ${count((l) => l.startsWith('tx '))} slow transactions on T, ` +
         `${count((l) => l === 'moved')} replies refused as session-moved; ` +
-        `coded refusals: ${count((l) => l.startsWith('error '))}`,
+        `other coded refusals: ${['store-conflict', 'store-busy'].map((code) => `${count((l) => l.startsWith(`error ${code} `))} ${code}`).join(', ')}`,
     );
   } finally {
     check.close();
