@@ -52,6 +52,8 @@ function isTimeout(error) {
 
 class ZoteroDriver {
   mutex = new AsyncMutex();
+  /** Stores using this connection; the last one to close may close it. */
+  users = 0;
 
   /** @param {ZoteroDBConnection} db @param {boolean} closeConnection */
   constructor(db, closeConnection) {
@@ -169,9 +171,18 @@ class ZoteroDriver {
   }
 
   async release() {
+    if (--this.users > 0) return;
+    DRIVERS.delete(this.db);
     if (this.closeConnection && typeof this.db.closeDatabase === 'function') await this.db.closeDatabase();
   }
 }
+
+/**
+ * One driver (and so one queue of store calls) per connection: two stores on one connection
+ * never read inside each other's open transaction.
+ * @type {WeakMap<ZoteroDBConnection, ZoteroDriver>}
+ */
+const DRIVERS = new WeakMap();
 
 /**
  * SessionStore on a Zotero.DBConnection (or anything with its queryAsync / valueQueryAsync /
@@ -191,7 +202,14 @@ export class ZoteroDBStore extends SessionStoreBase {
     if (!db || typeof db.queryAsync !== 'function' || typeof db.executeTransaction !== 'function') {
       throw storeError('invalid-argument', 'ZoteroDBStore: pass a Zotero.DBConnection');
     }
-    super(new ZoteroDriver(db, options.closeConnection === true));
+    let driver = DRIVERS.get(db);
+    if (!driver) {
+      driver = new ZoteroDriver(db, false);
+      DRIVERS.set(db, driver);
+    }
+    driver.users++;
+    if (options.closeConnection === true) driver.closeConnection = true;
+    super(driver);
     this.#db = db;
   }
 

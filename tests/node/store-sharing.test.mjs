@@ -274,3 +274,34 @@ describe('ZoteroDBStore: executeTransaction is never held across an await', () =
     await store.close();
   });
 });
+
+describe('ZoteroDBStore: stores on one connection', () => {
+  it('share one queue, and the connection closes with the last of them', async () => {
+    const connection = new ZoteroDBConnectionShim(Database, freshFile());
+    let closes = 0;
+    const close = connection.closeDatabase.bind(connection);
+    connection.closeDatabase = async () => {
+      closes++;
+      return close();
+    };
+    const a = new ZoteroDBStore(connection, { closeConnection: true });
+    const b = new ZoteroDBStore(connection);
+    await a.importSession(linearSession(1), { id: 's' });
+    const gate = deferred();
+    const slow = a.transaction('s', async (tx) => {
+      const s = await tx.load();
+      await gate.promise;
+      await tx.appendNode(checkpointNode('c1', s.leafId, s.branchRevision));
+      await tx.setLeaf('c1', s.branchRevision + 1);
+    });
+    const read = b.load('s'); // waits its turn: never reads in the middle of a's write
+    setTimeout(() => gate.resolve(), 20);
+    await slow;
+    assert.equal((await read).leafId, 'c1');
+    await a.close();
+    assert.equal(closes, 0, 'still used by the other store');
+    assert.equal((await b.load('s')).leafId, 'c1');
+    await b.close();
+    assert.equal(closes, 1, 'closed with the last store, as the first one asked');
+  });
+});
