@@ -189,7 +189,10 @@ export interface ZoteroDBConnectionLike {
   closeDatabase?(permanent?: boolean): Promise<unknown>;
 }
 
-/** On `new Zotero.DBConnection(`${addonRef}-sessions`)` (its own database file). */
+/**
+ * On `new Zotero.DBConnection(`${addonRef}-sessions`)` (its own database file). Stores on one
+ * connection share one queue of calls; the connection is closed (if any of them asked) by the last close().
+ */
 export declare class ZoteroDBStore extends SessionStoreBase {
   /** closeConnection: close() also closes the connection (for a connection only the store uses). */
   constructor(connection: ZoteroDBConnectionLike, options?: { closeConnection?: boolean });

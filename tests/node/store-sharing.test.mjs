@@ -130,10 +130,13 @@ describe('SqliteStore: no transaction across an await', () => {
         return true;
       });
       assert.ok(ticks > 0, 'timers ran while the store waited: the thread was not blocked');
-      // The lock goes away while the store is retrying: the call succeeds.
+      // The lock goes away while a store is retrying (the default 5 s): the call succeeds.
+      const patient = new SqliteStore(new Database(file));
       setTimeout(() => holder.exec('COMMIT'), 50);
-      const head = await store.appendMessage('s', user('U2'));
+      const head = await patient.appendMessage('s', user('U2'));
       assert.equal(head.leafId, 'U2');
+      await patient.close();
+      patient.database.close();
     } finally {
       clearInterval(ticker);
       if (holder.inTransaction) holder.exec('ROLLBACK');
