@@ -29,39 +29,125 @@ export interface SessionHead {
 /**
  * Error codes thrown by the stores (as `error.code`): invalid-argument, invalid-node,
  * invalid-session, duplicate-id, missing-parent, missing-leaf, unknown-session, unknown-node,
- * session-exists, not-updatable, invalid-revision, transaction-closed, unsupported-schema.
+ * session-exists, not-updatable, invalid-revision, transaction-closed, unsupported-schema;
+ * session-moved (an append's expectedLeafId / expectedRevision no longer hold), app-key-exists,
+ * has-forks (deleteSession without withForks), store-closed; and the retryable store-busy (the
+ * file stayed locked by another connection) and store-conflict (a transaction's session kept
+ * changing under every attempt), both with `retryable: true`.
  */
 export type StoreErrorCode =
   | 'invalid-argument' | 'invalid-node' | 'invalid-session' | 'duplicate-id' | 'missing-parent'
   | 'missing-leaf' | 'unknown-session' | 'unknown-node' | 'session-exists' | 'not-updatable'
-  | 'invalid-revision' | 'transaction-closed' | 'unsupported-schema';
+  | 'invalid-revision' | 'transaction-closed' | 'unsupported-schema'
+  | 'session-moved' | 'app-key-exists' | 'has-forks' | 'store-closed' | 'store-busy' | 'store-conflict';
+
+/** A session's metadata, as `listSessions({ details: true })` lists it. */
+export interface SessionInfo {
+  id: string;
+  /** The app's title for the session (null when none was set). */
+  title: string | null;
+  /** The app's key for it, unique in the store, e.g. the Zotero item key (null when none). */
+  appKey: string | null;
+  /** Milliseconds since 1970 (Date.now()) at creation and at the last change. */
+  createdAt: number;
+  updatedAt: number;
+  leafId: string | null;
+  branchRevision: number;
+  /** For a fork: the session and node it continues. */
+  baseSessionId: string | null;
+  baseNodeId: string | null;
+}
+
+/** Metadata a new session may be given. */
+export interface SessionInfoInput {
+  title?: string | null;
+  appKey?: string | null;
+}
+
+/**
+ * What the caller saw before appending: the append is refused with `session-moved` (the
+ * current head in the error's `leafId` and `branchRevision`) when the session moved since.
+ */
+export interface AppendExpectation {
+  expectedLeafId?: string | null;
+  expectedRevision?: number;
+}
+
+/** A refusal with a stable code, as the stores throw it. */
+export interface StoreError extends Error {
+  code: StoreErrorCode;
+  /** True for store-busy and store-conflict: the same call may succeed later. */
+  retryable?: boolean;
+  /** session-moved: the head as it is now. */
+  leafId?: string | null;
+  branchRevision?: number;
+  /** has-forks: the sessions forked from the one to delete. */
+  forks?: string[];
+}
+
+/**
+ * A session from a linear UIMessage list (useChat's messages, an older plugin's history, no
+ * parentId): each message the child of the one before, the last one the leaf, the revision
+ * the number of messages. A parentId other than the previous message's id is refused.
+ */
+export function sessionFromMessages(messages: ReadonlyArray<UIMessage & { parentId?: string | null }>): Session;
 
 /** The shared implementation of every store: the contract plus the app operations. */
 export declare class SessionStoreBase implements SessionStore {
   protected constructor(driver: unknown);
   load(sessionId: string): Promise<Session>;
+  /** The stored JSON text of the session's visible nodes (one JSON array) and its head. */
+  loadJson(sessionId: string): Promise<{ nodesJson: string; leafId: string | null; branchRevision: number }>;
+  /**
+   * fn's writes are buffered and applied after it resolved, in one write transaction, if the
+   * session is still what fn read; otherwise fn runs again on the fresh state (at most 4 times,
+   * then `store-conflict`). No database transaction is open while fn runs.
+   */
   transaction<T>(sessionId: string, fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   /** An empty session (leafId null, revision 0); a random id unless given. */
-  createSession(options?: { id?: string }): Promise<Session & { id: string }>;
+  createSession(options?: { id?: string } & SessionInfoInput): Promise<Session & { id: string }>;
   /** Stores a whole session verbatim (nodes, leaf, revision), e.g. the demo's bundled session. */
-  importSession(session: Session, options?: { id?: string }): Promise<SessionHead>;
-  /** Session ids, most recently changed first. */
-  listSessions(): Promise<string[]>;
+  importSession(session: Session, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
+  /** Imports a linear UIMessage list (no parentId) as a new session: see sessionFromMessages. */
+  importMessages(messages: ReadonlyArray<UIMessage & { parentId?: string | null }>, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
+  /** Session ids, most recently changed first; with `{ details: true }` their metadata. */
+  listSessions(options?: { details?: false }): Promise<string[]>;
+  listSessions(options: { details: true }): Promise<SessionInfo[]>;
+  getSessionInfo(sessionId: string): Promise<SessionInfo>;
+  /** Sets the title and/or app key (null clears); the revision stays, updatedAt moves. */
+  setSessionInfo(sessionId: string, info: SessionInfoInput): Promise<SessionInfo>;
+  /** The session of an app key (e.g. a Zotero item key), created empty if there is none. */
+  getOrCreateSession(options: { appKey: string; title?: string | null; id?: string }): Promise<SessionInfo & { created: boolean }>;
+  /** Deletes a session and its nodes; one with forks only with `withForks` (forks deleted first). */
+  deleteSession(sessionId: string, options?: { withForks?: boolean }): Promise<{ deleted: string[] }>;
+  /** The checkpoints on the branch ending at leafId (the session's leaf by default), oldest first. */
+  listCheckpoints(sessionId: string, options?: { leafId?: string }): Promise<SessionNode[]>;
   /** Appends under the leaf (or options.parentId / message.parentId), moves the leaf, bumps the revision. */
-  appendMessage(sessionId: string, message: UIMessage & { parentId?: string | null }, options?: { parentId?: string | null }): Promise<SessionHead>;
-  /** A tool result (or final metadata) arriving: only for the leaf or a message with a pending tool part. */
+  appendMessage(
+    sessionId: string,
+    message: UIMessage & { parentId?: string | null },
+    options?: { parentId?: string | null } & AppendExpectation,
+  ): Promise<SessionHead>;
+  /**
+   * A tool result (or final metadata) arriving: only for the leaf or a message with a pending tool part.
+   * A change also bumps the revision of every fork whose inherited chain holds the message.
+   */
   updateMessageParts(sessionId: string, messageId: string, parts: UIMessage['parts'], options?: { metadata?: unknown }): Promise<SessionHead>;
   /** Makes nodeId the leaf (branch switch); bumps the revision unless it already was. */
   moveLeaf(sessionId: string, nodeId: string): Promise<SessionHead>;
   /** Retry under parentId (core's retryTarget): moves the leaf there, or appends `message` there. */
-  retry(sessionId: string, parentId: string, message?: UIMessage): Promise<SessionHead>;
+  retry(sessionId: string, parentId: string, message?: UIMessage, options?: AppendExpectation): Promise<SessionHead>;
   /** Edit: `message` becomes a sibling under parentId (core's editTarget) and the leaf. */
-  edit(sessionId: string, parentId: string | null, message: UIMessage): Promise<SessionHead>;
+  edit(sessionId: string, parentId: string | null, message: UIMessage, options?: AppendExpectation): Promise<SessionHead>;
   /**
    * A new session continuing the ancestor chain of nodeId (nothing copied; load() prepends the
    * chain). Starts at leaf nodeId, revision 0. Check the core's canFork first.
    */
-  fork(sessionId: string, nodeId: string, options?: { id?: string }): Promise<SessionHead>;
+  fork(sessionId: string, nodeId: string, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
+  /** True once close() was called. */
+  readonly closed: boolean;
+  /** Later calls reject with `store-closed`; resolves once calls already made settled and the backend let go. */
+  close(): Promise<void>;
 }
 
 /** In memory (tests, browsers). Nodes are kept as JSON text, so callers never alias stored state. */
@@ -78,13 +164,21 @@ export interface SqliteDatabaseLike {
   readonly inTransaction: boolean;
 }
 
-/** On better-sqlite3 (12.x), WAL mode. `new SqliteStore(Database, file)` or `new SqliteStore(db)`. */
+export interface SqliteStoreOptions {
+  /** How long a call retries a file another connection keeps locked before `store-busy` (default 5000 ms). */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * On better-sqlite3 (12.x), WAL mode. `new SqliteStore(Database, file)` or `new SqliteStore(db)`.
+ * Stores opened from the class on one file in one process share one connection.
+ */
 export declare class SqliteStore extends SessionStoreBase {
-  constructor(database: SqliteDatabaseLike);
-  constructor(Database: new (filename: string) => SqliteDatabaseLike, filename: string);
+  constructor(database: SqliteDatabaseLike, options?: SqliteStoreOptions);
+  constructor(Database: new (filename: string) => SqliteDatabaseLike, filename: string, options?: SqliteStoreOptions);
   readonly database: SqliteDatabaseLike;
-  /** Closes the database if the store opened it. */
-  close(): void;
+  /** The connection closes with the last store using it, if a store opened it. */
+  close(): Promise<void>;
 }
 
 /** The part of Zotero.DBConnection the store uses. */
@@ -92,11 +186,16 @@ export interface ZoteroDBConnectionLike {
   queryAsync(sql: string, params?: unknown[]): Promise<any[] | undefined>;
   valueQueryAsync(sql: string, params?: unknown[]): Promise<unknown>;
   executeTransaction<T>(fn: () => Promise<T>): Promise<T>;
+  closeDatabase?(permanent?: boolean): Promise<unknown>;
 }
 
-/** On `new Zotero.DBConnection('bibgenie-compaction')` (its own database file). */
+/**
+ * On `new Zotero.DBConnection(`${addonRef}-sessions`)` (its own database file). Stores on one
+ * connection share one queue of calls; the connection is closed (if any of them asked) by the last close().
+ */
 export declare class ZoteroDBStore extends SessionStoreBase {
-  constructor(connection: ZoteroDBConnectionLike);
+  /** closeConnection: close() also closes the connection (for a connection only the store uses). */
+  constructor(connection: ZoteroDBConnectionLike, options?: { closeConnection?: boolean });
   readonly connection: ZoteroDBConnectionLike;
 }
 

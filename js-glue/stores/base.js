@@ -2,6 +2,17 @@
 // app operations a plugin needs. Backends (memory, better-sqlite3, Zotero.DBConnection) only
 // implement the small driver interface below; every rule about leaves, revisions, forks and
 // validation lives here once.
+//
+// Concurrency model (docs/stores.md):
+// - No database transaction is ever open while the caller's code runs. Every operation is a
+//   generator over driver calls, run inside one driver write (or read) transaction; with a
+//   synchronous driver (better-sqlite3, memory) it runs in one synchronous stretch, so the
+//   SQLite write lock is held for microseconds and never across an `await`.
+// - `transaction(sessionId, fn)` reads a snapshot, runs the async `fn` against it with its
+//   writes buffered, then in one write transaction re-reads the session and applies the buffer
+//   only if nothing fn read has changed (another process may have written meanwhile); otherwise
+//   fn runs again on the fresh state, a bounded number of times.
+// - Calls on one store (and on stores sharing one driver) still run one at a time, in order.
 
 /**
  * @typedef {{ id: string, parentId: string | null, createdAt?: number, [key: string]: unknown }} SessionNode
@@ -18,20 +29,38 @@
  * @typedef {{
  *   id: string, leafId: string | null, branchRevision: number,
  *   baseSessionId: string | null, baseNodeId: string | null,
- *   createdAt: number, updatedAt: number,
+ *   createdAt: number, updatedAt: number, title: string | null, appKey: string | null,
  * }} SessionRow
- * @typedef {{ id: string, parentId: string | null, kind: 'message' | 'checkpoint', json: string }} NodeRow
  * @typedef {{
+ *   id: string, title: string | null, appKey: string | null, createdAt: number, updatedAt: number,
+ *   leafId: string | null, branchRevision: number, baseSessionId: string | null, baseNodeId: string | null,
+ * }} SessionInfo
+ * @typedef {{ id: string, parentId: string | null, kind: 'message' | 'checkpoint', json: string }} NodeRow
+ * @typedef {{ expectedLeafId?: string | null, expectedRevision?: number }} Expectation
+ *   What the caller saw: an append is refused with `session-moved` when the session moved since.
+ */
+
+/**
+ * The driver interface. Data methods return a value (synchronous drivers) or a promise
+ * (Zotero); `read`/`write` run `body` in one consistent read / one write transaction.
+ * @typedef {{
+ *   mutex: AsyncMutex,
  *   init(): Promise<void> | void,
+ *   read<T>(body: () => T | Promise<T>): Promise<T> | T,
+ *   write<T>(body: () => T | Promise<T>): Promise<T> | T,
  *   getSession(id: string): Promise<SessionRow | null> | SessionRow | null,
- *   listSessionIds(): Promise<string[]> | string[],
+ *   getSessionByAppKey(appKey: string): Promise<SessionRow | null> | SessionRow | null,
+ *   listSessions(): Promise<SessionRow[]> | SessionRow[],
+ *   listForks(baseSessionId: string): Promise<SessionRow[]> | SessionRow[],
  *   getNodeJsons(sessionId: string): Promise<string[]> | string[],
  *   getNode(sessionId: string, id: string): Promise<NodeRow | null> | NodeRow | null,
  *   insertSession(row: SessionRow): Promise<void> | void,
  *   insertNode(sessionId: string, row: NodeRow, createdAt: number): Promise<void> | void,
  *   updateHead(sessionId: string, leafId: string | null, branchRevision: number, updatedAt: number): Promise<void> | void,
  *   updateNodeJson(sessionId: string, id: string, json: string): Promise<void> | void,
- *   runInTransaction<T>(fn: () => Promise<T>): Promise<T>,
+ *   updateInfo(sessionId: string, title: string | null, appKey: string | null, updatedAt: number): Promise<void> | void,
+ *   deleteSession(sessionId: string): Promise<void> | void,
+ *   release(): Promise<void> | void,
  * }} StoreDriver
  */
 
@@ -43,14 +72,18 @@ export const PENDING_TOOL_STATES = Object.freeze([
   'approval-responded',
 ]);
 
+/** How often `transaction` runs fn when another writer keeps changing what fn read. */
+export const MAX_TRANSACTION_ATTEMPTS = 4;
+
 /**
  * A JS Error with a stable `code`, like the errors thrown by the wasm core.
  * @param {string} code
  * @param {string} message
+ * @param {Record<string, unknown>} [fields] extra properties (e.g. `retryable`)
  */
-export function storeError(code, message) {
+export function storeError(code, message, fields) {
   const error = new Error(message);
-  /** @type {any} */ (error).code = code;
+  Object.assign(error, { code }, fields);
   return error;
 }
 
@@ -66,10 +99,16 @@ export function randomId() {
 
 /**
  * Serializes promise-returning jobs: each starts after the previous one settled.
- * Used so two async callers never interleave inside one store transaction.
+ * Used so two async callers never interleave inside one store operation.
  */
 export class AsyncMutex {
   #tail = Promise.resolve();
+  #pending = 0;
+
+  /** True when no job is queued or running. */
+  get idle() {
+    return this.#pending === 0;
+  }
 
   /**
    * @template T
@@ -77,13 +116,73 @@ export class AsyncMutex {
    * @returns {Promise<T>}
    */
   run(job) {
+    this.#pending++;
     const result = this.#tail.then(() => job());
     this.#tail = result.then(
-      () => undefined,
-      () => undefined,
+      () => {
+        this.#pending--;
+      },
+      () => {
+        this.#pending--;
+      },
     );
     return result;
   }
+
+  /** Resolves once every job queued so far has settled. */
+  drain() {
+    return this.#tail;
+  }
+}
+
+/** @param {unknown} value @returns {value is PromiseLike<unknown>} */
+function isThenable(value) {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (/** @type {any} */ (value).then) === 'function';
+}
+
+/**
+ * Runs a generator that yields driver results: synchronously for as long as they are plain
+ * values, so a synchronous driver runs a whole operation inside one synchronous transaction;
+ * asynchronously from the first promise on.
+ * @template T
+ * @param {Generator<unknown, T, any>} gen
+ * @returns {T | Promise<T>}
+ */
+export function drive(gen) {
+  let step = gen.next();
+  while (!step.done) {
+    if (isThenable(step.value)) return driveAsync(gen, step.value);
+    step = gen.next(step.value);
+  }
+  return step.value;
+}
+
+/**
+ * @template T
+ * @param {Generator<unknown, T, any>} gen
+ * @param {PromiseLike<unknown>} pending
+ * @returns {Promise<T>}
+ */
+async function driveAsync(gen, pending) {
+  let step;
+  try {
+    step = gen.next(await pending);
+  } catch (error) {
+    step = gen.throw(error);
+  }
+  while (!step.done) {
+    if (!isThenable(step.value)) {
+      step = gen.next(step.value);
+      continue;
+    }
+    try {
+      const value = await step.value;
+      step = gen.next(value);
+    } catch (error) {
+      step = gen.throw(error);
+    }
+  }
+  return step.value;
 }
 
 /** @param {unknown} node */
@@ -125,6 +224,11 @@ function nodeJson(node, where) {
   return json;
 }
 
+/** @param {SessionNode} node @param {string} json @returns {NodeRow} */
+function nodeRow(node, json) {
+  return { id: node.id, parentId: node.parentId, kind: isCheckpoint(node) ? 'checkpoint' : 'message', json };
+}
+
 /** @param {string} where @param {unknown} id @param {string} name */
 function requireId(where, id, name) {
   if (typeof id !== 'string' || id === '') {
@@ -132,20 +236,88 @@ function requireId(where, id, name) {
   }
 }
 
+/** @param {string} where @param {unknown} value @param {string} name */
+function optionalText(where, value, name) {
+  if (value !== undefined && value !== null && typeof value !== 'string') {
+    throw storeError('invalid-argument', `${where}: ${name} must be a string or null`);
+  }
+  return value ?? null;
+}
+
+/** @param {SessionRow} row @returns {SessionInfo} */
+function sessionInfo(row) {
+  return {
+    id: row.id,
+    title: row.title ?? null,
+    appKey: row.appKey ?? null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    leafId: row.leafId,
+    branchRevision: row.branchRevision,
+    baseSessionId: row.baseSessionId,
+    baseNodeId: row.baseNodeId,
+  };
+}
+
 /**
- * The shared store. Subclasses pass a driver; all public methods are serialized through one
- * mutex, so reads see committed state only and transactions never interleave.
+ * The ids on the chain from `id` up to its root in `byId` (a broken chain stops where it breaks).
+ * @param {Map<string, { parentId: string | null }>} byId @param {string | null} id
+ */
+function ancestorChain(byId, id) {
+  const chain = new Set();
+  for (let at = id; at !== null && byId.has(at) && !chain.has(at); ) {
+    chain.add(at);
+    const parent = /** @type {{ parentId: unknown }} */ (byId.get(at)).parentId;
+    at = typeof parent === 'string' ? parent : null;
+  }
+  return chain;
+}
+
+/**
+ * A session as a linear UIMessage list (what useChat or an older plugin kept, without
+ * parentId): each message becomes the child of the one before it; the last is the leaf.
+ * A message may already carry the parentId the order implies; any other parentId, a
+ * checkpoint, a missing or repeated id is refused. The input is not mutated.
+ * @param {ReadonlyArray<Record<string, unknown>>} messages
+ * @returns {Session}
+ */
+export function sessionFromMessages(messages) {
+  if (!Array.isArray(messages)) throw storeError('invalid-session', 'sessionFromMessages: messages must be an array');
+  const seen = new Set();
+  /** @type {string | null} */
+  let previous = null;
+  const nodes = messages.map((message, i) => {
+    const where = `sessionFromMessages: messages[${i}]`;
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      throw storeError('invalid-node', `${where}: a message must be an object`);
+    }
+    if (isCheckpoint(message)) throw storeError('invalid-node', `${where}: a linear message list holds no checkpoints`);
+    if (typeof message.id !== 'string' || message.id === '') throw storeError('invalid-node', `${where}: id must be a non-empty string`);
+    if (seen.has(message.id)) throw storeError('duplicate-id', `${where}: id ${message.id} appears twice`);
+    if (message.parentId !== undefined && message.parentId !== previous) {
+      throw storeError('invalid-node', `${where}: parentId ${String(message.parentId)} is not the previous message (${String(previous)})`);
+    }
+    seen.add(message.id);
+    const node = /** @type {SessionNode} */ ({ ...message, parentId: previous });
+    previous = message.id;
+    return node;
+  });
+  return { nodes, leafId: previous, branchRevision: nodes.length };
+}
+
+/**
+ * The shared store. Subclasses pass a driver; all public methods are serialized through the
+ * driver's mutex, so reads see committed state only and operations never interleave.
  *
  * Do not call store methods from inside a transaction callback: they wait for the running
- * transaction to finish, which is waiting for the callback (a deadlock, as with Zotero's
- * nested executeTransaction). Use the `tx` argument instead.
+ * transaction to finish, which is waiting for the callback. Use the `tx` argument instead.
  */
 export class SessionStoreBase {
   /** @type {StoreDriver} */
   #driver;
-  #mutex = new AsyncMutex();
   /** @type {Promise<void> | null} */
   #ready = null;
+  #closed = false;
 
   /** @param {StoreDriver} driver */
   constructor(driver) {
@@ -155,11 +327,12 @@ export class SessionStoreBase {
   /**
    * Runs `job` alone, after the schema is ready.
    * @template T
-   * @param {() => Promise<T>} job
+   * @param {() => Promise<T> | T} job
    * @returns {Promise<T>}
    */
   #exclusive(job) {
-    return this.#mutex.run(async () => {
+    if (this.#closed) return Promise.reject(storeError('store-closed', 'the store has been closed'));
+    return this.#driver.mutex.run(async () => {
       if (!this.#ready) {
         this.#ready = Promise.resolve(this.#driver.init());
         this.#ready.catch(() => {
@@ -172,17 +345,24 @@ export class SessionStoreBase {
   }
 
   /**
-   * @template T
-   * @param {() => Promise<T>} job
-   * @returns {Promise<T>}
+   * A read-only operation in one consistent read.
+   * @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T>}
    */
-  #exclusiveTransaction(job) {
-    return this.#exclusive(() => this.#driver.runInTransaction(job));
+  #read(op) {
+    return this.#exclusive(() => this.#driver.read(() => drive(op())));
   }
 
-  /** @param {string} sessionId */
-  async #row(sessionId) {
-    const row = await this.#driver.getSession(sessionId);
+  /**
+   * An operation in one write transaction: everything it wrote is undone when it throws.
+   * @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T>}
+   */
+  #write(op) {
+    return this.#exclusive(() => this.#driver.write(() => drive(op())));
+  }
+
+  /** @param {string} sessionId @returns {Generator<unknown, SessionRow, any>} */
+  *#row(sessionId) {
+    const row = yield this.#driver.getSession(sessionId);
     if (!row) throw storeError('unknown-session', `no session with id ${sessionId}`);
     return row;
   }
@@ -192,30 +372,25 @@ export class SessionStoreBase {
    * its base node (from the base session, recursively) and then its own nodes.
    * @param {SessionRow} row
    * @param {Set<string>} [seen] guards against fork cycles written by hand
-   * @returns {Promise<string[]>}
+   * @returns {Generator<unknown, string[], any>}
    */
-  async #visibleJsons(row, seen = new Set()) {
-    const own = await this.#driver.getNodeJsons(row.id);
+  *#visibleJsons(row, seen = new Set()) {
+    /** @type {string[]} */
+    const own = yield this.#driver.getNodeJsons(row.id);
     if (row.baseSessionId === null || row.baseNodeId === null || seen.has(row.id)) return [...own];
     seen.add(row.id);
-    const base = await this.#driver.getSession(row.baseSessionId);
+    const base = yield this.#driver.getSession(row.baseSessionId);
     if (!base) return [...own]; // the base session is gone: load as-is, readBranch reports it
-    const baseJsons = await this.#visibleJsons(base, seen);
+    const baseJsons = yield* this.#visibleJsons(base, seen);
     const baseNodes = baseJsons.map((json) => /** @type {SessionNode} */ (JSON.parse(json)));
-    const byId = new Map(baseNodes.map((node) => [node.id, node]));
-    const chain = new Set();
-    for (let id = /** @type {string | null} */ (row.baseNodeId); id !== null && byId.has(id) && !chain.has(id); ) {
-      chain.add(id);
-      const parent = /** @type {SessionNode} */ (byId.get(id)).parentId;
-      id = typeof parent === 'string' ? parent : null;
-    }
+    const chain = ancestorChain(new Map(baseNodes.map((node) => [node.id, node])), row.baseNodeId);
     const inherited = baseJsons.filter((_, i) => chain.has(baseNodes[i].id));
     return [...inherited, ...own];
   }
 
-  /** @param {SessionRow} row @returns {Promise<Session>} */
-  async #session(row) {
-    const jsons = await this.#visibleJsons(row);
+  /** @param {SessionRow} row @returns {Generator<unknown, Session, any>} */
+  *#session(row) {
+    const jsons = yield* this.#visibleJsons(row);
     return {
       nodes: jsons.map((json) => JSON.parse(json)),
       leafId: row.leafId,
@@ -225,46 +400,93 @@ export class SessionStoreBase {
 
   /**
    * Whether `id` names a node visible in the session (own or inherited through a fork).
-   * @param {SessionRow} row @param {string} id
+   * @param {SessionRow} row @param {string} id @returns {Generator<unknown, boolean, any>}
    */
-  async #hasVisibleNode(row, id) {
-    if (await this.#driver.getNode(row.id, id)) return true;
+  *#hasVisibleNode(row, id) {
+    if (yield this.#driver.getNode(row.id, id)) return true;
     if (row.baseSessionId === null) return false;
-    const session = await this.#session(row);
+    const session = yield* this.#session(row);
     return session.nodes.some((node) => node.id === id);
   }
 
   /**
    * Appends a node after checking its id is new and its parent exists.
    * @param {SessionRow} row @param {SessionNode} node @param {string} where
+   * @returns {Generator<unknown, void, any>}
    */
-  async #append(row, node, where) {
+  *#append(row, node, where) {
     const json = nodeJson(node, where);
-    if (await this.#hasVisibleNode(row, node.id)) {
+    if (yield* this.#hasVisibleNode(row, node.id)) {
       throw storeError('duplicate-id', `${where}: session ${row.id} already has a node ${node.id}`);
     }
-    if (node.parentId !== null && !(await this.#hasVisibleNode(row, node.parentId))) {
+    if (node.parentId !== null && !(yield* this.#hasVisibleNode(row, node.parentId))) {
       throw storeError('missing-parent', `${where}: node ${node.id}: parent ${node.parentId} is not in session ${row.id}`);
     }
-    const kind = isCheckpoint(node) ? 'checkpoint' : 'message';
-    await this.#driver.insertNode(row.id, { id: node.id, parentId: node.parentId, kind, json }, Date.now());
+    yield this.#driver.insertNode(row.id, nodeRow(node, json), Date.now());
   }
 
   /**
    * Moves the head; a leaf move must come with a higher revision, so readers can tell.
    * @param {SessionRow} row @param {string | null} leafId @param {number} branchRevision @param {string} where
+   * @returns {Generator<unknown, void, any>}
    */
-  async #setHead(row, leafId, branchRevision, where) {
-    if (!Number.isSafeInteger(branchRevision) || branchRevision < row.branchRevision) {
-      throw storeError('invalid-revision', `${where}: branchRevision ${branchRevision} is not an integer >= ${row.branchRevision}`);
-    }
-    if (leafId !== row.leafId && branchRevision === row.branchRevision) {
-      throw storeError('invalid-revision', `${where}: moving the leaf must increase branchRevision (now ${row.branchRevision})`);
-    }
+  *#setHead(row, leafId, branchRevision, where) {
+    checkHeadMove(row, leafId, branchRevision, where);
     if (leafId === row.leafId && branchRevision === row.branchRevision) return;
-    await this.#driver.updateHead(row.id, leafId, branchRevision, Date.now());
+    yield this.#driver.updateHead(row.id, leafId, branchRevision, Date.now());
     row.leafId = leafId;
     row.branchRevision = branchRevision;
+  }
+
+  /**
+   * A node seen through forks changed: every fork whose inherited chain holds it gets a higher
+   * revision (and so do forks of those forks), so a compaction planned on the fork's old
+   * content fails its commit check instead of committing a summary of the old text.
+   * @param {string} sessionId the session owning the view `byId` describes
+   * @param {() => Generator<unknown, Map<string, SessionNode>, any>} viewOf the session's visible nodes by id
+   * @param {string} changedId
+   * @param {Set<string>} [seen]
+   * @returns {Generator<unknown, string[], any>} the sessions bumped
+   */
+  *#bumpForksHolding(sessionId, viewOf, changedId, seen = new Set([sessionId])) {
+    /** @type {SessionRow[]} */
+    const forks = yield this.#driver.listForks(sessionId);
+    if (!forks.length) return [];
+    const byId = yield* viewOf();
+    /** @type {string[]} */
+    const bumped = [];
+    for (const fork of forks) {
+      if (seen.has(fork.id)) continue;
+      seen.add(fork.id);
+      const chain = ancestorChain(byId, fork.baseNodeId);
+      if (!chain.has(changedId)) continue;
+      yield this.#driver.updateHead(fork.id, fork.leafId, fork.branchRevision + 1, Date.now());
+      bumped.push(fork.id);
+      const forkView = function* (/** @type {SessionStoreBase} */ self) {
+        /** @type {Map<string, SessionNode>} */
+        const view = new Map([...chain].map((id) => [id, /** @type {SessionNode} */ (byId.get(id))]));
+        /** @type {string[]} */
+        const own = yield self.#driver.getNodeJsons(fork.id);
+        for (const json of own) {
+          const node = JSON.parse(json);
+          view.set(node.id, node);
+        }
+        return view;
+      };
+      bumped.push(...(yield* this.#bumpForksHolding(fork.id, () => forkView(this), changedId, seen)));
+    }
+    return bumped;
+  }
+
+  /**
+   * What `transaction` compares before applying fn's writes: the head and every visible node.
+   * @param {string} sessionId @returns {Generator<unknown, { row: SessionRow, jsons: string[], text: string }, any>}
+   */
+  *#snapshot(sessionId) {
+    const row = yield* this.#row(sessionId);
+    const jsons = yield* this.#visibleJsons(row);
+    const head = JSON.stringify([row.leafId, row.branchRevision, row.baseSessionId, row.baseNodeId]);
+    return { row, jsons, text: `${head}\n${jsons.join('\n')}` };
   }
 
   // ---- The contract's SessionStore -------------------------------------------------------
@@ -277,13 +499,37 @@ export class SessionStoreBase {
    */
   async load(sessionId) {
     requireId('load', sessionId, 'sessionId');
-    return this.#exclusive(async () => this.#session(await this.#row(sessionId)));
+    const self = this;
+    return this.#read(function* () {
+      return yield* self.#session(yield* self.#row(sessionId));
+    });
   }
 
   /**
-   * Runs `fn` in one transaction on the session: everything it wrote is committed when its
-   * promise resolves and rolled back when it rejects (the rejection is rethrown). Transactions
-   * and app operations on one store run one at a time. `tx` is only valid during `fn`.
+   * The stored JSON text of a session's visible nodes, as one JSON array, with the head: for a
+   * caller that keeps its own parsed index (no object per node is built here).
+   * @param {string} sessionId
+   * @returns {Promise<{ nodesJson: string, leafId: string | null, branchRevision: number }>}
+   */
+  async loadJson(sessionId) {
+    requireId('loadJson', sessionId, 'sessionId');
+    const self = this;
+    return this.#read(function* () {
+      const { row, jsons } = yield* self.#snapshot(sessionId);
+      return { nodesJson: `[${jsons.join(',')}]`, leafId: row.leafId, branchRevision: row.branchRevision };
+    });
+  }
+
+  /**
+   * Runs `fn` as one transaction on the session: everything it wrote is committed when its
+   * promise resolves and discarded when it rejects (the rejection is rethrown). `tx.load()`
+   * shows the session as of the transaction's start plus its own writes.
+   *
+   * No database transaction is open while fn runs: its writes are buffered and applied in one
+   * write transaction after it resolved, only if the session (head and every visible node) is
+   * still what fn read. If another writer (another process) changed it, fn runs again on the
+   * fresh state, up to MAX_TRANSACTION_ATTEMPTS times, then `store-conflict` (retryable).
+   * A fn that wrote nothing is never re-run. `tx` is only valid during `fn`.
    * `tx.appendNode` does not move the leaf or bump the revision: the caller does that with
    * `tx.setLeaf(leafId, revision)` where a moved leaf needs a higher revision.
    * @template T
@@ -294,35 +540,30 @@ export class SessionStoreBase {
   async transaction(sessionId, fn) {
     requireId('transaction', sessionId, 'sessionId');
     if (typeof fn !== 'function') throw storeError('invalid-argument', 'transaction: fn must be a function');
-    return this.#exclusiveTransaction(async () => {
-      const row = await this.#row(sessionId);
-      let open = true;
-      const guard = (/** @type {string} */ name) => {
-        if (!open) throw storeError('transaction-closed', `tx.${name}: the transaction has already ended`);
-      };
-      /** @type {StoreTx} */
-      const tx = {
-        load: async () => {
-          guard('load');
-          return this.#session(row);
-        },
-        appendNode: async (node) => {
-          guard('appendNode');
-          await this.#append(row, node, 'tx.appendNode');
-        },
-        setLeaf: async (leafId, branchRevision) => {
-          guard('setLeaf');
-          requireId('tx.setLeaf', leafId, 'leafId');
-          if (!(await this.#hasVisibleNode(row, leafId))) {
-            throw storeError('missing-leaf', `tx.setLeaf: node ${leafId} is not in session ${sessionId}`);
-          }
-          await this.#setHead(row, leafId, branchRevision, 'tx.setLeaf');
-        },
-      };
-      try {
-        return await fn(tx);
-      } finally {
-        open = false;
+    const self = this;
+    return this.#exclusive(async () => {
+      for (let attempt = 1; ; attempt++) {
+        const basis = await this.#driver.read(() => drive(self.#snapshot(sessionId)));
+        const buffer = new TxBuffer(sessionId, basis.row, basis.jsons);
+        let result;
+        try {
+          result = await fn(buffer.api);
+        } finally {
+          buffer.close();
+        }
+        if (!buffer.wrote) return result;
+        const applied = await this.#driver.write(() => drive((function* () {
+          const now = yield* self.#snapshot(sessionId);
+          if (now.text !== basis.text) return false;
+          const at = Date.now();
+          for (const row of buffer.nodes) yield self.#driver.insertNode(sessionId, row, at);
+          if (buffer.headMoved) yield self.#driver.updateHead(sessionId, buffer.row.leafId, buffer.row.branchRevision, at);
+          return true;
+        })()));
+        if (applied) return result;
+        if (attempt >= MAX_TRANSACTION_ATTEMPTS) {
+          throw storeError('store-conflict', `transaction: session ${sessionId} kept changing under ${attempt} attempts`, { retryable: true });
+        }
       }
     });
   }
@@ -331,70 +572,230 @@ export class SessionStoreBase {
 
   /**
    * Creates an empty session (leafId null, branchRevision 0).
-   * @param {{ id?: string }} [options]
+   * @param {{ id?: string, title?: string | null, appKey?: string | null }} [options]
    * @returns {Promise<Session & { id: string }>}
    */
   async createSession(options = {}) {
     const id = options.id ?? randomId();
     requireId('createSession', id, 'id');
-    return this.#exclusiveTransaction(async () => {
-      if (await this.#driver.getSession(id)) throw storeError('session-exists', `createSession: session ${id} already exists`);
-      const now = Date.now();
-      await this.#driver.insertSession({
-        id, leafId: null, branchRevision: 0, baseSessionId: null, baseNodeId: null, createdAt: now, updatedAt: now,
-      });
+    const title = optionalText('createSession', options.title, 'title');
+    const appKey = optionalText('createSession', options.appKey, 'appKey');
+    const self = this;
+    return this.#write(function* () {
+      yield* self.#insertSession('createSession', { id, title, appKey, leafId: null, branchRevision: 0 });
       return { id, nodes: [], leafId: null, branchRevision: 0 };
     });
+  }
+
+  /**
+   * @param {string} where
+   * @param {{ id: string, title: string | null, appKey: string | null, leafId: string | null, branchRevision: number,
+   *   baseSessionId?: string, baseNodeId?: string }} fields
+   * @returns {Generator<unknown, SessionRow, any>}
+   */
+  *#insertSession(where, fields) {
+    if (yield this.#driver.getSession(fields.id)) throw storeError('session-exists', `${where}: session ${fields.id} already exists`);
+    if (fields.appKey !== null && (yield this.#driver.getSessionByAppKey(fields.appKey))) {
+      throw storeError('app-key-exists', `${where}: a session with appKey ${fields.appKey} already exists`);
+    }
+    const now = Date.now();
+    /** @type {SessionRow} */
+    const row = {
+      id: fields.id, leafId: fields.leafId, branchRevision: fields.branchRevision,
+      baseSessionId: fields.baseSessionId ?? null, baseNodeId: fields.baseNodeId ?? null,
+      createdAt: now, updatedAt: now, title: fields.title, appKey: fields.appKey,
+    };
+    yield this.#driver.insertSession(row);
+    return row;
   }
 
   /**
    * Stores a whole session as given (nodes verbatim, even a broken chain; leaf and revision
    * copied). For demos, migrations and tests.
    * @param {Session} session
-   * @param {{ id?: string }} [options]
+   * @param {{ id?: string, title?: string | null, appKey?: string | null }} [options]
    * @returns {Promise<Head>}
    */
   async importSession(session, options = {}) {
     const id = options.id ?? randomId();
     requireId('importSession', id, 'id');
+    const title = optionalText('importSession', options.title, 'title');
+    const appKey = optionalText('importSession', options.appKey, 'appKey');
     if (!session || !Array.isArray(session.nodes)) throw storeError('invalid-session', 'importSession: session.nodes must be an array');
     const revision = session.branchRevision ?? 0;
     if (!Number.isSafeInteger(revision) || revision < 0) {
       throw storeError('invalid-session', 'importSession: branchRevision must be a non-negative integer');
     }
     const leafId = session.leafId ?? null;
-    const rows = session.nodes.map((node, i) => {
-      const json = nodeJson(node, `importSession: nodes[${i}]`);
-      return { id: node.id, parentId: node.parentId, kind: isCheckpoint(node) ? 'checkpoint' : 'message', json };
-    });
-    return this.#exclusiveTransaction(async () => {
-      if (await this.#driver.getSession(id)) throw storeError('session-exists', `importSession: session ${id} already exists`);
+    const rows = session.nodes.map((node, i) => nodeRow(node, nodeJson(node, `importSession: nodes[${i}]`)));
+    const seen = new Set();
+    for (const row of rows) {
+      if (seen.has(row.id)) throw storeError('duplicate-id', `importSession: node ${row.id} appears twice`);
+      seen.add(row.id);
+    }
+    const self = this;
+    return this.#write(function* () {
+      yield* self.#insertSession('importSession', { id, title, appKey, leafId, branchRevision: revision });
       const now = Date.now();
-      await this.#driver.insertSession({
-        id, leafId, branchRevision: revision, baseSessionId: null, baseNodeId: null, createdAt: now, updatedAt: now,
-      });
-      const seen = new Set();
-      for (const row of rows) {
-        if (seen.has(row.id)) throw storeError('duplicate-id', `importSession: node ${row.id} appears twice`);
-        seen.add(row.id);
-        await this.#driver.insertNode(id, /** @type {NodeRow} */ (row), now);
-      }
+      for (const row of rows) yield self.#driver.insertNode(id, row, now);
       return { sessionId: id, leafId, branchRevision: revision };
     });
   }
 
-  /** Session ids, most recently changed first. @returns {Promise<string[]>} */
-  async listSessions() {
-    return this.#exclusive(async () => [...(await this.#driver.listSessionIds())]);
+  /**
+   * Imports a linear UIMessage list (useChat's `messages`, an older plugin's history) as a new
+   * session: see sessionFromMessages.
+   * @param {ReadonlyArray<Record<string, unknown>>} messages
+   * @param {{ id?: string, title?: string | null, appKey?: string | null }} [options]
+   * @returns {Promise<Head>}
+   */
+  async importMessages(messages, options = {}) {
+    return this.importSession(sessionFromMessages(messages), options);
+  }
+
+  /**
+   * Session ids, most recently changed first; with `{ details: true }` the sessions' metadata
+   * (title, appKey, createdAt, updatedAt, head, fork base) instead.
+   * @param {{ details?: boolean }} [options]
+   * @returns {Promise<string[] | SessionInfo[]>}
+   */
+  async listSessions(options = {}) {
+    const self = this;
+    return this.#read(function* () {
+      /** @type {SessionRow[]} */
+      const rows = yield self.#driver.listSessions();
+      return options.details ? rows.map(sessionInfo) : rows.map((row) => row.id);
+    });
+  }
+
+  /**
+   * One session's metadata.
+   * @param {string} sessionId
+   * @returns {Promise<SessionInfo>}
+   */
+  async getSessionInfo(sessionId) {
+    requireId('getSessionInfo', sessionId, 'sessionId');
+    const self = this;
+    return this.#read(function* () {
+      return sessionInfo(yield* self.#row(sessionId));
+    });
+  }
+
+  /**
+   * Sets a session's title and/or appKey (null clears one). Not a branch change: the revision
+   * stays, updatedAt moves.
+   * @param {string} sessionId
+   * @param {{ title?: string | null, appKey?: string | null }} info
+   * @returns {Promise<SessionInfo>}
+   */
+  async setSessionInfo(sessionId, info) {
+    requireId('setSessionInfo', sessionId, 'sessionId');
+    if (typeof info !== 'object' || info === null) throw storeError('invalid-argument', 'setSessionInfo: info must be an object');
+    const title = optionalText('setSessionInfo', info.title, 'title');
+    const appKey = optionalText('setSessionInfo', info.appKey, 'appKey');
+    const self = this;
+    return this.#write(function* () {
+      const row = yield* self.#row(sessionId);
+      const nextTitle = info.title === undefined ? row.title : title;
+      const nextKey = info.appKey === undefined ? row.appKey : appKey;
+      if (nextKey !== null && nextKey !== row.appKey) {
+        const other = yield self.#driver.getSessionByAppKey(nextKey);
+        if (other) throw storeError('app-key-exists', `setSessionInfo: session ${other.id} already has appKey ${nextKey}`);
+      }
+      const now = Date.now();
+      yield self.#driver.updateInfo(sessionId, nextTitle, nextKey, now);
+      return sessionInfo({ ...row, title: nextTitle, appKey: nextKey, updatedAt: now });
+    });
+  }
+
+  /**
+   * The session kept for an app key (e.g. a Zotero item key), created empty when there is
+   * none yet; one check-and-insert in one write transaction, so two windows get one session.
+   * @param {{ appKey: string, title?: string | null, id?: string }} options
+   * @returns {Promise<SessionInfo & { created: boolean }>}
+   */
+  async getOrCreateSession(options) {
+    const appKey = options?.appKey;
+    requireId('getOrCreateSession', appKey, 'appKey');
+    const title = optionalText('getOrCreateSession', options.title, 'title');
+    const id = options.id ?? randomId();
+    requireId('getOrCreateSession', id, 'id');
+    const self = this;
+    return this.#write(function* () {
+      const existing = yield self.#driver.getSessionByAppKey(appKey);
+      if (existing) return { ...sessionInfo(existing), created: false };
+      const row = yield* self.#insertSession('getOrCreateSession', { id, title, appKey, leafId: null, branchRevision: 0 });
+      return { ...sessionInfo(row), created: true };
+    });
+  }
+
+  /**
+   * Deletes a session and its own nodes. A session other sessions were forked from is refused
+   * (`has-forks`, their ids in `forks`) unless `withForks`, which deletes those forks too.
+   * @param {string} sessionId
+   * @param {{ withForks?: boolean }} [options]
+   * @returns {Promise<{ deleted: string[] }>}
+   */
+  async deleteSession(sessionId, options = {}) {
+    requireId('deleteSession', sessionId, 'sessionId');
+    const self = this;
+    return this.#write(function* () {
+      yield* self.#row(sessionId);
+      /** @type {string[]} */
+      const order = [];
+      /** @param {string} id @returns {Generator<unknown, void, any>} */
+      const collect = function* (id) {
+        if (order.includes(id)) return;
+        /** @type {SessionRow[]} */
+        const forks = yield self.#driver.listForks(id);
+        if (forks.length && !options.withForks) {
+          throw storeError('has-forks', `deleteSession: sessions ${forks.map((f) => f.id).join(', ')} are forked from ${id}`, {
+            forks: forks.map((f) => f.id),
+          });
+        }
+        for (const fork of forks) yield* collect(fork.id);
+        order.push(id); // forks first: nothing is left pointing at a deleted session
+      };
+      yield* collect(sessionId);
+      for (const id of order) yield self.#driver.deleteSession(id);
+      return { deleted: order };
+    });
+  }
+
+  /**
+   * The checkpoints on a branch (ending at `leafId`, the session's leaf by default), oldest
+   * first: what a UI shows as "earlier context summarized here".
+   * @param {string} sessionId
+   * @param {{ leafId?: string }} [options]
+   * @returns {Promise<SessionNode[]>}
+   */
+  async listCheckpoints(sessionId, options = {}) {
+    requireId('listCheckpoints', sessionId, 'sessionId');
+    if (options.leafId !== undefined) requireId('listCheckpoints', options.leafId, 'leafId');
+    const self = this;
+    return this.#read(function* () {
+      const row = yield* self.#row(sessionId);
+      const session = yield* self.#session(row);
+      const byId = new Map(session.nodes.map((node) => [node.id, node]));
+      const leafId = options.leafId ?? row.leafId;
+      if (options.leafId !== undefined && !byId.has(options.leafId)) {
+        throw storeError('unknown-node', `listCheckpoints: node ${options.leafId} is not in session ${sessionId}`);
+      }
+      const chain = ancestorChain(byId, leafId);
+      return session.nodes.filter((node) => chain.has(node.id) && isCheckpoint(node));
+    });
   }
 
   /**
    * Appends a message under the current leaf (or under `options.parentId` / `message.parentId`
    * when given; null makes a new root), moves the leaf to it and bumps the revision.
+   * `options.expectedLeafId` / `options.expectedRevision` say what the caller saw: the append
+   * is refused with `session-moved` (the current head in `leafId`, `branchRevision`) when the
+   * session moved since, e.g. another window answered meanwhile.
    * The input is not mutated; the stored node is `{ ...message, parentId }`.
    * @param {string} sessionId
    * @param {Record<string, unknown>} message a UIMessage (never a checkpoint)
-   * @param {{ parentId?: string | null }} [options]
+   * @param {{ parentId?: string | null } & Expectation} [options]
    * @returns {Promise<Head>}
    */
   async appendMessage(sessionId, message, options = {}) {
@@ -402,34 +803,38 @@ export class SessionStoreBase {
     if (isCheckpoint(message)) {
       throw storeError('invalid-node', 'appendMessage: checkpoints are written by compaction only (tx.appendNode)');
     }
-    return this.#exclusiveTransaction(async () => {
-      const row = await this.#row(sessionId);
-      return this.#appendMessageIn(row, message, options, 'appendMessage');
+    checkExpectation('appendMessage', options);
+    const self = this;
+    return this.#write(function* () {
+      const row = yield* self.#row(sessionId);
+      return yield* self.#appendMessageIn(row, message, options, 'appendMessage');
     });
   }
 
   /**
    * @param {SessionRow} row @param {Record<string, unknown>} message
-   * @param {{ parentId?: string | null }} options @param {string} where
-   * @returns {Promise<Head>}
+   * @param {{ parentId?: string | null } & Expectation} options @param {string} where
+   * @returns {Generator<unknown, Head, any>}
    */
-  async #appendMessageIn(row, message, options, where) {
+  *#appendMessageIn(row, message, options, where) {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       throw storeError('invalid-node', `${where}: message must be an object`);
     }
+    refuseIfMoved(row, options, where);
     const parentId = options.parentId !== undefined
       ? options.parentId
       : message.parentId !== undefined ? /** @type {string | null} */ (message.parentId) : row.leafId;
     const node = /** @type {SessionNode} */ ({ ...message, parentId });
-    await this.#append(row, node, where);
-    await this.#setHead(row, node.id, row.branchRevision + 1, where);
+    yield* this.#append(row, node, where);
+    yield* this.#setHead(row, node.id, row.branchRevision + 1, where);
     return { node: JSON.parse(JSON.stringify(node)), sessionId: row.id, leafId: row.leafId, branchRevision: row.branchRevision };
   }
 
   /**
    * Replaces a message's parts (and, if given, its metadata): a tool result, approval or the
    * final usage arriving. The only in-place update: allowed for the message at the leaf or a
-   * message with a pending tool part; bumps the revision only when the stored JSON changes.
+   * message with a pending tool part; bumps the revision only when the stored JSON changes,
+   * and then also the revision of every fork whose inherited chain holds the message.
    * Nodes inherited from a fork's base session cannot be updated through the fork.
    * @param {string} sessionId
    * @param {string} messageId
@@ -441,9 +846,11 @@ export class SessionStoreBase {
     requireId('updateMessageParts', sessionId, 'sessionId');
     requireId('updateMessageParts', messageId, 'messageId');
     if (!Array.isArray(parts)) throw storeError('invalid-argument', 'updateMessageParts: parts must be an array');
-    return this.#exclusiveTransaction(async () => {
-      const row = await this.#row(sessionId);
-      const stored = await this.#driver.getNode(sessionId, messageId);
+    const self = this;
+    return this.#write(function* () {
+      const row = yield* self.#row(sessionId);
+      /** @type {NodeRow | null} */
+      const stored = yield self.#driver.getNode(sessionId, messageId);
       if (!stored) throw storeError('unknown-node', `updateMessageParts: session ${sessionId} has no own node ${messageId}`);
       const node = JSON.parse(stored.json);
       if (isCheckpoint(node)) throw storeError('not-updatable', `updateMessageParts: node ${messageId} is a checkpoint`);
@@ -455,8 +862,13 @@ export class SessionStoreBase {
       if (options.metadata !== undefined) updated.metadata = options.metadata;
       const json = nodeJson(updated, 'updateMessageParts');
       if (json !== stored.json) {
-        await this.#driver.updateNodeJson(sessionId, messageId, json);
-        await this.#setHead(row, row.leafId, row.branchRevision + 1, 'updateMessageParts');
+        yield self.#driver.updateNodeJson(sessionId, messageId, json);
+        yield* self.#setHead(row, row.leafId, row.branchRevision + 1, 'updateMessageParts');
+        const viewOf = function* () {
+          const visible = yield* self.#session(row);
+          return new Map(visible.nodes.map((n) => [n.id, n]));
+        };
+        yield* self.#bumpForksHolding(sessionId, viewOf, messageId);
       }
       return { node: JSON.parse(json), sessionId, leafId: row.leafId, branchRevision: row.branchRevision };
     });
@@ -472,12 +884,13 @@ export class SessionStoreBase {
   async moveLeaf(sessionId, nodeId) {
     requireId('moveLeaf', sessionId, 'sessionId');
     requireId('moveLeaf', nodeId, 'nodeId');
-    return this.#exclusiveTransaction(async () => {
-      const row = await this.#row(sessionId);
-      if (!(await this.#hasVisibleNode(row, nodeId))) {
+    const self = this;
+    return this.#write(function* () {
+      const row = yield* self.#row(sessionId);
+      if (!(yield* self.#hasVisibleNode(row, nodeId))) {
         throw storeError('unknown-node', `moveLeaf: node ${nodeId} is not in session ${sessionId}`);
       }
-      if (row.leafId !== nodeId) await this.#setHead(row, nodeId, row.branchRevision + 1, 'moveLeaf');
+      if (row.leafId !== nodeId) yield* self.#setHead(row, nodeId, row.branchRevision + 1, 'moveLeaf');
       return { sessionId, leafId: row.leafId, branchRevision: row.branchRevision };
     });
   }
@@ -486,35 +899,43 @@ export class SessionStoreBase {
    * Retry: the new response becomes a child of `parentId` (from the core's retryTarget).
    * With `message`, it is appended there in the same transaction (one revision bump);
    * without, the leaf moves to `parentId` and the app appends the response later.
+   * `options` as for appendMessage (expectedLeafId / expectedRevision).
    * @param {string} sessionId
    * @param {string} parentId
    * @param {Record<string, unknown>} [message]
+   * @param {Expectation} [options]
    * @returns {Promise<Head>}
    */
-  async retry(sessionId, parentId, message) {
+  async retry(sessionId, parentId, message, options = {}) {
     if (message === undefined) return this.moveLeaf(sessionId, parentId);
     requireId('retry', sessionId, 'sessionId');
     requireId('retry', parentId, 'parentId');
-    return this.#exclusiveTransaction(async () => {
-      const row = await this.#row(sessionId);
-      return this.#appendMessageIn(row, message, { parentId }, 'retry');
+    checkExpectation('retry', options);
+    const self = this;
+    return this.#write(function* () {
+      const row = yield* self.#row(sessionId);
+      return yield* self.#appendMessageIn(row, message, { ...options, parentId }, 'retry');
     });
   }
 
   /**
    * Edit: the edited user message becomes a sibling of the old one, under `parentId` (from the
    * core's editTarget; null when editing the first message), and the new leaf.
+   * `options` as for appendMessage (expectedLeafId / expectedRevision).
    * @param {string} sessionId
    * @param {string | null} parentId
    * @param {Record<string, unknown>} message
+   * @param {Expectation} [options]
    * @returns {Promise<Head>}
    */
-  async edit(sessionId, parentId, message) {
+  async edit(sessionId, parentId, message, options = {}) {
     requireId('edit', sessionId, 'sessionId');
     if (parentId !== null) requireId('edit', parentId, 'parentId');
-    return this.#exclusiveTransaction(async () => {
-      const row = await this.#row(sessionId);
-      return this.#appendMessageIn(row, message, { parentId }, 'edit');
+    checkExpectation('edit', options);
+    const self = this;
+    return this.#write(function* () {
+      const row = yield* self.#row(sessionId);
+      return yield* self.#appendMessageIn(row, message, { ...options, parentId }, 'edit');
     });
   }
 
@@ -523,10 +944,11 @@ export class SessionStoreBase {
    * Nothing is copied: the fork records its base (session, node) and load() prepends that
    * chain to the fork's own nodes, so the fork's projection follows its own ancestor chain
    * only. The fork starts at leaf `nodeId`, revision 0; the source session is not changed.
+   * A later in-place update of a shared node bumps the fork's revision too.
    * Whether a node may be forked is the core's canFork; the store only checks it exists.
    * @param {string} sessionId
    * @param {string} nodeId
-   * @param {{ id?: string }} [options]
+   * @param {{ id?: string, title?: string | null, appKey?: string | null }} [options]
    * @returns {Promise<Head>}
    */
   async fork(sessionId, nodeId, options = {}) {
@@ -534,17 +956,148 @@ export class SessionStoreBase {
     requireId('fork', nodeId, 'nodeId');
     const id = options.id ?? randomId();
     requireId('fork', id, 'id');
-    return this.#exclusiveTransaction(async () => {
-      const source = await this.#row(sessionId);
-      if (!(await this.#hasVisibleNode(source, nodeId))) {
+    const title = optionalText('fork', options.title, 'title');
+    const appKey = optionalText('fork', options.appKey, 'appKey');
+    const self = this;
+    return this.#write(function* () {
+      const source = yield* self.#row(sessionId);
+      if (!(yield* self.#hasVisibleNode(source, nodeId))) {
         throw storeError('unknown-node', `fork: node ${nodeId} is not in session ${sessionId}`);
       }
-      if (await this.#driver.getSession(id)) throw storeError('session-exists', `fork: session ${id} already exists`);
-      const now = Date.now();
-      await this.#driver.insertSession({
-        id, leafId: nodeId, branchRevision: 0, baseSessionId: sessionId, baseNodeId: nodeId, createdAt: now, updatedAt: now,
+      yield* self.#insertSession('fork', {
+        id, title, appKey, leafId: nodeId, branchRevision: 0, baseSessionId: sessionId, baseNodeId: nodeId,
       });
       return { sessionId: id, leafId: nodeId, branchRevision: 0 };
     });
+  }
+
+  /** True once close() was called. */
+  get closed() {
+    return this.#closed;
+  }
+
+  /**
+   * Closes the store: later calls reject with `store-closed`; resolves once the calls already
+   * made have settled and the backend let go of what this store opened.
+   * @returns {Promise<void>}
+   */
+  close() {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    const driver = this.#driver;
+    if (driver.mutex.idle) return Promise.resolve(driver.release());
+    return driver.mutex.drain().then(() => driver.release());
+  }
+}
+
+/**
+ * A head move's rules: never a lower revision; a leaf move needs a higher one.
+ * @param {{ leafId: string | null, branchRevision: number }} row
+ * @param {string | null} leafId @param {number} branchRevision @param {string} where
+ */
+function checkHeadMove(row, leafId, branchRevision, where) {
+  if (!Number.isSafeInteger(branchRevision) || branchRevision < row.branchRevision) {
+    throw storeError('invalid-revision', `${where}: branchRevision ${branchRevision} is not an integer >= ${row.branchRevision}`);
+  }
+  if (leafId !== row.leafId && branchRevision === row.branchRevision) {
+    throw storeError('invalid-revision', `${where}: moving the leaf must increase branchRevision (now ${row.branchRevision})`);
+  }
+}
+
+/** @param {string} where @param {Expectation} options */
+function checkExpectation(where, options) {
+  if (typeof options !== 'object' || options === null) throw storeError('invalid-argument', `${where}: options must be an object`);
+  const { expectedLeafId, expectedRevision } = options;
+  if (expectedLeafId !== undefined && expectedLeafId !== null && (typeof expectedLeafId !== 'string' || expectedLeafId === '')) {
+    throw storeError('invalid-argument', `${where}: expectedLeafId must be a non-empty string or null`);
+  }
+  if (expectedRevision !== undefined && (!Number.isSafeInteger(expectedRevision) || expectedRevision < 0)) {
+    throw storeError('invalid-argument', `${where}: expectedRevision must be a non-negative integer`);
+  }
+}
+
+/** @param {SessionRow} row @param {Expectation} options @param {string} where */
+function refuseIfMoved(row, options, where) {
+  const leafMoved = options.expectedLeafId !== undefined && options.expectedLeafId !== row.leafId;
+  const revisionMoved = options.expectedRevision !== undefined && options.expectedRevision !== row.branchRevision;
+  if (leafMoved || revisionMoved) {
+    throw storeError(
+      'session-moved',
+      `${where}: session ${row.id} is now at leaf ${row.leafId}, revision ${row.branchRevision}` +
+        ` (expected ${options.expectedLeafId !== undefined ? `leaf ${options.expectedLeafId}` : ''}` +
+        `${options.expectedRevision !== undefined ? ` revision ${options.expectedRevision}` : ''}); reload and decide again`,
+      { leafId: row.leafId, branchRevision: row.branchRevision },
+    );
+  }
+}
+
+/**
+ * What a transaction's fn wrote, kept in memory until fn resolved, and the view it reads.
+ * Validation happens at the call (so fn gets the same errors as before) against the snapshot
+ * plus its own writes; the apply step writes only if the snapshot is still current.
+ */
+class TxBuffer {
+  /** @type {NodeRow[]} */
+  nodes = [];
+  headMoved = false;
+  #open = true;
+
+  /** @param {string} sessionId @param {SessionRow} row @param {string[]} jsons */
+  constructor(sessionId, row, jsons) {
+    this.sessionId = sessionId;
+    this.row = { ...row };
+    this.jsons = jsons;
+    /** @type {Map<string, string | null>} id -> parentId of every visible node */
+    this.visible = new Map();
+    for (const json of jsons) {
+      const node = JSON.parse(json);
+      this.visible.set(node.id, node.parentId);
+    }
+    const guard = (/** @type {string} */ name) => {
+      if (!this.#open) throw storeError('transaction-closed', `tx.${name}: the transaction has already ended`);
+    };
+    /** @type {StoreTx} */
+    this.api = {
+      load: async () => {
+        guard('load');
+        return {
+          nodes: [...this.jsons, ...this.nodes.map((n) => n.json)].map((json) => JSON.parse(json)),
+          leafId: this.row.leafId,
+          branchRevision: this.row.branchRevision,
+        };
+      },
+      appendNode: async (node) => {
+        guard('appendNode');
+        const json = nodeJson(node, 'tx.appendNode');
+        if (this.visible.has(node.id)) {
+          throw storeError('duplicate-id', `tx.appendNode: session ${sessionId} already has a node ${node.id}`);
+        }
+        if (node.parentId !== null && !this.visible.has(node.parentId)) {
+          throw storeError('missing-parent', `tx.appendNode: node ${node.id}: parent ${node.parentId} is not in session ${sessionId}`);
+        }
+        this.nodes.push(nodeRow(node, json));
+        this.visible.set(node.id, node.parentId);
+      },
+      setLeaf: async (leafId, branchRevision) => {
+        guard('setLeaf');
+        requireId('tx.setLeaf', leafId, 'leafId');
+        if (!this.visible.has(leafId)) {
+          throw storeError('missing-leaf', `tx.setLeaf: node ${leafId} is not in session ${sessionId}`);
+        }
+        checkHeadMove(this.row, leafId, branchRevision, 'tx.setLeaf');
+        if (leafId === this.row.leafId && branchRevision === this.row.branchRevision) return;
+        this.row.leafId = leafId;
+        this.row.branchRevision = branchRevision;
+        this.headMoved = true;
+      },
+    };
+  }
+
+  get wrote() {
+    return this.nodes.length > 0 || this.headMoved;
+  }
+
+  close() {
+    this.#open = false;
   }
 }

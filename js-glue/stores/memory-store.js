@@ -1,8 +1,8 @@
 // In-memory SessionStore for tests and the browser. Same semantics as the SQL stores:
 // nodes are kept as their JSON text (what the SQL stores keep), so nothing a caller holds
-// aliases stored state, and a transaction that throws is undone from a journal.
+// aliases stored state, and a write that throws is undone from a journal.
 
-import { SessionStoreBase } from './base.js';
+import { AsyncMutex, SessionStoreBase, storeError } from './base.js';
 
 /** @typedef {import('./base.js').SessionRow} SessionRow */
 /** @typedef {import('./base.js').NodeRow} NodeRow */
@@ -11,10 +11,16 @@ import { SessionStoreBase } from './base.js';
  * @typedef {{ row: SessionRow, nodes: NodeRow[], byId: Map<string, NodeRow> }} MemorySession
  */
 
+/** @param {MemorySession} a @param {MemorySession} b */
+function newestFirst(a, b) {
+  return b.row.updatedAt - a.row.updatedAt || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0);
+}
+
 class MemoryDriver {
+  mutex = new AsyncMutex();
   /** @type {Map<string, MemorySession>} */
   sessions = new Map();
-  /** Undo steps of the open transaction, newest last; null outside a transaction. */
+  /** Undo steps of the open write, newest last; null outside a write. */
   /** @type {Array<() => void> | null} */
   journal = null;
 
@@ -25,16 +31,51 @@ class MemoryDriver {
     if (this.journal) this.journal.push(undo);
   }
 
+  /** @template T @param {() => T} body */
+  read(body) {
+    return body();
+  }
+
+  /**
+   * Synchronous: the store runs every operation on this driver in one synchronous stretch.
+   * @template T @param {() => T} body
+   */
+  write(body) {
+    this.journal = [];
+    try {
+      const result = body();
+      if (result && typeof (/** @type {any} */ (result).then) === 'function') {
+        throw new Error('memory store: a write must run synchronously');
+      }
+      this.journal = null;
+      return result;
+    } catch (error) {
+      const undo = this.journal ?? [];
+      this.journal = null;
+      for (let i = undo.length - 1; i >= 0; i--) undo[i]();
+      throw error;
+    }
+  }
+
   /** @param {string} id */
   getSession(id) {
     const s = this.sessions.get(id);
     return s ? { ...s.row } : null;
   }
 
-  listSessionIds() {
-    return [...this.sessions.values()]
-      .sort((a, b) => b.row.updatedAt - a.row.updatedAt || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0))
-      .map((s) => s.row.id);
+  /** @param {string} appKey */
+  getSessionByAppKey(appKey) {
+    for (const s of this.sessions.values()) if (s.row.appKey === appKey) return { ...s.row };
+    return null;
+  }
+
+  listSessions() {
+    return [...this.sessions.values()].sort(newestFirst).map((s) => ({ ...s.row }));
+  }
+
+  /** @param {string} baseSessionId */
+  listForks(baseSessionId) {
+    return [...this.sessions.values()].filter((s) => s.row.baseSessionId === baseSessionId).map((s) => ({ ...s.row }));
   }
 
   /** @param {string} sessionId */
@@ -59,7 +100,7 @@ class MemoryDriver {
   insertNode(sessionId, row) {
     const s = this.sessions.get(sessionId);
     if (!s) throw new Error(`memory store: no session ${sessionId}`);
-    if (s.byId.has(row.id)) throw new Error(`memory store: duplicate node ${row.id}`);
+    if (s.byId.has(row.id)) throw storeError('duplicate-id', `memory store: duplicate node ${row.id}`);
     const stored = { id: row.id, parentId: row.parentId, kind: row.kind, json: row.json };
     s.nodes.push(stored);
     s.byId.set(stored.id, stored);
@@ -69,13 +110,23 @@ class MemoryDriver {
     });
   }
 
-  /** @param {string} sessionId @param {string | null} leafId @param {number} branchRevision @param {number} updatedAt */
-  updateHead(sessionId, leafId, branchRevision, updatedAt) {
+  /** @param {string} sessionId @param {Partial<SessionRow>} fields */
+  #updateRow(sessionId, fields) {
     const s = this.sessions.get(sessionId);
     if (!s) throw new Error(`memory store: no session ${sessionId}`);
     const before = { ...s.row };
-    Object.assign(s.row, { leafId, branchRevision, updatedAt });
+    Object.assign(s.row, fields);
     this.#record(() => Object.assign(s.row, before));
+  }
+
+  /** @param {string} sessionId @param {string | null} leafId @param {number} branchRevision @param {number} updatedAt */
+  updateHead(sessionId, leafId, branchRevision, updatedAt) {
+    this.#updateRow(sessionId, { leafId, branchRevision, updatedAt });
+  }
+
+  /** @param {string} sessionId @param {string | null} title @param {string | null} appKey @param {number} updatedAt */
+  updateInfo(sessionId, title, appKey, updatedAt) {
+    this.#updateRow(sessionId, { title, appKey, updatedAt });
   }
 
   /** @param {string} sessionId @param {string} id @param {string} json */
@@ -89,25 +140,15 @@ class MemoryDriver {
     });
   }
 
-  /**
-   * @template T
-   * @param {() => Promise<T>} fn
-   * @returns {Promise<T>}
-   */
-  async runInTransaction(fn) {
-    // The store's mutex guarantees one transaction at a time.
-    this.journal = [];
-    try {
-      const result = await fn();
-      this.journal = null;
-      return result;
-    } catch (error) {
-      const undo = this.journal ?? [];
-      this.journal = null;
-      for (let i = undo.length - 1; i >= 0; i--) undo[i]();
-      throw error;
-    }
+  /** @param {string} sessionId */
+  deleteSession(sessionId) {
+    const s = this.sessions.get(sessionId);
+    if (!s) return;
+    this.sessions.delete(sessionId);
+    this.#record(() => this.sessions.set(sessionId, s));
   }
+
+  release() {}
 }
 
 /** A SessionStore kept in memory; lost when the object is. */

@@ -1,14 +1,16 @@
 // SessionStore on better-sqlite3 (Node). The package never imports better-sqlite3: the caller
 // passes its Database class (and a file name) or an already open database.
 //
-// better-sqlite3 is synchronous while a store transaction awaits an async callback, so the
-// transaction is held open across awaits: BEGIN IMMEDIATE, await fn, COMMIT, or ROLLBACK when
-// fn throws. The store's mutex keeps other store calls out of an open transaction; give the
-// store its own connection, because any other statement run on the same connection while a
-// transaction is open would become part of it.
+// better-sqlite3 is synchronous, and so is every store operation on it: each runs inside one
+// synchronous SQLite transaction (BEGIN IMMEDIATE for writes, a deferred one for reads), so no
+// lock is ever held across an `await` (a transaction's async callback runs outside, see
+// SessionStoreBase#transaction). A busy file (another process writing) is waited for with a
+// short busy timeout and then asynchronous retries, never a frozen thread; past the store's
+// `busyTimeoutMs` the call fails with the retryable code `store-busy`.
+// Stores opened from the Database class on one file in one process share one connection.
 
-import { SessionStoreBase, storeError } from './base.js';
-import { SCHEMA_STATEMENTS, SCHEMA_VERSION, SQL } from './schema.js';
+import { AsyncMutex, SessionStoreBase, storeError } from './base.js';
+import { SQL, schemaSteps, SCHEMA_VERSION, sessionParams, sessionRow } from './schema.js';
 
 /** @typedef {import('./base.js').SessionRow} SessionRow */
 /** @typedef {import('./base.js').NodeRow} NodeRow */
@@ -21,26 +23,36 @@ import { SCHEMA_STATEMENTS, SCHEMA_VERSION, SQL } from './schema.js';
  *   pragma(sql: string, options?: { simple?: boolean }): unknown,
  *   close(): unknown,
  *   inTransaction: boolean,
+ *   transaction?: unknown,
  * }} SqliteDatabase
  */
 
-/** @param {any} r @returns {SessionRow} */
-function sessionRow(r) {
-  return {
-    id: r.id,
-    leafId: r.leaf_id,
-    branchRevision: r.branch_revision,
-    baseSessionId: r.base_session_id,
-    baseNodeId: r.base_node_id,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
+/** How long one SQLite call may block the thread waiting for another connection's lock. */
+export const SQLITE_BUSY_WAIT_MS = 20;
+/** How long a store call keeps retrying a busy file (asynchronously) before `store-busy`. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** @param {unknown} error */
+function isBusy(error) {
+  const code = /** @type {any} */ (error)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 class SqliteDriver {
-  /** @param {SqliteDatabase} db */
-  constructor(db) {
+  mutex = new AsyncMutex();
+  /** Stores using this driver (shared connections are closed by the last one). */
+  users = 0;
+  /** @type {string | null} the registry key when the connection is shared */
+  key = null;
+
+  /** @param {SqliteDatabase} db @param {boolean} ownsDb @param {number} busyTimeoutMs */
+  constructor(db, ownsDb, busyTimeoutMs) {
     this.db = db;
+    this.ownsDb = ownsDb;
+    this.busyTimeoutMs = busyTimeoutMs;
     /** @type {Map<string, ReturnType<SqliteDatabase['prepare']>>} */
     this.statements = new Map();
   }
@@ -55,21 +67,85 @@ class SqliteDriver {
     return s;
   }
 
+  /**
+   * Runs `body` in one synchronous transaction; a busy file is retried after a pause (the
+   * event loop runs meanwhile) until busyTimeoutMs, then `store-busy`.
+   * @template T @param {'BEGIN' | 'BEGIN IMMEDIATE'} begin @param {() => T} body @returns {T | Promise<T>}
+   */
+  #inTransaction(begin, body) {
+    const once = () => {
+      if (this.db.inTransaction) {
+        // The app's own transaction is open on this connection: run inside it, as it asked.
+        return this.#sync(body);
+      }
+      this.db.exec(begin);
+      try {
+        const result = this.#sync(body);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    };
+    try {
+      return once();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      return this.#retryBusy(once, Date.now());
+    }
+  }
+
+  /** @template T @param {() => T} body @returns {T} */
+  #sync(body) {
+    const result = body();
+    if (result && typeof (/** @type {any} */ (result).then) === 'function') {
+      throw storeError('internal', 'sqlite store: an operation did not run synchronously');
+    }
+    return result;
+  }
+
+  /** @template T @param {() => T} once @param {number} started @returns {Promise<T>} */
+  async #retryBusy(once, started) {
+    for (let pause = 2; ; pause = Math.min(pause * 2, 100)) {
+      const left = this.busyTimeoutMs - (Date.now() - started);
+      if (left <= 0) {
+        throw storeError('store-busy', `the session database is locked by another connection (waited ${Date.now() - started} ms); try again`, {
+          retryable: true,
+        });
+      }
+      await sleep(Math.min(pause, left));
+      try {
+        return once();
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+      }
+    }
+  }
+
   init() {
-    const version = Number(this.db.pragma('user_version', { simple: true }));
+    const version = Number(this.#inTransaction('BEGIN', () => this.db.pragma('user_version', { simple: true })));
     if (version > SCHEMA_VERSION) {
       throw storeError('unsupported-schema', `session database has schema ${version}; this version reads up to ${SCHEMA_VERSION}`);
     }
-    if (version === SCHEMA_VERSION) return;
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      for (const statement of SCHEMA_STATEMENTS) this.db.exec(statement);
+    if (version === SCHEMA_VERSION) return undefined;
+    return this.#inTransaction('BEGIN IMMEDIATE', () => {
+      // Another process may have migrated the file since the check above.
+      const now = Number(this.db.pragma('user_version', { simple: true }));
+      if (now >= SCHEMA_VERSION) return;
+      for (const statement of schemaSteps(now)) this.db.exec(statement);
       this.db.exec(SQL.setUserVersion);
-      this.db.exec('COMMIT');
-    } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw error;
-    }
+    });
+  }
+
+  /** @template T @param {() => T} body */
+  read(body) {
+    return this.#inTransaction('BEGIN', body);
+  }
+
+  /** @template T @param {() => T} body */
+  write(body) {
+    return this.#inTransaction('BEGIN IMMEDIATE', body);
   }
 
   /** @param {string} id */
@@ -78,8 +154,19 @@ class SqliteDriver {
     return r ? sessionRow(r) : null;
   }
 
-  listSessionIds() {
-    return this.stmt(SQL.selectSessionIds).all().map((r) => r.id);
+  /** @param {string} appKey */
+  getSessionByAppKey(appKey) {
+    const r = this.stmt(SQL.selectSessionByAppKey).get(appKey);
+    return r ? sessionRow(r) : null;
+  }
+
+  listSessions() {
+    return this.stmt(SQL.selectSessions).all().map(sessionRow);
+  }
+
+  /** @param {string} baseSessionId */
+  listForks(baseSessionId) {
+    return this.stmt(SQL.selectForks).all(baseSessionId).map(sessionRow);
   }
 
   /** @param {string} sessionId */
@@ -95,9 +182,7 @@ class SqliteDriver {
 
   /** @param {SessionRow} row */
   insertSession(row) {
-    this.stmt(SQL.insertSession).run(
-      row.id, row.leafId, row.branchRevision, row.baseSessionId, row.baseNodeId, row.createdAt, row.updatedAt,
-    );
+    this.stmt(SQL.insertSession).run(...sessionParams(row));
   }
 
   /** @param {string} sessionId @param {NodeRow} row @param {number} createdAt */
@@ -111,27 +196,53 @@ class SqliteDriver {
     this.stmt(SQL.updateHead).run(leafId, branchRevision, updatedAt, sessionId);
   }
 
+  /** @param {string} sessionId @param {string | null} title @param {string | null} appKey @param {number} updatedAt */
+  updateInfo(sessionId, title, appKey, updatedAt) {
+    this.stmt(SQL.updateInfo).run(title, appKey, updatedAt, sessionId);
+  }
+
   /** @param {string} sessionId @param {string} id @param {string} json */
   updateNodeJson(sessionId, id, json) {
     this.stmt(SQL.updateNodeJson).run(json, sessionId, id);
   }
 
-  /**
-   * @template T
-   * @param {() => Promise<T>} fn
-   * @returns {Promise<T>}
-   */
-  async runInTransaction(fn) {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = await fn();
-      this.db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw error;
-    }
+  /** @param {string} sessionId */
+  deleteSession(sessionId) {
+    this.stmt(SQL.deleteNodes).run(sessionId);
+    this.stmt(SQL.deleteSession).run(sessionId);
   }
+
+  release() {
+    if (--this.users > 0) return;
+    if (this.key !== null && SHARED.get(this.key) === this) SHARED.delete(this.key);
+    if (this.ownsDb) this.db.close();
+  }
+}
+
+/** Connections opened by stores, by the file's absolute path: one per file per process. */
+/** @type {Map<string, SqliteDriver>} */
+const SHARED = new Map();
+
+/** The absolute path SQLite resolved for the main database ('' for memory and temp files). */
+function mainFile(/** @type {SqliteDatabase} */ db) {
+  const list = /** @type {Array<{ name: string, file: string }>} */ (db.pragma('database_list'));
+  return list.find((entry) => entry.name === 'main')?.file ?? '';
+}
+
+/**
+ * @param {SqliteDatabase} db @param {number} busyTimeoutMs
+ */
+function configure(db, busyTimeoutMs) {
+  // A short blocking wait; longer waits are asynchronous retries (SqliteDriver#retryBusy).
+  db.pragma(`busy_timeout = ${SQLITE_BUSY_WAIT_MS}`);
+  try {
+    db.pragma('journal_mode = WAL');
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+    // Another process is switching the file to WAL right now: it will be WAL.
+  }
+  db.pragma('foreign_keys = ON');
+  return busyTimeoutMs;
 }
 
 /**
@@ -140,42 +251,64 @@ class SqliteDriver {
  *   import Database from 'better-sqlite3';
  *   const store = new SqliteStore(Database, 'sessions.sqlite'); // opens (and later closes) the file
  *   const store2 = new SqliteStore(new Database('sessions.sqlite')); // uses an open database
+ *
+ * Stores opened from the class on one file share one connection (closed by the last close()).
+ * A store on an open database sets that connection's busy_timeout to a short wait.
  */
 export class SqliteStore extends SessionStoreBase {
-  #db;
-  #ownsDb;
+  #driver;
 
   /**
    * @param {SqliteDatabase | (new (filename: string) => SqliteDatabase)} databaseOrClass
    *   an open better-sqlite3 Database, or the Database class itself
-   * @param {string} [filename] the file to open when a class is given
+   * @param {string | { busyTimeoutMs?: number }} [filenameOrOptions] the file to open when a class is given
+   * @param {{ busyTimeoutMs?: number }} [options] how long a call retries a busy file (default 5000 ms)
    */
-  constructor(databaseOrClass, filename) {
-    let db;
+  constructor(databaseOrClass, filenameOrOptions, options) {
+    const opts = (typeof filenameOrOptions === 'object' && filenameOrOptions !== null ? filenameOrOptions : options) ?? {};
+    const busyTimeoutMs = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    if (!Number.isFinite(busyTimeoutMs) || busyTimeoutMs < 0) {
+      throw storeError('invalid-argument', 'SqliteStore: busyTimeoutMs must be a non-negative number');
+    }
+    let driver;
     if (typeof databaseOrClass === 'function') {
+      const filename = filenameOrOptions;
       if (typeof filename !== 'string' || filename === '') {
         throw storeError('invalid-argument', 'SqliteStore: a file name is needed when the Database class is given');
       }
-      db = new databaseOrClass(filename);
+      const db = new databaseOrClass(filename);
+      const key = mainFile(db);
+      const shared = key ? SHARED.get(key) : undefined;
+      if (shared) {
+        db.close(); // opening takes no lock; the process keeps the connection it already has
+        driver = shared;
+      } else {
+        driver = new SqliteDriver(db, true, configure(db, busyTimeoutMs));
+        if (key) {
+          driver.key = key;
+          SHARED.set(key, driver);
+        }
+      }
     } else if (databaseOrClass && typeof databaseOrClass.prepare === 'function') {
-      db = databaseOrClass;
+      driver = new SqliteDriver(databaseOrClass, false, configure(databaseOrClass, busyTimeoutMs));
     } else {
       throw storeError('invalid-argument', 'SqliteStore: pass a better-sqlite3 Database or the Database class and a file name');
     }
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    super(new SqliteDriver(db));
-    this.#db = db;
-    this.#ownsDb = typeof databaseOrClass === 'function';
+    driver.users++;
+    super(driver);
+    this.#driver = driver;
   }
 
-  /** The underlying database (for the app's own reads; do not write through it mid-transaction). */
+  /** The underlying database (for the app's own reads; its writes bypass the store's rules). */
   get database() {
-    return this.#db;
+    return this.#driver.db;
   }
 
-  /** Closes the database if this store opened it. */
+  /**
+   * Closes the store; the connection closes with the last store using it, if a store opened it.
+   * With nothing running, the connection is closed before close() returns.
+   */
   close() {
-    if (this.#ownsDb) this.#db.close();
+    return super.close();
   }
 }

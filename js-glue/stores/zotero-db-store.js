@@ -7,14 +7,19 @@
 // - Rows are proxies answering column names only (no spread, no Object.keys).
 // - Boolean and undefined parameters throw: params() converts them to 0/1 and null.
 // - At most 999 bound parameters per statement: no statement here binds more than 7.
-// - executeTransaction waits for a running transaction, so a nested call deadlocks (Zotero
-//   gives up after a timeout). Every store method opens at most one transaction and never
-//   calls another store method inside it; transaction callbacks must use `tx`, not the store.
+// - executeTransaction is asynchronous and queues: a call waits while another transaction on
+//   the connection runs, and gives up after its waitTimeout (30 s) with a TimeoutError. So a
+//   transaction held across a slow await (a summarizer) stalls every other writer of the
+//   connection for that long. The store never does that: each operation's executeTransaction
+//   holds only its own statements, and store.transaction's callback runs outside it (its
+//   writes are buffered and applied with a re-check, see SessionStoreBase#transaction).
+//   A TimeoutError (another part of the plugin holding a transaction) becomes `store-busy`.
+// - A nested executeTransaction deadlocks until that timeout: no store method calls another.
 // - Statements run on the connection while a transaction is open become part of it: all
-//   store calls go through the store's mutex, and reads wait for a running store transaction.
+//   store calls go through the store's mutex, and reads wait for a running store write.
 
-import { MAX_BOUND_PARAMETERS, SCHEMA_STATEMENTS, SCHEMA_VERSION, SQL } from './schema.js';
-import { SessionStoreBase, storeError } from './base.js';
+import { MAX_BOUND_PARAMETERS, SCHEMA_VERSION, SQL, schemaSteps, sessionParams, sessionRow } from './schema.js';
+import { AsyncMutex, SessionStoreBase, storeError } from './base.js';
 
 /** @typedef {import('./base.js').SessionRow} SessionRow */
 /** @typedef {import('./base.js').NodeRow} NodeRow */
@@ -25,6 +30,7 @@ import { SessionStoreBase, storeError } from './base.js';
  *   queryAsync(sql: string, params?: unknown[]): Promise<any[] | undefined>,
  *   valueQueryAsync(sql: string, params?: unknown[]): Promise<unknown>,
  *   executeTransaction<T>(fn: () => Promise<T>): Promise<T>,
+ *   closeDatabase?(): Promise<unknown>,
  * }} ZoteroDBConnection
  */
 
@@ -39,23 +45,37 @@ function params(values) {
   return values.map((v) => (v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : v));
 }
 
-/** @param {any} r @returns {SessionRow} */
-function sessionRow(r) {
-  return {
-    id: r.id,
-    leafId: r.leaf_id,
-    branchRevision: Number(r.branch_revision),
-    baseSessionId: r.base_session_id,
-    baseNodeId: r.base_node_id,
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-  };
+/** @param {unknown} error */
+function isTimeout(error) {
+  return /** @type {any} */ (error)?.name === 'TimeoutError';
 }
 
 class ZoteroDriver {
-  /** @param {ZoteroDBConnection} db */
-  constructor(db) {
+  mutex = new AsyncMutex();
+  /** Stores using this connection; the last one to close may close it. */
+  users = 0;
+
+  /** @param {ZoteroDBConnection} db @param {boolean} closeConnection */
+  constructor(db, closeConnection) {
     this.db = db;
+    this.closeConnection = closeConnection;
+  }
+
+  /** @template T @param {() => T | Promise<T>} body */
+  read(body) {
+    return body();
+  }
+
+  /** @template T @param {() => T | Promise<T>} body @returns {Promise<T>} */
+  async write(body) {
+    try {
+      return await this.db.executeTransaction(async () => body());
+    } catch (error) {
+      if (!isTimeout(error)) throw error;
+      throw storeError('store-busy', `the session database is held by another transaction: ${/** @type {any} */ (error).message}`, {
+        retryable: true,
+      });
+    }
   }
 
   /** @param {string} sql @param {unknown[]} [values] */
@@ -76,8 +96,10 @@ class ZoteroDriver {
       throw storeError('unsupported-schema', `session database has schema ${version}; this version reads up to ${SCHEMA_VERSION}`);
     }
     if (version === SCHEMA_VERSION) return;
-    await this.db.executeTransaction(async () => {
-      for (const statement of SCHEMA_STATEMENTS) await this.run(statement);
+    await this.write(async () => {
+      const now = Number(await this.db.valueQueryAsync(SQL.userVersion));
+      if (now >= SCHEMA_VERSION) return;
+      for (const statement of schemaSteps(now)) await this.run(statement);
       await this.run(SQL.setUserVersion);
     });
   }
@@ -88,8 +110,19 @@ class ZoteroDriver {
     return rows.length ? sessionRow(rows[0]) : null;
   }
 
-  async listSessionIds() {
-    return (await this.rows(SQL.selectSessionIds)).map((r) => String(r.id));
+  /** @param {string} appKey */
+  async getSessionByAppKey(appKey) {
+    const rows = await this.rows(SQL.selectSessionByAppKey, [appKey]);
+    return rows.length ? sessionRow(rows[0]) : null;
+  }
+
+  async listSessions() {
+    return (await this.rows(SQL.selectSessions)).map(sessionRow);
+  }
+
+  /** @param {string} baseSessionId */
+  async listForks(baseSessionId) {
+    return (await this.rows(SQL.selectForks, [baseSessionId])).map(sessionRow);
   }
 
   /** @param {string} sessionId */
@@ -107,9 +140,7 @@ class ZoteroDriver {
 
   /** @param {SessionRow} row */
   async insertSession(row) {
-    await this.run(SQL.insertSession, [
-      row.id, row.leafId, row.branchRevision, row.baseSessionId, row.baseNodeId, row.createdAt, row.updatedAt,
-    ]);
+    await this.run(SQL.insertSession, sessionParams(row));
   }
 
   /** @param {string} sessionId @param {NodeRow} row @param {number} createdAt */
@@ -128,32 +159,57 @@ class ZoteroDriver {
     await this.run(SQL.updateNodeJson, [json, sessionId, id]);
   }
 
-  /**
-   * @template T
-   * @param {() => Promise<T>} fn
-   * @returns {Promise<T>}
-   */
-  runInTransaction(fn) {
-    return this.db.executeTransaction(() => fn());
+  /** @param {string} sessionId @param {string | null} title @param {string | null} appKey @param {number} updatedAt */
+  async updateInfo(sessionId, title, appKey, updatedAt) {
+    await this.run(SQL.updateInfo, [title, appKey, updatedAt, sessionId]);
+  }
+
+  /** @param {string} sessionId */
+  async deleteSession(sessionId) {
+    await this.run(SQL.deleteNodes, [sessionId]);
+    await this.run(SQL.deleteSession, [sessionId]);
+  }
+
+  async release() {
+    if (--this.users > 0) return;
+    DRIVERS.delete(this.db);
+    if (this.closeConnection && typeof this.db.closeDatabase === 'function') await this.db.closeDatabase();
   }
 }
+
+/**
+ * One driver (and so one queue of store calls) per connection: two stores on one connection
+ * never read inside each other's open transaction.
+ * @type {WeakMap<ZoteroDBConnection, ZoteroDriver>}
+ */
+const DRIVERS = new WeakMap();
 
 /**
  * SessionStore on a Zotero.DBConnection (or anything with its queryAsync / valueQueryAsync /
  * executeTransaction semantics). The schema is created on first use.
  *
- *   const store = new ZoteroDBStore(new Zotero.DBConnection('bibgenie-compaction'));
- *   // on plugin shutdown: await connection.closeDatabase();
+ *   const store = new ZoteroDBStore(new Zotero.DBConnection(`${addonRef}-sessions`), { closeConnection: true });
+ *   // on plugin shutdown: await store.close(); (closes the connection too, as asked)
  */
 export class ZoteroDBStore extends SessionStoreBase {
   #db;
 
-  /** @param {ZoteroDBConnection} db */
-  constructor(db) {
+  /**
+   * @param {ZoteroDBConnection} db
+   * @param {{ closeConnection?: boolean }} [options] closeConnection: close() also closes the connection
+   */
+  constructor(db, options = {}) {
     if (!db || typeof db.queryAsync !== 'function' || typeof db.executeTransaction !== 'function') {
       throw storeError('invalid-argument', 'ZoteroDBStore: pass a Zotero.DBConnection');
     }
-    super(new ZoteroDriver(db));
+    let driver = DRIVERS.get(db);
+    if (!driver) {
+      driver = new ZoteroDriver(db, false);
+      DRIVERS.set(db, driver);
+    }
+    driver.users++;
+    if (options.closeConnection === true) driver.closeConnection = true;
+    super(driver);
     this.#db = db;
   }
 

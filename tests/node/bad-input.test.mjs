@@ -270,3 +270,32 @@ test('a checkpoint whose boundary is off its branch: dangling-boundary, read-onl
   }
   assert.deepEqual(compaction.checkCommit(session, compaction.plan(linear(), MODEL, { mode: 'manual' })), { ok: false, reason: 'read-only' });
 });
+
+test('stores: every refusal carries its code, and a refused call writes nothing', async () => {
+  const store = new compaction.MemoryStore();
+  await store.importSession(linear(1), { id: 's', appKey: 'ITEM' });
+  await store.fork('s', 'A1', { id: 'f' });
+  const before = JSON.stringify(await store.load('s'));
+  const cases = [
+    ['invalid-argument', () => store.load('')],
+    ['invalid-argument', () => store.appendMessage('s', user('x', undefined, 'x'), { expectedRevision: 1.5 })],
+    ['invalid-node', () => store.appendMessage('s', { role: 'user', parts: [] })],
+    ['invalid-node', () => store.importMessages([{ id: 'm1', role: 'user', parts: [], parentId: 'other' }])],
+    ['invalid-session', () => store.importSession({ nodes: 'nope' })],
+    ['duplicate-id', () => store.appendMessage('s', user('U1', 'A1', 'again'))],
+    ['missing-parent', () => store.appendMessage('s', user('x', 'nowhere', 'x'))],
+    ['unknown-session', () => store.load('nope')],
+    ['unknown-node', () => store.moveLeaf('s', 'nope')],
+    ['session-exists', () => store.createSession({ id: 's' })],
+    ['not-updatable', () => store.updateMessageParts('s', 'U1', [])],
+    ['invalid-revision', () => store.transaction('s', (tx) => tx.setLeaf('U1', 2))],
+    ['missing-leaf', () => store.transaction('s', (tx) => tx.setLeaf('nope', 3))],
+    ['session-moved', () => store.appendMessage('s', user('x', undefined, 'x'), { expectedLeafId: 'U1' })],
+    ['app-key-exists', () => store.createSession({ appKey: 'ITEM' })],
+    ['has-forks', () => store.deleteSession('s')],
+  ];
+  for (const [code, call] of cases) await assert.rejects(call(), hasCode(code), code);
+  assert.equal(JSON.stringify(await store.load('s')), before, 'no refused call changed the session');
+  await store.close();
+  await assert.rejects(store.load('s'), hasCode('store-closed'));
+});

@@ -355,6 +355,192 @@ for (const backend of backends) {
       await h.close();
     });
 
+    it('bumps the revision of every fork whose inherited chain holds an updated node', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      await h.store.appendMessage('s', user('u1', null));
+      await h.store.appendMessage('s', assistant('a1'));
+      await h.store.fork('s', 'a1', { id: 'f' });
+      await h.store.appendMessage('f', user('fu', undefined));
+      await h.store.appendMessage('f', assistant('fa'));
+      await h.store.fork('f', 'fa', { id: 'ff' });
+      await h.store.fork('s', 'u1', { id: 'early' }); // its chain is u1 only
+      await h.store.appendMessage('s', user('u2', undefined));
+      await h.store.moveLeaf('s', 'a1');
+      const before = {};
+      for (const id of ['f', 'ff', 'early']) before[id] = (await h.store.load(id)).branchRevision;
+      const corrected = [{ type: 'text', text: 'corrected answer a1' }];
+      await h.store.updateMessageParts('s', 'a1', corrected);
+      const f = await h.store.load('f');
+      assert.equal(f.branchRevision, before.f + 1, 'the fork sees a changed a1, so its revision moved');
+      assert.equal(f.leafId, 'fa', 'the fork\'s leaf stays');
+      assert.deepEqual(f.nodes.find((n) => n.id === 'a1').parts, corrected);
+      assert.equal((await h.store.load('ff')).branchRevision, before.ff + 1, 'a fork of the fork too');
+      assert.equal((await h.store.load('early')).branchRevision, before.early, 'a fork that does not hold a1 stays');
+      // An identical update is no change anywhere.
+      await h.store.updateMessageParts('s', 'a1', corrected);
+      assert.equal((await h.store.load('f')).branchRevision, before.f + 1);
+      await h.close();
+    });
+
+    it('refuses an append whose expected leaf or revision is no longer current', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      const seen = await h.store.appendMessage('s', user('u1', null), { expectedLeafId: null, expectedRevision: 0 });
+      await h.store.appendMessage('s', assistant('a1'), { expectedLeafId: 'u1' });
+      // Another window answered meanwhile: the reply this window wrote for u1 must not land under a1.
+      await assert.rejects(h.store.appendMessage('s', assistant('late'), { expectedLeafId: seen.leafId }), (error) => {
+        assert.equal(error.code, 'session-moved');
+        assert.deepEqual([error.leafId, error.branchRevision], ['a1', 2]);
+        return true;
+      });
+      await assert.rejects(h.store.appendMessage('s', user('u2', undefined), { expectedRevision: seen.branchRevision }), { code: 'session-moved' });
+      await assert.rejects(h.store.retry('s', 'u1', assistant('r1'), { expectedRevision: 1 }), { code: 'session-moved' });
+      await assert.rejects(h.store.edit('s', null, user('e1', undefined), { expectedLeafId: 'u1' }), { code: 'session-moved' });
+      await assert.rejects(h.store.appendMessage('s', user('u2', undefined), { expectedRevision: -1 }), { code: 'invalid-argument' });
+      const s = await h.store.load('s');
+      assert.deepEqual([s.nodes.map((n) => n.id), s.branchRevision], [['u1', 'a1'], 2], 'refused appends wrote nothing');
+      const ok = await h.store.appendMessage('s', user('u2', undefined), { expectedLeafId: 'a1', expectedRevision: 2 });
+      assert.deepEqual([ok.node.parentId, ok.branchRevision], ['a1', 3]);
+      await h.close();
+    });
+
+    it('keeps session metadata: title, app key, times; lists it; gets or creates by app key', async () => {
+      const h = backend.open();
+      const t0 = Date.now();
+      await h.store.createSession({ id: 'a', title: 'Dense retrieval', appKey: 'ITEMKEY1' });
+      await h.store.createSession({ id: 'b' });
+      await h.store.appendMessage('a', user('u1', null));
+      assert.deepEqual(await h.store.listSessions().then((ids) => [...ids].sort()), ['a', 'b'], 'the old form: ids');
+      const listed = await h.store.listSessions({ details: true });
+      const a = listed.find((info) => info.id === 'a');
+      assert.deepEqual({ ...a, createdAt: 0, updatedAt: 0 }, {
+        id: 'a', title: 'Dense retrieval', appKey: 'ITEMKEY1', createdAt: 0, updatedAt: 0,
+        leafId: 'u1', branchRevision: 1, baseSessionId: null, baseNodeId: null,
+      });
+      assert.ok(a.createdAt >= t0 && a.updatedAt >= a.createdAt);
+      assert.deepEqual(listed.find((info) => info.id === 'b').title, null);
+      const again = await h.store.getOrCreateSession({ appKey: 'ITEMKEY1', title: 'ignored' });
+      assert.deepEqual([again.created, again.id, again.title], [false, 'a', 'Dense retrieval']);
+      const made = await h.store.getOrCreateSession({ appKey: 'ITEMKEY2', title: 'Second item', id: 'c' });
+      assert.deepEqual([made.created, made.id, made.leafId, made.branchRevision], [true, 'c', null, 0]);
+      assert.equal((await h.store.getOrCreateSession({ appKey: 'ITEMKEY2' })).created, false);
+      await assert.rejects(h.store.createSession({ id: 'd', appKey: 'ITEMKEY1' }), { code: 'app-key-exists' });
+      await assert.rejects(h.store.setSessionInfo('b', { appKey: 'ITEMKEY2' }), { code: 'app-key-exists' });
+      const renamed = await h.store.setSessionInfo('a', { title: 'Dense passage retrieval' });
+      assert.deepEqual([renamed.title, renamed.appKey, renamed.branchRevision], ['Dense passage retrieval', 'ITEMKEY1', 1]);
+      assert.equal((await h.store.getSessionInfo('a')).title, 'Dense passage retrieval');
+      assert.equal((await h.store.setSessionInfo('a', { appKey: null })).appKey, null);
+      await assert.rejects(h.store.getSessionInfo('nope'), { code: 'unknown-session' });
+      await assert.rejects(h.store.getOrCreateSession({}), { code: 'invalid-argument' });
+      await assert.rejects(h.store.createSession({ title: 7 }), { code: 'invalid-argument' });
+      await h.close();
+    });
+
+    it('deletes a session; one with forks only with withForks', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's', appKey: 'K' });
+      await h.store.appendMessage('s', user('u1', null));
+      await h.store.appendMessage('s', assistant('a1'));
+      await h.store.fork('s', 'a1', { id: 'f' });
+      await h.store.fork('f', 'a1', { id: 'ff' });
+      await h.store.createSession({ id: 'other' });
+      await assert.rejects(h.store.deleteSession('s'), (error) => {
+        assert.equal(error.code, 'has-forks');
+        assert.deepEqual(error.forks, ['f']);
+        return true;
+      });
+      assert.equal((await h.store.load('ff')).nodes.length, 2, 'a refused delete removed nothing');
+      assert.deepEqual(await h.store.deleteSession('s', { withForks: true }), { deleted: ['ff', 'f', 's'] });
+      assert.deepEqual(await h.store.listSessions(), ['other']);
+      await assert.rejects(h.store.load('f'), { code: 'unknown-session' });
+      await assert.rejects(h.store.deleteSession('s'), { code: 'unknown-session' });
+      // The id and the app key are free again; no node of the old session remains.
+      await h.store.createSession({ id: 's', appKey: 'K' });
+      await h.store.appendMessage('s', user('u1', null));
+      assert.deepEqual((await h.store.load('s')).nodes.map((n) => n.id), ['u1']);
+      await h.close();
+    });
+
+    it('imports a linear UIMessage list (no parentId) as a session', async () => {
+      const h = backend.open();
+      const chat = [
+        { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'find papers on RAG' }] },
+        { id: 'm2', role: 'assistant', parts: [{ type: 'text', text: 'three papers' }] },
+        { id: 'm3', role: 'user', parts: [{ type: 'text', text: 'summarize the second' }] },
+      ];
+      const frozen = JSON.stringify(chat);
+      const head = await h.store.importMessages(chat, { id: 'old', title: 'From useChat', appKey: 'ITEM' });
+      assert.deepEqual(head, { sessionId: 'old', leafId: 'm3', branchRevision: 3 });
+      assert.equal(JSON.stringify(chat), frozen, 'input not mutated');
+      const s = await h.store.load('old');
+      assert.deepEqual(s.nodes.map((n) => [n.id, n.parentId]), [['m1', null], ['m2', 'm1'], ['m3', 'm2']]);
+      assert.equal((await h.store.getSessionInfo('old')).title, 'From useChat');
+      const next = await h.store.appendMessage('old', assistant('m4'));
+      assert.equal(next.node.parentId, 'm3');
+      await assert.rejects(h.store.importMessages([chat[0], chat[0]]), { code: 'duplicate-id' });
+      await assert.rejects(h.store.importMessages([chat[0], { ...chat[1], parentId: 'elsewhere' }]), { code: 'invalid-node' });
+      await assert.rejects(h.store.importMessages([{ role: 'user', parts: [] }]), { code: 'invalid-node' });
+      await assert.rejects(h.store.importMessages('nope'), { code: 'invalid-session' });
+      assert.deepEqual(glue.sessionFromMessages([]), { nodes: [], leafId: null, branchRevision: 0 });
+      await h.close();
+    });
+
+    it('lists the checkpoints of a branch, oldest first', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      await h.store.appendMessage('s', user('u1', null));
+      await h.store.appendMessage('s', assistant('a1'));
+      await h.store.transaction('s', async (tx) => {
+        await tx.appendNode(checkpoint('c1', 'a1'));
+        await tx.setLeaf('c1', 3);
+      });
+      await h.store.appendMessage('s', user('u2', undefined));
+      await h.store.transaction('s', async (tx) => {
+        await tx.appendNode(checkpoint('c2', 'u2'));
+        await tx.setLeaf('c2', 5);
+      });
+      assert.deepEqual((await h.store.listCheckpoints('s')).map((n) => n.id), ['c1', 'c2']);
+      assert.deepEqual((await h.store.listCheckpoints('s', { leafId: 'u2' })).map((n) => n.id), ['c1']);
+      await h.store.retry('s', 'u1', assistant('a1b')); // a branch without checkpoints
+      assert.deepEqual(await h.store.listCheckpoints('s'), []);
+      const [c1] = await h.store.listCheckpoints('s', { leafId: 'c1' });
+      assert.deepEqual(c1, checkpoint('c1', 'a1'));
+      await assert.rejects(h.store.listCheckpoints('s', { leafId: 'nope' }), { code: 'unknown-node' });
+      await h.close();
+    });
+
+    it('close(): later calls are refused with store-closed, calls already made finish', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      const pending = h.store.appendMessage('s', user('u1', null));
+      const closing = h.store.close();
+      assert.equal((await pending).leafId, 'u1');
+      await closing;
+      assert.equal(h.store.closed, true);
+      await assert.rejects(h.store.load('s'), { code: 'store-closed' });
+      await assert.rejects(h.store.appendMessage('s', user('u2', undefined)), { code: 'store-closed' });
+      await h.store.close(); // twice is fine
+      if (h.reopen) {
+        const again = backend.open(h.file);
+        assert.deepEqual((await again.store.load('s')).nodes.map((n) => n.id), ['u1'], 'what was written before close is there');
+        await again.store.close();
+        await again.close();
+      }
+      await h.close();
+    });
+
+    it('hands out the stored JSON text of a session for an index kept elsewhere', async () => {
+      const h = backend.open();
+      await h.store.createSession({ id: 's' });
+      await h.store.appendMessage('s', user('u1', null));
+      await h.store.appendMessage('s', assistant('a1'));
+      const text = await h.store.loadJson('s');
+      const session = await h.store.load('s');
+      assert.deepEqual({ nodes: JSON.parse(text.nodesJson), leafId: text.leafId, branchRevision: text.branchRevision }, session);
+      await h.close();
+    });
+
     it('rejects a tx used after its transaction ended and unknown sessions', async () => {
       const h = backend.open();
       await h.store.createSession({ id: 's' });
@@ -401,7 +587,7 @@ describe('ZoteroDBStore specifics', () => {
     await h.store.listSessions();
     await h.store.listSessions();
     assert.equal(h.connection.log.filter((sql) => sql.startsWith('CREATE TABLE')).length, 2);
-    assert.equal(await h.connection.valueQueryAsync('PRAGMA user_version'), 1);
+    assert.equal(await h.connection.valueQueryAsync('PRAGMA user_version'), glue.SESSION_SCHEMA_VERSION);
     await h.close();
   });
 });

@@ -9,7 +9,8 @@
 //   "=" in a SELECT; a NULL in a parenthesized SELECT placeholder throws); more than 999
 //   bound parameters throw (MAX_BOUND_PARAMETERS).
 // - valueQueryAsync returns the first column of the first row, or false.
-// - executeTransaction(fn) waits for a running transaction. A call from inside a running
+// - executeTransaction(fn) waits for a running transaction, up to waitTimeout (then a
+//   TimeoutError, as Zotero's `.timeout(waitTimeout)`). A call from inside a running
 //   transaction would wait for itself: Zotero times out after 30 s, the shim throws at once.
 // - One connection: statements issued outside executeTransaction while a transaction is
 //   open run inside it, as with Zotero's single Sqlite.jsm connection.
@@ -107,9 +108,23 @@ export class ZoteroDBConnectionShim {
   /**
    * @param {new (filename: string) => any} Database better-sqlite3's class
    * @param {string} filename
+   * @param {{ waitTimeout?: number }} [options] Zotero's waitTimeout: how long executeTransaction
+   *   waits for a running transaction before it rejects with a TimeoutError (Zotero: 30 s)
    */
-  constructor(Database, filename) {
+  constructor(Database, filename, options = {}) {
     this.#db = new Database(filename);
+    this.#waitTimeout = options.waitTimeout ?? 30_000;
+  }
+
+  #waitTimeout;
+
+  /** Waits for the running transaction, or rejects like Zotero's `.timeout(waitTimeout)`. */
+  #waitForTransaction() {
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error('operation timed out'), { name: 'TimeoutError' })), this.#waitTimeout);
+    });
+    return Promise.race([this.#transaction.catch(() => {}), timeout]).finally(() => clearTimeout(timer));
   }
 
   #execute(sql, params) {
@@ -146,7 +161,7 @@ export class ZoteroDBConnectionShim {
     if (this.#als.getStore()) {
       throw new Error('executeTransaction called inside a running transaction: Zotero would wait for itself (deadlock until timeout)');
     }
-    while (this.#transaction) await this.#transaction.catch(() => {});
+    while (this.#transaction) await this.#waitForTransaction();
     let done;
     this.#transaction = new Promise((resolve) => {
       done = resolve;

@@ -34,6 +34,7 @@ import init, {
   readBranchPositions,
   retryTarget,
   serialize,
+  sessionFromMessages,
   summaryRequest,
   unloadCompaction,
   usageMetadata,
@@ -68,11 +69,17 @@ import type {
   ResourceLedger,
   RetryTarget,
   SerializeOptions,
+  AppendExpectation,
   Session,
   SessionHead,
+  SessionInfo,
+  SessionInfoInput,
   SessionNode,
   SessionStore,
   SqliteDatabaseLike,
+  SqliteStoreOptions,
+  StoreError,
+  StoreErrorCode,
   StoreTx,
   SubmitResult,
   Summarize,
@@ -122,6 +129,7 @@ export const MAIN_EXPORTS = {
   readBranchPositions,
   retryTarget,
   serialize,
+  sessionFromMessages,
   summaryRequest,
   unloadCompaction,
   usageMetadata,
@@ -164,6 +172,7 @@ export const SLIM_EXPORTS = {
   readBranchPositions: slim.readBranchPositions,
   retryTarget: slim.retryTarget,
   serialize: slim.serialize,
+  sessionFromMessages: slim.sessionFromMessages,
   summaryRequest: slim.summaryRequest,
   unloadCompaction: slim.unloadCompaction,
   usageMetadata: slim.usageMetadata,
@@ -418,6 +427,43 @@ async function storeOperations(store: SessionStoreBase): Promise<Session> {
   return store.load('demo');
 }
 storeOperations(memory);
+
+async function chatPaneStores(store: SessionStoreBase): Promise<void> {
+  const ids: string[] = await store.listSessions();
+  const infos: SessionInfo[] = await store.listSessions({ details: true });
+  const titles: Array<string | null> = infos.map((info) => info.title);
+  const pane: SessionInfo & { created: boolean } = await store.getOrCreateSession({ appKey: 'ABCD2345', title: 'Dense retrieval' });
+  const renamed: SessionInfo = await store.setSessionInfo(pane.id, { title: null } satisfies SessionInfoInput);
+  const info: SessionInfo = await store.getSessionInfo(pane.id);
+  const expectation: AppendExpectation = { expectedLeafId: info.leafId, expectedRevision: info.branchRevision };
+  try {
+    await store.appendMessage(pane.id, { id: 'u9', role: 'user', parts: [{ type: 'text', text: 'hi' }] }, expectation);
+  } catch (error) {
+    const refusal = error as StoreError;
+    const code: StoreErrorCode = refusal.code;
+    if (code === 'session-moved') console.log(refusal.leafId, refusal.branchRevision);
+    if (refusal.retryable) console.log('try again later');
+  }
+  await store.retry(pane.id, 'u9', sdkMessages[1]!, { expectedRevision: 3 });
+  await store.edit(pane.id, null, sdkMessages[0]!, { expectedLeafId: null });
+  const imported: SessionHead = await store.importMessages(sdkMessages, { id: 'legacy', title: 'Older plugin', appKey: 'OLDKEY' });
+  const linear: Session = sessionFromMessages(sdkMessages);
+  const checkpoints: SessionNode[] = await store.listCheckpoints(imported.sessionId, { leafId: linear.leafId ?? undefined });
+  const text: { nodesJson: string; leafId: string | null; branchRevision: number } = await store.loadJson('legacy');
+  const removed: { deleted: string[] } = await store.deleteSession('legacy', { withForks: true });
+  const closed: boolean = store.closed;
+  await store.close();
+  console.log(ids, titles, renamed, checkpoints.length, text.nodesJson, removed.deleted, closed);
+}
+chatPaneStores(memory);
+const busyAware = new SqliteStore(Database, 'sessions.sqlite', { busyTimeoutMs: 1000 } satisfies SqliteStoreOptions);
+const busyAwareOnDb = new SqliteStore(new Database(':memory:'), { busyTimeoutMs: 0 });
+const zoteroOwned = new ZoteroDBStore(new Zotero.DBConnection('my-plugin-sessions'), { closeConnection: true });
+console.log(busyAware, busyAwareOnDb, zoteroOwned);
+// @ts-expect-error listSessions({ details: true }) lists SessionInfo, not ids
+const wrongIds: Promise<string[]> = memory.listSessions({ details: true });
+// @ts-expect-error getOrCreateSession needs an appKey
+memory.getOrCreateSession({ title: 'no key' });
 // @ts-expect-error a store needs a database
 new SqliteStore();
 // @ts-expect-error appendNode takes a node, not a string
