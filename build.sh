@@ -143,6 +143,7 @@ build_pkg() {
   # slim entry bundles as a classic script.
   wasm-bindgen "target/$WASM_TARGET/release/$CRATE_FILE.wasm" \
     --target web --omit-default-module-path --out-dir "$PKG"
+  guard_plugin_scope_globals "$PKG/$CRATE_FILE.js"
   wasm="$PKG/${CRATE_FILE}_bg.wasm"
   shrink_wasm "$wasm"
   cp -R js-glue/. "$PKG/"
@@ -151,6 +152,21 @@ build_pkg() {
   write_package_json
   log "pkg/ built in $((SECONDS - start))s"
   log "wasm size: $(stat -c %s "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzipped ($(basename "$wasm"))"
+}
+
+# Zotero's plugin scope has no `console` (nor queueMicrotask): a bare use is a ReferenceError there.
+# wasm-bindgen's --target web template (not our Rust code) warns through bare console.warn on
+# deprecated init arguments and on a streaming fallback; wasm-bindgen-futures calls bare
+# queueMicrotask, though only after checking globalThis has it. Both are reached through
+# globalThis instead (optional call for console), and the build fails if a bare use remains.
+# tests/zotero-runtime proves it in a real plugin scope.
+guard_plugin_scope_globals() {
+  local js=$1 bare='(^|[^.[:alnum:]_$])(console|queueMicrotask|structuredClone|AbortController)[.(]'
+  sed -E -i \
+    -e 's/(^|[^.[:alnum:]_$])console\.(warn|error|log|debug|info)\(/\1globalThis.console?.\2(/g' \
+    -e 's/(^|[^.[:alnum:]_$])queueMicrotask\(/\1globalThis.queueMicrotask(/g' \
+    "$js"
+  if grep -nE "$bare" "$js"; then fail "$js: a bare plugin-scope global remains (see guard_plugin_scope_globals)"; fi
 }
 
 # wasm-opt from the npm package binaryen (its own download in wasm-pack fails offline).
