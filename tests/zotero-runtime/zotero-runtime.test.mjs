@@ -156,6 +156,17 @@ test('with the eval prefs the wasm loads from chrome:// content, folder-backed a
   for (const pkg of report.packages) assert.deepEqual(pkg.withEvalPrefs, { ok: true, version: crateVersion() }, pkg.name);
 });
 
+test('loadCompaction fetched the wasm through Zotero.HTTP; the chrome:// request answers 200 from a file or jar channel', () => {
+  const size = installedWasmBytes().length;
+  const [folder, xpi] = report.packages;
+  assert.deepEqual(folder.xhr, { isFileChannel: true, isJarChannel: false, status: 200, bytes: size });
+  assert.deepEqual(xpi.xhr, { isFileChannel: false, isJarChannel: true, status: 200, bytes: size });
+  for (const pkg of report.packages) {
+    const url = `GET chrome://${pkg.name}/content/bibgenie_compaction_bg.wasm`;
+    assert.deepEqual(pkg.httpRequests, [url, url], `${pkg.name}: once without the eval prefs, once with`);
+  }
+});
+
 test('wasm-bindgen\'s deprecated initSync(bytes) works in the plugin scope (its warning has no bare console)', () => {
   assert.deepEqual(xpiPackage().deprecatedInitSync, { ok: true, version: crateVersion() });
 });

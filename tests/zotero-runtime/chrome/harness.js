@@ -3,7 +3,7 @@
 // Plays Zotero's part: registers the test plugin's chrome:// package (a folder and an .xpi),
 // builds the plugin's scope the way Zotero's plugin loader does, hands it a Zotero object
 // whose DBConnection is the real-engine adapter, and collects what the plugin code reports.
-/* global ChromeUtils, Services, Cc, Ci, Cu, PathUtils, setTimeout, clearTimeout, setInterval, clearInterval */
+/* global ChromeUtils, Services, Cc, Ci, Cu, PathUtils, XMLHttpRequest, setTimeout, clearTimeout, setInterval, clearInterval */
 
 const EVAL_PREFS = ['security.allow_eval_with_system_principal', 'security.allow_eval_in_parent_process'];
 
@@ -15,6 +15,39 @@ const PLUGIN_GLOBAL_PROPERTIES = [
 
 /** Names whose absence the glue must survive, and ones the loader needs. */
 const PROBED_GLOBALS = ['console', 'queueMicrotask', 'structuredClone', 'AbortController', 'fetch', 'WebAssembly', 'setTimeout', 'Zotero'];
+
+/**
+ * Zotero.HTTP.request as http.js behaves for a GET of package content (written from reading it):
+ * an XMLHttpRequest from Zotero's own window, resolved with the request when the status is 2xx, or
+ * 0 or 200 when the channel is a file channel; rejected otherwise.
+ */
+function zoteroHttpRequest(method, url, options = {}) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url, true);
+    const isFile = xhr.channel instanceof Ci.nsIFileChannel;
+    if (options.responseType) xhr.responseType = options.responseType;
+    xhr.onloadend = () => {
+      const ok = isFile ? xhr.status === 0 || xhr.status === 200 : xhr.status >= 200 && xhr.status < 300;
+      if (ok) resolve(xhr);
+      else reject(new Error(`HTTP ${method} ${url} failed with status code ${xhr.status}`));
+    };
+    xhr.send(null);
+  });
+}
+
+/** What Zotero.HTTP.request sees for a package URL: the status and the kind of channel. */
+function xhrFacts(url) {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', url, true);
+    const channel = xhr.channel;
+    const facts = { isFileChannel: channel instanceof Ci.nsIFileChannel, isJarChannel: channel instanceof Ci.nsIJARChannel };
+    xhr.responseType = 'arraybuffer';
+    xhr.onloadend = () => resolve({ ...facts, status: xhr.status, bytes: xhr.response ? xhr.response.byteLength : 0 });
+    xhr.send(null);
+  });
+}
 
 function pluginScope(name, zotero) {
   const scope = Cu.Sandbox(Services.scriptSecurityManager.getSystemPrincipal(), {
@@ -51,6 +84,7 @@ async function runPackage(pkg, zotero, input, full) {
     // Loading the bundle must not have added what the sandbox lacks.
     result.globalsAfter = Object.fromEntries(PROBED_GLOBALS.map((g) => [g, Cu.evalInSandbox(`typeof ${g}`, scope)]));
     const wasmURL = `${base}bibgenie_compaction_bg.wasm`;
+    result.xhr = await xhrFacts(wasmURL);
     setEvalPrefs(null);
     result.prefsWithout = evalPrefValues();
     result.withoutEvalPrefs = JSON.parse(await scope.bibgenieChecks.load(wasmURL));
@@ -90,8 +124,12 @@ async function runRuntimeChecks(config) {
   }
   out.packages = [];
   for (const [i, pkg] of config.packages.entries()) {
-    const zotero = { DBConnection: ZoteroDBConnection };
-    out.packages.push(await runPackage(pkg, zotero, config.input, i === 0));
+    // In Zotero the loader fetches through Zotero.HTTP; the scope's own fetch is the fallback.
+    const httpRequests = [];
+    const request = (method, url, options) => (httpRequests.push(`${method} ${url}`), zoteroHttpRequest(method, url, options));
+    const zotero = { DBConnection: ZoteroDBConnection, HTTP: { request } };
+    const result = await runPackage(pkg, zotero, config.input, i === 0);
+    out.packages.push({ ...result, httpRequests });
   }
   return JSON.stringify(out);
 }
