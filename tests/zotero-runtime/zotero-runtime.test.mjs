@@ -223,8 +223,15 @@ test('ZoteroDBStore on the real connection: an import of 1,500 nodes reads back 
   assert.deepEqual(scenario('import'), { nodes: 1500, same: true, leaf: true, problems: 0 });
 });
 
+test('CompactionController and the AI SDK summarizer cancel in the plugin scope (no AbortController there)', () => {
+  assert.deepEqual(scenario('controller'), {
+    providerCalled: true, gated: false, cancelled: true, outcome: 'cancelled', unchanged: true,
+    statuses: ['compacting', 'idle'], committed: 'committed',
+  });
+});
+
 test('ZoteroDBStore on the real connection: close and reopen, then the crash-safety checks on the file', () => {
-  assert.deepEqual(scenario('reopen'), { sessions: ['big', 'chat', 'research', 'research-fork'], same: true });
+  assert.deepEqual(scenario('reopen'), { sessions: ['big', 'chat', 'research', 'research-ctl', 'research-fork'], same: true });
   const checks = scenario('fileChecks');
   assert.deepEqual(checks.failures, []);
   assert.ok(checks.nodesChecked > 1500, `${checks.nodesChecked} node rows checked`);

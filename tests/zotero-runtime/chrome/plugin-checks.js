@@ -222,6 +222,36 @@ var bibgenieChecks = (() => {
       };
     });
 
+    // The controller and the AI SDK adapter in a scope without AbortController: a provider that
+    // never answers and ignores the signal is cancelled through the signal-like object.
+    await step(r, 'controller', async () => {
+      await s.importSession(input.research, { id: 'research-ctl' });
+      const statuses = [];
+      let providerCalls = 0;
+      const generateText = () => {
+        providerCalls++;
+        return new Promise(() => {});
+      };
+      const summarize = C.createAiSdkSummarizer({ model: { modelId: 'never-answers' }, generateText });
+      const controller = new C.CompactionController({
+        store: s, sessionId: 'research-ctl', model: MODEL, summarize, onStatus: (state) => statuses.push(state.status),
+      });
+      const running = controller.compact('manual');
+      for (let i = 0; i < 2000 && providerCalls === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      const gated = controller.can('compact');
+      const cancelled = controller.state.status === 'compacting' && controller.state.cancel();
+      const outcome = await running;
+      const unchanged = (await s.load('research-ctl')).nodes.length === input.research.nodes.length;
+      const second = new C.CompactionController({
+        store: s, sessionId: 'research-ctl', model: MODEL, summarize: (request) => C.extractiveSummary(request),
+      });
+      const committed = await second.compact('manual');
+      return {
+        providerCalled: providerCalls > 0, gated, cancelled, outcome: outcome.status, unchanged,
+        statuses: [...new Set(statuses)], committed: committed.status,
+      };
+    });
+
     await step(r, 'reopen', async () => {
       const ids = await s.listSessions();
       const before = {};
