@@ -59,8 +59,9 @@ function pluginScope(name, zotero) {
   return scope;
 }
 
-function setEvalPrefs(value) {
-  for (const pref of EVAL_PREFS) {
+/** @param {boolean | null} value @param {string[]} [prefs] null restores the default */
+function setEvalPrefs(value, prefs = EVAL_PREFS) {
+  for (const pref of prefs) {
     if (value === null) Services.prefs.clearUserPref(pref);
     else Services.prefs.setBoolPref(pref, value);
   }
@@ -88,6 +89,16 @@ async function runPackage(pkg, zotero, input, full) {
     setEvalPrefs(null);
     result.prefsWithout = evalPrefValues();
     result.withoutEvalPrefs = JSON.parse(await scope.bibgenieChecks.load(wasmURL));
+    if (full) {
+      // Either pref alone is enough (the loader's message says "or").
+      result.onePref = {};
+      for (const pref of EVAL_PREFS) {
+        setEvalPrefs(true, [pref]);
+        result.onePref[pref] = JSON.parse(await scope.bibgenieChecks.load(wasmURL));
+        scope.bibgenieChecks.unload();
+        setEvalPrefs(null);
+      }
+    }
     setEvalPrefs(true);
     // The second package initializes through wasm-bindgen's deprecated call first (its warning path).
     if (!full) result.deprecatedInitSync = JSON.parse(await scope.bibgenieChecks.deprecatedInitSync(wasmURL));

@@ -286,5 +286,5 @@ var bibgenieChecks = (() => {
     return JSON.stringify(r);
   }
 
-  return { load, deprecatedInitSync, store, quick };
+  return { load, unload: () => C.unloadCompaction(), deprecatedInitSync, store, quick };
 })();
