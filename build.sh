@@ -26,7 +26,8 @@ usage: ./build.sh <command>
           Cargo.toml), geckodriver, firefox-esr, the npm packages of tests/
   build   build the npm package into pkg/ and print the .wasm size
   test    cargo test; wasm-bindgen-test in headless Firefox; npm pack + tsc over a TypeScript
-          consumer + Node consumer tests; the Zotero-style IIFE bundle in headless Firefox
+          consumer + Node consumer tests; the Zotero-style IIFE bundle in headless Firefox; the
+          package in a Zotero plugin scope (Firefox chrome context, Sqlite.sys.mjs)
   demo    build, then run the demo on the bundled sample session
   bench   build, then run the benchmarks
   soak    the long reliability run: model-based property tests in release mode
@@ -84,16 +85,28 @@ ensure_wasm_bindgen() {
   fi
 }
 
+# 0.36 added --allow-system-access, without which Marionette refuses the chrome context that
+# tests/zotero-runtime needs ("System access is required").
+GECKODRIVER_MIN=0.36.0
+
 ensure_geckodriver() {
-  if [[ -x $GECKODRIVER_BIN ]]; then
-    log "geckodriver: present"
+  local have=""
+  [[ -x $GECKODRIVER_BIN ]] && have=$("$GECKODRIVER_BIN" --version | awk 'NR == 1 {print $2}')
+  if [[ -n $have ]] && version_at_least "$have" "$GECKODRIVER_MIN"; then
+    log "geckodriver $have: present"
   else
-    timed "cargo install geckodriver" install_geckodriver
+    timed "cargo install geckodriver >= $GECKODRIVER_MIN (had: ${have:-none})" install_geckodriver
   fi
 }
 
 install_geckodriver() {
-  cargo install geckodriver --locked || cargo install geckodriver
+  cargo install geckodriver --version ">=$GECKODRIVER_MIN" --locked --force ||
+    cargo install geckodriver --version ">=$GECKODRIVER_MIN" --force
+}
+
+# version_at_least HAVE WANT: dotted versions compared field by field.
+version_at_least() {
+  [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1) == "$2" ]]
 }
 
 ensure_firefox() {
@@ -143,6 +156,7 @@ build_pkg() {
   # slim entry bundles as a classic script.
   wasm-bindgen "target/$WASM_TARGET/release/$CRATE_FILE.wasm" \
     --target web --omit-default-module-path --out-dir "$PKG"
+  guard_plugin_scope_globals "$PKG/$CRATE_FILE.js"
   wasm="$PKG/${CRATE_FILE}_bg.wasm"
   shrink_wasm "$wasm"
   cp -R js-glue/. "$PKG/"
@@ -153,6 +167,21 @@ build_pkg() {
   write_package_json
   log "pkg/ built in $((SECONDS - start))s"
   log "wasm size: $(stat -c %s "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzipped ($(basename "$wasm"))"
+}
+
+# Zotero's plugin scope has no `console` (nor queueMicrotask): a bare use is a ReferenceError there.
+# wasm-bindgen's --target web template (not our Rust code) warns through bare console.warn on
+# deprecated init arguments and on a streaming fallback; wasm-bindgen-futures calls bare
+# queueMicrotask, though only after checking globalThis has it. Both are reached through
+# globalThis instead (optional call for console), and the build fails if a bare use remains.
+# tests/zotero-runtime proves it in a real plugin scope.
+guard_plugin_scope_globals() {
+  local js=$1 bare='(^|[^.[:alnum:]_$])(console|queueMicrotask|structuredClone|AbortController)[.(]'
+  sed -E -i \
+    -e 's/(^|[^.[:alnum:]_$])console\.(warn|error|log|debug|info)\(/\1globalThis.console?.\2(/g' \
+    -e 's/(^|[^.[:alnum:]_$])queueMicrotask\(/\1globalThis.queueMicrotask(/g' \
+    "$js"
+  if grep -nE "$bare" "$js"; then fail "$js: a bare plugin-scope global remains (see guard_plugin_scope_globals)"; fi
 }
 
 # wasm-opt from the npm package binaryen (its own download in wasm-pack fails offline).
@@ -254,13 +283,14 @@ consumer_type_check() {
 
 run_tests() {
   local start=$SECONDS
-  timed "1/6 native: cargo test" cargo test --workspace
-  timed "2/6 browser: wasm-bindgen-test in headless Firefox ESR" wasm_browser_tests
-  timed "3/6 package: build pkg/, npm pack, install into a consumer" build_and_pack
-  timed "4/6 types: tsc --noEmit over a TypeScript consumer (AI SDK v5 and v6)" consumer_type_check
-  timed "5/6 node: consumer tests against the packed package" consumer_node_tests node
-  timed "6/6 firefox: Zotero-style IIFE bundle in headless Firefox ESR" consumer_node_tests firefox
-  log "./build.sh test: all 6 stages passed in $((SECONDS - start))s (cargo test, Firefox wasm-bindgen-test, npm pack, tsc, Node consumer, IIFE in Firefox)"
+  timed "1/7 native: cargo test" cargo test --workspace
+  timed "2/7 browser: wasm-bindgen-test in headless Firefox ESR" wasm_browser_tests
+  timed "3/7 package: build pkg/, npm pack, install into a consumer" build_and_pack
+  timed "4/7 types: tsc --noEmit over a TypeScript consumer (AI SDK v5 and v6)" consumer_type_check
+  timed "5/7 node: consumer tests against the packed package" consumer_node_tests node
+  timed "6/7 firefox: Zotero-style IIFE bundle in headless Firefox ESR" consumer_node_tests firefox
+  timed "7/7 zotero: a Zotero plugin scope in Firefox's parent process (chrome://, Sqlite.sys.mjs)" consumer_node_tests zotero-runtime
+  log "./build.sh test: all 7 stages passed in $((SECONDS - start))s (cargo test, Firefox wasm-bindgen-test, npm pack, tsc, Node consumer, IIFE in Firefox, Zotero plugin scope)"
 }
 
 build_and_pack() {

@@ -236,7 +236,9 @@ export interface LoadCompactionOptions<B = unknown> {
 
 /**
  * Fetches (Zotero.HTTP, else fetch, else XMLHttpRequest), compiles and initializes the wasm
- * once per plugin lifetime; resolves to `bindings` when given. Rejects with code `wasm-load-failed`.
+ * once per plugin lifetime; resolves to `bindings` when given. Rejects with code `wasm-load-failed`,
+ * or `wasm-compile-blocked` when the scope may not compile wasm (Firefox 153+ privileged code
+ * without Zotero's eval prefs).
  */
 export function loadCompaction<B>(options: LoadCompactionOptions<B> & { bindings: B }): Promise<B>;
 export function loadCompaction(options: LoadCompactionOptions): Promise<unknown>;

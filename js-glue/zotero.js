@@ -36,12 +36,34 @@
 /** @type {Promise<unknown> | null} */
 let loaded = null;
 
-/** @param {string} message @param {unknown} [cause] */
-function loadError(message, cause) {
+/** @param {string} message @param {unknown} [cause] @param {string} [code] */
+function loadError(message, cause, code = 'wasm-load-failed') {
   const error = new Error(cause === undefined ? message : `${message}: ${cause instanceof Error ? cause.message : String(cause)}`);
-  /** @type {any} */ (error).code = 'wasm-load-failed';
+  /** @type {any} */ (error).code = code;
   if (cause !== undefined) /** @type {any} */ (error).cause = cause;
   return error;
+}
+
+/**
+ * Why WebAssembly.compile refused bytes: Firefox 153+ refuses to compile wasm in system-principal
+ * code (a Zotero plugin's scope) unless an eval pref allows it, and then says only "blocked by
+ * CSP". Bytes that validate were refused, not broken.
+ * @param {WasmSource} source @param {unknown} cause
+ */
+function compileError(source, cause) {
+  let valid = false;
+  try {
+    valid = !(source instanceof WebAssembly.Module) && WebAssembly.validate(/** @type {BufferSource} */ (source));
+  } catch {
+    valid = /blocked by CSP/i.test(String(cause instanceof Error ? cause.message : cause));
+  }
+  if (!valid) return loadError('loadCompaction: the bytes are not a valid wasm module', cause);
+  return loadError(
+    'loadCompaction: this scope may not compile WebAssembly (Firefox blocks it in privileged code unless '
+      + 'security.allow_eval_with_system_principal or security.allow_eval_in_parent_process is true, as Zotero sets them)',
+    cause,
+    'wasm-compile-blocked',
+  );
 }
 
 /**
@@ -100,7 +122,7 @@ async function load(options) {
     // Compiling asynchronously keeps a large module from blocking Zotero's UI thread.
     module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(/** @type {BufferSource} */ (source));
   } catch (cause) {
-    throw loadError('loadCompaction: the bytes are not a valid wasm module', cause);
+    throw compileError(source, cause);
   }
   const output = typeof initAsync === 'function'
     ? await initAsync({ module_or_path: module })

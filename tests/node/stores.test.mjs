@@ -592,71 +592,7 @@ describe('ZoteroDBStore specifics', () => {
   });
 });
 
-describe('Zotero DB shim keeps Zotero.DBConnection semantics', () => {
-  const open = () => new ZoteroDBConnectionShim(Database, freshFile());
-
-  it('returns rows only for statements Zotero recognizes as SELECT', async () => {
-    const db = open();
-    await db.queryAsync('CREATE TABLE t (a INTEGER, b TEXT)');
-    assert.equal(await db.queryAsync("INSERT INTO t VALUES (1, 'x')"), undefined);
-    const rows = await db.queryAsync('SELECT a, b FROM t');
-    assert.deepEqual([rows.length, rows[0].a, rows[0].b], [1, 1, 'x']);
-    assert.deepEqual(Object.keys(rows[0]), [], 'rows answer column names only');
-    assert.throws(() => rows[0].missing, /DB column 'missing' not found/);
-    assert.equal(await db.queryAsync(' SELECT a FROM t'), undefined);
-    assert.equal(await db.queryAsync('SELECT\na FROM t'), undefined);
-    assert.equal(await db.queryAsync('WITH x AS (SELECT a FROM t) SELECT a FROM x'), undefined);
-    assert.equal(await db.valueQueryAsync('SELECT b FROM t WHERE a = ?', [1]), 'x');
-    assert.equal(await db.valueQueryAsync('SELECT b FROM t WHERE a = ?', [2]), false);
-    await db.closeDatabase();
-  });
-
-  it('throws on booleans, undefined, a wrong count and more than 999 parameters; inlines null', async () => {
-    const db = open();
-    await db.queryAsync('CREATE TABLE t (a INTEGER, b TEXT)');
-    await assert.rejects(db.queryAsync('INSERT INTO t VALUES (?, ?)', [true, 'x']), /Invalid boolean parameter/);
-    await assert.rejects(db.queryAsync('INSERT INTO t VALUES (?, ?)', [1, undefined]), /is undefined/);
-    await assert.rejects(db.queryAsync('INSERT INTO t VALUES (?, ?)', [1]), /Incorrect number of parameters/);
-    const many = Array.from({ length: 1000 }, (_, i) => i);
-    await assert.rejects(db.queryAsync(`SELECT a FROM t WHERE a IN (${many.map(() => '?').join(', ')})`, many), /too many SQL variables/);
-    await db.queryAsync('INSERT INTO t VALUES (?, ?)', [2, null]);
-    assert.equal(await db.valueQueryAsync('SELECT a FROM t WHERE b = ?', [null]), 2, '= NULL in a SELECT becomes IS NULL');
-    await db.closeDatabase();
-  });
-
-  it('queues concurrent transactions, rolls back on throw, and refuses a nested one', async () => {
-    const db = open();
-    await db.queryAsync('CREATE TABLE t (a INTEGER)');
-    const order = [];
-    const gate = deferred();
-    const first = db.executeTransaction(async () => {
-      order.push('first:start');
-      await gate.promise;
-      await db.queryAsync('INSERT INTO t VALUES (1)');
-      order.push('first:end');
-    });
-    const second = db.executeTransaction(async () => {
-      order.push('second');
-    });
-    await settle();
-    gate.resolve();
-    await Promise.all([first, second]);
-    assert.deepEqual(order, ['first:start', 'first:end', 'second']);
-    await assert.rejects(
-      db.executeTransaction(async () => {
-        await db.queryAsync('INSERT INTO t VALUES (2)');
-        throw new Error('boom');
-      }),
-      /boom/,
-    );
-    assert.deepEqual((await db.queryAsync('SELECT a FROM t')).map((r) => r.a), [1]);
-    await assert.rejects(
-      db.executeTransaction(() => db.executeTransaction(async () => {})),
-      /inside a running transaction/,
-    );
-    await db.closeDatabase();
-  });
-});
+// The Zotero.DBConnection fake's own semantics are pinned against the real runtime in zotero-shim.test.mjs.
 
 describe('SqliteStore', () => {
   it('opens its file in WAL mode and accepts an already open database', async () => {

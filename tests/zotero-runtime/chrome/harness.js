@@ -1,0 +1,146 @@
+// Runs in Firefox's parent process (Marionette's chrome context), loaded with loadSubScript from
+// a resource:// URL: Sqlite.sys.mjs's executeTransaction needs a caller frame from a loaded file.
+// Plays Zotero's part: registers the test plugin's chrome:// package (a folder and an .xpi),
+// builds the plugin's scope the way Zotero's plugin loader does, hands it a Zotero object
+// whose DBConnection is the real-engine adapter, and collects what the plugin code reports.
+/* global ChromeUtils, Services, Cc, Ci, Cu, PathUtils, XMLHttpRequest, setTimeout, clearTimeout, setInterval, clearInterval */
+
+const EVAL_PREFS = ['security.allow_eval_with_system_principal', 'security.allow_eval_in_parent_process'];
+
+// What Zotero's plugin loader asks the sandbox for (plugins.js, _loadScope).
+const PLUGIN_GLOBAL_PROPERTIES = [
+  'atob', 'btoa', 'Blob', 'crypto', 'CSS', 'ChromeUtils', 'DOMParser', 'fetch', 'File', 'FileReader',
+  'TextDecoder', 'TextEncoder', 'URL', 'URLSearchParams', 'XMLHttpRequest',
+];
+
+/** Names whose absence the glue must survive, and ones the loader needs. */
+const PROBED_GLOBALS = ['console', 'queueMicrotask', 'structuredClone', 'AbortController', 'fetch', 'WebAssembly', 'setTimeout', 'Zotero'];
+
+/**
+ * Zotero.HTTP.request as http.js behaves for a GET of package content (written from reading it):
+ * an XMLHttpRequest from Zotero's own window, resolved with the request when the status is 2xx, or
+ * 0 or 200 when the channel is a file channel; rejected otherwise.
+ */
+function zoteroHttpRequest(method, url, options = {}) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url, true);
+    const isFile = xhr.channel instanceof Ci.nsIFileChannel;
+    if (options.responseType) xhr.responseType = options.responseType;
+    xhr.onloadend = () => {
+      const ok = isFile ? xhr.status === 0 || xhr.status === 200 : xhr.status >= 200 && xhr.status < 300;
+      if (ok) resolve(xhr);
+      else reject(new Error(`HTTP ${method} ${url} failed with status code ${xhr.status}`));
+    };
+    xhr.send(null);
+  });
+}
+
+/** What Zotero.HTTP.request sees for a package URL: the status and the kind of channel. */
+function xhrFacts(url) {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', url, true);
+    const channel = xhr.channel;
+    const facts = { isFileChannel: channel instanceof Ci.nsIFileChannel, isJarChannel: channel instanceof Ci.nsIJARChannel };
+    xhr.responseType = 'arraybuffer';
+    xhr.onloadend = () => resolve({ ...facts, status: xhr.status, bytes: xhr.response ? xhr.response.byteLength : 0 });
+    xhr.send(null);
+  });
+}
+
+function pluginScope(name, zotero) {
+  const scope = Cu.Sandbox(Services.scriptSecurityManager.getSystemPrincipal(), {
+    sandboxName: name,
+    wantGlobalProperties: PLUGIN_GLOBAL_PROPERTIES,
+  });
+  // What Zotero copies in from its own window.
+  Object.assign(scope, { Zotero: zotero, Services, setTimeout, clearTimeout, setInterval, clearInterval });
+  return scope;
+}
+
+/** @param {boolean | null} value @param {string[]} [prefs] null restores the default */
+function setEvalPrefs(value, prefs = EVAL_PREFS) {
+  for (const pref of prefs) {
+    if (value === null) Services.prefs.clearUserPref(pref);
+    else Services.prefs.setBoolPref(pref, value);
+  }
+}
+
+function evalPrefValues() {
+  return Object.fromEntries(EVAL_PREFS.map((pref) => [pref, Services.prefs.getBoolPref(pref, false)]));
+}
+
+/** One plugin package: registered, loaded into a fresh scope, checked, unregistered. */
+async function runPackage(pkg, zotero, input, full) {
+  const aomStartup = Cc['@mozilla.org/addons/addon-manager-startup;1'].getService(Ci.amIAddonManagerStartup);
+  const handle = aomStartup.registerChrome(Services.io.newURI(`${pkg.rootURI}manifest.json`), [['content', pkg.name, 'content/']]);
+  const result = { name: pkg.name };
+  try {
+    const base = `chrome://${pkg.name}/content/`;
+    const scope = pluginScope(pkg.name, zotero);
+    result.globalsBefore = Object.fromEntries(PROBED_GLOBALS.map((g) => [g, Cu.evalInSandbox(`typeof ${g}`, scope)]));
+    Services.scriptloader.loadSubScriptWithOptions(`${base}bibgenie-compaction.js`, { target: scope, ignoreCache: true });
+    Services.scriptloader.loadSubScriptWithOptions(`${base}plugin-checks.js`, { target: scope, ignoreCache: true });
+    // Loading the bundle must not have added what the sandbox lacks.
+    result.globalsAfter = Object.fromEntries(PROBED_GLOBALS.map((g) => [g, Cu.evalInSandbox(`typeof ${g}`, scope)]));
+    const wasmURL = `${base}bibgenie_compaction_bg.wasm`;
+    result.xhr = await xhrFacts(wasmURL);
+    setEvalPrefs(null);
+    result.prefsWithout = evalPrefValues();
+    result.withoutEvalPrefs = JSON.parse(await scope.bibgenieChecks.load(wasmURL));
+    if (full) {
+      // Either pref alone is enough (the loader's message says "or").
+      result.onePref = {};
+      for (const pref of EVAL_PREFS) {
+        setEvalPrefs(true, [pref]);
+        result.onePref[pref] = JSON.parse(await scope.bibgenieChecks.load(wasmURL));
+        scope.bibgenieChecks.unload();
+        setEvalPrefs(null);
+      }
+    }
+    setEvalPrefs(true);
+    // The second package initializes through wasm-bindgen's deprecated call first (its warning path).
+    if (!full) result.deprecatedInitSync = JSON.parse(await scope.bibgenieChecks.deprecatedInitSync(wasmURL));
+    result.withEvalPrefs = JSON.parse(await scope.bibgenieChecks.load(wasmURL));
+    if (result.withEvalPrefs.ok) {
+      result.checks = JSON.parse(await (full ? scope.bibgenieChecks.store(input) : scope.bibgenieChecks.quick(input)));
+    }
+  } finally {
+    setEvalPrefs(null);
+    handle.destruct();
+  }
+  return result;
+}
+
+/**
+ * @param {{ runtimeURL: string, dbDir: string, packages: Array<{ name: string, rootURI: string }>, input: string }} config
+ * @returns {Promise<string>} JSON of everything observed
+ */
+async function runRuntimeChecks(config) {
+  const { DBConnection } = ChromeUtils.importESModule(`${config.runtimeURL}chrome/zotero-db-connection.mjs`);
+  const { probeConnection } = ChromeUtils.importESModule(`${config.runtimeURL}connection-probe.mjs`);
+  const out = { firefox: Services.appinfo.version };
+
+  const probeDb = new DBConnection(PathUtils.join(config.dbDir, 'probe.sqlite'));
+  try {
+    out.probe = await probeConnection(probeDb, { nestedWaitTimeout: 300 });
+  } finally {
+    await probeDb.closeDatabase();
+  }
+
+  // Zotero.DBConnection(name) opens <data dir>/<name>.sqlite.
+  function ZoteroDBConnection(name, options) {
+    return new DBConnection(PathUtils.join(config.dbDir, `${name}.sqlite`), options);
+  }
+  out.packages = [];
+  for (const [i, pkg] of config.packages.entries()) {
+    // In Zotero the loader fetches through Zotero.HTTP; the scope's own fetch is the fallback.
+    const httpRequests = [];
+    const request = (method, url, options) => (httpRequests.push(`${method} ${url}`), zoteroHttpRequest(method, url, options));
+    const zotero = { DBConnection: ZoteroDBConnection, HTTP: { request } };
+    const result = await runPackage(pkg, zotero, config.input, i === 0);
+    out.packages.push({ ...result, httpRequests });
+  }
+  return JSON.stringify(out);
+}

@@ -1,0 +1,255 @@
+// The package in the runtime Zotero really gives a plugin, with no Zotero binary: headless
+// Firefox ESR driven through geckodriver with system access (Marionette's chrome context), a
+// plugin scope built like Zotero's (system-principal sandbox, Zotero's global properties), the
+// package registered as chrome:// content from a folder and from an .xpi, the IIFE bundle of the
+// slim entry loaded into that scope, the wasm loaded by loadCompaction with and without Zotero's
+// eval prefs, and ZoteroDBStore over a Zotero.DBConnection on Firefox's own Sqlite.sys.mjs.
+// Everything runs offline: the bundle, the package files and the databases live in a temp folder.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import { Builder } from 'selenium-webdriver';
+import firefox from 'selenium-webdriver/firefox.js';
+import { crateVersion, installedWasmBytes } from '../node/consumer-env.mjs';
+import { MOZSTORAGE_FACTS } from './connection-probe.mjs';
+import { writeXpi } from './xpi.mjs';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const SCRIPT_TIMEOUT_MS = 240_000; // a fresh profile on a loaded 2-core machine, 1,500-node import included
+const GLOBAL_NAME = 'BibgenieCompaction';
+
+const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
+const generatorUrl = consumerDir
+  ? pathToFileURL(join(consumerDir, 'node_modules', 'bibgenie-compaction', 'demo', 'sample-session.js')).href
+  : new URL('../../js-glue/demo/sample-session.js', import.meta.url).href;
+const { researchSession, syntheticSession } = await import(generatorUrl);
+
+let work;
+let bundle;
+let driver;
+let report;
+
+/** esbuild, as a plugin author bundles the slim entry: one classic script defining a global. */
+async function bundleSlimEntry() {
+  const built = await esbuild.build({
+    stdin: { contents: "export * from 'bibgenie-compaction/slim';", resolveDir: HERE, loader: 'js' },
+    bundle: true,
+    format: 'iife',
+    globalName: GLOBAL_NAME,
+    platform: 'browser',
+    target: ['firefox115'],
+    write: false,
+    logLevel: 'silent',
+  });
+  assert.deepEqual(built.warnings.map((w) => w.text), [], 'esbuild warnings');
+  return built.outputFiles[0].text;
+}
+
+/** The plugin's files: manifest.json and content/ (bundle, wasm, plugin code). */
+function pluginFiles() {
+  return [
+    { name: 'manifest.json', data: JSON.stringify({ manifest_version: 2, name: 'bibgenie runtime test', version: crateVersion() }) },
+    { name: 'content/bibgenie-compaction.js', data: bundle },
+    { name: 'content/bibgenie_compaction_bg.wasm', data: installedWasmBytes() },
+    { name: 'content/plugin-checks.js', data: readFileSync(join(HERE, 'chrome', 'plugin-checks.js')) },
+  ];
+}
+
+// Runs in the chrome context: maps the test folder to resource://bibgenie-runtime/ (loadSubScript
+// and importESModule refuse file: URLs), loads the harness from there and runs it.
+const CHROME_SCRIPT = `
+const [runtimeFolderURL, config, done] = arguments;
+const resource = Services.io.getProtocolHandler('resource').QueryInterface(Ci.nsIResProtocolHandler);
+resource.setSubstitution('bibgenie-runtime', Services.io.newURI(runtimeFolderURL));
+const harness = {};
+Services.scriptloader.loadSubScript('resource://bibgenie-runtime/chrome/harness.js', harness);
+harness.runRuntimeChecks(config).then(done, (e) => done(JSON.stringify({ fatal: String(e), stack: String(e && e.stack) })));
+`;
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'bibgenie-zotero-runtime-'));
+  bundle = await bundleSlimEntry();
+  const files = pluginFiles();
+  const folder = join(work, 'plugin');
+  for (const file of files) {
+    mkdirSync(join(folder, file.name, '..'), { recursive: true });
+    writeFileSync(join(folder, file.name), file.data);
+  }
+  const xpi = join(work, 'bibgenie-runtime-test.xpi');
+  writeXpi(xpi, files);
+  const dbDir = join(work, 'db');
+  mkdirSync(dbDir);
+
+  const input = JSON.stringify({
+    dbName: 'bibgenie-compaction',
+    research: researchSession({ turns: 12 }),
+    synthetic: syntheticSession({ messages: 1500 }),
+  });
+  const config = {
+    runtimeURL: 'resource://bibgenie-runtime/',
+    dbDir,
+    packages: [
+      { name: 'bibgenie-folder', rootURI: pathToFileURL(folder).href + '/' },
+      { name: 'bibgenie-xpi', rootURI: `jar:${pathToFileURL(xpi).href}!/` },
+    ],
+    input,
+  };
+
+  const options = new firefox.Options().setBinary(process.env.BIBGENIE_FIREFOX).addArguments('-headless');
+  const service = new firefox.ServiceBuilder(process.env.BIBGENIE_GECKODRIVER).addArguments('--allow-system-access');
+  driver = await new Builder().forBrowser('firefox').setFirefoxOptions(options).setFirefoxService(service).build();
+  await driver.manage().setTimeouts({ script: SCRIPT_TIMEOUT_MS });
+  await driver.setContext(firefox.Context.CHROME);
+  const text = await driver.executeAsyncScript(CHROME_SCRIPT, pathToFileURL(HERE).href, config);
+  report = JSON.parse(text);
+  if (process.env.BIBGENIE_RUNTIME_REPORT) writeFileSync(process.env.BIBGENIE_RUNTIME_REPORT, JSON.stringify(report, null, 2));
+});
+
+after(async () => {
+  await driver?.quit();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('the harness ran in the chrome context', () => {
+  assert.equal(report.fatal, undefined, `${report.fatal}\n${report.stack}`);
+  assert.match(report.firefox, /^\d+\./);
+});
+
+test('real Zotero.DBConnection on Sqlite.sys.mjs: rows, parameters and transactions as MOZSTORAGE_FACTS say', () => {
+  // Each key is one fact the Node fake (tests/node/zotero-shim.mjs) must reproduce; see zotero-shim.test.mjs.
+  for (const [fact, expected] of Object.entries(MOZSTORAGE_FACTS)) {
+    assert.deepEqual(report.probe[fact], expected, `fact ${fact}`);
+  }
+});
+
+const [folderPackage, xpiPackage] = [0, 1].map((i) => () => report.packages[i]);
+
+test('the plugin scope lacks console, queueMicrotask, structuredClone and AbortController, and the bundle adds none', () => {
+  for (const pkg of report.packages) {
+    const lacking = { console: 'undefined', queueMicrotask: 'undefined', structuredClone: 'undefined', AbortController: 'undefined' };
+    const needed = { fetch: 'function', WebAssembly: 'object', setTimeout: 'function', Zotero: 'object' };
+    assert.deepEqual(pkg.globalsBefore, { ...lacking, ...needed }, pkg.name);
+    assert.deepEqual(pkg.globalsAfter, pkg.globalsBefore, `${pkg.name}: loading the bundle changed the scope`);
+  }
+});
+
+test('without Zotero\'s eval prefs loadCompaction rejects with wasm-compile-blocked, naming the prefs', () => {
+  for (const pkg of report.packages) {
+    assert.deepEqual(pkg.prefsWithout, {
+      'security.allow_eval_with_system_principal': false,
+      'security.allow_eval_in_parent_process': false,
+    });
+    const { ok, error } = pkg.withoutEvalPrefs;
+    assert.equal(ok, false, `${pkg.name}: compiled without the prefs`);
+    assert.equal(error.code, 'wasm-compile-blocked', `${pkg.name}: ${error.message}`);
+    assert.match(error.message, /security\.allow_eval_with_system_principal/);
+    assert.doesNotMatch(error.message, /not a valid wasm module/);
+  }
+});
+
+test('with the eval prefs the wasm loads from chrome:// content, folder-backed and .xpi-backed', () => {
+  assert.deepEqual(report.packages.map((p) => p.name), ['bibgenie-folder', 'bibgenie-xpi']);
+  for (const pkg of report.packages) assert.deepEqual(pkg.withEvalPrefs, { ok: true, version: crateVersion() }, pkg.name);
+});
+
+test('loadCompaction fetched the wasm through Zotero.HTTP; the chrome:// request answers 200 from a file or jar channel', () => {
+  const size = installedWasmBytes().length;
+  const [folder, xpi] = report.packages;
+  assert.deepEqual(folder.xhr, { isFileChannel: true, isJarChannel: false, status: 200, bytes: size });
+  assert.deepEqual(xpi.xhr, { isFileChannel: false, isJarChannel: true, status: 200, bytes: size });
+  // One request per load: without the prefs, (folder only) with each pref alone, with both.
+  for (const [pkg, loads] of [[folder, 4], [xpi, 2]]) {
+    const url = `GET chrome://${pkg.name}/content/bibgenie_compaction_bg.wasm`;
+    assert.deepEqual(pkg.httpRequests, Array(loads).fill(url), pkg.name);
+  }
+});
+
+test('either eval pref alone lets loadCompaction compile the wasm', () => {
+  assert.deepEqual(folderPackage().onePref, {
+    'security.allow_eval_with_system_principal': { ok: true, version: crateVersion() },
+    'security.allow_eval_in_parent_process': { ok: true, version: crateVersion() },
+  });
+});
+
+test('wasm-bindgen\'s deprecated initSync(bytes) works in the plugin scope (its warning has no bare console)', () => {
+  assert.deepEqual(xpiPackage().deprecatedInitSync, { ok: true, version: crateVersion() });
+});
+
+test('the .xpi-backed package round-trips a message through ZoteroDBStore', () => {
+  assert.deepEqual(xpiPackage().checks, { roundTrip: { nodes: ['q-u1'], projected: 1 } });
+});
+
+/** A step of the store scenario, failing with the error it reported. */
+function scenario(name) {
+  const result = folderPackage().checks[name];
+  assert.ok(result, `step ${name} did not run`);
+  assert.equal(result.error, undefined, `${name}: ${JSON.stringify(result.error)}\n${result.stack}`);
+  return result;
+}
+
+test('ZoteroDBStore on the real connection: create and append', () => {
+  assert.deepEqual(scenario('create'), {
+    created: [null, 0],
+    heads: [['c-u1', 1], ['c-a1', 2]],
+    loaded: [['c-u1', null], ['c-a1', 'c-u1']],
+  });
+});
+
+test('ZoteroDBStore on the real connection: compact with the embedded summarizer, then a no-op re-compact', () => {
+  const compacted = scenario('compact');
+  assert.equal(compacted.status, 'committed');
+  assert.equal(compacted.revisions[1], compacted.revisions[0] + 1);
+  assert.equal(compacted.leafIsCheckpoint, true);
+  assert.equal(compacted.basisLeaf, true);
+  assert.equal(compacted.nodes[1], compacted.nodes[0] + 1);
+  assert.deepEqual(scenario('recompact'), { status: 'noop', unchanged: true });
+});
+
+test('ZoteroDBStore on the real connection: a tool result, retry, edit and fork', () => {
+  const tool = scenario('toolResult');
+  assert.deepEqual(tool, { revisions: [tool.revisions[0], tool.revisions[0] + 1], state: 'output-available', parts: 3 });
+  assert.deepEqual(scenario('retry'), { target: 'r-a-tool', parentIsTargetParent: true, leaf: 'r-a-retry' });
+  assert.deepEqual(scenario('edit'), { target: 'r-u-tool', siblingOfEdited: true, leaf: 'r-u-edit' });
+  assert.deepEqual(scenario('fork'), { head: [true, 0], forkIsChain: true, sourceUnchanged: true, problems: 0 });
+});
+
+test('ZoteroDBStore on the real connection: a failing transaction is rolled back', () => {
+  assert.deepEqual(scenario('failedTransaction'), { thrown: 'boom', unchanged: true });
+});
+
+test('ZoteroDBStore on the real connection: eight concurrent appends all land, one revision each', () => {
+  assert.deepEqual(scenario('concurrentAppends'), {
+    revisions: [1, 2, 3, 4, 5, 6, 7, 8], stored: true, chain: true, finalRevision: 8,
+  });
+});
+
+test('ZoteroDBStore on the real connection: an import of 1,500 nodes reads back verbatim', () => {
+  assert.deepEqual(scenario('import'), { nodes: 1500, same: true, leaf: true, problems: 0 });
+});
+
+test('CompactionController and the AI SDK summarizer cancel in the plugin scope (no AbortController there)', () => {
+  assert.deepEqual(scenario('controller'), {
+    providerCalled: true, gated: false, cancelled: true, outcome: 'cancelled', unchanged: true,
+    statuses: ['compacting', 'idle'], committed: 'committed',
+  });
+});
+
+test('ZoteroDBStore on the real connection: close and reopen, then the crash-safety checks on the file', () => {
+  assert.deepEqual(scenario('reopen'), { sessions: ['big', 'chat', 'research', 'research-ctl', 'research-fork'], same: true });
+  const checks = scenario('fileChecks');
+  assert.deepEqual(checks.failures, []);
+  assert.ok(checks.nodesChecked > 1500, `${checks.nodesChecked} node rows checked`);
+  assert.ok(checks.checkpointsChecked >= 1, `${checks.checkpointsChecked} checkpoints checked`);
+});
+
+test('the bundle reaches console, queueMicrotask, structuredClone and AbortController only through globalThis', () => {
+  // esbuild drops comments; what is left is code and string literals. A bare name is one not
+  // preceded by `.`, a quote or an identifier character, and not the operand of typeof.
+  const bare = /(?<![.\w$'"`]|typeof )\b(console|queueMicrotask|structuredClone|AbortController)\b(?!['"`:])/g;
+  const uses = [...bundle.matchAll(bare)].map((m) => bundle.slice(Math.max(0, m.index - 40), m.index + 40));
+  assert.deepEqual(uses, []);
+});
