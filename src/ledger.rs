@@ -198,20 +198,21 @@ pub fn left_out_line(left_out: usize) -> String {
     )
 }
 
-/// Whether `summary` names the entry (its key; for a location, its attachment key or the full locator).
-fn mentioned(summary: &str, entry: &LedgerEntry) -> bool {
+/// Where `summary` last names the entry (its key; for a location, the full locator or its
+/// attachment key), as a byte offset.
+fn last_mention(summary: &str, entry: &LedgerEntry) -> Option<usize> {
     if entry.key.is_empty() {
-        return false;
+        return None;
     }
-    if summary.contains(entry.key.as_str()) {
-        return true;
-    }
-    entry.kind == LedgerKind::Location && entry.key.split('#').next().is_some_and(|k| !k.is_empty() && summary.contains(k))
+    let attachment = (entry.kind == LedgerKind::Location).then(|| entry.key.split('#').next()).flatten().filter(|k| !k.is_empty());
+    [summary.rfind(entry.key.as_str()), attachment.and_then(|k| summary.rfind(k))].into_iter().flatten().max()
 }
 
-/// Picks the entries shown beside `summary` within `budget` tokens: first those the summary names
-/// (the summary is where the checkpoint records what is in use), then the others in ledger order
-/// (items, attachments, annotations, collections, tags, locations), each taken while its line fits. Everything is shown when the whole ledger fits the budget plus
+/// Picks the entries shown beside `summary` within `budget` tokens: first those the summary names,
+/// the most recently used first (summaries list findings oldest to newest and end with the latest
+/// request, so the later the last mention, the more recent the use; the ledger stores no use time),
+/// then the others in ledger order (items, attachments, annotations, collections, tags, locations),
+/// each taken while its line fits. Everything is shown when the whole ledger fits the budget plus
 /// the left-out line, so the projected part is never larger than the whole ledger.
 pub fn project_ledger(ledger: &ResourceLedger, summary: &str, budget: u64) -> ProjectedLedger {
     let whole = render(ledger);
@@ -226,8 +227,11 @@ pub fn project_ledger(ledger: &ResourceLedger, summary: &str, budget: u64) -> Pr
     };
     let mut chosen = vec![false; ledger.entries.len()];
     let mut used = 0u64;
-    let (named, others): (Vec<usize>, Vec<usize>) = (0..ledger.entries.len()).partition(|&i| mentioned(summary, &ledger.entries[i]));
-    for i in named.into_iter().chain(others) {
+    let mentions: Vec<Option<usize>> = ledger.entries.iter().map(|e| last_mention(summary, e)).collect();
+    let mut order: Vec<usize> = (0..ledger.entries.len()).collect();
+    // Named entries by latest mention first; the rest keep ledger order (a stable sort).
+    order.sort_by_key(|&i| std::cmp::Reverse(mentions[i].map(|at| at + 1).unwrap_or(0)));
+    for i in order {
         let tokens = line_tokens(&ledger.entries[i]);
         if used.saturating_add(tokens) <= budget {
             used += tokens;
