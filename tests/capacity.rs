@@ -175,6 +175,7 @@ fn one_compaction_always_frees_room_with_a_5000_entry_ledger_on_an_8k_model() {
     check_summary_budget(&summary, request.max_output_tokens).unwrap();
     nodes.push(checkpoint_node(&p, &summary, &request.ledger, "C1").unwrap());
     let after = estimate(&session_of(&nodes, "C1"), &m, &EstimateRequest::default()).unwrap().tokens;
+    eprintln!("5,000-entry ledger on 8k: {before} tokens before, {after} after (plan said {}), threshold {}", p.tokens_after_estimate, c.auto_compact_at);
     assert!(after < before, "{after} >= {before}");
     assert!(after <= p.tokens_after_estimate, "the plan's figure is an upper bound: {after} > {}", p.tokens_after_estimate);
     assert!(2 * after <= c.auto_compact_at, "right after the compaction the projection is at most half the threshold: {after}, {c:?}");
