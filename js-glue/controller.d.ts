@@ -1,7 +1,7 @@
 // Types of controller.js: the CompactionController of the contract.
 import type { UIMessage } from 'ai';
 import type {
-  CompactOptions, CompactOutcome, CompactionMode, Draft, ModelProfile, Overhead, Projection, Session, SessionStore, Summarize,
+  CompactOptions, CompactOutcome, CompactionMode, Draft, Estimate, ModelProfile, Overhead, Projection, Session, SessionStore, Summarize,
 } from './bibgenie_compaction.js';
 
 export type CompactionState =
@@ -20,6 +20,8 @@ export type ControllerAction = 'retry' | 'edit' | 'fork' | 'switch-model' | 'com
 export interface CompactionCore {
   compact(options: CompactOptions): Promise<CompactOutcome>;
   project(session: Session): Pick<Projection, 'messages'>;
+  /** Used after a preflight compaction to check that the draft fits; the wasm export when absent. */
+  estimate?(session: Session, model: ModelProfile, options: { draft?: Draft; overhead?: Overhead }): Pick<Estimate, 'tokens' | 'safeInputLimit' | 'fits'>;
 }
 
 export interface CompactionControllerOptions {

@@ -21,6 +21,7 @@ import { createAbortSignalLike } from './zotero.js';
  * @typedef {{
  *   compact: (options: object) => Promise<CompactOutcome>,
  *   project: (session: unknown) => { messages: unknown[] },
+ *   estimate?: (session: unknown, model: object, options: object) => { tokens: number, safeInputLimit: number, fits: boolean },
  * }} CompactionCore
  */
 
@@ -65,6 +66,19 @@ function draftId() {
 function draftMessage(draft) {
   if (typeof draft === 'string') return { id: draftId(), role: 'user', parts: [{ type: 'text', text: draft }] };
   return draft;
+}
+
+/**
+ * A submit whose compaction (its own, or the one it waited for) was cancelled or failed: nothing is
+ * sent, the draft comes back as given.
+ * @param {CompactOutcome} outcome a `cancelled` or `failed` outcome
+ * @param {unknown} draft
+ * @returns {SubmitResult}
+ */
+function interruptedSubmit(outcome, draft) {
+  const o = /** @type {any} */ (outcome);
+  if (o.status === 'cancelled') return { status: 'cancelled', reason: o.reason, draft, outcome };
+  return { status: 'failed', reason: o.reason, message: o.message ?? o.reason, draft, outcome };
 }
 
 export class CompactionController {
@@ -189,7 +203,10 @@ export class CompactionController {
    * Preflight of a send: waits for a running compaction, then checks that the projection plus the
    * draft fits, compacting first when that makes it fit. Resolves `{ status: 'send', messages }`
    * (the projection followed by the draft), or `too-large` / `cancelled` / `failed` with the draft
-   * returned as given. Never rejects for a failed compaction, and never reports `send` after one.
+   * returned as given. Never rejects for a failed compaction, and never reports `send` after one:
+   * when the compaction it waited on (manual, after-turn or its own preflight) was cancelled or
+   * failed, the submit ends so too, and only the user's next submit tries again. After its own
+   * compaction the new projection is estimated with the draft; `send` only when that fits.
    * @param {string | object} draft the user's message (a UIMessage, or its text)
    * @returns {Promise<SubmitResult>}
    */
@@ -198,25 +215,21 @@ export class CompactionController {
     /** @type {CompactOutcome | undefined} */
     let outcome;
     for (let attempt = 0; attempt < MAX_PREFLIGHT_ATTEMPTS; attempt++) {
-      while (this.#run) await this.#run.promise;
-      outcome = await this.#start('preflight', draft).promise;
-      const sendable = outcome.status === 'committed' || (outcome.status === 'noop' && outcome.plan?.send === 'now');
-      if (sendable) {
-        try {
-          const projection = this.#core.project(outcome.session);
-          return { status: 'send', messages: [...projection.messages, draftMessage(draft)], draft, outcome };
-        } catch (error) {
-          const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
-          return { status: 'failed', reason, message: describe(error), draft, outcome };
-        }
+      while (this.#run) {
+        const waited = await this.#run.promise;
+        if (waited.status === 'cancelled' || waited.status === 'failed') return interruptedSubmit(waited, draft);
       }
+      outcome = await this.#start('preflight', draft).promise;
+      if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft);
+      if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft);
       switch (outcome.status) {
         case 'stale':
           continue; // the session moved while summarizing: plan again on what is there now
         case 'too-large':
           return { status: 'too-large', reason: outcome.reason, draft, outcome };
         case 'cancelled':
-          return { status: 'cancelled', reason: outcome.reason, draft, outcome };
+        case 'failed':
+          return interruptedSubmit(outcome, draft);
         case 'noop':
           // No compaction needed, yet the plan does not say "send now" (e.g. a read-only session).
           return { status: 'failed', reason: outcome.reason, message: `the draft cannot be sent: ${outcome.reason}`, draft, outcome };
@@ -231,6 +244,52 @@ export class CompactionController {
       draft,
       outcome,
     };
+  }
+
+  /**
+   * Rule `send-only-when-fits`: after a preflight compaction the plan's figure was a promise; the
+   * committed projection plus the draft is estimated again and sent only within the safe limit.
+   * @param {CompactOutcome} outcome a `committed` outcome
+   * @param {unknown} draft
+   * @returns {SubmitResult}
+   */
+  #sendIfFits(outcome, draft) {
+    const estimateOf = this.#core.estimate ?? wasm.estimate;
+    let estimated;
+    try {
+      estimated = estimateOf(outcome.session, this.#model, {
+        draft: draftMessage(draft),
+        ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }),
+      });
+    } catch (error) {
+      const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
+      return { status: 'failed', reason, message: describe(error), draft, outcome };
+    }
+    if (!estimated.fits) {
+      return {
+        status: 'too-large',
+        reason: 'too-large-after-compaction',
+        message: `after compacting, the request is estimated at ${estimated.tokens} tokens, over the safe input limit of ${estimated.safeInputLimit}; shorten the draft`,
+        draft,
+        outcome,
+      };
+    }
+    return this.#sendNow(outcome, draft);
+  }
+
+  /**
+   * @param {CompactOutcome} outcome
+   * @param {unknown} draft
+   * @returns {SubmitResult}
+   */
+  #sendNow(outcome, draft) {
+    try {
+      const projection = this.#core.project(/** @type {any} */ (outcome).session);
+      return { status: 'send', messages: [...projection.messages, draftMessage(draft)], draft, outcome };
+    } catch (error) {
+      const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
+      return { status: 'failed', reason, message: describe(error), draft, outcome };
+    }
   }
 
   /**

@@ -10,14 +10,16 @@
 //! | `autoCompactAt`          | `safeInputLimit * 9/10`                              |
 //! | `summaryMaxOutputTokens` | `min(W/10, 8_192, reservedTokens)` (so also `<= O`)  |
 //! | `tailBudget`             | `min(W/5, 48_000)`                                   |
+//! | projected ledger (`projected_ledger_budget`, not a field) | `(2 * summaryMaxOutputTokens + 64) / 8`, about `S/4` |
 //!
 //! Invariants (tested over windows 1,024..2,000,000 and caps 1..128,000 in `tests/capacity.rs`):
 //! - rule `safe-limit-positive`: the reserve is at most `W/4`, so `safeInputLimit >= 3W/4 > 0`;
 //! - rule `reserve-scales`: for a fixed cap the reserve never shrinks as the window grows;
 //! - rule `summary-within-output-cap`: the summary budget is at most the reserve, which is at most `O`;
-//! - rule `compaction-frees-room`: `summaryMaxOutputTokens + tailBudget <= autoCompactAt / 2`, because
-//!   `W/10 + W/5 = 0.3 W` while `autoCompactAt >= 0.9 * 0.75 W = 0.675 W`. The projection right after a
-//!   compaction is therefore at most half the threshold: no compaction loop.
+//! - rule `compaction-frees-room`: `summaryMaxOutputTokens + projected ledger + tailBudget <= autoCompactAt / 2`,
+//!   because `W/10 + W/40 + 8 + W/5 = 0.325 W + 8` while `autoCompactAt >= 0.9 * 0.75 W = 0.675 W`. The
+//!   projection right after a compaction is therefore at most half the threshold, whatever the ledger's
+//!   size (the checkpoint keeps every entry; only a budgeted part is projected): no compaction loop.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -164,4 +166,11 @@ pub fn capacity(model: &ModelProfile) -> Result<Capacity> {
         tail_budget,
         summary_max_output_tokens,
     })
+}
+
+/// Most tokens the ledger's projected part takes beside a summary made for this capacity: the
+/// runner's ceiling for the summary's estimate (`commit::summary_estimate_ceiling`) divided by
+/// `ledger::PROJECTED_LEDGER_DIVISOR` (rule `ledger-projection-budget`). 8k window: 213 tokens.
+pub fn projected_ledger_budget(capacity: &Capacity) -> u64 {
+    crate::commit::summary_estimate_ceiling(capacity.summary_max_output_tokens) / crate::ledger::PROJECTED_LEDGER_DIVISOR
 }

@@ -69,6 +69,35 @@ pub fn check_commit(fresh: &Session, plan: &Plan) -> Result<std::result::Result<
     Ok(Ok(()))
 }
 
+/// The estimator is conservative: a summary a model wrote within `maxOutputTokens` real tokens is
+/// estimated at up to about twice that (the test fixtures' eight one-line sections: 205 estimated
+/// tokens, about 120 real). The ceiling allows for that, plus the eight headings on tiny budgets.
+pub const SUMMARY_ESTIMATE_FACTOR: u64 = 2;
+pub const SUMMARY_HEADINGS_ALLOWANCE: u64 = 64;
+
+/// The largest estimate a summary for `budget` may have (see `check_summary_budget`).
+pub fn summary_estimate_ceiling(budget: u64) -> u64 {
+    budget.saturating_mul(SUMMARY_ESTIMATE_FACTOR).saturating_add(SUMMARY_HEADINGS_ALLOWANCE)
+}
+
+/// Rule `summary-within-budget`: a summary whose estimate is over `summary_estimate_ceiling(budget)`
+/// (`budget` = the request's `maxOutputTokens`) cannot have been written within the budget and is
+/// refused with `summary-over-budget`; nothing is written. The controller still estimates the
+/// compacted request before sending it (a summary within the ceiling can exceed the plan's figure).
+pub fn check_summary_budget(summary: &str, budget: u64) -> Result<()> {
+    let tokens = crate::tokens::estimate_text(summary);
+    let ceiling = summary_estimate_ceiling(budget);
+    if tokens > ceiling {
+        return Err(Error::new(
+            ErrorCode::SummaryOverBudget,
+            format!(
+                "the summary is estimated at {tokens} tokens, over the {ceiling} a summary within its budget of {budget} (maxOutputTokens) can have; nothing was written"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A fresh checkpoint id ("ckpt_" + 24 hex digits) from the platform's secure random source
 /// (`crypto.getRandomValues` in Firefox and Node).
 pub fn new_checkpoint_id() -> Result<String> {

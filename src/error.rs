@@ -13,6 +13,8 @@ pub enum ErrorCode {
     InvalidSummary,
     InvalidRequest,
     InvalidLedger,
+    /// A summary whose estimate is over the request's `maxOutputTokens`: committing it could break the plan's promise.
+    SummaryOverBudget,
     NotFound,
     MissingLeaf,
     MissingParent,
@@ -36,6 +38,7 @@ impl ErrorCode {
             ErrorCode::InvalidSummary => "invalid-summary",
             ErrorCode::InvalidRequest => "invalid-request",
             ErrorCode::InvalidLedger => "invalid-ledger",
+            ErrorCode::SummaryOverBudget => "summary-over-budget",
             ErrorCode::NotFound => "not-found",
             ErrorCode::MissingLeaf => "missing-leaf",
             ErrorCode::MissingParent => "missing-parent",

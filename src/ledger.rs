@@ -167,3 +167,151 @@ pub fn render_line(out: &mut String, entry: &LedgerEntry) {
     }
     out.push('\n');
 }
+
+// ---------------------------------------------------------------------------------------------
+// The projected part of the ledger.
+
+/// Rule `ledger-projection-budget`: the ledger lines projected beside a summary take at most an
+/// eighth of the summary's own estimate. The runner refuses summaries over twice their budget (plus
+/// the headings' allowance), so this is at most about a quarter of the summary budget; the
+/// checkpoint keeps the whole ledger and `lookup` reaches the rest.
+pub const PROJECTED_LEDGER_DIVISOR: u64 = 8;
+
+/// The projected ledger's budget for a summary text.
+pub fn projected_budget(summary: &str) -> u64 {
+    crate::tokens::estimate_text(summary.trim()) / PROJECTED_LEDGER_DIVISOR
+}
+
+/// The ledger lines a projection shows, and how many it left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectedLedger {
+    /// Rendered lines (as `render`), plus a last line saying how many were left out, if any.
+    pub text: String,
+    pub shown: usize,
+    pub left_out: usize,
+}
+
+/// The line that stands for the entries left out.
+pub fn left_out_line(left_out: usize) -> String {
+    format!(
+        "- {left_out} more entries are kept in this checkpoint's ledger and not shown here; lookupLedger finds them by key, kind or text."
+    )
+}
+
+/// Where `summary` last names the entry (its key; for a location, the full locator or its
+/// attachment key), as a byte offset.
+fn last_mention(summary: &str, entry: &LedgerEntry) -> Option<usize> {
+    if entry.key.is_empty() {
+        return None;
+    }
+    let attachment = (entry.kind == LedgerKind::Location).then(|| entry.key.split('#').next()).flatten().filter(|k| !k.is_empty());
+    [summary.rfind(entry.key.as_str()), attachment.and_then(|k| summary.rfind(k))].into_iter().flatten().max()
+}
+
+/// Picks the entries shown beside `summary` within `budget` tokens: first those the summary names,
+/// the most recently used first (summaries list findings oldest to newest and end with the latest
+/// request, so the later the last mention, the more recent the use; the ledger stores no use time),
+/// then the others in ledger order (items, attachments, annotations, collections, tags, locations),
+/// each taken while its line fits. Everything is shown when the whole ledger fits the budget plus
+/// the left-out line, so the projected part is never larger than the whole ledger.
+pub fn project_ledger(ledger: &ResourceLedger, summary: &str, budget: u64) -> ProjectedLedger {
+    let whole = render(ledger);
+    let note_tokens = crate::tokens::estimate_text(&left_out_line(ledger.entries.len()));
+    if crate::tokens::estimate_text(&whole) <= budget.saturating_add(note_tokens) {
+        return ProjectedLedger { text: whole, shown: ledger.entries.len(), left_out: 0 };
+    }
+    let line_tokens = |entry: &LedgerEntry| {
+        let mut line = String::new();
+        render_line(&mut line, entry);
+        crate::tokens::estimate_text(&line)
+    };
+    let mut chosen = vec![false; ledger.entries.len()];
+    let mut used = 0u64;
+    let mentions: Vec<Option<usize>> = ledger.entries.iter().map(|e| last_mention(summary, e)).collect();
+    let mut order: Vec<usize> = (0..ledger.entries.len()).collect();
+    // Named entries by latest mention first; the rest keep ledger order (a stable sort).
+    order.sort_by_key(|&i| std::cmp::Reverse(mentions[i].map(|at| at + 1).unwrap_or(0)));
+    for i in order {
+        let tokens = line_tokens(&ledger.entries[i]);
+        if used.saturating_add(tokens) <= budget {
+            used += tokens;
+            chosen[i] = true;
+        }
+    }
+    let mut text = String::new();
+    let mut shown = 0;
+    for (entry, _) in ledger.entries.iter().zip(&chosen).filter(|(_, &c)| c) {
+        render_line(&mut text, entry);
+        shown += 1;
+    }
+    let left_out = ledger.entries.len() - shown;
+    text.push_str(&left_out_line(left_out));
+    ProjectedLedger { text, shown, left_out }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lookup (for a tool the app may give the model).
+
+/// What `lookup` matches: any given field must match (key exactly, kind exactly, text as a
+/// case-insensitive substring of the key, label, detail or parent key).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LedgerQuery {
+    pub key: Option<String>,
+    pub kind: Option<LedgerKind>,
+    pub text: Option<String>,
+    /// Most entries returned; `None` is all.
+    pub limit: Option<usize>,
+}
+
+impl LedgerQuery {
+    /// Reads `{ key?, kind?, text?, limit? }`; anything else is `invalid-options`, naming the field.
+    pub fn from_value(value: &serde_json::Value) -> crate::error::Result<LedgerQuery> {
+        use crate::error::{Error, ErrorCode};
+        let invalid = |message: String| Error::new(ErrorCode::InvalidOptions, message);
+        let serde_json::Value::Object(map) = value else {
+            return Err(invalid("lookupLedger: query must be an object { key?, kind?, text?, limit? }".into()));
+        };
+        if let Some(field) = map.keys().find(|k| !["key", "kind", "text", "limit"].contains(&k.as_str())) {
+            return Err(invalid(format!("lookupLedger: unknown query field {field:?}")));
+        }
+        let text_field = |name: &str| -> crate::error::Result<Option<String>> {
+            match map.get(name) {
+                None | Some(serde_json::Value::Null) => Ok(None),
+                Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+                Some(other) => Err(invalid(format!("lookupLedger: query.{name} must be a string, got {other}"))),
+            }
+        };
+        let kind = match text_field("kind")? {
+            None => None,
+            Some(kind) => Some(
+                serde_json::from_value::<LedgerKind>(serde_json::Value::String(kind.clone()))
+                    .map_err(|_| invalid(format!("lookupLedger: query.kind {kind:?} is not a ledger kind")))?,
+            ),
+        };
+        let limit = match map.get("limit") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(v) => Some(
+                crate::model::parse_count(v)
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(|| invalid(format!("lookupLedger: query.limit must be a non-negative integer, got {v}")))?,
+            ),
+        };
+        Ok(LedgerQuery { key: text_field("key")?, kind, text: text_field("text")?, limit })
+    }
+}
+
+/// The entries of `ledger` that match `query`, in ledger order.
+pub fn lookup<'a>(ledger: &'a ResourceLedger, query: &LedgerQuery) -> Vec<&'a LedgerEntry> {
+    let needle = query.text.as_deref().map(str::to_lowercase).filter(|t| !t.trim().is_empty());
+    let matches = |entry: &&LedgerEntry| {
+        query.key.as_deref().is_none_or(|k| entry.key == k)
+            && query.kind.is_none_or(|k| entry.kind == k)
+            && needle.as_deref().is_none_or(|needle| {
+                [Some(entry.key.as_str()), entry.label.as_deref(), entry.detail.as_deref(), entry.parent_key.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .any(|field| field.to_lowercase().contains(needle))
+            })
+    };
+    ledger.entries.iter().filter(matches).take(query.limit.unwrap_or(usize::MAX)).collect()
+}

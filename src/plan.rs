@@ -243,8 +243,11 @@ impl Planner<'_> {
         }
     }
 
+    /// The summary frame: the whole merged ledger's, or the bound of its projected part when that is
+    /// smaller (rule `ledger-projection-budget`: the ledger's size no longer grows the projection).
     fn frame(&self) -> u64 {
-        self.tokens.summary_frame_tokens(self.session, self.estimate_options)
+        let whole = self.tokens.summary_frame_tokens(self.session, self.estimate_options);
+        whole.min(crate::summary_frame::bounded_frame_tokens(&self.capacity, self.estimate_options))
     }
 
     /// Rules `auto-at-threshold`, `auto-only-when-stable`, `auto-boundary-advances`, `auto-frees-room`.

@@ -60,13 +60,21 @@ below. It is context from earlier turns, not a new request; the conversation con
 /// What comes between the summary and the ledger's lines in the summary message.
 pub const LEDGER_HEADING: &str = "\n\nZotero resources referenced so far (exact keys and locators):\n";
 
-/// The text of the projected summary message: preamble, summary, then the ledger of exact Zotero locators.
+/// The text of the projected summary message: preamble, summary, then the ledger's projected part
+/// (rule `ledger-projection-budget` in `ledger.rs`: the entries the summary names first, within a
+/// quarter of the summary's size, and a line saying how many are left out).
 pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
-    let mut text = format!("{SUMMARY_PREAMBLE}\n\n<summary>\n{}\n</summary>", checkpoint.summary.trim());
-    let rendered = ledger::render(&checkpoint.ledger);
-    if !rendered.is_empty() {
+    let budget = ledger::projected_budget(&checkpoint.summary);
+    let projected = ledger::project_ledger(&checkpoint.ledger, &checkpoint.summary, budget);
+    summary_text_with_ledger(&checkpoint.summary, &projected.text)
+}
+
+/// Preamble, summary and the given rendered ledger lines (none: no ledger heading).
+pub fn summary_text_with_ledger(summary: &str, ledger_lines: &str) -> String {
+    let mut text = format!("{SUMMARY_PREAMBLE}\n\n<summary>\n{}\n</summary>", summary.trim());
+    if !ledger_lines.is_empty() {
         text.push_str(LEDGER_HEADING);
-        text.push_str(&rendered);
+        text.push_str(ledger_lines);
     }
     text
 }

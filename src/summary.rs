@@ -117,12 +117,28 @@ const MAX_CARRIED_LINES: usize = 40;
 /// Zotero keys named per tool finding; the rest are counted (all of them are in the ledger).
 const KEYS_PER_FINDING: usize = 12;
 
-/// Words that mark a user sentence as a requirement or constraint.
-const CONSTRAINT_CUES: [&str; 27] = [
-    "must", "only", "don't", "dont", "do not", "never", "need", "needs", "require", "required", "requires",
-    "should", "avoid", "exclude", "without", "at least", "at most", "no more than", "prefer", "make sure",
-    "必须", "只", "不要", "需要", "不能", "务必", "请勿",
+/// Words that make a user sentence a requirement or constraint, even in a question ("only
+/// peer-reviewed studies, ok?"): explicit limits, exclusions, citation style, deadlines.
+const REQUIREMENT_CUES: [&str; 30] = [
+    "must", "only", "don't", "dont", "do not", "never", "always", "require", "required", "requires",
+    "exclude", "excluding", "at least", "at most", "no more than", "make sure", "peer-reviewed", "peer reviewed",
+    "citation style", "deadline", "due by", "inclusion criteria", "exclusion criteria",
+    "必须", "只", "不要", "不能", "务必", "请勿", "截止",
 ];
+/// Softer words that make a statement a constraint ("we need three cohort studies"), but not a
+/// question ("should we look at paper 7 next?"): explicit cues outrank question words.
+const SOFT_CONSTRAINT_CUES: [&str; 7] = ["need", "needs", "should", "avoid", "without", "prefer", "需要"];
+/// Words that open a question in the languages the assistant is used in.
+const QUESTION_OPENERS: [&str; 16] = [
+    "should", "shall", "could", "can", "would", "will", "do", "does", "did", "is", "are", "what", "which", "how", "why",
+    "where",
+];
+/// Words that mark a user sentence as a statement of the research objective.
+const GOAL_CUES: [&str; 10] = [
+    "research goal", "my goal", "our goal", "the goal", "objective", "research question", "i am writing", "i'm writing",
+    "we are writing", "研究目标",
+];
+
 /// Words that mark a user sentence as a decision.
 const DECISION_CUES: [&str; 14] = [
     "let's", "let us", "we will", "we'll", "decide", "decided", "go with", "instead", "choose", "chose",
@@ -234,6 +250,24 @@ fn has_cue(sentence: &str, cues: &[&str]) -> bool {
     })
 }
 
+/// Rule `requirement-cues-outrank-questions`: a sentence with an explicit requirement cue is a
+/// constraint; one with only a soft cue is a constraint unless it is a question.
+fn is_constraint(sentence: &str) -> bool {
+    if has_cue(sentence, &REQUIREMENT_CUES) {
+        return true;
+    }
+    has_cue(sentence, &SOFT_CONSTRAINT_CUES) && !is_question(sentence)
+}
+
+fn is_question(sentence: &str) -> bool {
+    let trimmed = sentence.trim_end();
+    if trimmed.ends_with('?') || trimmed.ends_with('？') || trimmed.ends_with('吗') {
+        return true;
+    }
+    let first: String = trimmed.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
+    QUESTION_OPENERS.contains(&first.as_str())
+}
+
 /// A bullet line that can never be read as a section heading.
 fn bullet(source: &str, text: &str) -> String {
     let text = crate::zotero::clip(&crate::zotero::single_line(text), EXCERPT_MAX_CHARS);
@@ -275,12 +309,13 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
         lines[skip..].iter().map(|l| if heading_section(l).is_some() { format!("- {}", l.trim()) } else { l.clone() }).collect()
     };
 
-    // Research Goal: kept from the previous checkpoint, else the first user message.
+    // Research Goal: the previous checkpoint's, else the first user message (what it says besides its
+    // constraints), then every later user statement of the objective.
     sections[0] = carry(0, Some(MAX_CARRIED_LINES));
+    let first_user = user_messages.iter().position(|m| !message_text(m).trim().is_empty());
     if sections[0].is_empty() {
-        if let Some(first) = user_messages.iter().map(|m| message_text(m)).find(|t| !t.trim().is_empty()) {
-            // The goal is what the first request says besides its constraints (listed below).
-            let goal: Vec<String> = sentences(&first).into_iter().filter(|s| !has_cue(s, &CONSTRAINT_CUES)).collect();
+        if let Some(first) = first_user.map(|at| message_text(user_messages[at])) {
+            let goal: Vec<String> = sentences(&first).into_iter().filter(|s| !is_constraint(s)).collect();
             sections[0].push(bullet("user", &if goal.is_empty() { first } else { goal.join(" ") }));
         }
     }
@@ -288,10 +323,12 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
     // Constraints and decisions: every cue sentence of the user, after the previous ones.
     sections[1] = carry(1, None);
     sections[5] = carry(5, Some(MAX_CARRIED_LINES));
-    for message in &user_messages {
+    for (at, message) in user_messages.iter().enumerate() {
         for sentence in sentences(&message_text(message)) {
-            if has_cue(&sentence, &CONSTRAINT_CUES) {
+            if is_constraint(&sentence) {
                 sections[1].push(bullet("user", &sentence));
+            } else if Some(at) != first_user && has_cue(&sentence, &GOAL_CUES) && !is_question(&sentence) {
+                sections[0].push(bullet("user", &sentence));
             } else if has_cue(&sentence, &DECISION_CUES) {
                 sections[5].push(bullet("user", &sentence));
             }
@@ -381,13 +418,19 @@ history and lists the Zotero ledger without interpreting them; (inferred) marks 
     render_sections(&sections)
 }
 
-/// Sections that give up lines first when the summary is over its budget: the resource list first (the
-/// projection carries the whole ledger beside the summary anyway), user constraints last.
-const TRIM_ORDER: [usize; 8] = [4, 3, 2, 7, 5, 6, 0, 1];
+/// Sections that give up lines first when the summary is over its budget (rule `goal-trimmed-last`):
+/// the resource list (the checkpoint keeps the whole ledger, the projection shows its share beside the
+/// summary), tool findings and progress, then context and next steps, then decisions, constraints
+/// and, last, the research goal.
+const TRIM_ORDER: [usize; 8] = [4, 3, 2, 7, 6, 5, 1, 0];
+
+/// Sections whose newest lines go first: the oldest goal and constraints are the ones a long session
+/// must not lose (the newest are usually still in the verbatim tail). Elsewhere the oldest go first.
+const NEWEST_FIRST: [usize; 2] = [0, 1];
 
 /// Rule `extractive-within-budget`: like a model's answer, the extractive summary stays within the
 /// request's `maxOutputTokens`, which the plan counts on for the projection after the compaction. Lines
-/// are left out, oldest first, in `TRIM_ORDER`; the note saying what the text is, and how many lines
+/// are left out in `TRIM_ORDER`, oldest first (newest first in `NEWEST_FIRST`); the note saying what the text is, and how many lines
 /// were left out, stays.
 fn fit_budget(sections: &mut [Vec<String>], budget: u64) {
     let is_note = |line: &String| line.contains("embedded extractive summarizer") || line.starts_with(LEDGER_POINTER);
@@ -400,13 +443,19 @@ fn fit_budget(sections: &mut [Vec<String>], budget: u64) {
         // The resource list is trimmed first; say where it is instead of leaving the section "None.".
         let resources = sections[4].len();
         if resources > 0 && !sections[4].iter().any(is_note) {
-            sections[4].insert(0, format!("{LEDGER_POINTER} ({resources} entries) follows this summary."));
+            sections[4].insert(0, format!("{LEDGER_POINTER} ({resources} entries) is kept with this checkpoint."));
         }
         let mut excess = tokens - budget;
         let mut removed = false;
         for &index in &TRIM_ORDER {
             while excess > 0 {
-                let Some(at) = sections[index].iter().position(|l| !is_note(l) && !l.starts_with("- Left out")) else { break };
+                let removable = |l: &String| !is_note(l) && !l.starts_with("- Left out");
+                let found = if NEWEST_FIRST.contains(&index) {
+                    sections[index].iter().rposition(removable)
+                } else {
+                    sections[index].iter().position(removable)
+                };
+                let Some(at) = found else { break };
                 let line = sections[index].remove(at);
                 excess = excess.saturating_sub(crate::tokens::estimate_text(&line).max(1));
                 left_out += 1;
@@ -428,7 +477,7 @@ fn fit_budget(sections: &mut [Vec<String>], budget: u64) {
 const LEDGER_POINTER: &str = "- The exact Zotero resource ledger";
 
 fn left_out_note(lines: usize, budget: u64) -> String {
-    format!("- Left out {lines} lines to fit the summary budget of {budget} tokens; the Zotero resource list follows the summary in full.")
+    format!("- Left out {lines} lines to fit the summary budget of {budget} tokens; the checkpoint keeps the whole resource ledger.")
 }
 
 fn render_sections(sections: &[Vec<String>]) -> String {

@@ -13,33 +13,41 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use crate::ledger::{collect, render_line, LedgerEntry, LedgerKind, ResourceLedger};
-use crate::model::{Basis, Checkpoint, Message, Mode, Part, Role, Session};
-use crate::projection::{summary_message_text, LEDGER_HEADING};
-use crate::tokens::{estimate_message, run_counts, EstimateOptions, RunCounts, MESSAGE_OVERHEAD_TOKENS, PART_OVERHEAD_TOKENS};
+use crate::ledger::{collect, left_out_line, render, render_line, LedgerEntry, LedgerKind, ResourceLedger};
+use crate::model::{Message, Part, Role, Session};
+use crate::projection::{summary_text_with_ledger, LEDGER_HEADING};
+use crate::tokens::{estimate_message, estimate_text, run_counts, EstimateOptions, RunCounts, MESSAGE_OVERHEAD_TOKENS, PART_OVERHEAD_TOKENS};
 
 /// The frame for a given ledger, computed from scratch.
+/// The frame with the whole ledger projected (what `FrameCache` tracks).
 pub fn frame_tokens(ledger: ResourceLedger, options: &EstimateOptions) -> u64 {
-    let checkpoint = empty_checkpoint(ledger);
-    let message = Message {
-        role: Role::User,
-        parts: vec![Part::Text { text: summary_message_text(&checkpoint) }],
-        metadata: Some(json!({ "checkpoint": true })),
-    };
+    frame_of_text(summary_text_with_ledger("", &render(&ledger)), options)
+}
+
+fn frame_of_text(text: String, options: &EstimateOptions) -> u64 {
+    let message = Message { role: Role::User, parts: vec![Part::Text { text }], metadata: Some(json!({ "checkpoint": true })) };
     estimate_message(&message, options)
 }
 
-fn empty_checkpoint(ledger: ResourceLedger) -> Checkpoint {
-    Checkpoint {
-        summary: String::new(),
-        first_kept_message_id: None,
-        previous_checkpoint_id: None,
-        mode: Mode::Manual,
-        tokens_before: 0,
-        tokens_after: 0,
-        ledger,
-        basis: Basis { leaf_id: String::new(), branch_revision: 0 },
-    }
+/// Run boundaries between the pieces can add a token each (a piece's first run may join the
+/// previous one's last); a few pieces are joined.
+const JOIN_SLACK_TOKENS: u64 = 8;
+
+/// Upper bound of the frame of a summary made for `capacity` (the runner refuses summaries over
+/// `summary_estimate_ceiling`): the ledger's projected part is at most `projected_ledger_budget`,
+/// plus the left-out line (rule `ledger-projection-budget`), whatever the
+/// ledger's size.
+pub fn bounded_frame_tokens(capacity: &crate::capacity::Capacity, options: &EstimateOptions) -> u64 {
+    let empty = frame_of_text(summary_text_with_ledger("", ""), options);
+    [
+        empty,
+        estimate_text(LEDGER_HEADING),
+        estimate_text(&left_out_line(usize::MAX)),
+        crate::capacity::projected_ledger_budget(capacity),
+        JOIN_SLACK_TOKENS,
+    ]
+    .into_iter()
+    .fold(0, u64::saturating_add)
 }
 
 /// A merged ledger entry and the counts of its rendered line (with its line break).
@@ -167,7 +175,7 @@ impl FrameCache {
         let Some(last) = self.lines.values().next_back() else {
             return frame_tokens(ResourceLedger::default(), options);
         };
-        let heading = format!("{}{LEDGER_HEADING}", summary_message_text(&empty_checkpoint(ResourceLedger::default())));
+        let heading = format!("{}{LEDGER_HEADING}", summary_text_with_ledger("", ""));
         let last_text = line_text(&last.entry);
         let counts = run_counts(&heading)
             .plus(&self.line_counts.minus(&last.counts))

@@ -443,3 +443,29 @@ fn session_operations_on_odd_targets() {
     assert_eq!(retry_target(&empty).unwrap(), None);
     assert_eq!(edit_target(&empty).unwrap(), None);
 }
+
+#[test]
+fn summaries_over_their_budget_and_bad_ledger_queries() {
+    use bibgenie_compaction::commit::{check_summary_budget, summary_estimate_ceiling};
+    use bibgenie_compaction::ledger::LedgerQuery;
+    // summary-over-budget: the runner's check before anything is written.
+    let huge: String = bibgenie_compaction::summary::SECTIONS.iter().map(|s| format!("## {s}\n{}\n", "- (user) word ".repeat(2_000))).collect();
+    let error = check_summary_budget(&huge, 1_638).unwrap_err();
+    assert_eq!(error.code, ErrorCode::SummaryOverBudget);
+    assert_eq!(error.code.as_str(), "summary-over-budget");
+    assert!(error.message.contains("1638") && error.message.contains("nothing was written"), "{}", error.message);
+    assert_eq!(check_summary_budget("## Research Goal\n- x", 1_638), Ok(()));
+    assert_eq!(summary_estimate_ceiling(u64::MAX), u64::MAX, "no overflow");
+    // lookupLedger's query: invalid-options naming the field.
+    for (bad, names) in [
+        (json!(null), "query must be an object"),
+        (json!({ "kind": "planet" }), "query.kind"),
+        (json!({ "limit": 1.5 }), "query.limit"),
+        (json!({ "text": ["a"] }), "query.text"),
+        (json!({ "keys": "A" }), "unknown query field"),
+    ] {
+        let error = LedgerQuery::from_value(&bad).unwrap_err();
+        assert_eq!(error.code, ErrorCode::InvalidOptions, "{bad}");
+        assert!(error.message.contains(names), "{bad}: {}", error.message);
+    }
+}

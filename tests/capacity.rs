@@ -1,6 +1,6 @@
 //! Capacity formulas over the grid the issue names: windows 4,096..2,000,000, output caps 1,024..128,000.
 
-use bibgenie_compaction::capacity::{capacity, ModelProfile, MIN_CONTEXT_WINDOW};
+use bibgenie_compaction::capacity::{capacity, projected_ledger_budget, ModelProfile, MIN_CONTEXT_WINDOW};
 use bibgenie_compaction::error::ErrorCode;
 use serde_json::json;
 
@@ -66,13 +66,15 @@ fn summary_within_output_cap() {
 
 #[test]
 fn compaction_frees_room() {
-    // Summary budget + tail budget at most half the automatic threshold: no compaction loop.
+    // Summary budget + the ledger's projected part + tail budget at most half the automatic
+    // threshold, whatever the ledger's size: no compaction loop.
     for w in windows() {
         for cap in CAPS {
             let c = capacity(&model(w, cap)).unwrap();
+            let ledger = projected_ledger_budget(&c);
             assert!(
-                2 * (c.summary_max_output_tokens + c.tail_budget) <= c.auto_compact_at,
-                "{w} {cap:?}: {c:?}"
+                2 * (c.summary_max_output_tokens + ledger + c.tail_budget) <= c.auto_compact_at,
+                "{w} {cap:?}: ledger {ledger}, {c:?}"
             );
         }
     }
@@ -122,4 +124,59 @@ fn valid_model() {
     assert_eq!(ok.context_window, 8_192);
     assert!(ok.replays_reasoning);
     assert_eq!(capacity(&model(512, None)).unwrap_err().code, ErrorCode::InvalidModel);
+}
+
+/// `count` distinct item entries, as a long session's checkpoint would carry them.
+fn big_ledger(count: usize) -> serde_json::Value {
+    let entries: Vec<serde_json::Value> = (0..count)
+        .map(|n| json!({ "kind": "item", "key": format!("K{n:07}"), "label": format!("Canine nutrition study number {n}, a cohort of adult dogs"), "detail": "journalArticle" }))
+        .collect();
+    json!({ "entries": entries })
+}
+
+#[test]
+fn one_compaction_always_frees_room_with_a_5000_entry_ledger_on_an_8k_model() {
+    use bibgenie_compaction::commit::{check_summary_budget, checkpoint_node};
+    use bibgenie_compaction::estimate::{estimate, EstimateRequest};
+    use bibgenie_compaction::model::{Mode, Session};
+    use bibgenie_compaction::plan::{plan, PlanAction, PlanOptions};
+    use bibgenie_compaction::prompt::summary_request;
+    use bibgenie_compaction::summary::extractive_summary;
+    let m = model(8_192, None);
+    let c = capacity(&m).unwrap();
+    let summary: String = bibgenie_compaction::summary::SECTIONS.iter().map(|s| format!("## {s}\n- (user) K0000042 matters\n")).collect();
+    let mut nodes = vec![
+        json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "Review canine nutrition." }] }),
+        json!({ "id": "C0", "parentId": "U0", "checkpoint": { "summary": summary, "firstKeptMessageId": null, "previousCheckpointId": null,
+            "mode": "auto", "tokensBefore": 9000, "tokensAfter": 2000, "ledger": big_ledger(5_000), "basis": { "leafId": "U0", "branchRevision": 1 } } }),
+    ];
+    let mut leaf = "C0".to_string();
+    let session_of = |nodes: &Vec<serde_json::Value>, leaf: &str| Session::from_value(json!({ "nodes": nodes, "leafId": leaf, "branchRevision": 2 })).unwrap();
+    let projected_after_checkpoint = estimate(&session_of(&nodes, &leaf), &m, &EstimateRequest::default()).unwrap().tokens;
+    assert!(projected_after_checkpoint < c.auto_compact_at / 2, "the 5,000 entries do not crowd the window: {projected_after_checkpoint}");
+    // Turns until the projection crosses the automatic threshold.
+    let mut turn = 0;
+    loop {
+        turn += 1;
+        nodes.push(json!({ "id": format!("U{turn}"), "parentId": leaf, "role": "user", "parts": [{ "type": "text", "text": format!("Question {turn} about protein intake?") }] }));
+        nodes.push(json!({ "id": format!("A{turn}"), "parentId": format!("U{turn}"), "role": "assistant", "parts": [{ "type": "text", "text": "finding ".repeat(150) }] }));
+        leaf = format!("A{turn}");
+        if estimate(&session_of(&nodes, &leaf), &m, &EstimateRequest::default()).unwrap().tokens >= c.auto_compact_at {
+            break;
+        }
+    }
+    let session = session_of(&nodes, &leaf);
+    let before = estimate(&session, &m, &EstimateRequest::default()).unwrap().tokens;
+    let p = plan(&session, &m, &PlanOptions::new(Mode::Auto)).unwrap();
+    assert_eq!((p.action, p.reason.as_str()), (PlanAction::Compact, "over-threshold"), "{p:?}");
+    let request = summary_request(&session, &p, &m).unwrap();
+    assert_eq!(request.ledger.entries.len(), 5_000, "no key is lost from durable state");
+    let summary = extractive_summary(&request);
+    check_summary_budget(&summary, request.max_output_tokens).unwrap();
+    nodes.push(checkpoint_node(&p, &summary, &request.ledger, "C1").unwrap());
+    let after = estimate(&session_of(&nodes, "C1"), &m, &EstimateRequest::default()).unwrap().tokens;
+    eprintln!("5,000-entry ledger on 8k: {before} tokens before, {after} after (plan said {}), threshold {}", p.tokens_after_estimate, c.auto_compact_at);
+    assert!(after < before, "{after} >= {before}");
+    assert!(after <= p.tokens_after_estimate, "the plan's figure is an upper bound: {after} > {}", p.tokens_after_estimate);
+    assert!(2 * after <= c.auto_compact_at, "right after the compaction the projection is at most half the threshold: {after}, {c:?}");
 }

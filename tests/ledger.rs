@@ -191,3 +191,106 @@ fn the_previous_checkpoints_ledger_is_merged_on_the_next_compaction() {
     assert_eq!(entry(&request.ledger, LedgerKind::Item, ITEM_KEYS[0]).label.as_deref(), Some("Stale title"));
     assert_eq!(request.ledger.entries.len(), 2);
 }
+
+// ---- Issue 14: the ledger cannot crowd out the window ----
+
+fn numbered_ledger(count: usize) -> ResourceLedger {
+    let entries = (0..count)
+        .map(|n| LedgerEntry {
+            kind: if n % 10 == 0 { LedgerKind::Collection } else { LedgerKind::Item },
+            key: format!("K{n:07}"),
+            label: Some(format!("Canine nutrition study {n}")),
+            parent_key: None,
+            detail: Some("journalArticle".into()),
+        })
+        .collect();
+    ResourceLedger { entries }
+}
+
+fn checkpoint_with(summary: &str, ledger: &ResourceLedger) -> bibgenie_compaction::model::Checkpoint {
+    serde_json::from_value(json!({ "summary": summary, "firstKeptMessageId": null, "previousCheckpointId": null, "mode": "auto",
+        "tokensBefore": 1, "tokensAfter": 1, "ledger": ledger, "basis": { "leafId": "A1", "branchRevision": 1 } }))
+    .unwrap()
+}
+
+#[test]
+fn the_projected_part_has_its_own_budget_and_says_how_many_it_left_out_while_the_checkpoint_keeps_the_whole_ledger() {
+    use bibgenie_compaction::projection::summary_message_text;
+    use bibgenie_compaction::tokens::estimate_text;
+    let whole = numbered_ledger(5_000);
+    let summary = format!("## Research Goal\n{}", "- (user) review canine nutrition\n".repeat(40));
+    let budget = ledger::projected_budget(&summary);
+    let projected = ledger::project_ledger(&whole, &summary, budget);
+    assert!(projected.shown > 0 && projected.left_out > 0);
+    assert_eq!(projected.shown + projected.left_out, 5_000);
+    let lines: Vec<&str> = projected.text.lines().collect();
+    assert_eq!(lines.len(), projected.shown + 1);
+    assert!(estimate_text(&lines[..projected.shown].join("\n")) <= budget, "the shown lines keep the budget of {budget}");
+    assert_eq!(*lines.last().unwrap(), ledger::left_out_line(projected.left_out));
+    assert!(lines.last().unwrap().starts_with(&format!("- {} more entries", projected.left_out)));
+    // The summary message carries exactly that part; the checkpoint the message comes from keeps all 5,000.
+    let checkpoint = checkpoint_with(&summary, &whole);
+    assert!(summary_message_text(&checkpoint).ends_with(&projected.text));
+    assert_eq!(checkpoint.ledger.entries.len(), 5_000);
+    assert!(estimate_text(&summary_message_text(&checkpoint)) < estimate_text(&summary) * 2, "the ledger does not dominate the message");
+}
+
+#[test]
+fn entries_the_summary_mentions_are_projected_first() {
+    let whole = numbered_ledger(2_000);
+    let named = ["K0001999", "K0001500", "K0000777"];
+    let padding = "- (user) a review of canine nutrition in senior dogs, cohort studies only\n".repeat(30);
+    let summary = format!("## Research Goal\n{padding}## Findings and Evidence\n{}", named.iter().map(|k| format!("- (tool) {k} reports lower protein needs\n")).collect::<String>());
+    let projected = ledger::project_ledger(&whole, &summary, ledger::projected_budget(&summary));
+    assert!(projected.left_out > 1_900, "{projected:?}");
+    for key in named {
+        assert!(projected.text.contains(&format!(" {key}: ")), "{key} is named by the summary: {}", projected.text);
+    }
+}
+
+#[test]
+fn a_ledger_that_fits_its_budget_is_projected_whole_without_a_note() {
+    let small = numbered_ledger(3);
+    let summary = "## Research Goal\n- (user) a review of canine nutrition with enough words to give the ledger some room\n".repeat(8);
+    let projected = ledger::project_ledger(&small, &summary, ledger::projected_budget(&summary));
+    assert_eq!((projected.shown, projected.left_out), (3, 0));
+    assert_eq!(projected.text, ledger::render(&small));
+}
+
+#[test]
+fn lookup_finds_entries_by_key_kind_or_text() {
+    use bibgenie_compaction::ledger::{lookup, LedgerQuery};
+    let whole = numbered_ledger(5_000);
+    let by_key = lookup(&whole, &LedgerQuery { key: Some("K0004321".into()), ..Default::default() });
+    assert_eq!(by_key.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["K0004321"]);
+    let collections = lookup(&whole, &LedgerQuery { kind: Some(LedgerKind::Collection), ..Default::default() });
+    assert_eq!(collections.len(), 500);
+    assert!(collections.iter().all(|e| e.kind == LedgerKind::Collection));
+    let text = lookup(&whole, &LedgerQuery { text: Some("STUDY 4999".into()), ..Default::default() });
+    assert_eq!(text.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["K0004999"]);
+    let limited = lookup(&whole, &LedgerQuery { kind: Some(LedgerKind::Item), text: Some("study 12".into()), limit: Some(5), ..Default::default() });
+    assert_eq!(limited.len(), 5);
+    assert!(limited.iter().all(|e| e.kind == LedgerKind::Item && e.label.as_deref().unwrap().contains("study 12")));
+    assert!(lookup(&whole, &LedgerQuery { key: Some("NOPE".into()), ..Default::default() }).is_empty());
+    // The query is read from JSON with codes.
+    let q = LedgerQuery::from_value(&json!({ "kind": "tag", "text": "x", "limit": 2 })).unwrap();
+    assert_eq!((q.kind, q.limit), (Some(LedgerKind::Tag), Some(2)));
+    for bad in [json!("x"), json!({ "kind": "planet" }), json!({ "limit": -1 }), json!({ "key": 7 }), json!({ "title": "x" })] {
+        assert_eq!(LedgerQuery::from_value(&bad).unwrap_err().code.as_str(), "invalid-options", "{bad}");
+    }
+}
+
+#[test]
+fn among_the_entries_the_summary_names_the_most_recently_used_are_projected_first() {
+    // Findings are listed oldest to newest: the later a key's last mention, the more recent its use.
+    let whole = numbered_ledger(1_000);
+    let order: Vec<usize> = (0..60).map(|n| (n * 37) % 1_000).collect();
+    let findings: String = order.iter().map(|n| format!("- (tool) K{n:07} was read\n")).collect();
+    let summary = format!("## Findings and Evidence\n{findings}");
+    let projected = ledger::project_ledger(&whole, &summary, ledger::projected_budget(&summary));
+    assert!(projected.shown >= 3 && projected.shown < 60, "{projected:?}");
+    let newest: Vec<String> = order.iter().rev().take(projected.shown).map(|n| format!("K{n:07}")).collect();
+    for key in &newest {
+        assert!(projected.text.contains(&format!(" {key}: ")), "{key} is among the newest mentions: {}", projected.text);
+    }
+}

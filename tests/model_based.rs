@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use bibgenie_compaction::capacity::{capacity, ModelProfile};
-use bibgenie_compaction::commit::{check_commit, checkpoint_node};
+use bibgenie_compaction::commit::{check_commit, check_summary_budget, checkpoint_node};
 use bibgenie_compaction::estimate::{estimate, Draft, EstimateRequest};
 use bibgenie_compaction::ledger::ResourceLedger;
 use bibgenie_compaction::model::{Mode, Node, Session};
@@ -300,6 +300,8 @@ struct Compaction {
     /// The summary made when the compaction started, from the branch of that moment.
     summary: String,
     ledger: ResourceLedger,
+    /// The draft of a preflight (what the controller sends once the compaction committed).
+    draft: Option<Draft>,
     delay: usize,
     leaf_at_start: Option<String>,
     revision_at_start: u64,
@@ -318,6 +320,9 @@ struct Stats {
     forks: u64,
     tool_moves: u64,
     max_checkpoints_on_branch: usize,
+    /// Committed preflights whose compacted request the controller sends (it fits) or refuses.
+    sends_after_compaction: u64,
+    too_large_after_compaction: u64,
 }
 
 static STATS: Mutex<Option<Stats>> = Mutex::new(None);
@@ -692,6 +697,8 @@ impl Reference {
         }
         let request = summary_request(&session, &p, &self.model).expect("summaryRequest for a compact plan");
         let summary = extractive_summary(&request);
+        // The runner's check before anything is written: the extractive summary always keeps its budget.
+        assert_eq!(check_summary_budget(&summary, request.max_output_tokens), Ok(()), "the extractive summary is over its budget");
         record(|s| s.started += 1);
         let branch_at_start = self.chain().iter().map(|&i| self.nodes[i].clone()).collect();
         self.in_flight.push(Compaction {
@@ -700,6 +707,7 @@ impl Reference {
             overhead: options.overhead,
             summary,
             ledger: request.ledger,
+            draft: options.draft.clone(),
             delay,
             leaf_at_start: self.leaf.clone(),
             revision_at_start: self.revision,
@@ -747,6 +755,26 @@ impl Reference {
                 capacity(&c.model).map_or(0, |k| k.summary_max_output_tokens),
                 c.ledger.entries.len(),
                 estimate_text(&bibgenie_compaction::ledger::render(&c.ledger)),
+            );
+        }
+        // Invariant 9: a `send` result always fits. After its preflight compaction the controller estimates
+        // the compacted request with the draft and sends only when that fits (else `too-large`); with a
+        // summary within its budget the plan's promise holds, so a committed preflight is always sent.
+        if c.plan.mode == Mode::Preflight {
+            let request = EstimateRequest { draft: c.draft.clone(), overhead: c.overhead };
+            let sent = estimate(&self.session(), &c.model, &request).expect("estimate");
+            if sent.fits {
+                assert!(sent.tokens <= capacity(&c.model).expect("capacity").safe_input_limit, "invariant 9: a send over the safe limit");
+                record(|s| s.sends_after_compaction += 1);
+            } else {
+                record(|s| s.too_large_after_compaction += 1);
+            }
+            assert!(
+                sent.fits,
+                "invariant 9: a preflight compaction with a summary within its budget must make the draft fit: {} > {} (plan said {})",
+                sent.tokens,
+                sent.safe_input_limit,
+                c.plan.tokens_after_estimate
             );
         }
         record(|s| *s.committed.entry(c.plan.mode.as_str()).or_default() += 1);
@@ -950,6 +978,10 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
         stats.cases, stats.steps, elapsed.as_secs_f64(), stats.started, stats.committed, stats.refused, stats.cancelled,
         stats.forks, stats.tool_moves, stats.max_checkpoints_on_branch
     );
+    eprintln!(
+        "after a preflight compaction: sent {} (fits), too-large {}",
+        stats.sends_after_compaction, stats.too_large_after_compaction
+    );
     eprintln!("plans by mode/reason: {:?}", stats.plans);
     if cases >= 1_000 {
         // The generator reaches every path it is meant to test (a sanity check of the test itself).
@@ -959,6 +991,7 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
         for reason in ["leaf-moved", "revision-changed"] {
             assert!(stats.refused.get(reason).copied().unwrap_or(0) > 0, "no commit refused for {reason}");
         }
+        assert!(stats.sends_after_compaction > 0, "no send after a preflight compaction");
         assert!(stats.forks > 0 && stats.cancelled > 0 && stats.tool_moves > 0 && stats.max_checkpoints_on_branch >= 3);
     }
 }

@@ -147,6 +147,7 @@ fn a_second_extractive_compaction_keeps_the_previous_constraints() {
     assert!(second.contains("Only peer-reviewed studies published after 2015 must be included."), "old constraint kept");
     assert!(second.contains("We need at least three cohort studies."), "new constraint added");
     assert!(second.contains("I am writing a review on diet restriction"), "the goal carries over");
+    assert!(second.contains("Let's focus on the cohort studies."), "the decisions carry over");
     assert_eq!(second.matches("extractive summarizer").count(), 1, "the note is not repeated");
     for key in request.ledger.keys() {
         assert!(second.contains(key));
@@ -199,5 +200,157 @@ fn the_extractive_summary_stays_within_its_output_budget() {
         assert!(summary.contains("lines to fit the summary budget"), "it says that lines were left out");
         let resources = summary.split("## Key Zotero Resources").nth(1).and_then(|rest| rest.split("\n## ").next()).unwrap_or("");
         assert!(resources.contains("Zotero resource ledger") && !resources.contains("None."), "the section points at the ledger: {resources}");
+    }
+}
+
+// ---- Issue 14: the embedded summarizer keeps the research goal and the user's early constraints ----
+
+const PLANTED: &str = "Research goal: a review of canine nutrition. PIN-7Q: only peer-reviewed studies published after 2015.";
+
+fn section_of(summary: &str, name: &str) -> String {
+    let Some(start) = summary.find(&format!("## {name}\n")) else { return String::new() };
+    let rest = &summary[start + name.len() + 4..];
+    rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
+}
+
+/// U1 plants the goal and a constraint; U2..U40 are ordinary questions with one-line answers.
+fn forty_questions() -> (Vec<serde_json::Value>, String) {
+    let mut nodes = vec![json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": PLANTED }] })];
+    nodes.push(json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [{ "type": "text", "text": "Understood." }] }));
+    for n in 2..=40 {
+        nodes.push(json!({ "id": format!("U{n}"), "parentId": format!("A{}", n - 1), "role": "user",
+            "parts": [{ "type": "text", "text": format!("Should we look at paper {n} next, the one on protein intake and kidney function in senior dogs?") }] }));
+        nodes.push(json!({ "id": format!("A{n}"), "parentId": format!("U{n}"), "role": "assistant",
+            "parts": [{ "type": "text", "text": format!("Paper {n} reports protein intake in adult dogs.") }] }));
+    }
+    (nodes, "A40".to_string())
+}
+
+#[test]
+fn the_research_objective_and_inclusion_criteria_near_the_beginning_are_kept_after_forty_questions() {
+    use bibgenie_compaction::model::Mode;
+    use bibgenie_compaction::plan::{plan as make_plan, PlanOptions};
+    let (nodes, leaf) = forty_questions();
+    let session = session_of(nodes, &leaf);
+    let m = model(8_192, None);
+    let p = make_plan(&session, &m, &PlanOptions::new(Mode::Manual)).unwrap();
+    let summary = extractive_summary(&summary_request(&session, &p, &m).unwrap());
+    assert_eq!(validate_summary(&summary), Ok(()));
+    assert!(section_of(&summary, "Research Goal").contains("canine nutrition"), "{summary}");
+    assert!(section_of(&summary, "User Requirements and Constraints").contains("PIN-7Q: only peer-reviewed studies"), "{summary}");
+}
+
+#[test]
+fn explicit_requirement_cues_outrank_question_words() {
+    let nodes = vec![
+        json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text":
+            "I am writing a review of canine nutrition. Should we look at paper 7 next? Do we need the appendix? \
+             Only peer-reviewed studies, ok? Never cite preprints. Use APA citation style. We need at least three cohort studies." }] }),
+        json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [{ "type": "text", "text": "Noted." }] }),
+        json!({ "id": "U2", "parentId": "A1", "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }),
+    ];
+    let session = session_of(nodes, "U2");
+    let request = summary_request(&session, &plan(&["U1", "A1"], Some("U2"), None, "U2"), &model(32_000, None)).unwrap();
+    let constraints = section_of(&extractive_summary(&request), "User Requirements and Constraints");
+    for kept in ["Only peer-reviewed studies, ok?", "Never cite preprints.", "Use APA citation style.", "We need at least three cohort studies."] {
+        assert!(constraints.contains(kept), "{kept:?} missing: {constraints}");
+    }
+    for question in ["Should we look at paper 7 next?", "Do we need the appendix?"] {
+        assert!(!constraints.contains(question), "{question:?} is a question, not a constraint: {constraints}");
+    }
+}
+
+#[test]
+fn over_budget_findings_and_progress_go_before_goal_constraints_and_decisions_and_the_oldest_constraint_stays() {
+    use bibgenie_compaction::tokens::estimate_text;
+    // Many tool results (findings, progress) and twelve constraints; a budget that cannot hold them all.
+    let mut nodes = vec![json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": PLANTED }] })];
+    let mut parent = "U1".to_string();
+    for n in 1..=30 {
+        let (search, _) = huge_search(8);
+        nodes.push(json!({ "id": format!("T{n}"), "parentId": parent, "role": "assistant", "parts": [
+            { "type": "step-start" },
+            { "type": "tool-zoteroSearch", "toolCallId": format!("c{n}"), "state": "output-available", "input": { "q": n }, "output": search }] }));
+        nodes.push(json!({ "id": format!("U{}", n + 1), "parentId": format!("T{n}"), "role": "user", "parts": [{ "type": "text", "text":
+            format!("Exclude studies with fewer than {n}0 dogs, with feeding periods under {n} weeks, or with owners reporting intake only by questionnaire. Let's go with cohort design {n}.") }] }));
+        parent = format!("U{}", n + 1);
+    }
+    nodes.push(json!({ "id": "A99", "parentId": parent, "role": "assistant", "parts": [{ "type": "text", "text": "Done." }] }));
+    nodes.push(json!({ "id": "U99", "parentId": "A99", "role": "user", "parts": [{ "type": "text", "text": "Next." }] }));
+    let ids: Vec<String> = nodes.iter().take(nodes.len() - 1).map(|n| n["id"].as_str().unwrap().to_string()).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let session = session_of(nodes.clone(), "U99");
+    let p = plan(&ids, Some("U99"), None, "U99");
+    let roomy = extractive_summary(&summary_request(&session, &p, &model(128_000, None)).unwrap());
+    assert!(section_of(&roomy, "Findings and Evidence").contains("zoteroSearch returned"));
+    let request = summary_request(&session, &p, &model(6_000, None)).unwrap();
+    let summary = extractive_summary(&request);
+    assert!(estimate_text(&roomy) > request.max_output_tokens, "the case needs trimming");
+    assert!(estimate_text(&summary) <= request.max_output_tokens);
+    assert!(section_of(&summary, "Research Goal").contains("canine nutrition"), "{summary}");
+    let constraints = section_of(&summary, "User Requirements and Constraints");
+    assert!(constraints.contains("PIN-7Q"), "the oldest constraint is not the first to go: {summary}");
+    assert!(constraints.contains("fewer than 10 dogs"), "{summary}");
+    let findings = section_of(&summary, "Findings and Evidence");
+    let progress = section_of(&summary, "Research Progress");
+    assert!(!constraints.contains("fewer than 300 dogs"), "the case trims constraints: {summary}");
+    assert!(!findings.contains("zoteroSearch returned") && !progress.contains("Completed tool calls"), "findings and progress went first: {summary}");
+}
+
+/// Grows a session turn by turn on `window`, compacting automatically (plan -> summary request ->
+/// extractive summary -> budget check -> checkpoint) whenever the plan says so, until `compactions`
+/// checkpoints were committed; `check` sees the projection's JSON text after every step.
+fn grow_with_automatic_compactions(window: u64, compactions: usize, mut check: impl FnMut(usize, &str)) -> usize {
+    use bibgenie_compaction::commit::{check_summary_budget, checkpoint_node};
+    use bibgenie_compaction::model::{Mode, Session};
+    use bibgenie_compaction::plan::{plan as make_plan, PlanAction, PlanOptions};
+    use bibgenie_compaction::projection::project;
+    let m = model(window, None);
+    let mut nodes = vec![json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": PLANTED }] })];
+    let mut leaf = "U0".to_string();
+    let mut committed = 0;
+    let mut turn = 0;
+    let answer_words = (window / 40) as usize;
+    while committed < compactions {
+        turn += 1;
+        assert!(turn < 5_000, "{window}: only {committed} compactions after {turn} turns");
+        let answer: String = (0..answer_words).map(|w| format!("finding{} ", (w * 7 + turn) % 97)).collect();
+        let (search, _) = huge_search(3);
+        nodes.push(json!({ "id": format!("T{turn}"), "parentId": leaf, "role": "assistant", "parts": [
+            { "type": "step-start" },
+            { "type": "tool-zoteroSearch", "toolCallId": format!("c{turn}"), "state": "output-available", "input": { "q": turn }, "output": search },
+            { "type": "text", "text": answer }] }));
+        nodes.push(json!({ "id": format!("U{turn}"), "parentId": format!("T{turn}"), "role": "user",
+            "parts": [{ "type": "text", "text": format!("Should we look at paper {turn} next? What does it say about protein?") }] }));
+        leaf = format!("U{turn}");
+        let session = Session::from_value(json!({ "nodes": nodes, "leafId": leaf, "branchRevision": turn })).unwrap();
+        check(committed, &project(&session).unwrap().to_json(&session).to_string());
+        let p = make_plan(&session, &m, &PlanOptions::new(Mode::Auto)).unwrap();
+        if p.action != PlanAction::Compact {
+            continue;
+        }
+        let request = summary_request(&session, &p, &m).unwrap();
+        let summary = extractive_summary(&request);
+        check_summary_budget(&summary, request.max_output_tokens).expect("the extractive summary keeps its budget");
+        let id = format!("ckpt_{turn}");
+        nodes.push(checkpoint_node(&p, &summary, &request.ledger, &id).unwrap());
+        leaf = id;
+        committed += 1;
+        let session = Session::from_value(json!({ "nodes": nodes, "leafId": leaf, "branchRevision": turn })).unwrap();
+        check(committed, &project(&session).unwrap().to_json(&session).to_string());
+    }
+    turn
+}
+
+#[test]
+fn a_constraint_planted_in_the_first_turn_is_in_every_projection_through_twenty_automatic_compactions() {
+    for window in [8_192, 16_384, 32_768] {
+        let mut checked = 0;
+        grow_with_automatic_compactions(window, 21, |compactions, projection| {
+            checked += 1;
+            assert!(projection.contains("PIN-7Q: only peer-reviewed studies"), "{window}: the constraint left the projection after {compactions} compactions");
+            assert!(projection.contains("canine nutrition"), "{window}: the goal left the projection after {compactions} compactions");
+        });
+        assert!(checked > 21);
     }
 }

@@ -12,6 +12,7 @@ pub mod runner;
 pub mod plan;
 pub mod summary;
 pub mod positions;
+pub mod ledger;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

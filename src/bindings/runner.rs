@@ -215,6 +215,9 @@ impl Run {
             Ok(None) => return cancelled(),
             Err(outcome) => return outcome,
         };
+        if let Err(error) = crate::commit::check_summary_budget(&summary, request.max_output_tokens) {
+            return failed(error);
+        }
         let node = match new_checkpoint_id().and_then(|id| checkpoint_node(&plan, &summary, &request.ledger, &id)) {
             Ok(mut node) => {
                 stamp_created_at(&mut node);

@@ -17,7 +17,7 @@ import type { UIMessage } from 'ai';
 /** The `code` of every Error the wasm exports throw (src/error.rs). */
 export type ErrorCode =
   | 'invalid-session' | 'invalid-node' | 'invalid-model' | 'invalid-plan' | 'invalid-options'
-  | 'invalid-message' | 'invalid-summary' | 'invalid-request' | 'invalid-ledger' | 'not-found'
+  | 'invalid-message' | 'invalid-summary' | 'invalid-request' | 'invalid-ledger' | 'summary-over-budget' | 'not-found'
   | 'missing-leaf' | 'missing-parent' | 'cycle' | 'duplicate-id' | 'dangling-boundary'
   | 'read-only' | 'internal';
 

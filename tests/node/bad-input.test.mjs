@@ -299,3 +299,36 @@ test('stores: every refusal carries its code, and a refused call writes nothing'
   await store.close();
   await assert.rejects(store.load('s'), hasCode('store-closed'));
 });
+
+test('lookupLedger: a bad ledger is invalid-ledger, a bad query invalid-options; the ledger is not changed', () => {
+  const ledger = deepFreeze({
+    entries: [
+      { kind: 'item', key: 'ABCD2345', label: 'Canine nutrition review', detail: 'journalArticle' },
+      { kind: 'collection', key: 'COLL2345', label: 'Reviews' },
+    ],
+  });
+  assert.deepEqual(compaction.lookupLedger(ledger, { text: 'canine' }).map((e) => e.key), ['ABCD2345']);
+  assert.deepEqual(compaction.lookupLedger(ledger, { kind: 'collection' }).map((e) => e.key), ['COLL2345']);
+  assert.deepEqual(compaction.lookupLedger(ledger, { key: 'NOPE2345' }), []);
+  for (const bad of ['none', { entries: [{ kind: 'planet', key: 'X' }] }, undefined]) {
+    assert.throws(() => compaction.lookupLedger(bad, {}), hasCode('invalid-ledger'), JSON.stringify(bad));
+  }
+  for (const bad of [null, 'x', { kind: 'planet' }, { limit: -1 }, { key: 7 }, { title: 'x' }]) {
+    assert.throws(() => compaction.lookupLedger(ledger, bad), hasCode('invalid-options'), JSON.stringify(bad));
+  }
+});
+
+test('a summary over its budget: compact fails with summary-over-budget and writes nothing', async () => {
+  const store = new compaction.MemoryStore();
+  const session = linear(6);
+  await store.importSession(session, { id: 's1' });
+  const before = JSON.stringify(await store.load('s1'));
+  const sections = ['Research Goal', 'User Requirements and Constraints', 'Research Progress', 'Findings and Evidence',
+    'Key Zotero Resources', 'Decisions', 'Next Steps', 'Critical Context'];
+  const huge = sections.map((s) => `## ${s}\n${'- (user) word '.repeat(2000)}`).join('\n');
+  const outcome = await compaction.compact({ store, sessionId: 's1', model: MODEL, mode: 'manual', summarize: async () => huge });
+  assert.equal(outcome.status, 'failed');
+  assert.equal(outcome.reason, 'summary-over-budget');
+  assert.equal(outcome.error.code, 'summary-over-budget');
+  assert.equal(JSON.stringify(await store.load('s1')), before);
+});

@@ -365,3 +365,136 @@ test("works where there is no AbortController or AbortSignal (Zotero's plugin sa
     Object.assign(globalThis, saved);
   }
 });
+
+// ---- Issue 14: a send that waited on a compaction that failed or was cancelled is never sent ----
+
+/** A summarizer that waits for `fail()` and then rejects; `started` resolves on the first call. */
+function failingSummarizer() {
+  let started;
+  let fail;
+  const startedPromise = new Promise((r) => (started = r));
+  const gate = new Promise((_, reject) => (fail = () => reject(new Error('provider unavailable'))));
+  const { summarize, calls } = scriptedSummarizer(async () => {
+    started();
+    return gate;
+  });
+  return { summarize, calls, started: startedPromise, fail };
+}
+
+test('if the operation is cancelled, the message is not submitted silently and the draft remains intact (submit waited on a manual compaction)', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const gated = gatedSummarizer();
+  const { controller } = controllerFor(store, sessionId, gated.summarize);
+  const compacting = controller.compact('manual');
+  await gated.started;
+  const draft = userMessage('D1', null, 'hello');
+  const frozen = structuredClone(draft);
+  const sending = controller.submit(draft);
+  assert.equal(await isSettled(sending), false, 'the submit waits for the compaction');
+  assert.equal(controller.cancel(), true);
+  assert.equal((await compacting).status, 'cancelled');
+  const result = await sending;
+  assert.equal(result.status, 'cancelled');
+  assert.equal(result.draft, draft);
+  assert.deepEqual(draft, frozen);
+  assert.equal(result.messages, undefined, 'nothing to send');
+  assert.equal(gated.calls.length, 1, 'no preflight started after the cancel');
+  assert.equal(await snapshot(store, sessionId), before);
+  const again = await controller.submit(draft);
+  assert.equal(again.status, 'send', "the user's next explicit submit tries again");
+});
+
+test('if the operation fails, the message is not submitted silently and the draft remains intact (submit waited on a manual compaction)', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const failing = failingSummarizer();
+  const { controller } = controllerFor(store, sessionId, failing.summarize);
+  const compacting = controller.compact('manual');
+  await failing.started;
+  const sending = controller.submit('hello');
+  assert.equal(await isSettled(sending), false);
+  failing.fail();
+  assert.equal((await compacting).status, 'failed');
+  const result = await sending;
+  assert.equal(result.status, 'failed');
+  assert.equal(result.reason, 'summarizer-failed');
+  assert.equal(result.draft, 'hello');
+  assert.equal(result.messages, undefined);
+  assert.equal(failing.calls.length, 1);
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('if the operation is cancelled, the message is not submitted silently (submit waited on an after-turn compaction)', async () => {
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const gated = gatedSummarizer();
+  const { controller } = controllerFor(store, sessionId, gated.summarize, SMALL_MODEL);
+  const background = controller.afterTurn();
+  await gated.started;
+  const sending = controller.submit('next question');
+  controller.cancel();
+  assert.equal((await background).status, 'cancelled');
+  const result = await sending;
+  assert.equal(result.status, 'cancelled');
+  assert.equal(result.draft, 'next question');
+  assert.equal(gated.calls.length, 1, 'the submit did not start its own preflight');
+});
+
+test('if the operation fails, the message is not submitted silently (submit waited on another submit whose preflight failed)', async () => {
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const failing = failingSummarizer();
+  const { controller } = controllerFor(store, sessionId, failing.summarize, SMALL_MODEL);
+  const first = controller.submit('first question');
+  await failing.started;
+  const second = controller.submit('second question');
+  failing.fail();
+  const [a, b] = await Promise.all([first, second]);
+  assert.equal(a.status, 'failed');
+  assert.equal(b.status, 'failed');
+  assert.equal(b.draft, 'second question');
+  assert.equal(failing.calls.length, 1, 'the waiting submit did not try again by itself');
+});
+
+// ---- Issue 14: a compacted request that still does not fit is not sent ----
+
+test('if the request is still too large after compaction, BibGenie does not send a request that is certain to fail (runner refuses an oversized summary)', async () => {
+  const model = { id: 'test-16k', contextWindow: 16384 };
+  const { store, sessionId } = await storeWith(linearSession(16, 400));
+  const before = await snapshot(store, sessionId);
+  const huge = validSummary(Array.from({ length: 60000 }, (_, i) => `word${i}`).join(' '));
+  const { summarize, calls } = scriptedSummarizer(async () => huge);
+  const { controller } = controllerFor(store, sessionId, summarize, model);
+  const result = await controller.submit('next question');
+  assert.equal(calls.length, 1, 'a preflight compaction ran');
+  assert.equal(result.status, 'failed');
+  assert.equal(result.reason, 'summary-over-budget');
+  assert.equal(result.draft, 'next question');
+  assert.equal(result.messages, undefined);
+  assert.equal(await snapshot(store, sessionId), before, 'nothing written');
+});
+
+test('if the request is still too large after compaction, BibGenie does not send it: too-large with the draft intact', async () => {
+  // A core whose compaction commits although the draft will not fit (a manual compaction in place of
+  // the preflight): the controller must not trust `committed`, it estimates again.
+  const core = {
+    compact: (options) => compaction.compact({ ...options, mode: 'manual' }),
+    project: compaction.project,
+    estimate: compaction.estimate,
+  };
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const safe = compaction.capacity(MODEL).safeInputLimit;
+  let words = 100;
+  const draftOf = (n) => userMessage('D1', null, Array.from({ length: n }, (_, i) => `w${i}`).join(' '));
+  while (compaction.estimateMessage(draftOf(words), MODEL) < safe - 40) words += 50;
+  const draft = draftOf(words);
+  const { summarize, calls } = scriptedSummarizer();
+  const controller = new CompactionController({ store, sessionId, model: MODEL, summarize, core });
+  const result = await controller.submit(draft);
+  assert.equal(calls.length, 1);
+  assert.equal(result.outcome.status, 'committed');
+  assert.equal(compaction.estimate(result.outcome.session, MODEL, { draft }).fits, false, 'the compacted request does not fit');
+  assert.equal(result.status, 'too-large');
+  assert.equal(result.reason, 'too-large-after-compaction');
+  assert.equal(result.draft, draft);
+  assert.equal(result.messages, undefined);
+});

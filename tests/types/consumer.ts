@@ -27,6 +27,7 @@ import init, {
   init as initNamed,
   initSync,
   loadCompaction,
+  lookupLedger,
   plan,
   project,
   projectPositions,
@@ -60,6 +61,7 @@ import type {
   EstimateOptions,
   ForkCheck,
   LedgerEntry,
+  LedgerQuery,
   MessageNode,
   ModelProfile,
   Plan,
@@ -122,6 +124,7 @@ export const MAIN_EXPORTS = {
   init: initNamed,
   initSync,
   loadCompaction,
+  lookupLedger,
   plan,
   project,
   projectPositions,
@@ -165,6 +168,7 @@ export const SLIM_EXPORTS = {
   init: slim.init,
   initSync: slim.initSync,
   loadCompaction: slim.loadCompaction,
+  lookupLedger: slim.lookupLedger,
   plan: slim.plan,
   project: slim.project,
   projectPositions: slim.projectPositions,
@@ -321,6 +325,10 @@ const request: SummaryRequest = summaryRequest(session, manual, model);
 const material: string = request.history + (request.previousSummary ?? '') + request.system + request.prompt;
 const ledger: ResourceLedger = request.ledger;
 const entries: LedgerEntry[] = ledger.entries.filter((entry) => entry.kind === 'annotation' || entry.parentKey !== undefined);
+const ledgerQuery: LedgerQuery = { kind: 'item', text: 'longevity', limit: 20 };
+const found: LedgerEntry[] = lookupLedger(request.ledger, ledgerQuery).concat(lookupLedger(ledger, { key: 'ABCD2345' }));
+// @ts-expect-error kind is a LedgerKind
+lookupLedger(ledger, { kind: 'book' });
 const summary: string = extractiveSummary(request);
 const valid: void = validateSummary(summary);
 const node: CheckpointNode = checkpointNode(manual, summary, request.ledger);

@@ -1,0 +1,35 @@
+//! Export of the ledger lookup: `lookupLedger(ledger, query)`, for a tool the app may give the model
+//! to reach the entries the projection leaves out.
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::{from_js, js_error, to_js};
+use crate::error::ErrorCode;
+use crate::ledger::{lookup, LedgerQuery, ResourceLedger};
+
+#[wasm_bindgen(typescript_custom_section)]
+const LEDGER_TYPES: &str = r#"
+/** What `lookupLedger` matches; every field given must match. */
+export interface LedgerQuery {
+  /** The exact key (for a location `<attachmentKey>#<locator>`). */
+  key?: string;
+  kind?: LedgerKind;
+  /** Case-insensitive substring of the key, label, detail or parent key. */
+  text?: string;
+  /** Most entries returned (default: all). */
+  limit?: number;
+}
+"#;
+
+/// The ledger entries (a checkpoint's `ledger`, which keeps every entry) matching `query`, in ledger order.
+#[wasm_bindgen(js_name = lookupLedger, unchecked_return_type = "LedgerEntry[]")]
+pub fn lookup_ledger(
+    #[wasm_bindgen(unchecked_param_type = "ResourceLedger")] ledger: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "LedgerQuery")] query: JsValue,
+) -> Result<JsValue, JsValue> {
+    let ledger: ResourceLedger = from_js(&ledger, ErrorCode::InvalidLedger).map_err(js_error)?;
+    let query: Value = from_js(&query, ErrorCode::InvalidOptions).map_err(js_error)?;
+    let query = LedgerQuery::from_value(&query).map_err(js_error)?;
+    to_js(&lookup(&ledger, &query))
+}
