@@ -145,8 +145,11 @@ build_pkg() {
     --target web --omit-default-module-path --out-dir "$PKG"
   wasm="$PKG/${CRATE_FILE}_bg.wasm"
   shrink_wasm "$wasm"
+  patch_bindgen_state "$PKG/$CRATE_FILE.js"
   cp -R js-glue/. "$PKG/"
   rm "$PKG/package.template.json"
+  # The version the glue expects of the .wasm (loadCompaction compares it with version()).
+  printf "export const PACKAGE_VERSION = '%s';\n" "$(crate_version)" >"$PKG/version.js"
   [[ -f README.md ]] && cp README.md "$PKG/"
   write_package_json
   log "pkg/ built in $((SECONDS - start))s"
@@ -167,6 +170,47 @@ shrink_wasm() {
   mv "$wasm.opt" "$wasm"
   after=$(stat -c %s "$wasm")
   log "wasm-opt -Oz: $before -> $after bytes"
+}
+
+# wasm-bindgen's module state, made safe for a plugin loader (the generated file is otherwise
+# untouched): before init every export throws code `not-loaded` instead of a TypeError, a failed
+# start leaves no half-set instance, and `resetWasmState()` lets loadCompaction forget an instance
+# that failed its version check, so a retry with the right bytes initializes for real.
+# Fails the build when the pinned wasm-bindgen's output changes shape.
+patch_bindgen_state() {
+  node --input-type=module - "$1" <<'EOF'
+import { readFileSync, writeFileSync } from 'node:fs';
+const file = process.argv[2];
+let js = readFileSync(file, 'utf8');
+const replace = (from, to, count) => {
+  const found = js.split(from).length - 1;
+  if (found !== count) throw new Error(`patch_bindgen_state: expected ${count} x ${JSON.stringify(from)} in ${file}, found ${found}`);
+  js = js.split(from).join(to);
+};
+replace('let wasmModule, wasmInstance, wasm;\n', `const NOT_LOADED = new Proxy({}, {
+    get(_, name) {
+        if (typeof name !== 'string' || name === 'then') return undefined;
+        const error = new Error('bibgenie-compaction is not loaded yet: await loadCompaction({ bindings, wasmURL }) (a Zotero plugin), await init() or call initSync({ module }) before using it');
+        error.code = 'not-loaded';
+        throw error;
+    },
+});
+let wasmModule, wasmInstance, wasm = NOT_LOADED;
+`, 1);
+replace('if (wasm !== undefined) return wasm;', 'if (wasm !== NOT_LOADED) return wasm;', 2);
+replace('    wasm.__wbindgen_start();\n    return wasm;',
+  '    try {\n        wasm.__wbindgen_start();\n    } catch (error) {\n        resetWasmState();\n        throw error;\n    }\n    return wasm;', 1);
+js += `
+/** Forgets the instance: exports throw 'not-loaded' until the next init. Only for an instance no object was made from. */
+export function resetWasmState() {
+    wasm = NOT_LOADED;
+    wasmInstance = undefined;
+    wasmModule = undefined;
+    __wbg_init_promise = undefined;
+}
+`;
+writeFileSync(file, js);
+EOF
 }
 
 write_package_json() {

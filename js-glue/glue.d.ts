@@ -124,23 +124,37 @@ export interface LoadCompactionOptions<B = unknown> {
   wasmURL?: string | URL;
   /** The bytes (or a compiled module) instead of a URL. */
   wasmBytes?: WasmSource;
-  /** The wasm-bindgen module namespace (`import * as bindings from 'bibgenie-compaction/slim'`). */
+  /**
+   * The wasm-bindgen module: the namespace (`import * as bindings from 'bibgenie-compaction/slim'`)
+   * or, tree-shaken, `{ initSync, version, resetWasmState }` imported by name. With `version` the
+   * loader checks the .wasm against this JavaScript; with `resetWasmState` a failed load can be retried.
+   */
   bindings?: B & {
     initSync?: (input: { module: WasmSource }) => unknown;
     default?: (input: { module_or_path: WasmSource }) => Promise<unknown>;
+    version?: () => string;
+    resetWasmState?: () => void;
   };
   initSync?: (input: { module: WasmSource }) => unknown;
   init?: (input: { module_or_path: WasmSource }) => Promise<unknown>;
+  resetWasmState?: () => void;
   /** Defaults to the global Zotero when there is one. */
-  Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ response: ArrayBuffer }> } };
+  Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ status?: number; response: ArrayBuffer }> } };
 }
 
 /**
  * Fetches (Zotero.HTTP, else fetch, else XMLHttpRequest), compiles and initializes the wasm
- * once per plugin lifetime; resolves to `bindings` when given. Rejects with code `wasm-load-failed`.
+ * once per plugin lifetime; resolves to `bindings` when given. Every failure rejects with code
+ * `wasm-load-failed` (unreadable or empty file, not wasm, start failed, or a .wasm of another
+ * version: then `expected` and `actual` name both) and can be retried.
  */
 export function loadCompaction<B>(options: LoadCompactionOptions<B> & { bindings: B }): Promise<B>;
 export function loadCompaction(options: LoadCompactionOptions): Promise<unknown>;
+/**
+ * Forgets a failed instance (loadCompaction calls it): exports throw `not-loaded` until the next
+ * init. Never while objects made by the instance are alive.
+ */
+export function resetWasmState(): void;
 /** Forgets the loaded instance (shutdown, tests); free wasm objects first. */
 export function unloadCompaction(): void;
 
