@@ -14,13 +14,14 @@ import { createAbortSignalLike } from './zotero.js';
  * @typedef {import('./bibgenie_compaction.js').CompactSummarize} CompactSummarize
  * @typedef {'manual' | 'auto' | 'preflight'} CompactionMode
  * @typedef {{ status: 'idle', outcome?: CompactOutcome }
- *   | { status: 'compacting', mode: CompactionMode, cancel: () => boolean }
+ *   | { status: 'compacting', mode: CompactionMode, cancel: () => boolean, foldedMessages?: number, tokensBefore?: number, tokensAfterEstimate?: number }
  *   | { status: 'failed', mode: CompactionMode, reason: string, message: string, outcome: CompactOutcome }} CompactionState
- * @typedef {{ status: 'send', messages: unknown[], draft: unknown, outcome: CompactOutcome }
+ * @typedef {{ status: 'send', messages: unknown[], draft: unknown, outcome: CompactOutcome, stored?: true }
  *   | { status: 'too-large' | 'cancelled' | 'failed', reason: string, message?: string, draft: unknown, outcome?: CompactOutcome }} SubmitResult
  * @typedef {{
  *   compact: (options: object) => Promise<CompactOutcome>,
  *   project: (session: unknown) => { messages: unknown[] },
+ *   plan?: (session: unknown, model: object, options: object) => { summarizeIds: string[], tokensBefore: number, tokensAfterEstimate: number },
  * }} CompactionCore
  */
 
@@ -195,16 +196,25 @@ export class CompactionController {
    */
   async submit(draft) {
     if (draft === undefined || draft === null) throw controllerError('invalid-options', 'submit: draft must be a UIMessage or a string');
+    // A draft the app already persisted ("save first") is sent once: the stored leaf is used as is.
+    const stored = await this.#storedDraft(draft);
+    if (stored === 'elsewhere') {
+      const id = /** @type {any} */ (draft).id;
+      return { status: 'failed', reason: 'draft-already-stored', message: `submit: message ${id} is already in the session and is not its leaf; send a new message (or retry)`, draft };
+    }
     /** @type {CompactOutcome | undefined} */
     let outcome;
     for (let attempt = 0; attempt < MAX_PREFLIGHT_ATTEMPTS; attempt++) {
       while (this.#run) await this.#run.promise;
-      outcome = await this.#start('preflight', draft).promise;
+      outcome = await this.#start('preflight', stored ? undefined : draft).promise;
+      // Not loaded is a mistake in the app, not a failed compaction: say so loudly.
+      if (outcome.status === 'failed' && outcome.reason === 'not-loaded') throw /** @type {any} */ (outcome).error;
       const sendable = outcome.status === 'committed' || (outcome.status === 'noop' && outcome.plan?.send === 'now');
       if (sendable) {
         try {
           const projection = this.#core.project(outcome.session);
-          return { status: 'send', messages: [...projection.messages, draftMessage(draft)], draft, outcome };
+          const messages = stored ? [...projection.messages] : [...projection.messages, draftMessage(draft)];
+          return { status: 'send', messages, draft, outcome, ...(stored ? { stored: true } : {}) };
         } catch (error) {
           const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
           return { status: 'failed', reason, message: describe(error), draft, outcome };
@@ -234,6 +244,26 @@ export class CompactionController {
   }
 
   /**
+   * Where a UIMessage draft's id already is: `leaf` (persisted before submit, sent from the store),
+   * `elsewhere` (refused), or false (new). A store that cannot load leaves it to the runner.
+   * @param {unknown} draft
+   * @returns {Promise<'leaf' | 'elsewhere' | false>}
+   */
+  async #storedDraft(draft) {
+    const id = draft && typeof draft === 'object' ? /** @type {any} */ (draft).id : undefined;
+    if (typeof id !== 'string') return false;
+    let session;
+    try {
+      session = await this.#store.load(this.#sessionId);
+    } catch {
+      return false;
+    }
+    if (!session || !Array.isArray(session.nodes)) return false;
+    if (session.leafId === id) return 'leaf';
+    return session.nodes.some((node) => node && /** @type {any} */ (node).id === id) ? 'elsewhere' : false;
+  }
+
+  /**
    * @param {CompactionMode} mode
    * @param {unknown} draft
    */
@@ -246,12 +276,17 @@ export class CompactionController {
       // Announced only once a summary is really being made: a send that fits never shows "Compacting".
       if (this.#run === run && !run.announced) {
         run.announced = true;
-        this.#setState({ status: 'compacting', mode, cancel: () => (this.#run === run ? this.cancel() : false) });
+        this.#setState({
+          status: 'compacting',
+          mode,
+          cancel: () => (this.#run === run ? this.cancel() : false),
+          ...this.#compactingCounts(run.session, mode, draft),
+        });
       }
       return this.#summarize(request, signal);
     };
     const options = {
-      store: this.#store,
+      store: watchedStore,
       sessionId: this.#sessionId,
       model: this.#model,
       mode,
@@ -274,6 +309,23 @@ export class CompactionController {
         return outcome;
       });
     return run;
+  }
+
+  /**
+   * For a status line ("Compacting 14 earlier messages, 9,800 -> 3,100 tokens"): the plan the runner
+   * is carrying out, planned again on the session it loaded (same inputs, same plan).
+   * @param {unknown} session @param {CompactionMode} mode @param {unknown} draft
+   */
+  #compactingCounts(session, mode, draft) {
+    const plan = /** @type {any} */ (this.#core).plan;
+    if (typeof plan !== 'function' || session === undefined) return {};
+    try {
+      const options = { mode, ...(draft === undefined ? {} : { draft }), ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }) };
+      const planned = plan(session, this.#model, options);
+      return { foldedMessages: planned.summarizeIds.length, tokensBefore: planned.tokensBefore, tokensAfterEstimate: planned.tokensAfterEstimate };
+    } catch {
+      return {}; // the counts are for display; the runner reports real problems
+    }
   }
 
   /**

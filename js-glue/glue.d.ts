@@ -185,7 +185,18 @@ export function createAiSdkSummarizer(options: {
   /** `generateText` from 'ai' (v5 or v6). */
   generateText: (options: AiSdkSummaryCall) => PromiseLike<{ text: string }>;
   callOptions?: Record<string, unknown>;
+  /**
+   * Where there is no global AbortController (Zotero's plugin sandbox), e.g.
+   * `() => new (Zotero.getMainWindow().AbortController)()`: the provider request gets a real signal.
+   */
+  createAbortController?: () => AbortControllerLike;
 }): AiSdkSummarize;
+
+/** What createAbortController returns: an AbortController, maybe of another window. */
+export interface AbortControllerLike {
+  readonly signal: AbortSignalLike;
+  abort(reason?: unknown): void;
+}
 
 /** Usage counts as recorded: every count present, null when the provider did not report it. */
 export interface RecordedUsage {

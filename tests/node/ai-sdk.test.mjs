@@ -109,6 +109,45 @@ for (const sdk of sdks) {
       assert.equal(seen.aborted, true, 'the model saw the abort');
     });
 
+    it("in a sandbox without AbortController, cancels the provider request through the app's factory", async () => {
+      // Zotero's plugin sandbox: no global AbortController; the app hands in its main window's.
+      const RealAbortController = globalThis.AbortController;
+      const made = [];
+      const createAbortController = () => {
+        const controller = new RealAbortController();
+        made.push(controller);
+        return controller;
+      };
+      let seenSignal;
+      const started = new Promise((resolve) => {
+        seenSignal = resolve;
+      });
+      const model = new Mock({
+        doGenerate: ({ abortSignal }) => {
+          seenSignal(abortSignal);
+          return new Promise((_, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)));
+        },
+      });
+      const summarize = createAiSdkSummarizer({ model, generateText: sdk.ai.generateText, callOptions: { maxRetries: 0 }, createAbortController });
+      const signal = createAbortSignalLike();
+      globalThis.AbortController = undefined;
+      let running;
+      try {
+        running = summarize(request, signal);
+      } finally {
+        globalThis.AbortController = RealAbortController;
+      }
+      const seen = await started;
+      assert.equal(made.length, 1, 'one controller per request, from the factory');
+      assert.ok(seen, 'the model got an abortSignal');
+      assert.equal(seen.aborted, false);
+      signal.abort(new Error('user cancelled the compaction'));
+      await assert.rejects(running, /user cancelled the compaction/);
+      assert.equal(seen.aborted, true, 'the provider request saw the abort');
+      assert.equal(made[0].signal.aborted, true);
+      assert.throws(() => createAiSdkSummarizer({ model, generateText: sdk.ai.generateText, createAbortController: {} }), { code: 'invalid-argument' });
+    });
+
     it('settles on abort even when the provider ignores the signal', async () => {
       const model = new Mock({ doGenerate: () => new Promise(() => {}) });
       const summarize = createAiSdkSummarizer({ model, generateText: sdk.ai.generateText });
