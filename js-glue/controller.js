@@ -269,8 +269,14 @@ export class CompactionController {
    */
   #start(mode, draft) {
     const abort = createAbortSignalLike();
-    /** @type {{ mode: CompactionMode, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean }} */
-    const run = { mode, abort, promise: /** @type {any} */ (null), announced: false };
+    /** @type {{ mode: CompactionMode, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown }} */
+    const run = { mode, abort, promise: /** @type {any} */ (null), announced: false, session: undefined };
+    const store = this.#store;
+    // The runner reads the session through load(); kept for the counts of the `compacting` state.
+    const watchedStore = {
+      load: (/** @type {string} */ id) => Promise.resolve(store.load(id)).then((session) => ((run.session = session), session)),
+      transaction: /** @type {CompactStore['transaction']} */ ((id, fn) => store.transaction(id, fn)),
+    };
     /** @type {CompactSummarize} */
     const summarize = (request, signal) => {
       // Announced only once a summary is really being made: a send that fits never shows "Compacting".

@@ -1,4 +1,4 @@
-// The AI SDK adapters against the SDK itself (v5 and, when installed as `ai6`, v6), driven by
+// The AI SDK adapters against the SDK itself (v5, and v6 / v7 installed as `ai6` / `ai7`), driven by
 // the SDK's own mock models from 'ai/test'.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,20 +31,18 @@ const sdks = [
     }),
   },
 ];
+// v6 and v7 share the v3 provider shapes (finish reason and usage objects).
+const v3Shapes = {
+  finishReason: (reason) => ({ unified: reason, raw: reason }),
+  usage: ({ input, output, reasoning, cached }) => ({
+    inputTokens: { total: input, noCache: cached === undefined ? input : input - cached, cacheRead: cached, cacheWrite: undefined },
+    outputTokens: { total: output, text: reasoning === undefined ? output : output - reasoning, reasoning },
+  }),
+};
 const ai6 = await importOptional('ai6');
-if (ai6) {
-  sdks.push({
-    name: 'ai@6',
-    ai: ai6,
-    test: await import('ai6/test'),
-    Mock: 'MockLanguageModelV3',
-    finishReason: (reason) => ({ unified: reason, raw: reason }),
-    usage: ({ input, output, reasoning, cached }) => ({
-      inputTokens: { total: input, noCache: cached === undefined ? input : input - cached, cacheRead: cached, cacheWrite: undefined },
-      outputTokens: { total: output, text: reasoning === undefined ? output : output - reasoning, reasoning },
-    }),
-  });
-}
+if (ai6) sdks.push({ name: 'ai@6', ai: ai6, test: await import('ai6/test'), Mock: 'MockLanguageModelV3', ...v3Shapes });
+const ai7 = await importOptional('ai7');
+if (ai7) sdks.push({ name: 'ai@7', ai: ai7, test: await import('ai7/test'), Mock: 'MockLanguageModelV4', ...v3Shapes });
 
 const request = {
   system: 'You write research checkpoints.',
