@@ -3,7 +3,7 @@
 // `export * from './glue.js'` next to the wasm-bindgen types.
 import type { LanguageModel, UIMessage } from 'ai';
 import type {
-  AbortListener, AbortSignalLike, Session, SessionNode, SessionStore, StoreTx, SummaryRequest,
+  AbortListener, AbortSignalLike, Session, SessionNode, SessionStore, StoreTx, SummaryRequest, WasmBytes, WasmModule,
 } from './bibgenie_compaction.js';
 
 // ---- Data ---------------------------------------------------------------------------------
@@ -117,7 +117,8 @@ export interface AbortSignalLikeController extends AbortSignalLike {
 
 export function createAbortSignalLike(): AbortSignalLikeController;
 
-export type WasmSource = ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+/** Bytes or a compiled module (never a string: the types hold without the DOM lib too). */
+export type WasmSource = WasmBytes | WasmModule;
 
 export interface LoadCompactionOptions<B = unknown> {
   /** e.g. `chrome://<addonRef>/content/bibgenie_compaction_bg.wasm` */
@@ -150,11 +151,6 @@ export interface LoadCompactionOptions<B = unknown> {
  */
 export function loadCompaction<B>(options: LoadCompactionOptions<B> & { bindings: B }): Promise<B>;
 export function loadCompaction(options: LoadCompactionOptions): Promise<unknown>;
-/**
- * Forgets a failed instance (loadCompaction calls it): exports throw `not-loaded` until the next
- * init. Never while objects made by the instance are alive.
- */
-export function resetWasmState(): void;
 /** Forgets the loaded instance (shutdown, tests); free wasm objects first. */
 export function unloadCompaction(): void;
 
