@@ -556,8 +556,9 @@ slim.init();
 // @ts-expect-error a string is not wasm bytes
 initSync({ module: 'bibgenie_compaction_bg.wasm' });
 // A compiled module is (the DOM lib's WebAssembly.Module).
-initSync({ module: new WebAssembly.Module(wasmBytes) });
-loadCompaction({ initSync, wasmBytes: new WebAssembly.Module(wasmBytes) });
+declare const compiledModule: WebAssembly.Module;
+initSync({ module: compiledModule });
+loadCompaction({ initSync, wasmBytes: compiledModule });
 // @ts-expect-error a string is not wasm bytes for the loader either
 loadCompaction({ bindings: slim, wasmBytes: 'bibgenie_compaction_bg.wasm' });
 resetWasmState();
