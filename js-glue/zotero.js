@@ -176,12 +176,12 @@ function checkVersion(options, where) {
 
 /**
  * Loads and initializes the wasm once per plugin lifetime; later calls return the same
- * promise whatever they pass. A failed load is forgotten, so it can be retried.
- * Resolves to `bindings` when given (the module namespace, ready to call), otherwise to what
- * the init function returned.
+ * promise whatever they pass. A failed load (code `wasm-load-failed`) is forgotten, wasm-bindgen's
+ * state included when `bindings` has `resetWasmState`, so it can be retried. Resolves to `bindings`
+ * when given, otherwise to what the init function returned.
  *
- *   import * as bindings from 'bibgenie-compaction/slim';
- *   const compaction = await loadCompaction({ bindings, wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
+ *   import { initSync, version, resetWasmState } from 'bibgenie-compaction/slim';
+ *   await loadCompaction({ bindings: { initSync, version, resetWasmState }, wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
  *
  * @param {LoadCompactionOptions} options
  * @returns {Promise<any>}
