@@ -159,8 +159,12 @@ build_pkg() {
   guard_plugin_scope_globals "$PKG/$CRATE_FILE.js"
   wasm="$PKG/${CRATE_FILE}_bg.wasm"
   shrink_wasm "$wasm"
+  patch_bindgen_state "$PKG/$CRATE_FILE.js"
+  patch_bindgen_types "$PKG/$CRATE_FILE.d.ts"
   cp -R js-glue/. "$PKG/"
   rm "$PKG/package.template.json"
+  # The version the glue expects of the .wasm (loadCompaction compares it with version()).
+  printf "export const PACKAGE_VERSION = '%s';\n" "$(crate_version)" >"$PKG/version.js"
   # The README links to docs/, so both ship: every link in the tarball's README resolves.
   cp README.md "$PKG/"
   cp -R docs "$PKG/docs"
@@ -198,6 +202,90 @@ shrink_wasm() {
   mv "$wasm.opt" "$wasm"
   after=$(stat -c %s "$wasm")
   log "wasm-opt -Oz: $before -> $after bytes"
+}
+
+# wasm-bindgen's module state, made safe for a plugin loader (the generated file is otherwise
+# untouched): before init every export throws code `not-loaded` instead of a TypeError, a failed
+# start leaves no half-set instance, and `resetWasmState()` lets loadCompaction forget an instance
+# that failed its version check, so a retry with the right bytes initializes for real.
+# Fails the build when the pinned wasm-bindgen's output changes shape.
+patch_bindgen_state() {
+  node --input-type=module - "$1" <<'EOF'
+import { readFileSync, writeFileSync } from 'node:fs';
+const file = process.argv[2];
+let js = readFileSync(file, 'utf8');
+const replace = (from, to, count) => {
+  const found = js.split(from).length - 1;
+  if (found !== count) throw new Error(`patch_bindgen_state: expected ${count} x ${JSON.stringify(from)} in ${file}, found ${found}`);
+  js = js.split(from).join(to);
+};
+replace('let wasmModule, wasmInstance, wasm;\n', `const NOT_LOADED = new Proxy({}, {
+    get(_, name) {
+        if (typeof name !== 'string' || name === 'then') return undefined;
+        const error = new Error('bibgenie-compaction is not loaded yet: await loadCompaction({ bindings, wasmURL }) (a Zotero plugin), await init() or call initSync({ module }) before using it');
+        error.code = 'not-loaded';
+        throw error;
+    },
+});
+let wasmModule, wasmInstance, wasm = NOT_LOADED;
+`, 1);
+replace('if (wasm !== undefined) return wasm;', 'if (wasm !== NOT_LOADED) return wasm;', 2);
+replace('    wasm.__wbindgen_start();\n    return wasm;',
+  '    try {\n        wasm.__wbindgen_start();\n    } catch (error) {\n        resetWasmState();\n        throw error;\n    }\n    return wasm;', 1);
+js += `
+/** Forgets the instance: exports throw 'not-loaded' until the next init. Only for an instance no object was made from. */
+export function resetWasmState() {
+    wasm = NOT_LOADED;
+    wasmInstance = undefined;
+    wasmModule = undefined;
+    __wbg_init_promise = undefined;
+}
+`;
+writeFileSync(file, js);
+EOF
+}
+
+# The generated declarations name WebAssembly.Module/Memory/Table and BufferSource, which only
+# the DOM lib declares: under zotero-types (no DOM lib) they would fail or, with skipLibCheck, turn
+# the wasm inputs into `any`. Stand-ins taken from the global WebAssembly where the lib has one,
+# intersected with `object` (the DOM's Module is an empty interface a string would satisfy).
+patch_bindgen_types() {
+  node --input-type=module - "$1" <<'EOF'
+import { readFileSync, writeFileSync } from 'node:fs';
+const file = process.argv[2];
+let dts = readFileSync(file, 'utf8');
+const replace = (from, to, count) => {
+  const found = dts.split(from).length - 1;
+  if (found !== count) throw new Error(`patch_bindgen_types: expected ${count} x ${JSON.stringify(from)} in ${file}, found ${found}`);
+  dts = dts.split(from).join(to);
+};
+replace('export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;',
+  `/** The global WebAssembly namespace where the environment's lib declares one (DOM, webworker). */
+type WasmGlobal = typeof globalThis extends { WebAssembly: infer W } ? W : {};
+/** An instance of WebAssembly[K]: the lib's type when there is one, never a primitive; otherwise opaque. */
+type WasmInstanceOf<K extends string> = WasmGlobal extends { [P in K]: abstract new (...args: any) => infer I } ? I & object : { readonly __wasmInstanceOf: K };
+/** A compiled WebAssembly.Module. */
+export type WasmModule = WasmInstanceOf<'Module'>;
+export type WasmMemory = WasmInstanceOf<'Memory'>;
+export type WasmTable = WasmInstanceOf<'Table'>;
+/** Wasm bytes. */
+export type WasmBytes = ArrayBuffer | ArrayBufferView;
+
+export type InitInput = RequestInfo | URL | Response | WasmBytes | WasmModule;`, 1);
+replace('readonly memory: WebAssembly.Memory;', 'readonly memory: WasmMemory;', 1);
+replace('readonly __wbindgen_externrefs: WebAssembly.Table;', 'readonly __wbindgen_externrefs: WasmTable;', 1);
+replace('export type SyncInitInput = BufferSource | WebAssembly.Module;', 'export type SyncInitInput = WasmBytes | WasmModule;', 1);
+// Only the `{ module }` form: the deprecated bare form would let any object (even `{ module: 'a string' }`) pass as a Module.
+replace('export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;', 'export function initSync(module: { module: SyncInitInput }): InitOutput;', 1);
+// Symbol.dispose (the `using` support of SessionIndex) is in TypeScript's esnext.disposable lib,
+// which zotero-types' no-default-lib Gecko declarations leave out.
+dts = `/// <reference lib="esnext.disposable" />\n` + dts;
+dts += `
+/** Forgets the instance: exports throw 'not-loaded' until the next init (loadCompaction's retry). Only for an instance no object was made from. */
+export function resetWasmState(): void;
+`;
+writeFileSync(file, dts);
+EOF
 }
 
 write_package_json() {
@@ -260,25 +348,61 @@ consumer_node_tests() {
 
 # tsc --noEmit over tests/types/consumer.ts, as a TypeScript app that installed the tarball and the
 # AI SDK compiles it: a project in the consumer folder holding a copy of the installed package, with
-# `ai` and `@types` linked from tests/node_modules. Twice: AI SDK v5 with Node16 resolution, v6
-# with bundler resolution. Then every runtime export of both entries must be one the file declares.
+# `ai` and `@types` linked from tests/node_modules. Three times: AI SDK v5 with Node16 resolution,
+# v6 and v7 with bundler resolution. Then tests/types/zotero-plugin.ts as a Zotero plugin compiles
+# it: the community template's tsconfig (zotero-types' sandbox globals, no DOM lib, no @types/node)
+# with skipLibCheck as the template sets it (true) and false. Then every runtime export of both
+# entries must be one consumer.ts declares.
 consumer_type_check() {
   local tsc="$TEST_NODE_MODULES/.bin/tsc" run sdk config project
   [[ -x $tsc ]] || fail "no tsc in tests/node_modules (run ./build.sh setup)"
-  for run in ai:tsconfig.json ai6:tsconfig.bundler.json; do
+  for run in ai:tsconfig.json ai6:tsconfig.bundler.json ai7:tsconfig.bundler.json; do
     sdk=${run%%:*} config=${run#*:}
-    project="$CONSUMER/types-$sdk"
-    rm -rf "$project"
-    mkdir -p "$project/node_modules"
-    cp -R "$CONSUMER/node_modules/bibgenie-compaction" "$project/node_modules/"
-    ln -s "$TEST_NODE_MODULES/$sdk" "$project/node_modules/ai"
+    project=$(type_check_project "types-$sdk" "$sdk")
     ln -s "$TEST_NODE_MODULES/@types" "$project/node_modules/@types"
     cp "$CONSUMER/tests/types/consumer.ts" "$CONSUMER/tests/types/"tsconfig*.json "$project/"
-    printf '{ "private": true, "type": "module" }\n' >"$project/package.json"
     log "tsc --noEmit -p $config with ai@$(node -p "require('$TEST_NODE_MODULES/$sdk/package.json').version")"
     "$tsc" --noEmit -p "$project/$config"
   done
+  project=$(type_check_project types-zotero ai7)
+  # A copy (a link would be included twice, by its path and its real path); what its declarations
+  # reach for is linked: react, bluebird, and the stubbed epubjs / pdfjs-dist.
+  cp -R "$TEST_NODE_MODULES/zotero-types" "$project/node_modules/"
+  for dep in epubjs pdfjs-dist; do ln -s "$TEST_NODE_MODULES/$dep" "$project/node_modules/$dep"; done
+  mkdir -p "$project/node_modules/@types"
+  for dep in react bluebird; do ln -s "$TEST_NODE_MODULES/@types/$dep" "$project/node_modules/@types/$dep"; done
+  cp "$CONSUMER/tests/types/zotero-plugin.ts" "$CONSUMER/tests/types/"tsconfig.zotero*.json "$project/"
+  log "tsc --noEmit -p tsconfig.zotero.json (zotero-types $(node -p "require('$TEST_NODE_MODULES/zotero-types/package.json').version"), no DOM lib, ai@7, skipLibCheck true)"
+  "$tsc" --noEmit -p "$project/tsconfig.zotero.json"
+  zotero_strict_type_check "$tsc" "$project"
   node "$CONSUMER/tests/types/types-exports.mjs" "$CONSUMER/tests/types/consumer.ts"
+}
+
+# skipLibCheck false checks every declaration file, and in this setup the template's own stack
+# does not pass: zotero-types' Gecko DOM against TypeScript's DOM (its include pulls both in),
+# @types/react against Gecko, ai 7's declarations wanting @types/node. Those are counted and shown;
+# an error in the package's declarations or in the plugin file fails the stage.
+zotero_strict_type_check() {
+  local tsc=$1 project=$2 out ours others
+  log "tsc --noEmit -p tsconfig.zotero.strict.json (the same, skipLibCheck false)"
+  out=$("$tsc" --noEmit -p "$project/tsconfig.zotero.strict.json" 2>&1) || true
+  ours=$(grep -E 'types-zotero/(node_modules/bibgenie-compaction/|zotero-plugin\.ts)' <<<"$out" || true)
+  others=$(grep -E 'error TS' <<<"$out" | grep -vE 'types-zotero/(node_modules/bibgenie-compaction/|zotero-plugin\.ts)' | sed -E 's/\(.*//' | sort | uniq -c || true)
+  [[ -z $others ]] || log "errors in other packages' declarations (not this package's):"$'\n'"$others"
+  [[ -z $ours ]] || { printf '%s\n' "$ours" >&2; fail "the package's declarations or zotero-plugin.ts do not compile under zotero-types with skipLibCheck false"; }
+  log "no error in the package's declarations or zotero-plugin.ts"
+}
+
+# A fresh folder in the consumer with a copy of the installed package and `ai` linked to the
+# given tests/node_modules alias; prints its path.
+type_check_project() {
+  local project="$CONSUMER/$1"
+  rm -rf "$project"
+  mkdir -p "$project/node_modules"
+  cp -R "$CONSUMER/node_modules/bibgenie-compaction" "$project/node_modules/"
+  ln -s "$TEST_NODE_MODULES/$2" "$project/node_modules/ai"
+  printf '{ "private": true, "type": "module" }\n' >"$project/package.json"
+  printf '%s\n' "$project"
 }
 
 run_tests() {
@@ -286,7 +410,7 @@ run_tests() {
   timed "1/7 native: cargo test" cargo test --workspace
   timed "2/7 browser: wasm-bindgen-test in headless Firefox ESR" wasm_browser_tests
   timed "3/7 package: build pkg/, npm pack, install into a consumer" build_and_pack
-  timed "4/7 types: tsc --noEmit over a TypeScript consumer (AI SDK v5 and v6)" consumer_type_check
+  timed "4/7 types: tsc --noEmit over a TypeScript consumer (AI SDK v5, v6, v7) and a Zotero plugin (zotero-types)" consumer_type_check
   timed "5/7 node: consumer tests against the packed package" consumer_node_tests node
   timed "6/7 firefox: Zotero-style IIFE bundle in headless Firefox ESR" consumer_node_tests firefox
   timed "7/7 zotero: a Zotero plugin scope in Firefox's parent process (chrome://, Sqlite.sys.mjs)" consumer_node_tests zotero-runtime

@@ -27,11 +27,23 @@ function abortReason(signal) {
 }
 
 /**
+ * A real AbortController for fetch: the app's factory (Zotero's plugin sandbox has no
+ * AbortController; its main window does), else the global one, else none.
+ * @param {(() => { signal: unknown, abort(reason?: unknown): void }) | undefined} createAbortController
+ */
+function newAbortController(createAbortController) {
+  if (typeof createAbortController === 'function') return createAbortController();
+  const g = /** @type {any} */ (globalThis);
+  return typeof g.AbortController === 'function' ? new g.AbortController() : null;
+}
+
+/**
  * What to give generateText as `abortSignal`, plus a promise that rejects when the caller's
  * signal aborts (so summarize settles even if a provider ignores the signal).
  * @param {AbortSignalLike | undefined} signal
+ * @param {(() => { signal: unknown, abort(reason?: unknown): void }) | undefined} createAbortController
  */
-function bridgeSignal(signal) {
+function bridgeSignal(signal, createAbortController) {
   if (!signal) return { abortSignal: undefined, aborted: null, dispose() {} };
   const g = /** @type {any} */ (globalThis);
   /** @type {any} */
@@ -40,11 +52,13 @@ function bridgeSignal(signal) {
   let forward = null;
   if (typeof g.AbortSignal === 'function' && signal instanceof g.AbortSignal) {
     abortSignal = signal;
-  } else if (typeof g.AbortController === 'function') {
+  } else {
     // A signal-like from Zotero's sandbox: mirror it into a real AbortSignal for fetch.
-    const controller = new g.AbortController();
-    forward = () => controller.abort(abortReason(signal));
-    abortSignal = controller.signal;
+    const controller = newAbortController(createAbortController);
+    if (controller) {
+      forward = () => controller.abort(abortReason(signal));
+      abortSignal = controller.signal;
+    }
   }
   /** @type {() => void} */
   let onAbort = () => {};
@@ -71,15 +85,27 @@ function bridgeSignal(signal) {
  * tools. `callOptions` may add settings such as `temperature`, `maxRetries` or
  * `providerOptions` (tools and prompts are not accepted).
  *
+ * In Zotero's plugin sandbox (no AbortController) pass `createAbortController`, e.g.
+ * `() => new (Zotero.getMainWindow().AbortController)()`: the provider request then gets a real
+ * abortSignal, tied to the runner's signal, and a cancel stops it.
+ *
  *   import { generateText } from 'ai';
  *   const summarize = createAiSdkSummarizer({ model: openai('gpt-4.1-mini'), generateText });
  *
- * @param {{ model: unknown, generateText: GenerateText, callOptions?: Record<string, unknown> }} options
+ * @param {{
+ *   model: unknown,
+ *   generateText: GenerateText,
+ *   callOptions?: Record<string, unknown>,
+ *   createAbortController?: () => { signal: unknown, abort(reason?: unknown): void },
+ * }} options
  * @returns {Summarize}
  */
-export function createAiSdkSummarizer({ model, generateText, callOptions = {} }) {
+export function createAiSdkSummarizer({ model, generateText, callOptions = {}, createAbortController }) {
   if (typeof generateText !== 'function') {
     throw adapterError('invalid-argument', "createAiSdkSummarizer: pass generateText from 'ai'");
+  }
+  if (createAbortController !== undefined && typeof createAbortController !== 'function') {
+    throw adapterError('invalid-argument', 'createAiSdkSummarizer: createAbortController must be a function returning an AbortController');
   }
   if (model === undefined || model === null) throw adapterError('invalid-argument', 'createAiSdkSummarizer: pass a model');
   const forbidden = FORBIDDEN_CALL_OPTIONS.filter((key) => callOptions[key] !== undefined);
@@ -91,7 +117,7 @@ export function createAiSdkSummarizer({ model, generateText, callOptions = {} })
       throw adapterError('invalid-argument', 'summarize: the request needs string system and prompt');
     }
     if (signal && signal.aborted) throw abortReason(signal);
-    const bridge = bridgeSignal(signal);
+    const bridge = bridgeSignal(signal, createAbortController);
     try {
       const call = generateText({
         ...callOptions,

@@ -1,17 +1,30 @@
 // Types of controller.js: the CompactionController of the contract.
 import type { UIMessage } from 'ai';
 import type {
-  CompactOptions, CompactOutcome, CompactionMode, Draft, Estimate, ModelProfile, Overhead, Projection, Session, SessionStore, Summarize,
+  CompactOptions, CompactOutcome, CompactionMode, Draft, Estimate, ModelProfile, Overhead, Plan, PlanOptions, Projection, Session, SessionStore, Summarize,
 } from './bibgenie_compaction.js';
 
 export type CompactionState =
   | { status: 'idle'; outcome?: CompactOutcome }
-  | { status: 'compacting'; mode: CompactionMode; cancel: () => boolean }
+  | {
+      status: 'compacting';
+      mode: CompactionMode;
+      cancel: () => boolean;
+      /** For a status line, from the plan being carried out (absent when a custom core has no `plan`). */
+      foldedMessages?: number;
+      tokensBefore?: number;
+      tokensAfterEstimate?: number;
+    }
   | { status: 'failed'; mode: CompactionMode; reason: string; message: string; outcome: CompactOutcome };
 
-/** `send`: the projection followed by the draft, ready for the model. Otherwise the draft comes back untouched. */
+/**
+ * `send`: the projection followed by the draft, ready for the model; `stored` when the draft was
+ * already the session's leaf (persisted before submit): then the projection ends with it and it is
+ * not appended again. A draft whose id is elsewhere in the session is refused: `failed` with
+ * reason `draft-already-stored`. Otherwise the draft comes back untouched.
+ */
 export type SubmitResult =
-  | { status: 'send'; messages: UIMessage[]; draft: Draft; outcome: CompactOutcome }
+  | { status: 'send'; messages: UIMessage[]; draft: Draft; outcome: CompactOutcome; stored?: true }
   | { status: 'too-large' | 'cancelled' | 'failed'; reason: string; message?: string; draft: Draft; outcome?: CompactOutcome };
 
 export type ControllerAction = 'retry' | 'edit' | 'fork' | 'switch-model' | 'compact' | 'edit-draft' | 'submit';
@@ -22,6 +35,8 @@ export interface CompactionCore {
   project(session: Session): Pick<Projection, 'messages'>;
   /** Used after a preflight compaction to check that the draft fits; the wasm export when absent. */
   estimate?(session: Session, model: ModelProfile, options: { draft?: Draft; overhead?: Overhead }): Pick<Estimate, 'tokens' | 'safeInputLimit' | 'fits'>;
+  /** Optional: the counts of the `compacting` state. */
+  plan?(session: Session, model: ModelProfile, options: PlanOptions): Pick<Plan, 'summarizeIds' | 'tokensBefore' | 'tokensAfterEstimate'>;
 }
 
 export interface CompactionControllerOptions {
@@ -51,6 +66,6 @@ export declare class CompactionController {
   cancel(reason?: unknown): boolean;
   /** Background automatic check; resolves null when skipped because a compaction runs. Never rejects. */
   afterTurn(): Promise<CompactOutcome | null>;
-  /** Preflight of a send; waits for a running compaction first. */
+  /** Preflight of a send; waits for a running compaction first. Rejects with code `not-loaded` before the wasm is loaded. */
   submit<D extends Draft>(draft: D): Promise<SubmitResult & { draft: D }>;
 }

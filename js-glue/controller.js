@@ -14,14 +14,15 @@ import { createAbortSignalLike } from './zotero.js';
  * @typedef {import('./bibgenie_compaction.js').CompactSummarize} CompactSummarize
  * @typedef {'manual' | 'auto' | 'preflight'} CompactionMode
  * @typedef {{ status: 'idle', outcome?: CompactOutcome }
- *   | { status: 'compacting', mode: CompactionMode, cancel: () => boolean }
+ *   | { status: 'compacting', mode: CompactionMode, cancel: () => boolean, foldedMessages?: number, tokensBefore?: number, tokensAfterEstimate?: number }
  *   | { status: 'failed', mode: CompactionMode, reason: string, message: string, outcome: CompactOutcome }} CompactionState
- * @typedef {{ status: 'send', messages: unknown[], draft: unknown, outcome: CompactOutcome }
+ * @typedef {{ status: 'send', messages: unknown[], draft: unknown, outcome: CompactOutcome, stored?: true }
  *   | { status: 'too-large' | 'cancelled' | 'failed', reason: string, message?: string, draft: unknown, outcome?: CompactOutcome }} SubmitResult
  * @typedef {{
  *   compact: (options: object) => Promise<CompactOutcome>,
  *   project: (session: unknown) => { messages: unknown[] },
  *   estimate?: (session: unknown, model: object, options: object) => { tokens: number, safeInputLimit: number, fits: boolean },
+ *   plan?: (session: unknown, model: object, options: object) => { summarizeIds: string[], tokensBefore: number, tokensAfterEstimate: number },
  * }} CompactionCore
  */
 
@@ -212,6 +213,12 @@ export class CompactionController {
    */
   async submit(draft) {
     if (draft === undefined || draft === null) throw controllerError('invalid-options', 'submit: draft must be a UIMessage or a string');
+    // A draft the app already persisted ("save first") is sent once: the stored leaf is used as is.
+    const stored = await this.#storedDraft(draft);
+    if (stored === 'elsewhere') {
+      const id = /** @type {any} */ (draft).id;
+      return { status: 'failed', reason: 'draft-already-stored', message: `submit: message ${id} is already in the session and is not its leaf; send a new message (or retry)`, draft };
+    }
     /** @type {CompactOutcome | undefined} */
     let outcome;
     for (let attempt = 0; attempt < MAX_PREFLIGHT_ATTEMPTS; attempt++) {
@@ -219,9 +226,11 @@ export class CompactionController {
         const waited = await this.#run.promise;
         if (waited.status === 'cancelled' || waited.status === 'failed') return interruptedSubmit(waited, draft);
       }
-      outcome = await this.#start('preflight', draft).promise;
-      if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft);
-      if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft);
+      outcome = await this.#start('preflight', stored ? undefined : draft).promise;
+      // Not loaded is a mistake in the app, not a failed compaction: say so loudly.
+      if (outcome.status === 'failed' && outcome.reason === 'not-loaded') throw /** @type {any} */ (outcome).error;
+      if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft, stored);
+      if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft, stored);
       switch (outcome.status) {
         case 'stale':
           continue; // the session moved while summarizing: plan again on what is there now
@@ -251,14 +260,15 @@ export class CompactionController {
    * committed projection plus the draft is estimated again and sent only within the safe limit.
    * @param {CompactOutcome} outcome a `committed` outcome
    * @param {unknown} draft
+   * @param {'leaf' | false} stored whether the draft is already the session's leaf
    * @returns {SubmitResult}
    */
-  #sendIfFits(outcome, draft) {
+  #sendIfFits(outcome, draft, stored) {
     const estimateOf = this.#core.estimate ?? wasm.estimate;
     let estimated;
     try {
       estimated = estimateOf(outcome.session, this.#model, {
-        draft: draftMessage(draft),
+        ...(stored ? {} : { draft: draftMessage(draft) }),
         ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }),
       });
     } catch (error) {
@@ -274,22 +284,44 @@ export class CompactionController {
         outcome,
       };
     }
-    return this.#sendNow(outcome, draft);
+    return this.#sendNow(outcome, draft, stored);
   }
 
   /**
    * @param {CompactOutcome} outcome
    * @param {unknown} draft
+   * @param {'leaf' | false} stored whether the draft is already the session's leaf (then it is not appended again)
    * @returns {SubmitResult}
    */
-  #sendNow(outcome, draft) {
+  #sendNow(outcome, draft, stored) {
     try {
       const projection = this.#core.project(/** @type {any} */ (outcome).session);
-      return { status: 'send', messages: [...projection.messages, draftMessage(draft)], draft, outcome };
+      const messages = stored ? [...projection.messages] : [...projection.messages, draftMessage(draft)];
+      return { status: 'send', messages, draft, outcome, ...(stored ? { stored: true } : {}) };
     } catch (error) {
       const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
       return { status: 'failed', reason, message: describe(error), draft, outcome };
     }
+  }
+
+  /**
+   * Where a UIMessage draft's id already is: `leaf` (persisted before submit, sent from the store),
+   * `elsewhere` (refused), or false (new). A store that cannot load leaves it to the runner.
+   * @param {unknown} draft
+   * @returns {Promise<'leaf' | 'elsewhere' | false>}
+   */
+  async #storedDraft(draft) {
+    const id = draft && typeof draft === 'object' ? /** @type {any} */ (draft).id : undefined;
+    if (typeof id !== 'string') return false;
+    let session;
+    try {
+      session = await this.#store.load(this.#sessionId);
+    } catch {
+      return false;
+    }
+    if (!session || !Array.isArray(session.nodes)) return false;
+    if (session.leafId === id) return 'leaf';
+    return session.nodes.some((node) => node && /** @type {any} */ (node).id === id) ? 'elsewhere' : false;
   }
 
   /**
@@ -298,19 +330,30 @@ export class CompactionController {
    */
   #start(mode, draft) {
     const abort = createAbortSignalLike();
-    /** @type {{ mode: CompactionMode, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean }} */
-    const run = { mode, abort, promise: /** @type {any} */ (null), announced: false };
+    /** @type {{ mode: CompactionMode, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown }} */
+    const run = { mode, abort, promise: /** @type {any} */ (null), announced: false, session: undefined };
+    const store = this.#store;
+    // The runner reads the session through load(); kept for the counts of the `compacting` state.
+    const watchedStore = {
+      load: (/** @type {string} */ id) => Promise.resolve(store.load(id)).then((session) => ((run.session = session), session)),
+      transaction: /** @type {CompactStore['transaction']} */ ((id, fn) => store.transaction(id, fn)),
+    };
     /** @type {CompactSummarize} */
     const summarize = (request, signal) => {
       // Announced only once a summary is really being made: a send that fits never shows "Compacting".
       if (this.#run === run && !run.announced) {
         run.announced = true;
-        this.#setState({ status: 'compacting', mode, cancel: () => (this.#run === run ? this.cancel() : false) });
+        this.#setState({
+          status: 'compacting',
+          mode,
+          cancel: () => (this.#run === run ? this.cancel() : false),
+          ...this.#compactingCounts(run.session, mode, draft),
+        });
       }
       return this.#summarize(request, signal);
     };
     const options = {
-      store: this.#store,
+      store: watchedStore,
       sessionId: this.#sessionId,
       model: this.#model,
       mode,
@@ -333,6 +376,23 @@ export class CompactionController {
         return outcome;
       });
     return run;
+  }
+
+  /**
+   * For a status line ("Compacting 14 earlier messages, 9,800 -> 3,100 tokens"): the plan the runner
+   * is carrying out, planned again on the session it loaded (same inputs, same plan).
+   * @param {unknown} session @param {CompactionMode} mode @param {unknown} draft
+   */
+  #compactingCounts(session, mode, draft) {
+    const plan = /** @type {any} */ (this.#core).plan;
+    if (typeof plan !== 'function' || session === undefined) return {};
+    try {
+      const options = { mode, ...(draft === undefined ? {} : { draft }), ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }) };
+      const planned = plan(session, this.#model, options);
+      return { foldedMessages: planned.summarizeIds.length, tokensBefore: planned.tokensBefore, tokensAfterEstimate: planned.tokensAfterEstimate };
+    } catch {
+      return {}; // the counts are for display; the runner reports real problems
+    }
   }
 
   /**

@@ -3,7 +3,7 @@
 // `export * from './glue.js'` next to the wasm-bindgen types.
 import type { LanguageModel, UIMessage } from 'ai';
 import type {
-  AbortListener, AbortSignalLike, Session, SessionNode, SessionStore, StoreTx, SummaryRequest,
+  AbortListener, AbortSignalLike, Session, SessionNode, SessionStore, StoreTx, SummaryRequest, WasmBytes, WasmModule,
 } from './bibgenie_compaction.js';
 
 // ---- Data ---------------------------------------------------------------------------------
@@ -216,29 +216,38 @@ export interface AbortSignalLikeController extends AbortSignalLike {
 
 export function createAbortSignalLike(): AbortSignalLikeController;
 
-export type WasmSource = ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+/** Bytes or a compiled module (never a string: the types hold without the DOM lib too). */
+export type WasmSource = WasmBytes | WasmModule;
 
 export interface LoadCompactionOptions<B = unknown> {
   /** e.g. `chrome://<addonRef>/content/bibgenie_compaction_bg.wasm` */
   wasmURL?: string | URL;
   /** The bytes (or a compiled module) instead of a URL. */
   wasmBytes?: WasmSource;
-  /** The wasm-bindgen module namespace (`import * as bindings from 'bibgenie-compaction/slim'`). */
+  /**
+   * The wasm-bindgen module: the namespace (`import * as bindings from 'bibgenie-compaction/slim'`)
+   * or, tree-shaken, `{ initSync, version, resetWasmState }` imported by name. With `version` the
+   * loader checks the .wasm against this JavaScript; with `resetWasmState` a failed load can be retried.
+   */
   bindings?: B & {
     initSync?: (input: { module: WasmSource }) => unknown;
     default?: (input: { module_or_path: WasmSource }) => Promise<unknown>;
+    version?: () => string;
+    resetWasmState?: () => void;
   };
   initSync?: (input: { module: WasmSource }) => unknown;
   init?: (input: { module_or_path: WasmSource }) => Promise<unknown>;
+  resetWasmState?: () => void;
   /** Defaults to the global Zotero when there is one. */
-  Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ response: ArrayBuffer }> } };
+  Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ status?: number; response: ArrayBuffer }> } };
 }
 
 /**
  * Fetches (Zotero.HTTP, else fetch, else XMLHttpRequest), compiles and initializes the wasm
- * once per plugin lifetime; resolves to `bindings` when given. Rejects with code `wasm-load-failed`,
- * or `wasm-compile-blocked` when the scope may not compile wasm (Firefox 153+ privileged code
- * without Zotero's eval prefs).
+ * once per plugin lifetime; resolves to `bindings` when given. Every failure rejects with code
+ * `wasm-load-failed` (unreadable or empty file, not wasm, start failed, or a .wasm of another
+ * version: then `expected` and `actual` name both) and can be retried; `wasm-compile-blocked`
+ * when the scope may not compile wasm (Firefox 153+ privileged code without Zotero's eval prefs).
  */
 export function loadCompaction<B>(options: LoadCompactionOptions<B> & { bindings: B }): Promise<B>;
 export function loadCompaction(options: LoadCompactionOptions): Promise<unknown>;
@@ -272,7 +281,18 @@ export function createAiSdkSummarizer(options: {
   /** `generateText` from 'ai' (v5 or v6). */
   generateText: (options: AiSdkSummaryCall) => PromiseLike<{ text: string }>;
   callOptions?: Record<string, unknown>;
+  /**
+   * Where there is no global AbortController (Zotero's plugin sandbox), e.g.
+   * `() => new (Zotero.getMainWindow().AbortController)()`: the provider request gets a real signal.
+   */
+  createAbortController?: () => AbortControllerLike;
 }): AiSdkSummarize;
+
+/** What createAbortController returns: an AbortController, maybe of another window. */
+export interface AbortControllerLike {
+  readonly signal: AbortSignalLike;
+  abort(reason?: unknown): void;
+}
 
 /** Usage counts as recorded: every count present, null when the provider did not report it. */
 export interface RecordedUsage {

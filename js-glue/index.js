@@ -11,6 +11,7 @@ export * from './stores/index.js';
 export * from './zotero.js';
 export * from './ai-sdk.js';
 export * from './controller.js';
+export * from './transport.js';
 
 const WASM_FILE = 'bibgenie_compaction_bg.wasm';
 let loading;

@@ -12,6 +12,7 @@ export * from './stores/index.js';
 export * from './zotero.js';
 export * from './ai-sdk.js';
 export * from './controller.js';
+export * from './transport.js';
 
 /** Asynchronous instantiation from what the caller loaded; there is no default location. */
 export function init(input) {

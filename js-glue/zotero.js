@@ -5,6 +5,8 @@
 // top-level import of the wasm-bindgen module (the caller hands its functions over), so this
 // file can be bundled with the slim entry as a classic script.
 
+import { PACKAGE_VERSION } from './version.js';
+
 /**
  * @typedef {{
  *   aborted: boolean,
@@ -26,10 +28,11 @@
  * @typedef {{
  *   wasmURL?: string | URL,
  *   wasmBytes?: WasmSource,
- *   bindings?: { initSync?: (input: { module: WasmSource }) => unknown, default?: (input: { module_or_path: WasmSource }) => Promise<unknown> },
+ *   bindings?: { initSync?: (input: { module: WasmSource }) => unknown, default?: (input: { module_or_path: WasmSource }) => Promise<unknown>, resetWasmState?: () => void, version?: () => string },
  *   initSync?: (input: { module: WasmSource }) => unknown,
  *   init?: (input: { module_or_path: WasmSource }) => Promise<unknown>,
- *   Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ response: ArrayBuffer }> } },
+ *   resetWasmState?: () => void,
+ *   Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ status?: number, response: ArrayBuffer }> } },
  * }} LoadCompactionOptions
  */
 
@@ -76,13 +79,14 @@ function compileError(source, cause) {
 async function fetchBytes(url, zotero) {
   if (zotero && zotero.HTTP && typeof zotero.HTTP.request === 'function') {
     const xhr = await zotero.HTTP.request('GET', url, { responseType: 'arraybuffer' });
-    return xhr.response;
+    // A missing file in an unpacked (folder) plugin answers status 0 with no bytes.
+    return nonEmpty(xhr && xhr.response, xhr && xhr.status);
   }
   const g = /** @type {any} */ (globalThis);
   if (typeof g.fetch === 'function') {
     const response = await g.fetch(url);
     if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
-    return response.arrayBuffer();
+    return nonEmpty(await response.arrayBuffer(), response.status);
   }
   if (typeof g.XMLHttpRequest === 'function') {
     return new Promise((resolve, reject) => {
@@ -90,14 +94,42 @@ async function fetchBytes(url, zotero) {
       xhr.open('GET', url);
       xhr.responseType = 'arraybuffer';
       // chrome:// and file:// answer with status 0.
-      xhr.onload = () => (xhr.status === 0 || (xhr.status >= 200 && xhr.status < 300)) && xhr.response
-        ? resolve(xhr.response)
-        : reject(new Error(`HTTP ${xhr.status} for ${url}`));
+      xhr.onload = () => {
+        if (xhr.status !== 0 && (xhr.status < 200 || xhr.status >= 300)) reject(new Error(`HTTP ${xhr.status} for ${url}`));
+        else {
+          try {
+            resolve(nonEmpty(xhr.response, xhr.status));
+          } catch (error) {
+            reject(error);
+          }
+        }
+      };
       xhr.onerror = () => reject(new Error(`network error for ${url}`));
       xhr.send();
     });
   }
   throw new Error('no Zotero.HTTP, fetch or XMLHttpRequest in this environment; pass wasmBytes');
+}
+
+/**
+ * The bytes, or an "(empty)" error. Duck-typed: an ArrayBuffer made by Zotero's window is not an
+ * instance of the plugin sandbox's ArrayBuffer.
+ * @param {unknown} response @param {unknown} status
+ */
+function nonEmpty(response, status) {
+  const size = response && typeof (/** @type {any} */ (response).byteLength) === 'number' ? /** @type {any} */ (response).byteLength : 0;
+  if (size === 0) throw new Error(`empty (status ${String(status)}, 0 bytes): is the .wasm copied into the plugin?`);
+  return /** @type {ArrayBuffer} */ (response);
+}
+
+/**
+ * Undoes a failed start or a rejected version, so that a retry with the right bytes initializes
+ * for real instead of finding wasm-bindgen's half-set instance.
+ * @param {LoadCompactionOptions} options
+ */
+function forgetInstance(options) {
+  const reset = options.resetWasmState ?? options.bindings?.resetWasmState;
+  if (typeof reset === 'function') reset();
 }
 
 /** @param {LoadCompactionOptions} options */
@@ -124,20 +156,54 @@ async function load(options) {
   } catch (cause) {
     throw compileError(source, cause);
   }
-  const output = typeof initAsync === 'function'
-    ? await initAsync({ module_or_path: module })
-    : /** @type {Function} */ (initSync)({ module });
+  const where = options.wasmURL === undefined ? 'the wasm bytes' : String(options.wasmURL);
+  let output;
+  try {
+    output = typeof initAsync === 'function'
+      ? await initAsync({ module_or_path: module })
+      : /** @type {Function} */ (initSync)({ module });
+  } catch (cause) {
+    forgetInstance(options);
+    throw loadError(`loadCompaction: ${where} could not be started (a different build of bibgenie-compaction, or not it at all?)`, cause);
+  }
+  checkVersion(options, where);
   return options.bindings ?? output;
 }
 
 /**
+ * A stale .wasm (an old copy left in the plugin's content folder) against this JavaScript is a
+ * clear error, not a later crash. Needs `bindings` (the version() export).
+ * @param {LoadCompactionOptions} options @param {string} where
+ */
+function checkVersion(options, where) {
+  const version = /** @type {any} */ (options.bindings)?.version;
+  if (typeof version !== 'function' || PACKAGE_VERSION === 'source') return;
+  let actual;
+  try {
+    actual = version();
+  } catch (cause) {
+    forgetInstance(options);
+    throw loadError(`loadCompaction: ${where} does not report its version (a different build of bibgenie-compaction?)`, cause);
+  }
+  if (actual === PACKAGE_VERSION) return;
+  forgetInstance(options);
+  const error = loadError(
+    `loadCompaction: ${where} is bibgenie-compaction ${String(actual)} but its JavaScript is ${PACKAGE_VERSION}: ` +
+      'copy node_modules/bibgenie-compaction/bibgenie_compaction_bg.wasm into the plugin again (the build hook does it)',
+  );
+  /** @type {any} */ (error).expected = PACKAGE_VERSION;
+  /** @type {any} */ (error).actual = actual;
+  throw error;
+}
+
+/**
  * Loads and initializes the wasm once per plugin lifetime; later calls return the same
- * promise whatever they pass. A failed load is forgotten, so it can be retried.
- * Resolves to `bindings` when given (the module namespace, ready to call), otherwise to what
- * the init function returned.
+ * promise whatever they pass. A failed load (code `wasm-load-failed`) is forgotten, wasm-bindgen's
+ * state included when `bindings` has `resetWasmState`, so it can be retried. Resolves to `bindings`
+ * when given, otherwise to what the init function returned.
  *
- *   import * as bindings from 'bibgenie-compaction/slim';
- *   const compaction = await loadCompaction({ bindings, wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
+ *   import { initSync, version, resetWasmState } from 'bibgenie-compaction/slim';
+ *   await loadCompaction({ bindings: { initSync, version, resetWasmState }, wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
  *
  * @param {LoadCompactionOptions} options
  * @returns {Promise<any>}

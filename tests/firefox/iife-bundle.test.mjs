@@ -70,6 +70,25 @@ test('the page loaded the wasm from an ArrayBuffer and initialized it with initS
   assert.equal(pageResult.ok, true, pageResult.error);
 });
 
+test('in the page, calls before the load throw not-loaded with a message that says to await the loader', () => {
+  const { beforeLoad } = pageResult.loading;
+  assert.equal(beforeLoad.thrown?.code, 'not-loaded', JSON.stringify(beforeLoad));
+  assert.match(beforeLoad.thrown.message, /await loadCompaction/);
+});
+
+test('in the page, a valid wasm that is not this build fails with wasm-load-failed and leaves nothing set', () => {
+  const { otherModule, afterFailedLoad } = pageResult.loading;
+  assert.equal(otherModule.thrown?.code, 'wasm-load-failed', JSON.stringify(otherModule));
+  assert.match(otherModule.thrown.message, /could not be started/);
+  assert.equal(afterFailedLoad.thrown?.code, 'not-loaded', 'the retry below then initializes for real');
+});
+
+test('in the page, a missing .wasm fails with wasm-load-failed naming the URL', () => {
+  const { missingFile } = pageResult.loading;
+  assert.equal(missingFile.thrown?.code, 'wasm-load-failed', JSON.stringify(missingFile));
+  assert.match(missingFile.thrown.message, /could not read http:.*\/missing\.wasm: HTTP 404/);
+});
+
 test('version() in the page is the crate version', () => {
   assert.deepEqual(pageResult.results.version, { value: crateVersion() });
 });

@@ -1,6 +1,7 @@
 // A consumer written the way a Zotero plugin is: bundled by esbuild as an IIFE (a classic script,
 // no import.meta), the wasm bytes fetched as an ArrayBuffer with responseType 'arraybuffer'
-// (Zotero's pattern for citeproc-rs), then initSync({ module }).
+// (Zotero's pattern for citeproc-rs), then loadCompaction (initSync) after two failed loads that
+// must leave nothing behind.
 // It publishes `globalThis.bibgenieResult`, a promise of what each check returned.
 import * as compaction from 'bibgenie-compaction/slim';
 
@@ -42,11 +43,39 @@ function runCheck(name, check) {
   }
 }
 
-globalThis.bibgenieResult = loadArrayBuffer(document.currentScript.dataset.wasm)
-  .then((bytes) => {
-    compaction.initSync({ module: bytes });
-    const results = {};
-    for (const [name, check] of Object.entries(CHECKS)) results[name] = runCheck(name, check);
-    return { ok: true, results };
-  })
+// (module (func (export "answer") (result i32) i32.const 42)): valid wasm, not this build.
+const OTHER_MODULE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7f, 0x03, 0x02, 0x01, 0x00,
+  0x07, 0x0a, 0x01, 0x06, 0x61, 0x6e, 0x73, 0x77, 0x65, 0x72, 0x00, 0x00, 0x0a, 0x06, 0x01, 0x04, 0x00, 0x41, 0x2a, 0x0b,
+]);
+
+/** What a call threw, as plain data for the test. */
+async function failure(fn) {
+  try {
+    await fn();
+    return { thrown: null };
+  } catch (error) {
+    return { thrown: { isError: error instanceof Error, code: error && error.code, message: String(error && error.message) } };
+  }
+}
+
+// The named (tree-shaken) form of the loader's bindings.
+const bindings = { initSync: compaction.initSync, version: compaction.version, resetWasmState: compaction.resetWasmState };
+
+async function run(script) {
+  const loading = {
+    beforeLoad: await failure(() => compaction.version()),
+    otherModule: await failure(() => compaction.loadCompaction({ bindings, wasmBytes: OTHER_MODULE })),
+    afterFailedLoad: await failure(() => compaction.version()),
+    missingFile: await failure(() => compaction.loadCompaction({ bindings, wasmURL: new URL('/missing.wasm', location.href).href })),
+  };
+  const bytes = await loadArrayBuffer(script.dataset.wasm);
+  await compaction.loadCompaction({ bindings, wasmBytes: bytes });
+  const results = {};
+  for (const [name, check] of Object.entries(CHECKS)) results[name] = runCheck(name, check);
+  return { ok: true, results, loading };
+}
+
+const currentScript = document.currentScript; // null once the first await has run
+globalThis.bibgenieResult = run(currentScript)
   .catch((error) => ({ ok: false, error: String((error && error.stack) || error) }));

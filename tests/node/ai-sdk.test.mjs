@@ -1,4 +1,4 @@
-// The AI SDK adapters against the SDK itself (v5 and, when installed as `ai6`, v6), driven by
+// The AI SDK adapters against the SDK itself (v5, and v6 / v7 installed as `ai6` / `ai7`), driven by
 // the SDK's own mock models from 'ai/test'.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,20 +31,18 @@ const sdks = [
     }),
   },
 ];
+// v6 and v7 share the v3 provider shapes (finish reason and usage objects).
+const v3Shapes = {
+  finishReason: (reason) => ({ unified: reason, raw: reason }),
+  usage: ({ input, output, reasoning, cached }) => ({
+    inputTokens: { total: input, noCache: cached === undefined ? input : input - cached, cacheRead: cached, cacheWrite: undefined },
+    outputTokens: { total: output, text: reasoning === undefined ? output : output - reasoning, reasoning },
+  }),
+};
 const ai6 = await importOptional('ai6');
-if (ai6) {
-  sdks.push({
-    name: 'ai@6',
-    ai: ai6,
-    test: await import('ai6/test'),
-    Mock: 'MockLanguageModelV3',
-    finishReason: (reason) => ({ unified: reason, raw: reason }),
-    usage: ({ input, output, reasoning, cached }) => ({
-      inputTokens: { total: input, noCache: cached === undefined ? input : input - cached, cacheRead: cached, cacheWrite: undefined },
-      outputTokens: { total: output, text: reasoning === undefined ? output : output - reasoning, reasoning },
-    }),
-  });
-}
+if (ai6) sdks.push({ name: 'ai@6', ai: ai6, test: await import('ai6/test'), Mock: 'MockLanguageModelV3', ...v3Shapes });
+const ai7 = await importOptional('ai7');
+if (ai7) sdks.push({ name: 'ai@7', ai: ai7, test: await import('ai7/test'), Mock: 'MockLanguageModelV4', ...v3Shapes });
 
 const request = {
   system: 'You write research checkpoints.',
@@ -107,6 +105,45 @@ for (const sdk of sdks) {
       signal.abort(new Error('user cancelled'));
       await assert.rejects(running, /user cancelled/);
       assert.equal(seen.aborted, true, 'the model saw the abort');
+    });
+
+    it("in a sandbox without AbortController, cancels the provider request through the app's factory", async () => {
+      // Zotero's plugin sandbox: no global AbortController; the app hands in its main window's.
+      const RealAbortController = globalThis.AbortController;
+      const made = [];
+      const createAbortController = () => {
+        const controller = new RealAbortController();
+        made.push(controller);
+        return controller;
+      };
+      let seenSignal;
+      const started = new Promise((resolve) => {
+        seenSignal = resolve;
+      });
+      const model = new Mock({
+        doGenerate: ({ abortSignal }) => {
+          seenSignal(abortSignal);
+          return new Promise((_, reject) => abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)));
+        },
+      });
+      const summarize = createAiSdkSummarizer({ model, generateText: sdk.ai.generateText, callOptions: { maxRetries: 0 }, createAbortController });
+      const signal = createAbortSignalLike();
+      globalThis.AbortController = undefined;
+      let running;
+      try {
+        running = summarize(request, signal);
+      } finally {
+        globalThis.AbortController = RealAbortController;
+      }
+      const seen = await started;
+      assert.equal(made.length, 1, 'one controller per request, from the factory');
+      assert.ok(seen, 'the model got an abortSignal');
+      assert.equal(seen.aborted, false);
+      signal.abort(new Error('user cancelled the compaction'));
+      await assert.rejects(running, /user cancelled the compaction/);
+      assert.equal(seen.aborted, true, 'the provider request saw the abort');
+      assert.equal(made[0].signal.aborted, true);
+      assert.throws(() => createAiSdkSummarizer({ model, generateText: sdk.ai.generateText, createAbortController: {} }), { code: 'invalid-argument' });
     });
 
     it('settles on abort even when the provider ignores the signal', async () => {

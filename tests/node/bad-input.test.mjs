@@ -332,3 +332,23 @@ test('a summary over its budget: compact fails with summary-over-budget and writ
   assert.equal(outcome.error.code, 'summary-over-budget');
   assert.equal(JSON.stringify(await store.load('s1')), before);
 });
+
+// `not-loaded` (any call before the load) and `wasm-load-failed` need a module that was never
+// initialized: tests/node/pack-consumer-loader.test.mjs runs them in a fresh process.
+test('the chat turn: a message that is not a UIMessage, or a draft already in the session, gets a code and writes nothing', async () => {
+  const store = new compaction.MemoryStore();
+  await store.importSession(linear(2), { id: 'turn' });
+  const before = JSON.stringify(await store.load('turn'));
+  const controller = new compaction.CompactionController({ store, sessionId: 'turn', model: MODEL, summarize: async () => 'unused' });
+  const transport = new compaction.CompactionChatTransport({ controller, store, sessionId: 'turn', streamResponse: () => assert.fail('not streamed') });
+  const send = (messages) => transport.sendMessages({ trigger: 'submit-message', chatId: 'turn', messageId: undefined, messages, abortSignal: undefined });
+  for (const messages of [[], [{ id: 'x' }], [{ id: 'x', role: 'system', parts: [] }], 'not an array']) {
+    await assert.rejects(send(messages), hasCode('invalid-messages'), JSON.stringify(messages));
+  }
+  const stored = (await store.load('turn')).nodes.find((n) => n.id === 'U1');
+  const result = await controller.submit(stored);
+  assert.deepEqual([result.status, result.reason], ['failed', 'draft-already-stored']);
+  await assert.rejects(send([stored]), hasCode('draft-already-stored'));
+  assert.throws(() => new compaction.CompactionChatTransport({ controller, store, sessionId: 'turn' }), hasCode('invalid-options'));
+  assert.equal(JSON.stringify(await store.load('turn')), before);
+});

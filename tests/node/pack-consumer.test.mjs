@@ -100,3 +100,16 @@ test('a projection crosses the boundary as plain data', async (t) => {
   assert.equal(projection.messages[0].parts[0].text, 'Find papers on 文献 reuse');
   assert.equal(projection.checkpointId, null);
 });
+
+test('the ai peer range takes the AI SDK versions the tests run against: 5, 6 and 7', async () => {
+  const { default: pkg } = await import('bibgenie-compaction/package.json', { with: { type: 'json' } });
+  const { default: semver } = await import('semver');
+  const { createRequire } = await import('node:module');
+  const require = createRequire(import.meta.url);
+  const range = pkg.peerDependencies.ai;
+  const versions = ['ai', 'ai6', 'ai7'].map((alias) => require(`${alias}/package.json`).version);
+  assert.deepEqual(versions.map((v) => semver.major(v)), [5, 6, 7]);
+  for (const version of versions) assert.ok(semver.satisfies(version, range), `ai@${version} is outside ${range}`);
+  assert.ok(!semver.satisfies('4.3.0', range) && !semver.satisfies('8.0.0', range), `${range} stays bounded`);
+  assert.equal(pkg.peerDependenciesMeta.ai.optional, true);
+});

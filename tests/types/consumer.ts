@@ -3,6 +3,7 @@
 // the AI SDK's own UIMessage. Never run: values the check needs but cannot build (a model, a
 // database) are `declare`d. Each `@ts-expect-error` line is a wrong use that must stay rejected.
 import init, {
+  CompactionChatTransport,
   CompactionController,
   MemoryStore,
   SESSION_SCHEMA_STATEMENTS,
@@ -33,6 +34,7 @@ import init, {
   projectPositions,
   readBranch,
   readBranchPositions,
+  resetWasmState,
   retryTarget,
   serialize,
   sessionFromMessages,
@@ -91,14 +93,15 @@ import type {
 import * as main from 'bibgenie-compaction';
 import * as slim from 'bibgenie-compaction/slim';
 import slimInit from 'bibgenie-compaction/slim';
-import { generateText, streamText } from 'ai';
-import type { LanguageModel, UIMessage } from 'ai';
+import { convertToModelMessages, generateText, streamText } from 'ai';
+import type { ChatTransport, LanguageModel, UIMessage } from 'ai';
 
 // Every runtime export of each entry, by name. `satisfies` fails on a missing or an extra name, so
 // a new export cannot go untyped or unlisted here; types-exports.mjs compares these names with what
 // the installed entries really export. Keep each block one `name,` per line.
 // exports of 'bibgenie-compaction':
 export const MAIN_EXPORTS = {
+  CompactionChatTransport,
   CompactionController,
   MemoryStore,
   SESSION_SCHEMA_STATEMENTS,
@@ -130,6 +133,7 @@ export const MAIN_EXPORTS = {
   projectPositions,
   readBranch,
   readBranchPositions,
+  resetWasmState,
   retryTarget,
   serialize,
   sessionFromMessages,
@@ -143,6 +147,7 @@ export const MAIN_EXPORTS = {
 // end of exports of 'bibgenie-compaction'
 // exports of 'bibgenie-compaction/slim':
 export const SLIM_EXPORTS = {
+  CompactionChatTransport: slim.CompactionChatTransport,
   CompactionController: slim.CompactionController,
   MemoryStore: slim.MemoryStore,
   SESSION_SCHEMA_STATEMENTS: slim.SESSION_SCHEMA_STATEMENTS,
@@ -174,6 +179,7 @@ export const SLIM_EXPORTS = {
   projectPositions: slim.projectPositions,
   readBranch: slim.readBranch,
   readBranchPositions: slim.readBranchPositions,
+  resetWasmState: slim.resetWasmState,
   retryTarget: slim.retryTarget,
   serialize: slim.serialize,
   sessionFromMessages: slim.sessionFromMessages,
@@ -527,7 +533,11 @@ const controller = new CompactionController({
   summarize: viaModel,
   overhead: { system: 'You are a research assistant.' },
   onStatus: (state: CompactionState) => {
-    if (state.status === 'compacting') state.cancel();
+    if (state.status === 'compacting') {
+      const line = `Compacting ${state.foldedMessages ?? '?'} earlier messages (${state.tokensBefore ?? '?'} -> ${state.tokensAfterEstimate ?? '?'} tokens)`;
+      console.log(line);
+      state.cancel();
+    }
     if (state.status === 'failed') console.log(state.reason, state.message, state.outcome.status);
   },
 });
@@ -545,11 +555,29 @@ async function useController(): Promise<UIMessage[] | string> {
   const background: CompactOutcome | null = await controller.afterTurn();
   console.log(manualOutcome.status, autoOutcome.status, background?.status);
   const result: SubmitResult = await controller.submit('Compare the two papers');
-  if (result.status === 'send') return result.messages;
+  if (result.status === 'send') return result.stored ? result.messages.slice(0, -1) : result.messages;
   const kept: Draft = result.draft;
   return typeof kept === 'string' ? kept : result.reason;
 }
 useController();
+
+// ---- The chat turn as a ChatTransport ----------------------------------------------------------------
+
+const transport = new CompactionChatTransport({
+  controller,
+  store: memory,
+  sessionId: 'demo',
+  generateMessageId: () => 'resp-1',
+  messageMetadata: ({ part }) => (part.type === 'start' ? { createdAt: Date.now() } : undefined),
+  onFinish: ({ responseMessage, isAborted }) => console.log(responseMessage.id, isAborted),
+  sendReasoning: true,
+  streamResponse: async ({ messages, abortSignal }) =>
+    streamText({ model: aiModel, messages: await convertToModelMessages(messages), abortSignal }),
+});
+const asChatTransport: ChatTransport<UIMessage> = transport;
+// @ts-expect-error the transport needs streamResponse
+new CompactionChatTransport({ controller, store: memory, sessionId: 'demo' });
+const zoteroSummarizer = createAiSdkSummarizer({ model: aiModel, generateText, createAbortController: () => new AbortController() });
 
 // @ts-expect-error a send uses submit, not compact('preflight')
 controller.compact('preflight');
@@ -572,11 +600,22 @@ async function load(): Promise<void> {
   const bindings: typeof slim = await loadCompaction({ bindings: slim, wasmURL: 'chrome://bibgenie/content/bibgenie_compaction_bg.wasm' });
   bindings.project(session);
   await loadCompaction({ wasmBytes, initSync: slim.initSync });
+  const named: { initSync: typeof initSync } = await loadCompaction({ bindings: { initSync, version, resetWasmState }, wasmBytes });
+  console.log(named.initSync === initSync);
   unloadCompaction();
 }
 load();
 // @ts-expect-error the slim entry has no default location for the wasm
 slim.init();
+// @ts-expect-error a string is not wasm bytes
+initSync({ module: 'bibgenie_compaction_bg.wasm' });
+// A compiled module is (the DOM lib's WebAssembly.Module).
+declare const compiledModule: WebAssembly.Module;
+initSync({ module: compiledModule });
+loadCompaction({ initSync, wasmBytes: compiledModule });
+// @ts-expect-error a string is not wasm bytes for the loader either
+loadCompaction({ bindings: slim, wasmBytes: 'bibgenie_compaction_bg.wasm' });
+resetWasmState();
 
 declare const streamed: ReturnType<typeof streamText>;
 streamed.toUIMessageStream({ messageMetadata: usageMetadata });
@@ -595,5 +634,5 @@ export {
   ver, limit, forModel, keptFrom, durable, source, fits, baseline, oneMessage, preflight, planned, folded, basis, text, material,
   entries, valid, nodeWithoutLedger, indexBranch, indexProjection, indexHistory, indexRetry, indexEdit, indexFork, indexEstimate,
   indexEstimateDefault, indexPlan, roundTrip, contractStores, schema, database, connection, asContractSummarize, state, busy,
-  controllerModel, allowed, cancelled, recorded, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
+  controllerModel, allowed, cancelled, recorded, asChatTransport, zoteroSummarizer, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
 };

@@ -1,0 +1,54 @@
+// Types of transport.js: the chat turn as an AI SDK ChatTransport (ai 5, 6 and 7).
+import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
+import type { CompactionController, SubmitResult } from './controller.js';
+import type { SessionStoreBase } from './glue.js';
+
+/** What streamResponse gets: the projection (summary message first) ending with the message to answer. */
+export interface TurnRequest<UI_MESSAGE extends UIMessage = UIMessage> {
+  messages: UI_MESSAGE[];
+  abortSignal: AbortSignal | undefined;
+  trigger: 'submit-message' | 'regenerate-message';
+  chatId: string;
+}
+
+/** The part of streamText's result the transport uses. */
+export interface UIMessageStreamSource {
+  // `any`: the options and chunk types differ slightly between ai 5, 6 and 7.
+  toUIMessageStream(options: any): ReadableStream<UIMessageChunk> | ReadableStream<any>;
+}
+
+export interface CompactionChatTransportOptions<UI_MESSAGE extends UIMessage = UIMessage> {
+  controller: CompactionController;
+  /** The store the controller uses. */
+  store: Pick<SessionStoreBase, 'appendMessage' | 'updateMessageParts' | 'retry'>;
+  sessionId: string;
+  /**
+   * Makes the model request, e.g.
+   * `async ({ messages, abortSignal }) => streamText({ model, system, tools, messages: await convertToModelMessages(messages), abortSignal })`.
+   */
+  streamResponse: (request: TurnRequest<UI_MESSAGE>) => UIMessageStreamSource | PromiseLike<UIMessageStreamSource>;
+  /** Id of each response message (default: a random `msg_` id). */
+  generateMessageId?: () => string;
+  /** The app's own metadata; usage is added (usageMetadata) either way. */
+  messageMetadata?: (options: { part: any }) => Record<string, unknown> | undefined | null;
+  /** After the response message is persisted, before the automatic compaction check starts. */
+  onFinish?: (event: { responseMessage: UI_MESSAGE; isAborted: boolean; isContinuation: boolean }) => unknown;
+  /** Other toUIMessageStream options (sendReasoning, sendSources, onError, ...). */
+  [uiMessageStreamOption: string]: unknown;
+}
+
+/** The coded error sendMessages rejects with when a turn is not sent. */
+export interface TurnError extends Error {
+  code: 'too-large' | 'cancelled' | 'busy' | 'invalid-messages' | 'not-loaded' | string;
+  result?: SubmitResult;
+}
+
+/**
+ * In-process ChatTransport: preflight (compact if needed), persist the user message once, stream
+ * the projection, persist only the response, then afterTurn. `reconnectToStream` resolves null.
+ */
+export declare class CompactionChatTransport<UI_MESSAGE extends UIMessage = UIMessage> implements ChatTransport<UI_MESSAGE> {
+  constructor(options: CompactionChatTransportOptions<UI_MESSAGE>);
+  sendMessages: ChatTransport<UI_MESSAGE>['sendMessages'];
+  reconnectToStream: ChatTransport<UI_MESSAGE>['reconnectToStream'];
+}

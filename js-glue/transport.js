@@ -1,0 +1,158 @@
+// The chat turn as an AI SDK ChatTransport for in-process use (a Zotero item-pane chat: no server).
+// Like the SDK's DirectChatTransport, `sendMessages` returns the model's UI message stream, but the
+// session store is the history: the transport takes only the newest message from `messages`, and
+//   1. preflights it with the controller (compacting first when it would not fit),
+//   2. persists the user message once (not when it already is the session's leaf),
+//   3. streams the projection (summary message first) through the app's `streamResponse`, with
+//      message ids and usage metadata (`usageMetadata`) set,
+//   4. persists only the response message (never the projection's summary message),
+//   5. starts the controller's automatic check (`afterTurn`).
+// `ai` is never imported: the app's own streamText (v5, v6 or v7) makes the stream.
+
+import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
+
+/** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
+function turnError(code, message, extra) {
+  const error = new Error(message);
+  Object.assign(error, { code }, extra);
+  return error;
+}
+
+/** A 24-hex-digit id for the response message (the SDK would otherwise leave it to the client). */
+function responseId() {
+  const c = /** @type {any} */ (globalThis).crypto;
+  const bytes = new Uint8Array(12);
+  if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return 'msg_' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The message as the store keeps it: no tree position (the store puts it under the leaf). */
+function asStored(/** @type {any} */ message) {
+  const { parentId, ...rest } = message;
+  return rest;
+}
+
+export class CompactionChatTransport {
+  #controller;
+  #store;
+  #sessionId;
+  #streamResponse;
+  #generateMessageId;
+  #messageMetadata;
+  #onFinish;
+  #streamOptions;
+
+  /**
+   * @param {{
+   *   controller: import('./controller.js').CompactionController,
+   *   store: any,
+   *   sessionId: string,
+   *   streamResponse: (request: { messages: object[], abortSignal: unknown, trigger: string, chatId: string }) => any,
+   *   generateMessageId?: () => string,
+   *   messageMetadata?: (options: any) => Record<string, unknown> | undefined | null,
+   *   onFinish?: (event: { responseMessage: object, isAborted: boolean, isContinuation: boolean }) => unknown,
+   *   [uiMessageStreamOption: string]: unknown,
+   * }} options the other keys go to toUIMessageStream as they are (sendReasoning, sendSources, onError...)
+   */
+  constructor(options) {
+    if (!options || typeof options !== 'object') throw turnError('invalid-options', 'CompactionChatTransport: options must be an object');
+    const { controller, store, sessionId, streamResponse, generateMessageId, messageMetadata, onFinish, ...streamOptions } = options;
+    if (!controller || typeof controller.submit !== 'function' || typeof controller.afterTurn !== 'function') {
+      throw turnError('invalid-options', 'CompactionChatTransport: controller must be the CompactionController of the session');
+    }
+    for (const method of ['appendMessage', 'updateMessageParts', 'retry']) {
+      if (!store || typeof store[method] !== 'function') {
+        throw turnError('invalid-options', `CompactionChatTransport: store must be a session store with ${method}() (MemoryStore, SqliteStore, ZoteroDBStore)`);
+      }
+    }
+    if (typeof sessionId !== 'string' || sessionId === '') throw turnError('invalid-options', 'CompactionChatTransport: sessionId must be a non-empty string');
+    if (typeof streamResponse !== 'function') {
+      throw turnError('invalid-options', 'CompactionChatTransport: streamResponse must return streamText(...) for the messages it is given');
+    }
+    for (const [name, value] of Object.entries({ generateMessageId, messageMetadata, onFinish })) {
+      if (value !== undefined && typeof value !== 'function') throw turnError('invalid-options', `CompactionChatTransport: ${name} must be a function`);
+    }
+    this.#controller = controller;
+    this.#store = store;
+    this.#sessionId = sessionId;
+    this.#streamResponse = streamResponse;
+    this.#generateMessageId = generateMessageId ?? responseId;
+    this.#messageMetadata = messageMetadata ? withUsageMetadata(messageMetadata) : usageMetadata;
+    this.#onFinish = onFinish ?? null;
+    this.#streamOptions = streamOptions;
+  }
+
+  /**
+   * One turn. `messages` is what useChat holds; only its newest message is read: a new or already
+   * stored user message, or (after a client-side tool result) the stored assistant message.
+   * Rejects with a coded error when the turn cannot be sent: `too-large` (the draft must be
+   * shortened), `cancelled`, the controller's failure reason, `busy` (a regenerate while
+   * compacting) or `invalid-messages`; `error.result` is the controller's SubmitResult.
+   * @param {{ trigger: 'submit-message' | 'regenerate-message', chatId: string, messageId?: string, messages: any[], abortSignal?: any }} options
+   */
+  async sendMessages({ trigger, chatId, messages, abortSignal }) {
+    const last = Array.isArray(messages) ? messages[messages.length - 1] : undefined;
+    if (!last || typeof last !== 'object' || typeof last.id !== 'string' || !Array.isArray(last.parts)) {
+      throw turnError('invalid-messages', 'sendMessages: the newest message must be a UIMessage with an id and parts');
+    }
+    const store = this.#store;
+    const sessionId = this.#sessionId;
+    if (trigger === 'regenerate-message') {
+      // useChat drops the old response and sends the messages up to its user message: a retry.
+      if (last.role !== 'user') throw turnError('invalid-messages', 'sendMessages: a regenerate ends with the user message to answer again');
+      if (!this.#controller.can('retry')) throw turnError('busy', 'sendMessages: a compaction is running; regenerate after it');
+      await store.retry(sessionId, last.id);
+    } else if (last.role === 'assistant') {
+      // A continuation (a tool result or approval added on the client): the stored message gets the new parts.
+      await store.updateMessageParts(sessionId, last.id, last.parts, last.metadata === undefined ? undefined : { metadata: last.metadata });
+    } else if (last.role !== 'user') {
+      throw turnError('invalid-messages', `sendMessages: cannot send a ${String(last.role)} message`);
+    }
+
+    const cancel = () => this.#controller.cancel('the chat request was aborted');
+    abortSignal?.addEventListener?.('abort', cancel);
+    let result;
+    try {
+      result = await this.#controller.submit(last);
+    } finally {
+      abortSignal?.removeEventListener?.('abort', cancel);
+    }
+    if (result.status !== 'send') {
+      const code = result.status === 'failed' ? result.reason : result.status;
+      throw turnError(code, result.message ?? `the message was not sent: ${result.status} (${result.reason})`, { result });
+    }
+    if (!result.stored) await store.appendMessage(sessionId, asStored(result.messages[result.messages.length - 1]));
+
+    const streamed = await this.#streamResponse({ messages: result.messages, abortSignal, trigger, chatId });
+    if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
+      throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
+    }
+    return streamed.toUIMessageStream({
+      ...this.#streamOptions,
+      originalMessages: result.messages,
+      generateMessageId: this.#generateMessageId,
+      messageMetadata: this.#messageMetadata,
+      onFinish: (/** @type {any} */ event) => this.#persist(event),
+    });
+  }
+
+  /** In-process: there is no server stream to resume. */
+  async reconnectToStream() {
+    return null;
+  }
+
+  /** @param {{ responseMessage: any, isContinuation: boolean, isAborted?: boolean }} event */
+  async #persist({ responseMessage, isContinuation, isAborted = false }) {
+    if (responseMessage && Array.isArray(responseMessage.parts) && responseMessage.parts.length > 0) {
+      if (isContinuation) {
+        const options = responseMessage.metadata === undefined ? undefined : { metadata: responseMessage.metadata };
+        await this.#store.updateMessageParts(this.#sessionId, responseMessage.id, responseMessage.parts, options);
+      } else {
+        await this.#store.appendMessage(this.#sessionId, asStored(responseMessage));
+      }
+    }
+    if (this.#onFinish) await this.#onFinish({ responseMessage, isAborted, isContinuation });
+    this.#controller.afterTurn(); // never rejects; its state reports what it did
+  }
+}

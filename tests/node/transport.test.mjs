@@ -1,0 +1,187 @@
+// CompactionChatTransport (the chat turn) against the AI SDK itself, v5, v6 and v7, with the SDK's
+// mock models: the user message is persisted once, the model sees the projection (summary first
+// after a compaction), only the response is persisted (ids and usage set), regenerate is a retry.
+// Also the controller's side of it: a draft already stored is not sent twice (issue 15, bug 1).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { compaction, MODEL, SMALL_MODEL, linearSession, storeWith, scriptedSummarizer, validSummary } from './runner-fixtures.mjs';
+
+const { CompactionController, CompactionChatTransport } = compaction;
+
+async function importOptional(spec) {
+  try {
+    return await import(spec);
+  } catch {
+    return null;
+  }
+}
+
+const v2 = { finishReason: (r) => r, usage: (input, output) => ({ inputTokens: input, outputTokens: output, totalTokens: input + output }) };
+const v3 = {
+  finishReason: (r) => ({ unified: r, raw: r }),
+  usage: (input, output) => ({
+    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: output, text: output, reasoning: undefined },
+  }),
+};
+const sdks = [{ name: 'ai@5', ai: await import('ai'), test: await import('ai/test'), Mock: 'MockLanguageModelV2', ...v2 }];
+for (const [name, spec, Mock] of [['ai@6', 'ai6', 'MockLanguageModelV3'], ['ai@7', 'ai7', 'MockLanguageModelV4']]) {
+  const ai = await importOptional(spec);
+  if (ai) sdks.push({ name, ai, test: await import(`${spec}/test`), Mock, ...v3 });
+}
+
+/** A user message as useChat makes it (no parentId). */
+const chatMessage = (id, text) => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+
+/** The texts of the model prompt's messages, by role. */
+const promptTexts = (call) =>
+  call.prompt.map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('')}`);
+
+for (const sdk of sdks) {
+  const Mock = sdk.test[sdk.Mock];
+  const answering = (text) =>
+    new Mock({
+      doStream: async () => ({
+        stream: sdk.test.convertArrayToReadableStream([
+          { type: 'stream-start', warnings: [] },
+          { type: 'text-start', id: 't1' },
+          { type: 'text-delta', id: 't1', delta: text },
+          { type: 'text-end', id: 't1' },
+          { type: 'finish', finishReason: sdk.finishReason('stop'), usage: sdk.usage(321, 12) },
+        ]),
+      }),
+    });
+
+  /** A session, its controller and a transport whose model answers `text`. */
+  async function setup({ session = linearSession(2), model = MODEL, text = 'Three more papers.', ids } = {}) {
+    const { store, sessionId } = await storeWith(session);
+    const { summarize, calls } = scriptedSummarizer(() => validSummary());
+    const statuses = [];
+    const controller = new CompactionController({ store, sessionId, model, summarize, onStatus: (s) => statuses.push(s) });
+    const languageModel = answering(text);
+    let n = 0;
+    const transport = new CompactionChatTransport({
+      controller,
+      store,
+      sessionId,
+      generateMessageId: ids ?? (() => `resp-${++n}`),
+      streamResponse: async ({ messages, abortSignal }) =>
+        sdk.ai.streamText({ model: languageModel, messages: await sdk.ai.convertToModelMessages(messages), abortSignal }),
+    });
+    return { store, sessionId, controller, transport, languageModel, summarizerCalls: calls, statuses };
+  }
+
+  /** Reads the stream as useChat would, to its last message state. */
+  async function readAll(stream) {
+    let last;
+    for await (const message of sdk.ai.readUIMessageStream({ stream })) last = message;
+    return last;
+  }
+
+  const send = (transport, messages, trigger = 'submit-message') =>
+    transport.sendMessages({ trigger, chatId: 'chat-1', messageId: undefined, messages, abortSignal: undefined });
+
+  describe(`CompactionChatTransport with ${sdk.name}`, () => {
+    it('persists the user message once and only the response, with its id and usage', async () => {
+      const { store, sessionId, transport, languageModel, controller } = await setup();
+      const before = await store.load(sessionId);
+      const question = chatMessage('u-new', 'Which of them use corpus data?');
+      const streamed = await readAll(await send(transport, [question]));
+      assert.equal(streamed.id, 'resp-1');
+      assert.equal(streamed.parts.find((p) => p.type === 'text').text, 'Three more papers.');
+      const after = await store.load(sessionId);
+      assert.deepEqual(after.nodes.slice(before.nodes.length).map((n) => [n.id, n.role, n.parentId]), [
+        ['u-new', 'user', before.leafId],
+        ['resp-1', 'assistant', 'u-new'],
+      ]);
+      assert.equal(after.leafId, 'resp-1');
+      assert.equal(after.nodes.at(-1).metadata.usage.inputTokens, 321, 'usage recorded for the next estimate');
+      const prompt = promptTexts(languageModel.doStreamCalls[0]);
+      assert.equal(prompt.filter((t) => t.includes('Which of them use corpus data?')).length, 1);
+      assert.equal(prompt.length, before.nodes.length + 1);
+      while (controller.busy) await new Promise((r) => setTimeout(r, 1)); // afterTurn ran
+    });
+
+    it('a message persisted before the turn ("save first") is sent and stored once', async () => {
+      const { store, sessionId, transport, languageModel } = await setup();
+      const question = chatMessage('u-saved', 'Saved before sending.');
+      await store.appendMessage(sessionId, question);
+      const count = (await store.load(sessionId)).nodes.length;
+      await readAll(await send(transport, [question]));
+      const after = await store.load(sessionId);
+      assert.equal(after.nodes.length, count + 1, 'only the response was added');
+      assert.equal(after.nodes.filter((n) => n.id === 'u-saved').length, 1);
+      const prompt = promptTexts(languageModel.doStreamCalls[0]);
+      assert.equal(prompt.filter((t) => t.includes('Saved before sending.')).length, 1, 'the model sees it once');
+    });
+
+    it('compacts first when the turn would not fit: the model sees the summary first, the store gets no summary message', async () => {
+      const { store, sessionId, transport, languageModel, summarizerCalls, statuses } = await setup({ session: linearSession(6), model: SMALL_MODEL });
+      const users = (s) => s.nodes.filter((n) => n.role === 'user' && !('checkpoint' in n)).length;
+      const before = await store.load(sessionId);
+      await readAll(await send(transport, [chatMessage('u-big', 'And the follow-up study?')]));
+      assert.equal(summarizerCalls.length, 1, 'one compaction');
+      const compacting = statuses.find((s) => s.status === 'compacting');
+      assert.equal(compacting.mode, 'preflight');
+      assert.ok(compacting.foldedMessages > 0, 'messages folded in');
+      assert.ok(compacting.tokensBefore > compacting.tokensAfterEstimate, `${compacting.tokensBefore} -> ${compacting.tokensAfterEstimate}`);
+      const prompt = promptTexts(languageModel.doStreamCalls[0]);
+      assert.match(prompt[0], /Research Goal/, 'the summary message comes first');
+      assert.ok(prompt.length < before.nodes.length + 1, 'older messages were folded');
+      const after = await store.load(sessionId);
+      assert.equal(users(after), users(before) + 1, 'one new user message, no summary stored as a user message');
+      assert.equal(after.nodes.at(-1).role, 'assistant');
+    });
+
+    it('a draft too large to send rejects with code too-large and persists nothing', async () => {
+      const { store, sessionId, transport, languageModel } = await setup({ model: SMALL_MODEL });
+      const before = JSON.stringify(await store.load(sessionId));
+      const huge = chatMessage('u-huge', Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' '));
+      await assert.rejects(send(transport, [huge]), (error) => error.code === 'too-large' && error.result.draft === huge);
+      assert.equal(JSON.stringify(await store.load(sessionId)), before);
+      assert.equal(languageModel.doStreamCalls.length, 0);
+    });
+
+    it('regenerate answers the same user message again as a sibling response (retry)', async () => {
+      const { store, sessionId, transport } = await setup();
+      const question = chatMessage('u-q', 'Summarize the second paper.');
+      await readAll(await send(transport, [question]));
+      await readAll(await send(transport, [question], 'regenerate-message'));
+      const after = await store.load(sessionId);
+      const responses = after.nodes.filter((n) => n.parentId === 'u-q').map((n) => n.id);
+      assert.deepEqual(responses, ['resp-1', 'resp-2']);
+      assert.equal(after.leafId, 'resp-2');
+      assert.equal(after.nodes.filter((n) => n.id === 'u-q').length, 1);
+    });
+
+    it('reconnectToStream resolves null (nothing to resume in-process)', async () => {
+      const { transport } = await setup();
+      assert.equal(await transport.reconnectToStream({ chatId: 'chat-1' }), null);
+    });
+  });
+}
+
+describe('controller.submit with a draft already in the session', () => {
+  it('the stored leaf is used, not appended again', async () => {
+    const { store, sessionId } = await storeWith(linearSession(2));
+    const controller = new CompactionController({ store, sessionId, model: MODEL, summarize: scriptedSummarizer().summarize });
+    const draft = chatMessage('u-saved', 'persisted first');
+    await store.appendMessage(sessionId, draft);
+    const result = await controller.submit(draft);
+    assert.equal(result.status, 'send');
+    assert.equal(result.stored, true);
+    const ids = result.messages.map((m) => m.id);
+    assert.deepEqual(ids, ['U1', 'A1', 'U2', 'A2', 'u-saved'], 'u-saved once, last');
+  });
+
+  it('a draft whose id is elsewhere in the session is refused with draft-already-stored', async () => {
+    const { store, sessionId } = await storeWith(linearSession(2));
+    const controller = new CompactionController({ store, sessionId, model: MODEL, summarize: scriptedSummarizer().summarize });
+    const old = (await store.load(sessionId)).nodes.find((n) => n.id === 'U2');
+    const result = await controller.submit(old);
+    assert.equal(result.status, 'failed');
+    assert.equal(result.reason, 'draft-already-stored');
+    assert.equal(result.draft, old);
+    assert.match(result.message, /U2/);
+  });
+});

@@ -1,0 +1,3 @@
+export declare class PDFPageProxy {}
+export declare class PDFDocumentProxy {}
+export declare class PDFDocumentLoadingTask {}
