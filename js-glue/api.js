@@ -19,8 +19,9 @@ export function project(session) {
 export function history(session) {
   const index = heldIndexFor(session);
   if (index) return index.history();
+  const positions = historyPositions(session);
   const nodes = session.nodes;
-  return historyPositions(session).map((i) => nodes[i]);
+  return positions.map((i) => nodes[i]);
 }
 
 /** The active branch with its integrity problems; `nodes` are the caller's node objects. */
