@@ -120,7 +120,7 @@ export function branchFrom({ nodes: positions, problems, readOnly }, nodes) {
 // The hidden indexes of the stateless calls
 
 /** Sessions held at once (each a wasm index); the least recently used is freed first. */
-const HELD_SESSIONS = 4;
+const HELD_SESSIONS = 2;
 /** Most recently used last: { index, leafId, branchRevision }. */
 const held = [];
 
