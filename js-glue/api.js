@@ -1,17 +1,24 @@
-// project, history and readBranch as the package exports them: the wasm answers with positions in
-// `session.nodes`, and the arrays are built here from the caller's own node objects (no copy of
-// every node through JSON on the way out). The input is not mutated; the arrays are new.
-import { historyPositions, projectPositions, readBranchPositions } from './bibgenie_compaction.js';
+// project, history, readBranch, estimate and plan as the package exports them. The wasm answers
+// with positions, and the arrays are built here from the caller's own node objects (no copy of
+// every node through JSON on the way out). Calls go through a hidden index held for the same node
+// objects (session-cache.js), so a repeated call sends only what is new; a session it cannot hold
+// is read from its text as before, with the same errors. The input is not mutated; arrays are new.
+import {
+  estimate as estimateText, historyPositions, plan as planText, projectPositions, readBranchPositions,
+} from './bibgenie_compaction.js';
+import { branchFrom, heldIndexFor, projectionFrom } from './session-cache.js';
 
 /** The model projection: the summary message, then the caller's message objects (same errors as before). */
 export function project(session) {
-  const { items, checkpointId, keptFromId } = projectPositions(session);
-  const nodes = session.nodes;
-  return { checkpointId, keptFromId, messages: items.map((item) => (typeof item === 'number' ? nodes[item] : item.summary)) };
+  const index = heldIndexFor(session);
+  if (index) return index.project();
+  return projectionFrom(projectPositions(session), session.nodes);
 }
 
 /** The active branch, root first: the caller's node objects. */
 export function history(session) {
+  const index = heldIndexFor(session);
+  if (index) return index.history();
   const positions = historyPositions(session);
   const nodes = session.nodes;
   return positions.map((i) => nodes[i]);
@@ -19,7 +26,21 @@ export function history(session) {
 
 /** The active branch with its integrity problems; `nodes` are the caller's node objects. */
 export function readBranch(session) {
-  const { nodes: positions, problems, readOnly } = readBranchPositions(session);
-  const nodes = session.nodes;
-  return { nodes: positions.map((i) => nodes[i]), problems, readOnly };
+  const index = heldIndexFor(session);
+  if (index) return index.readBranch();
+  return branchFrom(readBranchPositions(session), session.nodes);
 }
+
+/** `estimate(session, model, options?)`; errors about the model or options are the same either way. */
+export function estimate(session, model, options) {
+  const index = heldIndexFor(session);
+  return index ? index.estimate(model, options) : estimateText(session, model, options);
+}
+
+/** `plan(session, model, options)`. */
+export function plan(session, model, options) {
+  const index = heldIndexFor(session);
+  return index ? index.plan(model, options) : planText(session, model, options);
+}
+
+export { SessionIndex } from './session-cache.js';

@@ -6,7 +6,7 @@ import initWasm from './bibgenie_compaction.js';
 
 export * from './bibgenie_compaction.js';
 // Wrappers that return the caller's own node objects; an explicit export wins over the star above.
-export { history, project, readBranch } from './api.js';
+export { estimate, history, plan, project, readBranch, SessionIndex } from './api.js';
 // Glue modules: one `export * from './x.js';` line each.
 export * from './stores/index.js';
 export * from './zotero.js';

@@ -415,12 +415,43 @@ pub fn estimate_branch(
 /// `estimateMessage(message, model?)`: one message's conservative estimate.
 pub fn estimate_one_message(message: &Value, model: Option<&ModelProfile>) -> Result<u64> {
     let message = read_message_like(message, "message", ErrorCode::InvalidMessage)?;
-    let options = match model {
+    Ok(estimate_message(&message, &one_message_options(model)?))
+}
+
+/// A message for `estimateMessage`, as read from its JSON text.
+pub enum MessageText {
+    /// Read by the typed reader (no `Value` tree; text and tool data scanned where they lie).
+    Read(Message),
+    /// Anything else (no id, odd fields, a checkpoint...): the tree, whose rules and errors decide.
+    Tree(Value),
+}
+
+impl MessageText {
+    /// Reads the text; only invalid JSON fails here (`invalid-message`), as the tree parse did.
+    pub fn read(text: &str) -> Result<MessageText> {
+        if let Some(Node { kind: NodeKind::Message(message), .. }) = Node::read_text(text) {
+            return Ok(MessageText::Read(message));
+        }
+        crate::json_text::parse_lenient(text)
+            .map(MessageText::Tree)
+            .map_err(|e| Error::new(ErrorCode::InvalidMessage, e.to_string()))
+    }
+
+    /// `estimate_one_message` of the message.
+    pub fn estimate(&self, model: Option<&ModelProfile>) -> Result<u64> {
+        match self {
+            MessageText::Read(message) => Ok(estimate_message(message, &one_message_options(model)?)),
+            MessageText::Tree(value) => estimate_one_message(value, model),
+        }
+    }
+}
+
+fn one_message_options(model: Option<&ModelProfile>) -> Result<EstimateOptions> {
+    Ok(match model {
         Some(model) => {
             model.validate()?;
             model.estimate_options()
         }
         None => EstimateOptions { replays_reasoning: false, image_tokens: None },
-    };
-    Ok(estimate_message(&message, &options))
+    })
 }

@@ -326,12 +326,19 @@ impl Node {
         Some(Node { id, parent_id, created_at, kind, raw: RawJson::from_parsed_text(text) })
     }
 
+    /// The node the typed reader finds in one node's `text` (depth checked first), or `None` when the
+    /// rules of `from_value` must decide (an invalid node, deep nesting, lone surrogates).
+    pub fn read_text(text: &str) -> Option<Node> {
+        if crate::json_text::nests_deeper_than(text, 64) {
+            return None;
+        }
+        Node::from_node_text(text.trim())
+    }
+
     /// Parses a single node given by the caller (e.g. `SessionIndex.append`); an unreadable node is an error here.
     pub fn parse_strict_text(text: &str) -> Result<Node> {
-        if !crate::json_text::nests_deeper_than(text, 64) {
-            if let Some(node) = Node::from_node_text(text.trim()) {
-                return Ok(node);
-            }
+        if let Some(node) = Node::read_text(text) {
+            return Ok(node);
         }
         let value = crate::json_text::parse_lenient(text).map_err(|e| Error::new(ErrorCode::InvalidNode, e.to_string()))?;
         Node::parse_strict(value)

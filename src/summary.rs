@@ -237,7 +237,9 @@ fn push_sentence(out: &mut Vec<String>, sentence: &str) {
 }
 
 fn has_cue(sentence: &str, cues: &[&str]) -> bool {
-    let lower = sentence.to_lowercase();
+    // ASCII lowering is enough: the cues are ASCII or CJK (no case), and full Unicode lowering
+    // pulls its case tables into the wasm (8 KB gzipped).
+    let lower = sentence.to_ascii_lowercase();
     cues.iter().any(|cue| {
         if !cue.is_ascii() {
             return lower.contains(cue);

@@ -6,6 +6,7 @@
 mod common;
 
 use bibgenie_compaction::error::ErrorCode;
+use bibgenie_compaction::estimate::{estimate_one_message, MessageText};
 use bibgenie_compaction::model::{Node, NodeKind, Session};
 use serde_json::{json, Value};
 
@@ -114,6 +115,14 @@ fn every_field_replaced_or_removed_reads_the_same_both_ways() {
                     (Ok(a), Ok(b)) => assert_eq!(format!("{:?}", (&a.id, &a.kind, &a.raw)), format!("{:?}", (&b.id, &b.kind, &b.raw))),
                     (Err(a), Err(b)) => assert_eq!((a.code, a.message), (b.code, b.message)),
                     (a, b) => panic!("append reads disagree on {variant}: {:?} vs {:?}", a.map(|_| ()), b.map(|_| ())),
+                }
+                // `estimateMessage` reads the text too: the same tokens, or the same error, as the tree.
+                let fast = MessageText::read(&variant.to_string()).and_then(|m| m.estimate(None));
+                let slow = estimate_one_message(&variant, None);
+                match (fast, slow) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b, "{variant}"),
+                    (Err(a), Err(b)) => assert_eq!((a.code, a.message), (b.code, b.message)),
+                    (a, b) => panic!("estimateMessage reads disagree on {variant}: {a:?} vs {b:?}"),
                 }
                 let text = session_text(&[json!({ "id": "p", "role": "user", "parts": [] }), variant]);
                 assert_agree(&text);

@@ -1,5 +1,6 @@
 // Speed bench in Node. Prints markdown tables to stdout, progress to stderr.
 //   node bench/speed/node.mjs [--quick] [--sizes=100,1000]        (after ./build.sh build)
+// Its last table is the peer, pi (bench/speed/pi.mjs; also runnable alone).
 // BIBGENIE_PKG_DIR picks the package (./build.sh bench: the installed tarball; default: pkg/).
 // `--memory=N` is the child run that measures wasm memory of one fresh instance (see below).
 import os from 'node:os';
@@ -9,6 +10,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import * as baseline from '../baseline/projection.js';
 import { realCorpora } from './corpora.mjs';
 import { MODEL, runAll, VARIANTS } from './lib.mjs';
+import { loadPi, piMarkdown, piRun } from './pi.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))?.split('=')[1] ?? (args.includes(`--${name}`) ? '' : undefined);
@@ -36,6 +38,17 @@ async function main() {
     `load average ${load1.toFixed(2)} at start, ${load2.toFixed(2)} at end${quick ? ', --quick' : ''}. ` +
     `Times are medians (and p90) per call in ms; "x floor" is the ratio to JSON.parse of the same session text in the same run.\n`);
   for (const s of sections) console.log(`### ${s.title}\n\n${s.markdown}\n`);
+
+  // The peer, pi's compaction, on the same sessions (1,000 and 10,000 messages unless --sizes says).
+  const pi = await loadPi();
+  const piSizes = sizes ?? [1_000, 10_000];
+  log(`against pi ${pi.version} ...`);
+  const [load3] = os.loadavg();
+  const piResults = await piRun({ api, pi, syntheticSession, sizes: piSizes, quick, log });
+  console.log(`### Against pi ${pi.version} (its real published compaction code, bench/speed/pi.mjs)\n`);
+  console.log(`Same syntheticSession sessions converted to pi entries, same process; medians of interleaved rounds, ms per call; ` +
+    `ratios within this run (load average ${load3.toFixed(2)} at start). Targets: (a), (c1), (c2) at most 1.00x.\n`);
+  console.log(`${piMarkdown(piResults, pi.version)}\n`);
 
   // Peak wasm memory: a fresh process per variant, so the figure is the 10k session's alone.
   const largest = Math.max(...(sizes ?? [10_000]));

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use super::tree::session_from_js;
 /// Re-exported so the browser tests can reach the class (the `tree` module itself is private).
 pub use super::tree::SessionIndex;
-use super::{from_js, from_js_optional, js_error, js_result};
+use super::{from_js, from_js_optional, js_error, js_result, json_text_from_js};
 use crate::capacity::{self, ModelProfile};
 use crate::error::{Error, ErrorCode};
 use crate::estimate::{self, EstimateRequest};
@@ -56,12 +56,12 @@ pub fn estimate_message(
     #[wasm_bindgen(unchecked_optional_param_type = "ModelProfile")] model: JsValue,
 ) -> Result<f64, JsValue> {
     (|| {
-        let message: Value = from_js(&message, ErrorCode::InvalidMessage)?;
+        let message = estimate::MessageText::read(&json_text_from_js(&message, ErrorCode::InvalidMessage)?)?;
         let model = match from_js_optional::<Value>(&model, ErrorCode::InvalidModel)? {
             Some(m) => Some(ModelProfile::from_value(&m)?),
             None => None,
         };
-        estimate::estimate_one_message(&message, model.as_ref())
+        message.estimate(model.as_ref())
     })()
     .map(|tokens| tokens as f64)
     .map_err(js_error)

@@ -1,37 +1,48 @@
 //! Exports that answer with node positions (indices into `session.nodes`) instead of copies of the
-//! nodes: the package's `project`, `history` and `readBranch` (js-glue/api.js) build their arrays from
-//! the caller's own node objects, so no node is cloned, serialized and parsed again on the way out.
+//! nodes: the package's `project`, `history` and `readBranch` (js-glue/api.js) and the `SessionIndex`
+//! of the glue (js-glue/session-cache.js) build their arrays from the caller's own node objects, so
+//! no node is cloned, serialized and parsed again on the way out.
 
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use super::tree::session_from_js;
+use super::tree::{session_from_js, SessionIndex};
 use super::{js_error, js_result, to_js};
-use crate::projection::{self, summary_message, Projected};
-use crate::tree;
+use crate::model::Session;
+use crate::projection::{self, project_branch, summary_message, Projected, Projection};
+use crate::tree::{self, Branch};
+
+fn projection_positions(session: &Session, p: &Projection) -> Value {
+    let items: Vec<Value> = p
+        .items
+        .iter()
+        .map(|item| match *item {
+            Projected::Message(i) => json!(i),
+            Projected::Summary(i) => {
+                let node = &session.nodes[i];
+                json!({ "summary": node.checkpoint().map(|c| summary_message(&node.id, c)) })
+            }
+        })
+        .collect();
+    json!({
+        "items": items,
+        "checkpointId": p.checkpoint.map(|i| session.nodes[i].id.clone()),
+        "keptFromId": p.kept_from.map(|i| session.nodes[i].id.clone()),
+    })
+}
+
+fn branch_positions(session: &Session, branch: &Branch) -> Value {
+    // The problems as `readBranch` writes them, without its copies of the nodes.
+    let mut read = Branch { nodes: Vec::new(), ..branch.clone() }.to_json(session);
+    read["nodes"] = json!(branch.nodes);
+    read
+}
 
 /// `{ items: [nodeIndex | { summary: UIMessage }], checkpointId, keptFromId }`; errors as `project`.
 #[wasm_bindgen(js_name = projectPositions, unchecked_return_type = "{ items: Array<number | { summary: UIMessage }>; checkpointId: string | null; keptFromId: string | null }")]
 pub fn project_positions(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    js_result(projection::project(&session).map(|p| {
-        let items: Vec<Value> = p
-            .items
-            .iter()
-            .map(|item| match *item {
-                Projected::Message(i) => json!(i),
-                Projected::Summary(i) => {
-                    let node = &session.nodes[i];
-                    json!({ "summary": node.checkpoint().map(|c| summary_message(&node.id, c)) })
-                }
-            })
-            .collect();
-        json!({
-            "items": items,
-            "checkpointId": p.checkpoint.map(|i| session.nodes[i].id.clone()),
-            "keptFromId": p.kept_from.map(|i| session.nodes[i].id.clone()),
-        })
-    }))
+    js_result(projection::project(&session).map(|p| projection_positions(&session, &p)))
 }
 
 /// Node indices of the active branch, root first; as `history`.
@@ -45,9 +56,28 @@ pub fn history_positions(#[wasm_bindgen(unchecked_param_type = "Session")] sessi
 #[wasm_bindgen(js_name = readBranchPositions, unchecked_return_type = "{ nodes: number[]; readOnly: boolean; problems: BranchProblem[] }")]
 pub fn read_branch_positions(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    let branch = tree::read_branch(&session);
-    // The problems as `readBranch` writes them, without its copies of the nodes.
-    let mut read = tree::Branch { nodes: Vec::new(), ..branch.clone() }.to_json(&session);
-    read["nodes"] = json!(branch.nodes);
-    to_js(&read)
+    to_js(&branch_positions(&session, &tree::read_branch(&session)))
+}
+
+#[wasm_bindgen]
+impl SessionIndex {
+    /// `projectPositions` of the held session: positions in the order nodes were handed in.
+    #[wasm_bindgen(js_name = projectPositions, unchecked_return_type = "{ items: Array<number | { summary: UIMessage }>; checkpointId: string | null; keptFromId: string | null }")]
+    pub fn project_positions(&self) -> Result<JsValue, JsValue> {
+        let (session, branch) = (self.inner.session(), self.inner.branch());
+        branch.require_readable().map_err(js_error)?;
+        to_js(&projection_positions(session, &project_branch(session, branch)))
+    }
+
+    /// `historyPositions` of the held session.
+    #[wasm_bindgen(js_name = historyPositions, unchecked_return_type = "number[]")]
+    pub fn history_positions(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.branch().nodes)
+    }
+
+    /// `readBranchPositions` of the held session.
+    #[wasm_bindgen(js_name = readBranchPositions, unchecked_return_type = "{ nodes: number[]; readOnly: boolean; problems: BranchProblem[] }")]
+    pub fn read_branch_positions(&self) -> Result<JsValue, JsValue> {
+        to_js(&branch_positions(self.inner.session(), self.inner.branch()))
+    }
 }

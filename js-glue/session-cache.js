@@ -1,0 +1,181 @@
+// A node crosses into wasm once. The package's SessionIndex keeps the node objects it was handed
+// beside the wasm index, so its answers are those objects (positions mapped here, no JSON copies);
+// and the stateless calls keep a few hidden indexes, keyed by the identity of the node objects: a
+// later call on the same objects (plus new ones appended) sends only the new nodes and the leaf.
+// Node objects are treated as immutable once handed in (docs/performance.md): a changed node must be
+// a new object, which makes the call re-read the session from scratch.
+import { SessionIndex as WasmIndex } from './bibgenie_compaction.js';
+
+/** Whether `nodes` starts with the node objects an index holds (same objects, same order); their count. */
+let heldPrefixOf;
+let heldCount;
+let firstNode;
+
+const dispose = typeof Symbol === 'function' && Symbol.dispose;
+
+/** A session held in wasm for repeated calls; `free()` it when the session closes. */
+export class SessionIndex {
+  #index;
+  #nodes;
+
+  /** Use `SessionIndex.from(session)`. */
+  constructor(index, nodes) {
+    if (!(index instanceof WasmIndex)) throw new TypeError('SessionIndex: use SessionIndex.from(session)');
+    this.#index = index;
+    this.#nodes = nodes;
+  }
+
+  static from(session) {
+    const index = WasmIndex.from(session);
+    return new SessionIndex(index, Array.from(session.nodes));
+  }
+
+  /** Appends a durable node (the leaf does not move); the index keeps this object. */
+  append(node) {
+    this.#index.append(node);
+    this.#nodes.push(node);
+  }
+
+  setLeaf(leafId, branchRevision) {
+    this.#index.setLeaf(leafId, branchRevision);
+  }
+
+  /** The model projection: the summary message, then the node objects handed in. */
+  project() {
+    return projectionFrom(this.#index.projectPositions(), this.#nodes);
+  }
+
+  /** The active branch, root first: the node objects handed in. */
+  history() {
+    const nodes = this.#nodes;
+    return this.#index.historyPositions().map((i) => nodes[i]);
+  }
+
+  readBranch() {
+    return branchFrom(this.#index.readBranchPositions(), this.#nodes);
+  }
+
+  estimate(model, options) {
+    return this.#index.estimate(model, options);
+  }
+
+  plan(model, options) {
+    return this.#index.plan(model, options);
+  }
+
+  retryTarget() {
+    return this.#index.retryTarget();
+  }
+
+  editTarget() {
+    return this.#index.editTarget();
+  }
+
+  canFork(nodeId) {
+    return this.#index.canFork(nodeId);
+  }
+
+  toSession() {
+    return this.#index.toSession();
+  }
+
+  free() {
+    this.#index.free();
+  }
+
+  projectPositions() {
+    return this.#index.projectPositions();
+  }
+
+  historyPositions() {
+    return this.#index.historyPositions();
+  }
+
+  readBranchPositions() {
+    return this.#index.readBranchPositions();
+  }
+
+  static {
+    heldCount = (index) => index.#nodes.length;
+    firstNode = (index) => index.#nodes[0];
+    heldPrefixOf = (index, nodes) => {
+      const held = index.#nodes;
+      if (nodes.length < held.length) return false;
+      for (let i = held.length - 1; i >= 0; i--) if (nodes[i] !== held[i]) return false;
+      return true;
+    };
+  }
+}
+if (dispose) SessionIndex.prototype[dispose] = SessionIndex.prototype.free;
+
+export function projectionFrom({ items, checkpointId, keptFromId }, nodes) {
+  return { checkpointId, keptFromId, messages: items.map((item) => (typeof item === 'number' ? nodes[item] : item.summary)) };
+}
+
+export function branchFrom({ nodes: positions, problems, readOnly }, nodes) {
+  return { nodes: positions.map((i) => nodes[i]), problems, readOnly };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The hidden indexes of the stateless calls
+
+/** Sessions held at once (each a wasm index); the least recently used is freed first. */
+const HELD_SESSIONS = 2;
+/** Most recently used last: { index, leafId, branchRevision }. */
+const held = [];
+
+const isNodeId = (id) => typeof id === 'string' && id !== '';
+const isCount = (n) => Number.isSafeInteger(n) && n >= 0;
+
+function drop(entry) {
+  held.splice(held.indexOf(entry), 1);
+  entry.index.free();
+}
+
+/**
+ * The hidden index for `session`, brought up to date, or null when the session is not one it can
+ * hold (not plain data, no leaf, or a node the index refuses): the caller then answers from the
+ * session text as before, with the same errors. Answers through the index equal those of a fresh
+ * read of the session (tests/node/session-cache.test.mjs).
+ */
+export function heldIndexFor(session) {
+  if (typeof session !== 'object' || session === null || !Array.isArray(session.nodes) || session.nodes.length === 0) return null;
+  const { nodes, leafId, branchRevision } = session;
+  if (!isNodeId(leafId) || !isCount(branchRevision)) return null;
+  let entry = held.find((e) => heldPrefixOf(e.index, nodes));
+  if (entry) {
+    held.splice(held.indexOf(entry), 1);
+    held.push(entry);
+    try {
+      for (let i = heldCount(entry.index); i < nodes.length; i++) entry.index.append(nodes[i]);
+      if (entry.leafId !== leafId || entry.branchRevision !== branchRevision) {
+        // Marked stale first: a failed move leaves the index's branch unknown.
+        entry.leafId = null;
+        entry.index.setLeaf(leafId, branchRevision);
+        entry.leafId = leafId;
+        entry.branchRevision = branchRevision;
+      }
+      return entry.index;
+    } catch {
+      // A node the strict append refuses (or a leaf it cannot move to): read the whole session.
+      drop(entry);
+    }
+  }
+  // Indexes of this session's earlier objects (a node was replaced) will not match again.
+  for (const stale of held.filter((e) => firstNode(e.index) === nodes[0])) drop(stale);
+  let index;
+  try {
+    index = SessionIndex.from(session);
+  } catch {
+    return null;
+  }
+  entry = { index, leafId, branchRevision };
+  held.push(entry);
+  if (held.length > HELD_SESSIONS) drop(held[0]);
+  return index;
+}
+
+/** Frees every hidden index (e.g. when the plugin unloads); later calls start afresh. */
+export function releaseHeldSessions() {
+  while (held.length) drop(held[held.length - 1]);
+}
