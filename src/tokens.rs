@@ -44,8 +44,12 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "wide_punct",
     "pictographs",
     "rare_trigrams",
+    "han_double_chars",
+    "han_triple_chars",
+    "han_wide_chars",
+    "han_rare_runs",
 ];
-pub const FEATURES: usize = 24;
+pub const FEATURES: usize = 28;
 
 // Indices into RunCounts::counts.
 const WORDS: usize = 0;
@@ -72,6 +76,10 @@ const SCRIPT_CHARS: usize = 20;
 const WIDE_PUNCT: usize = 21;
 const PICTOGRAPHS: usize = 22;
 const RARE_TRIGRAMS: usize = 23;
+const HAN_DOUBLE_CHARS: usize = 24;
+const HAN_TRIPLE_CHARS: usize = 25;
+const HAN_WIDE_CHARS: usize = 26;
+const HAN_RARE_RUNS: usize = 27;
 
 // The weights, in thousandths of a token. Unless a comment says otherwise, each was fitted by
 // `node bench/estimator/tune.mjs` on the tuning half of the bench corpora (reference: the largest count of
@@ -109,10 +117,20 @@ const W_SPACE_RUNS: u64 = 1268;
 const W_SPACE_CHARS: u64 = 50;
 /// Each line break on top of its run.
 const W_LINE_BREAKS: u64 = 226;
-/// Each Han ideograph (Chinese, Japanese kanji): about one token each, more for rare ones.
+/// Each common Han ideograph (Chinese, Japanese kanji): one that every reference tokenizer keeps as a single
+/// token standing alone ([`han_cost`] 1); in a run such characters also merge into words.
 const W_HAN_CHARS: u64 = 1399;
-/// Each run of Han ideographs.
+/// Each run of common Han ideographs (a rare one in between ends it).
 const W_HAN_RUNS: u64 = 886;
+/// Each Han ideograph that some reference tokenizer splits into two tokens standing alone.
+const W_HAN_DOUBLE_CHARS: u64 = 2000;
+/// Each Han ideograph that some reference tokenizer splits into three (its three UTF-8 bytes).
+const W_HAN_TRIPLE_CHARS: u64 = 2800;
+/// Each Han ideograph outside the BMP (Extension B and later): set by hand to its four UTF-8 bytes, one
+/// token each, as byte-level tokenizers charge a character they have no token for.
+const W_HAN_WIDE_CHARS: u64 = 4000;
+/// Each run of rare Han ideographs (cost two or more), which merge with neither neighbour.
+const W_HAN_RARE_RUNS: u64 = 0;
 /// Each kana (hiragana, katakana).
 const W_KANA_CHARS: u64 = 860;
 /// Each Hangul syllable or jamo: set by hand, Korean prose measured at 1.45-1.6 tokens a syllable
@@ -176,6 +194,10 @@ pub const WEIGHTS: [u64; FEATURES] = [
     W_WIDE_PUNCT,
     W_PICTOGRAPHS,
     W_RARE_TRIGRAMS,
+    W_HAN_DOUBLE_CHARS,
+    W_HAN_TRIPLE_CHARS,
+    W_HAN_WIDE_CHARS,
+    W_HAN_RARE_RUNS,
 ];
 
 /// The trigram state of [`Scanner`] when no lowercase letter precedes: the last two letters five bits
@@ -318,6 +340,36 @@ const RARE_IN_ENGLISH: [u32; 1024] = [
 ];
 // END RARE_IN_ENGLISH
 
+include!("han_costs.rs");
+
+/// The feature a Han ideograph of each cost (1-4, [`han_cost`]) counts in.
+const HAN_COST_FEATURE: [usize; 5] = [HAN_CHARS, HAN_CHARS, HAN_DOUBLE_CHARS, HAN_TRIPLE_CHARS, HAN_WIDE_CHARS];
+
+// The scanner's fast path looks up U+5000-U+9FFF at `cp - 0x3400` in the first segment.
+const _: () = assert!(HAN_COST_SEGMENTS[0].0 == 0x3400 && HAN_COST_SEGMENTS[0].1 == 0x9FFF && HAN_COST_SEGMENTS[0].2 == 0);
+
+/// The cost of a character of a table segment, from the packed table.
+#[inline(always)]
+fn table_cost(index: usize) -> u32 {
+    ((HAN_COST_BITS[index / 32] >> (index % 32 * 2)) & 3) as u32 + 1
+}
+
+/// What a Han ideograph costs standing alone: the largest number of tokens any reference tokenizer gives
+/// it (1-3, from the generated table of [`HAN_COST_SEGMENTS`]; 4, its UTF-8 bytes, outside the BMP).
+/// `None` for characters the estimator does not count as Han.
+pub fn han_cost(c: char) -> Option<u32> {
+    if classify(c) != Class::Han {
+        return None;
+    }
+    let cp = c as u32;
+    Some(
+        HAN_COST_SEGMENTS
+            .iter()
+            .find(|(first, last, _)| (*first..=*last).contains(&cp))
+            .map_or(4, |(first, _, offset)| table_cost(offset + (cp - first) as usize)),
+    )
+}
+
 /// Runs and characters of a text per class, counted in one pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RunCounts {
@@ -374,7 +426,10 @@ enum Class {
     Digit,
     Symbol,
     Space,
+    /// A Han ideograph of cost 1 ([`han_cost`]).
     Han,
+    /// A Han ideograph of cost 2 or more: a run of these is not a run of common ones.
+    HanRare,
     Kana,
     Hangul,
     Alphabet,
@@ -578,19 +633,31 @@ impl Scanner {
                 prev = class;
                 continue;
             }
-            // Han inside a Han run (U+5000-U+9FFF, three UTF-8 bytes led by 0xE5-0xE9) only adds characters.
-            if prev == Class::Han && matches!(b, 0xE5..=0xE9) {
-                let start = i;
+            // Han after Han (U+5000-U+9FFF, three UTF-8 bytes led by 0xE5-0xE9): decoded and priced here.
+            if matches!(prev, Class::Han | Class::HanRare) && matches!(b, 0xE5..=0xE9) {
                 while i + 2 < bytes.len() && matches!(bytes[i], 0xE5..=0xE9) {
+                    let cp = (u32::from(bytes[i] & 0x0F) << 12)
+                        | (u32::from(bytes[i + 1] & 0x3F) << 6)
+                        | u32::from(bytes[i + 2] & 0x3F);
                     i += 3;
+                    let cost = table_cost((cp - 0x3400) as usize);
+                    let class = if cost == 1 { Class::Han } else { Class::HanRare };
+                    if class != prev {
+                        n[if cost == 1 { HAN_RUNS } else { HAN_RARE_RUNS }] += 1;
+                        prev = class;
+                    }
+                    n[HAN_COST_FEATURE[cost as usize]] += 1;
                 }
-                n[HAN_CHARS] += ((i - start) / 3) as u64;
                 continue;
             }
             let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else { break };
             i += c.len_utf8();
             last_two = NO_LETTERS;
-            let class = classify(c);
+            let mut class = classify(c);
+            let cost = if class == Class::Han { han_cost(c).unwrap_or(4) } else { 0 };
+            if cost > 1 {
+                class = Class::HanRare;
+            }
             if class == Class::Mark {
                 n[ACCENTED_CHARS] += 1;
                 continue;
@@ -607,6 +674,10 @@ impl Scanner {
                 Class::Han => {
                     n[HAN_RUNS] += u64::from(new_run);
                     n[HAN_CHARS] += 1;
+                }
+                Class::HanRare => {
+                    n[HAN_RARE_RUNS] += u64::from(new_run);
+                    n[HAN_COST_FEATURE[cost as usize]] += 1;
                 }
                 Class::Kana => n[KANA_CHARS] += 1,
                 Class::Hangul => n[HANGUL_CHARS] += 1,

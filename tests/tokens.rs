@@ -2,7 +2,7 @@
 
 use bibgenie_compaction::model::{Message, Part, RawJson, Role, ToolPart, ToolState};
 use bibgenie_compaction::tokens::{
-    estimate_json, estimate_message, estimate_text, image_tokens, is_rare_in_english, EstimateOptions, DEFAULT_IMAGE_TOKENS,
+    estimate_json, estimate_message, estimate_text, han_cost, image_tokens, is_rare_in_english, EstimateOptions, DEFAULT_IMAGE_TOKENS,
     MESSAGE_OVERHEAD_TOKENS, PART_OVERHEAD_TOKENS, REMOTE_FILE_TOKENS,
 };
 use serde_json::json;
@@ -70,6 +70,21 @@ const REFERENCES: &[Reference] = &[
         counts: [22, 29, 31, 28],
     },
     Reference {
+        name: "Tang poem in traditional characters (chinese-poetry, quantangshi)",
+        text: "秦川雄帝宅，函谷壯皇居。綺殿千尋起，離宮百雉餘。連甍遙接漢，飛觀迥凌虛。雲日隱層闕，風煙出綺疎。",
+        counts: [63, 88, 83, 60],
+    },
+    Reference {
+        name: "Traditional Chinese research prose",
+        text: "本研究以臺灣的圖書館為例，探討數位典藏與學術傳播之間的關係。我們蒐集了近十年來的期刊論文，並透過內容分析法歸納出三個主要議題：資料開放、著作權管理與長期保存。",
+        counts: [73, 121, 109, 71],
+    },
+    Reference {
+        name: "Han outside the BMP (Extension B-E)",
+        text: "𠀀𠀁𠀂𪚥𫝀𬺰",
+        counts: [21, 21, 18, 21],
+    },
+    Reference {
         name: "Chinese and English mixed",
         text: "用户说：请把 Smith et al. (2020) 的第 3 章总结一下，重点是 methodology 部分。Zotero key: ABCD2345, page 45–67。",
         counts: [44, 51, 44, 45],
@@ -98,6 +113,55 @@ fn chinese_costs_far_more_than_chars_over_four() {
     let chinese = REFERENCES[0].text;
     let chars_over_four = chinese.chars().count() as u64 / 4;
     assert!(estimate_text(chinese) > 2 * chars_over_four);
+}
+
+#[test]
+fn han_characters_cost_what_the_reference_tokenizers_charge_them_standing_alone() {
+    // The largest of the four counts of each character alone, measured as REFERENCES are.
+    let measured = [
+        ('的', 1), // 1, 1, 1, 1
+        ('中', 1), // 1, 1, 1, 1
+        ('學', 2), // 1, 2, 2, 1
+        ('龘', 2), // 2, 2, 2, 2
+        ('綺', 3), // 2, 3, 2, 2
+        ('鬱', 3), // 2, 3, 3, 2
+        ('㐀', 3), // Extension A: 3, 3, 3, 3
+        ('\u{F900}', 3), // compatibility ideograph: 3, 3, 2, 3
+        ('\u{FA0E}', 3), // 3, 3, 3, 3
+        ('⺀', 3), // radical: 3, 3, 3, 3
+        ('\u{2F00}', 3), // Kangxi radical (NFKC makes it 一 for Claude): 3, 3, 1, 3
+    ];
+    for (c, cost) in measured {
+        assert_eq!(han_cost(c), Some(cost), "{c:?} U+{:04X}", c as u32);
+    }
+    // Outside the BMP: the four UTF-8 bytes (the tokenizers charge 3-4).
+    assert_eq!(han_cost('𠀀'), Some(4));
+    assert_eq!(han_cost('𪚥'), Some(4));
+    for other in ['a', 'か', '，', '한', '\u{3000}'] {
+        assert_eq!(han_cost(other), None, "{other:?}");
+    }
+}
+
+#[test]
+fn a_run_of_rare_han_costs_more_than_a_run_of_common_han_of_the_same_length() {
+    let common = "的是中的是中的是中";
+    let rare = "鬱綺㐀鬱綺㐀鬱綺㐀";
+    assert!(estimate_text(rare) > estimate_text(common) + 9, "{} vs {}", estimate_text(rare), estimate_text(common));
+}
+
+#[test]
+fn a_rare_han_character_ends_a_run_of_common_ones() {
+    use bibgenie_compaction::tokens::{run_counts, FEATURE_NAMES};
+    let count = |text: &str, feature: &str| run_counts(text).counts[FEATURE_NAMES.iter().position(|&f| f == feature).unwrap()];
+    // 的是中 (cost 1) | 鬱綺 (cost 3) | 學 (cost 2) | 的是中 (cost 1)
+    let text = "的是中鬱綺學的是中";
+    assert_eq!(count(text, "han_chars"), 6);
+    assert_eq!(count(text, "han_runs"), 2);
+    assert_eq!(count(text, "han_rare_runs"), 1);
+    assert_eq!(count(text, "han_triple_chars"), 2);
+    assert_eq!(count(text, "han_double_chars"), 1);
+    assert_eq!(count("𠀀𪚥的", "han_wide_chars"), 2);
+    assert_eq!(count("𠀀𪚥的", "han_runs"), 1);
 }
 
 #[test]
@@ -391,7 +455,7 @@ fn other_files_count_by_size_or_by_their_text() {
 /// The run counter as it was written first, one decoded character at a time: the reference the
 /// scanner's byte-level fast paths must match exactly. Kept here only, as the test's oracle.
 mod reference {
-    use bibgenie_compaction::tokens::{is_rare_in_english, FEATURES};
+    use bibgenie_compaction::tokens::{han_cost, is_rare_in_english, FEATURES};
 
     #[derive(Clone, Copy, PartialEq, Eq)]
     enum Class {
@@ -400,6 +464,7 @@ mod reference {
         Symbol,
         Space,
         Han,
+        HanRare,
         Kana,
         Hangul,
         Alphabet,
@@ -468,6 +533,10 @@ mod reference {
     const WIDE_PUNCT: usize = 21;
     const PICTOGRAPHS: usize = 22;
     const RARE_TRIGRAMS: usize = 23;
+    const HAN_DOUBLE_CHARS: usize = 24;
+    const HAN_TRIPLE_CHARS: usize = 25;
+    const HAN_WIDE_CHARS: usize = 26;
+    const HAN_RARE_RUNS: usize = 27;
 
     /// The counts of `pieces` fed one after the other (as serde writes JSON).
     pub fn counts(pieces: &[&str]) -> [u64; FEATURES] {
@@ -484,7 +553,13 @@ mod reference {
             } else {
                 lowercase.clear();
             }
-            let class = classify(c);
+            let mut class = classify(c);
+            // Common and rare Han are runs of their own.
+            let cost = han_cost(c);
+            assert_eq!(cost.is_some(), class == Class::Han, "{c:?}");
+            if cost.is_some_and(|cost| cost > 1) {
+                class = Class::HanRare;
+            }
             if class == Class::Mark {
                 n[ACCENTED_CHARS] += 1;
                 continue;
@@ -550,6 +625,14 @@ mod reference {
                     n[HAN_RUNS] += u64::from(new_run);
                     n[HAN_CHARS] += 1;
                 }
+                Class::HanRare => {
+                    n[HAN_RARE_RUNS] += u64::from(new_run);
+                    n[match cost {
+                        Some(2) => HAN_DOUBLE_CHARS,
+                        Some(3) => HAN_TRIPLE_CHARS,
+                        _ => HAN_WIDE_CHARS,
+                    }] += 1;
+                }
                 Class::Kana => n[KANA_CHARS] += 1,
                 Class::Hangul => n[HANGUL_CHARS] += 1,
                 Class::Alphabet => {
@@ -574,7 +657,8 @@ const MIX: &[&str] = &[
     "0", "42", "1234567", "2020", // digits
     "{", "\"", "\":", "},{", "----", "====", "::", "();", ".", ",", "\\", "~", // symbols
     " ", "  ", "\n", "\r\n", "\t", " \n ", "\n\n", "\u{0b}", "\u{0c}", // whitespace
-    "中文", "研究方法", "膜", "テスト", "ｶﾀｶﾅ", "한국어", "Привет", "ПРИВЕТ", "Ωμέγα", "שלום", "สวัสดี", // scripts
+    "中文", "研究方法", "膜", "的", "學習", "鬱", "龘", "綺殿千尋起", "㐀", "\u{4dbf}", "\u{9fff}", "\u{5000}", "\u{f900}",
+    "\u{faff}", "⺀", "\u{2fd5}", "𠀀", "𪚥", "テスト", "ｶﾀｶﾅ", "한국어", "Привет", "ПРИВЕТ", "Ωμέγα", "שלום", "สวัสดี", // scripts
     "é", "É", "ß", "ő", "e\u{0301}", "\u{0301}", "\u{20d7}", "ǅ", "ɐ", // accents and marks
     "，", "。", "「」", "—", "“", "”", "×", "÷", "«", "\u{3000}", "\u{a0}", // wide and other punctuation
     "😀", "🧪", "👩‍🔬", "→", "│", "ሰላም", "\u{fffd}", "\u{10ffff}", "\u{7f}", "\u{0}", // pictographs and odd ones

@@ -201,8 +201,59 @@ function compactPieces(text) {
   return out;
 }
 
+/**
+ * Man pages of one language directory from the system and from a Debian package's files: the package
+ * is fetched with `apt-get download` and unpacked under bench/.corpora/ (no root, the system untouched)
+ * when it is not installed. A page the system has from another package as well is read once.
+ */
+function debianMan(pkg, lang) {
+  return () => {
+    const unpacked = path.join(cacheDir, 'debs', pkg);
+    const installed = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg]).stdout?.toString().includes('ok installed');
+    if (!installed && !fs.existsSync(unpacked)) {
+      const work = fs.mkdtempSync(path.join(cacheDir, 'deb-'));
+      const got = spawnSync('apt-get', ['download', pkg], { cwd: work, stdio: 'ignore' });
+      const deb = fs.readdirSync(work).find((f) => f.endsWith('.deb'));
+      if (got.status === 0 && deb) {
+        fs.mkdirSync(path.dirname(unpacked), { recursive: true });
+        execFileSync('dpkg-deb', ['-x', path.join(work, deb), unpacked]);
+      }
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+    const byName = new Map();
+    for (const root of [path.join(unpacked, 'usr/share/man', lang), `/usr/share/man/${lang}`]) {
+      for (const f of walk(root, (p) => p.endsWith('.gz'))) {
+        const rel = path.relative(root, f);
+        if (!byName.has(rel)) byName.set(rel, f);
+      }
+    }
+    return [...byName.values()];
+  };
+}
+
+const poetryDir = path.join(here, 'node_modules', 'chinese-poetry', 'dist');
+/** A file of chinese-poetry (a JSON array of poems) as text: title, author, then the lines, as published. */
+function poemsText(json) {
+  let poems;
+  try { poems = JSON.parse(json); } catch { return ''; }
+  if (!Array.isArray(poems)) return '';
+  return poems
+    .filter((p) => Array.isArray(p?.paragraphs))
+    .map((p) => [p.title ?? p.rhythmic, p.author, ...p.paragraphs].filter((l) => typeof l === 'string' && l).join('\n'))
+    .join('\n\n');
+}
+
 export const CORPORA = [
-  { name: 'zh-man', about: 'Chinese man pages (Debian manpages-zh)', files: man(['/usr/share/man/zh_CN', '/usr/share/man/zh_TW']), roff: true },
+  { name: 'zh-man', about: 'Simplified Chinese man pages (zh_CN, Debian manpages-zh)', files: debianMan('manpages-zh', 'zh_CN'),
+    roff: true, version: 5 },
+  { name: 'zh-tw-man', about: 'Traditional Chinese man pages (zh_TW, Debian manpages-zh)', files: debianMan('manpages-zh', 'zh_TW'),
+    roff: true },
+  { name: 'zh-classical', about: 'Tang and Song poetry (npm chinese-poetry: quantangshi poet.tang/poet.song, songci)',
+    files: () => [
+      ...walk(path.join(poetryDir, 'quantangshi'), (p) => /\/poet\.(tang|song)\.\d+\.json$/.test(p)),
+      ...walk(path.join(poetryDir, 'songci'), (p) => /\/ci\.song\.\d+\.json$/.test(p)),
+    ],
+    toText: poemsText },
   { name: 'ja-man', about: 'Japanese man pages (Debian manpages-ja)', files: man(['/usr/share/man/ja']), roff: true, optional: true },
   { name: 'ko-man', about: 'Korean man pages (shipped by several packages)', files: man(['/usr/share/man/ko']), roff: true, optional: true },
   { name: 'ru-man', about: 'Russian man pages (Debian manpages-ru)', files: man(['/usr/share/man/ru']), roff: true, optional: true },
@@ -244,6 +295,7 @@ function buildCorpus(corpus) {
     let text = readText(file);
     if (!text) continue;
     if (corpus.roff) text = roffToText(text);
+    if (corpus.toText) text = corpus.toText(text);
     if (corpus.json) {
       const compact = shuffled(compactPieces(text), fnv1a(file));
       if (corpus.compactOnly) { add(compact, perFile); continue; }
@@ -257,7 +309,7 @@ function buildCorpus(corpus) {
 // ---- reference tokenizers ----
 
 let tokenizers;
-async function loadTokenizers() {
+export async function loadTokenizers() {
   if (tokenizers) return tokenizers;
   // countTokens() would build the Claude tokenizer anew for every call; build it once (same counting).
   const { getTokenizer } = await import('@anthropic-ai/tokenizer');
@@ -280,7 +332,8 @@ export async function loadCorpora({ log = console.error } = {}) {
   fs.mkdirSync(cacheDir, { recursive: true });
   const out = [];
   for (const corpus of CORPORA) {
-    const file = path.join(cacheDir, `${corpus.name}.v${CACHE_VERSION}.json`);
+    // A corpus's own version is bumped when only its building changed.
+    const file = path.join(cacheDir, `${corpus.name}.v${corpus.version ?? CACHE_VERSION}.json`);
     let rows;
     if (fs.existsSync(file)) {
       rows = JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -7,15 +7,17 @@ import { estimatorFeatures, loadCorpora, quantile, runEstimator } from './lib.mj
 
 const UNDER_BUDGET = 0.001;
 // Weights of classes these corpora barely contain stay as set by hand from spot measurements.
-const FIXED = new Set(['hangul_chars', 'script_chars', 'pictographs', ...(process.env.ALSO_FIXED ?? '').split(',')]);
+const FIXED = new Set(['hangul_chars', 'script_chars', 'pictographs', 'han_wide_chars', ...(process.env.ALSO_FIXED ?? '').split(',')]);
 
 // Each weight stays in a range that makes sense for any text, not only these corpora (in tokens):
 // e.g. a short word costs at least half a token, CJK punctuation at least 0.7 (one token each in
-// cl100k), a repeated symbol at least 0.1, a Han ideograph at least one.
+// cl100k), a repeated symbol at least 0.1, a common Han ideograph at least 0.7 (in a run it merges into words).
 const BOUNDS = {
   words: [0.5, 3], word_chars: [0.05, 1], upper_chars: [0, 1], accented_chars: [0.3, 2], digit_groups: [0.3, 2], digits: [0, 1],
   symbol_runs: [0.5, 3], symbol_chars: [0.1, 1.5], symbol_repeats: [0.1, 1], plain_spaces: [0, 1],
-  space_runs: [0.3, 2], space_chars: [0.05, 1], line_breaks: [0, 1], han_chars: [1, 2.5], han_runs: [0, 2],
+  space_runs: [0.3, 2], space_chars: [0.05, 1], line_breaks: [0, 1], han_chars: [0.7, 2.5], han_runs: [0, 2],
+  // Han by cost class (src/han_costs.rs): at most what the class costs standing alone, plus run effects.
+  han_double_chars: [1, 3], han_triple_chars: [1.5, 3.5], han_rare_runs: [0, 2],
   kana_chars: [0.8, 2.5], hangul_chars: [0.8, 3], alphabet_chars: [0.3, 2], alphabet_runs: [0, 2], alphabet_upper: [0, 1.5],
   wide_punct: [0.7, 2], foreign_letters: [0, 1],
   // A letter ending a trigram rare in English: at most about two more tokens per such letter.
