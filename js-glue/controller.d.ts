@@ -9,7 +9,12 @@ export type CompactionState =
   | { status: 'compacting'; mode: CompactionMode; cancel: () => boolean }
   | { status: 'failed'; mode: CompactionMode; reason: string; message: string; outcome: CompactOutcome };
 
-/** `send`: the projection followed by the draft, ready for the model. Otherwise the draft comes back untouched. */
+/**
+ * `send`: the projection followed by the draft, ready for the model; only when the request fits (after a
+ * preflight compaction it is estimated again; `too-large` with reason `too-large-after-compaction` when it
+ * still does not fit). Otherwise the draft comes back untouched; `cancelled`/`failed` also when the
+ * compaction the submit waited for (manual, after-turn or its own) was cancelled or failed.
+ */
 export type SubmitResult =
   | { status: 'send'; messages: UIMessage[]; draft: Draft; outcome: CompactOutcome }
   | { status: 'too-large' | 'cancelled' | 'failed'; reason: string; message?: string; draft: Draft; outcome?: CompactOutcome };
