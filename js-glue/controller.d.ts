@@ -18,10 +18,13 @@ export type CompactionState =
   | { status: 'failed'; mode: CompactionMode; reason: string; message: string; outcome: CompactOutcome };
 
 /**
- * `send`: the projection followed by the draft, ready for the model; `stored` when the draft was
- * already the session's leaf (persisted before submit): then the projection ends with it and it is
- * not appended again. A draft whose id is elsewhere in the session is refused: `failed` with
- * reason `draft-already-stored`. Otherwise the draft comes back untouched.
+ * `send`: the projection followed by the draft, ready for the model; only when the request fits (after a
+ * preflight compaction it is estimated again; `too-large` with reason `too-large-after-compaction` when it
+ * still does not fit). `stored` when the draft was already the session's leaf (persisted before
+ * submit): then the projection ends with it and it is not appended again. A draft whose id is
+ * elsewhere in the session is refused: `failed` with reason `draft-already-stored`. Otherwise the
+ * draft comes back untouched; `cancelled`/`failed` also when the compaction the submit waited for
+ * (manual, after-turn or its own) was cancelled or failed.
  */
 export type SubmitResult =
   | { status: 'send'; messages: UIMessage[]; draft: Draft; outcome: CompactOutcome; stored?: true }

@@ -267,8 +267,8 @@ export class CompactionController {
     const estimateOf = this.#core.estimate ?? wasm.estimate;
     let estimated;
     try {
-      estimated = estimateOf(outcome.session, this.#model, {
-        ...(stored ? {} : { draft: draftMessage(draft) }),
+      estimated = estimateOf(/** @type {any} */ (outcome).session, this.#model, {
+        ...(stored ? {} : { draft }),
         ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }),
       });
     } catch (error) {

@@ -111,8 +111,8 @@ fn strip_numbering(text: &str) -> &str {
 const EXCERPT_MAX_CHARS: usize = 300;
 /// Most new findings (tool results) listed; the newest are kept, the ledger keeps every key.
 const MAX_NEW_FINDINGS: usize = 30;
-/// Most lines carried over from one section of the previous summary (constraints excepted:
-/// user constraints are never dropped).
+/// Most lines carried over from one section of the previous summary (goal, constraints and
+/// decisions excepted: they carry over whole, and the budget trims them last).
 const MAX_CARRIED_LINES: usize = 40;
 /// Zotero keys named per tool finding; the rest are counted (all of them are in the ledger).
 const KEYS_PER_FINDING: usize = 12;
@@ -313,9 +313,11 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
 
     // Research Goal: the previous checkpoint's, else the first user message (what it says besides its
     // constraints), then every later user statement of the objective.
-    sections[0] = carry(0, Some(MAX_CARRIED_LINES));
+    // Goal and decisions carry over whole (the budget trims them last, newest first); so do constraints.
+    sections[0] = carry(0, None);
+    let carried_goal = !sections[0].is_empty();
     let first_user = user_messages.iter().position(|m| !message_text(m).trim().is_empty());
-    if sections[0].is_empty() {
+    if !carried_goal {
         if let Some(first) = first_user.map(|at| message_text(user_messages[at])) {
             let goal: Vec<String> = sentences(&first).into_iter().filter(|s| !is_constraint(s)).collect();
             sections[0].push(bullet("user", &if goal.is_empty() { first } else { goal.join(" ") }));
@@ -324,12 +326,12 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
 
     // Constraints and decisions: every cue sentence of the user, after the previous ones.
     sections[1] = carry(1, None);
-    sections[5] = carry(5, Some(MAX_CARRIED_LINES));
+    sections[5] = carry(5, None);
     for (at, message) in user_messages.iter().enumerate() {
         for sentence in sentences(&message_text(message)) {
             if is_constraint(&sentence) {
                 sections[1].push(bullet("user", &sentence));
-            } else if Some(at) != first_user && has_cue(&sentence, &GOAL_CUES) && !is_question(&sentence) {
+            } else if (carried_goal || Some(at) != first_user) && has_cue(&sentence, &GOAL_CUES) && !is_question(&sentence) {
                 sections[0].push(bullet("user", &sentence));
             } else if has_cue(&sentence, &DECISION_CUES) {
                 sections[5].push(bullet("user", &sentence));

@@ -346,11 +346,12 @@ fn grow_with_automatic_compactions(window: u64, compactions: usize, mut check: i
 fn a_constraint_planted_in_the_first_turn_is_in_every_projection_through_twenty_automatic_compactions() {
     for window in [8_192, 16_384, 32_768] {
         let mut checked = 0;
-        grow_with_automatic_compactions(window, 21, |compactions, projection| {
+        let turns = grow_with_automatic_compactions(window, 21, |compactions, projection| {
             checked += 1;
             assert!(projection.contains("PIN-7Q: only peer-reviewed studies"), "{window}: the constraint left the projection after {compactions} compactions");
             assert!(projection.contains("canine nutrition"), "{window}: the goal left the projection after {compactions} compactions");
         });
         assert!(checked > 21);
+        eprintln!("{window}: 21 automatic compactions in {turns} turns ({} messages), the constraint in all {checked} projections", 2 * turns + 1);
     }
 }
