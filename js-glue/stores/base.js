@@ -1,7 +1,7 @@
 // Session semantics shared by every store backend: the contract's SessionStore/StoreTx plus the
 // app operations a plugin needs. Backends (memory, better-sqlite3, Zotero.DBConnection) only
 // implement the small driver interface below; every rule about leaves, revisions, forks and
-// validation lives here once.
+// validation lives here once (node checks in nodes.js, a transaction's buffer in tx-buffer.js).
 //
 // Concurrency model (docs/stores.md):
 // - No database transaction is ever open while the caller's code runs. Every operation is a
@@ -44,7 +44,7 @@
  * The driver interface. Data methods return a value (synchronous drivers) or a promise
  * (Zotero); `read`/`write` run `body` in one consistent read / one write transaction.
  * @typedef {{
- *   mutex: AsyncMutex,
+ *   mutex: import('./sequencing.js').AsyncMutex,
  *   init(): Promise<void> | void,
  *   read<T>(body: () => T | Promise<T>): Promise<T> | T,
  *   write<T>(body: () => T | Promise<T>): Promise<T> | T,
@@ -64,185 +64,15 @@
  * }} StoreDriver
  */
 
-/** Tool part states that mean the workflow is still waiting (the contract's "pending" set). */
-export const PENDING_TOOL_STATES = Object.freeze([
-  'input-streaming',
-  'input-available',
-  'approval-requested',
-  'approval-responded',
-]);
+import { drive } from './sequencing.js';
+import {
+  ancestorChain, checkHeadMove, isCheckpoint, isPendingToolPart, nodeJson, nodeRow, optionalText, randomId, requireId, storeError,
+} from './nodes.js';
+import { sessionFromMessages } from './linear-import.js';
+import { TxBuffer } from './tx-buffer.js';
 
 /** How often `transaction` runs fn when another writer keeps changing what fn read. */
 export const MAX_TRANSACTION_ATTEMPTS = 4;
-
-/**
- * A JS Error with a stable `code`, like the errors thrown by the wasm core.
- * @param {string} code
- * @param {string} message
- * @param {Record<string, unknown>} [fields] extra properties (e.g. `retryable`)
- */
-export function storeError(code, message, fields) {
-  const error = new Error(message);
-  Object.assign(error, { code }, fields);
-  return error;
-}
-
-/** A random id; crypto.randomUUID where the runtime has it (Node, Firefox, Zotero). */
-export function randomId() {
-  const c = /** @type {any} */ (globalThis).crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  const bytes = new Uint8Array(16);
-  if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);
-  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/**
- * Serializes promise-returning jobs: each starts after the previous one settled.
- * Used so two async callers never interleave inside one store operation.
- */
-export class AsyncMutex {
-  #tail = Promise.resolve();
-  #pending = 0;
-
-  /** True when no job is queued or running. */
-  get idle() {
-    return this.#pending === 0;
-  }
-
-  /**
-   * @template T
-   * @param {() => Promise<T> | T} job
-   * @returns {Promise<T>}
-   */
-  run(job) {
-    this.#pending++;
-    const result = this.#tail.then(() => job());
-    this.#tail = result.then(
-      () => {
-        this.#pending--;
-      },
-      () => {
-        this.#pending--;
-      },
-    );
-    return result;
-  }
-
-  /** Resolves once every job queued so far has settled. */
-  drain() {
-    return this.#tail;
-  }
-}
-
-/** @param {unknown} value @returns {value is PromiseLike<unknown>} */
-function isThenable(value) {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (/** @type {any} */ (value).then) === 'function';
-}
-
-/**
- * Runs a generator that yields driver results: synchronously for as long as they are plain
- * values, so a synchronous driver runs a whole operation inside one synchronous transaction;
- * asynchronously from the first promise on.
- * @template T
- * @param {Generator<unknown, T, any>} gen
- * @returns {T | Promise<T>}
- */
-export function drive(gen) {
-  let step = gen.next();
-  while (!step.done) {
-    if (isThenable(step.value)) return driveAsync(gen, step.value);
-    step = gen.next(step.value);
-  }
-  return step.value;
-}
-
-/**
- * @template T
- * @param {Generator<unknown, T, any>} gen
- * @param {PromiseLike<unknown>} pending
- * @returns {Promise<T>}
- */
-async function driveAsync(gen, pending) {
-  let step;
-  try {
-    step = gen.next(await pending);
-  } catch (error) {
-    step = gen.throw(error);
-  }
-  while (!step.done) {
-    if (!isThenable(step.value)) {
-      step = gen.next(step.value);
-      continue;
-    }
-    try {
-      const value = await step.value;
-      step = gen.next(value);
-    } catch (error) {
-      step = gen.throw(error);
-    }
-  }
-  return step.value;
-}
-
-/** @param {unknown} node */
-function isCheckpoint(node) {
-  return typeof node === 'object' && node !== null && Object.prototype.hasOwnProperty.call(node, 'checkpoint');
-}
-
-/** @param {unknown} part */
-function isPendingToolPart(part) {
-  if (typeof part !== 'object' || part === null) return false;
-  const p = /** @type {{ type?: unknown, state?: unknown }} */ (part);
-  const isTool = typeof p.type === 'string' && (p.type.startsWith('tool-') || p.type === 'dynamic-tool');
-  return isTool && typeof p.state === 'string' && PENDING_TOOL_STATES.includes(p.state);
-}
-
-/**
- * Checks the fields the store itself relies on and returns the node's JSON text.
- * The core validates everything else when it reads the session.
- * @param {unknown} node
- * @param {string} where
- */
-function nodeJson(node, where) {
-  if (typeof node !== 'object' || node === null || Array.isArray(node)) {
-    throw storeError('invalid-node', `${where}: a node must be an object`);
-  }
-  const n = /** @type {Record<string, unknown>} */ (node);
-  if (typeof n.id !== 'string' || n.id === '') {
-    throw storeError('invalid-node', `${where}: node.id must be a non-empty string`);
-  }
-  if (n.parentId !== null && typeof n.parentId !== 'string') {
-    throw storeError('invalid-node', `${where}: node ${n.id}: parentId must be a string or null`);
-  }
-  let json;
-  try {
-    json = JSON.stringify(node);
-  } catch (cause) {
-    throw storeError('invalid-node', `${where}: node ${n.id} is not JSON-serializable: ${String(cause)}`);
-  }
-  return json;
-}
-
-/** @param {SessionNode} node @param {string} json @returns {NodeRow} */
-function nodeRow(node, json) {
-  return { id: node.id, parentId: node.parentId, kind: isCheckpoint(node) ? 'checkpoint' : 'message', json };
-}
-
-/** @param {string} where @param {unknown} id @param {string} name */
-function requireId(where, id, name) {
-  if (typeof id !== 'string' || id === '') {
-    throw storeError('invalid-argument', `${where}: ${name} must be a non-empty string`);
-  }
-}
-
-/** @param {string} where @param {unknown} value @param {string} name */
-function optionalText(where, value, name) {
-  if (value !== undefined && value !== null && typeof value !== 'string') {
-    throw storeError('invalid-argument', `${where}: ${name} must be a string or null`);
-  }
-  return value ?? null;
-}
 
 /** @param {SessionRow} row @returns {SessionInfo} */
 function sessionInfo(row) {
@@ -257,52 +87,6 @@ function sessionInfo(row) {
     baseSessionId: row.baseSessionId,
     baseNodeId: row.baseNodeId,
   };
-}
-
-/**
- * The ids on the chain from `id` up to its root in `byId` (a broken chain stops where it breaks).
- * @param {Map<string, { parentId: string | null }>} byId @param {string | null} id
- */
-function ancestorChain(byId, id) {
-  const chain = new Set();
-  for (let at = id; at !== null && byId.has(at) && !chain.has(at); ) {
-    chain.add(at);
-    const parent = /** @type {{ parentId: unknown }} */ (byId.get(at)).parentId;
-    at = typeof parent === 'string' ? parent : null;
-  }
-  return chain;
-}
-
-/**
- * A session as a linear UIMessage list (what useChat or an older plugin kept, without
- * parentId): each message becomes the child of the one before it; the last is the leaf.
- * A message may already carry the parentId the order implies; any other parentId, a
- * checkpoint, a missing or repeated id is refused. The input is not mutated.
- * @param {ReadonlyArray<Record<string, unknown>>} messages
- * @returns {Session}
- */
-export function sessionFromMessages(messages) {
-  if (!Array.isArray(messages)) throw storeError('invalid-session', 'sessionFromMessages: messages must be an array');
-  const seen = new Set();
-  /** @type {string | null} */
-  let previous = null;
-  const nodes = messages.map((message, i) => {
-    const where = `sessionFromMessages: messages[${i}]`;
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      throw storeError('invalid-node', `${where}: a message must be an object`);
-    }
-    if (isCheckpoint(message)) throw storeError('invalid-node', `${where}: a linear message list holds no checkpoints`);
-    if (typeof message.id !== 'string' || message.id === '') throw storeError('invalid-node', `${where}: id must be a non-empty string`);
-    if (seen.has(message.id)) throw storeError('duplicate-id', `${where}: id ${message.id} appears twice`);
-    if (message.parentId !== undefined && message.parentId !== previous) {
-      throw storeError('invalid-node', `${where}: parentId ${String(message.parentId)} is not the previous message (${String(previous)})`);
-    }
-    seen.add(message.id);
-    const node = /** @type {SessionNode} */ ({ ...message, parentId: previous });
-    previous = message.id;
-    return node;
-  });
-  return { nodes, leafId: previous, branchRevision: nodes.length };
 }
 
 /**
@@ -664,7 +448,7 @@ export class SessionStoreBase {
     return this.#read(function* () {
       /** @type {SessionRow[]} */
       const rows = yield self.#driver.listSessions();
-      return options.details ? rows.map(sessionInfo) : rows.map((row) => row.id);
+      return options?.details ? rows.map(sessionInfo) : rows.map((row) => row.id);
     });
   }
 
@@ -990,20 +774,6 @@ export class SessionStoreBase {
   }
 }
 
-/**
- * A head move's rules: never a lower revision; a leaf move needs a higher one.
- * @param {{ leafId: string | null, branchRevision: number }} row
- * @param {string | null} leafId @param {number} branchRevision @param {string} where
- */
-function checkHeadMove(row, leafId, branchRevision, where) {
-  if (!Number.isSafeInteger(branchRevision) || branchRevision < row.branchRevision) {
-    throw storeError('invalid-revision', `${where}: branchRevision ${branchRevision} is not an integer >= ${row.branchRevision}`);
-  }
-  if (leafId !== row.leafId && branchRevision === row.branchRevision) {
-    throw storeError('invalid-revision', `${where}: moving the leaf must increase branchRevision (now ${row.branchRevision})`);
-  }
-}
-
 /** @param {string} where @param {Expectation} options */
 function checkExpectation(where, options) {
   if (typeof options !== 'object' || options === null) throw storeError('invalid-argument', `${where}: options must be an object`);
@@ -1028,76 +798,5 @@ function refuseIfMoved(row, options, where) {
         `${options.expectedRevision !== undefined ? ` revision ${options.expectedRevision}` : ''}); reload and decide again`,
       { leafId: row.leafId, branchRevision: row.branchRevision },
     );
-  }
-}
-
-/**
- * What a transaction's fn wrote, kept in memory until fn resolved, and the view it reads.
- * Validation happens at the call (so fn gets the same errors as before) against the snapshot
- * plus its own writes; the apply step writes only if the snapshot is still current.
- */
-class TxBuffer {
-  /** @type {NodeRow[]} */
-  nodes = [];
-  headMoved = false;
-  #open = true;
-
-  /** @param {string} sessionId @param {SessionRow} row @param {string[]} jsons */
-  constructor(sessionId, row, jsons) {
-    this.sessionId = sessionId;
-    this.row = { ...row };
-    this.jsons = jsons;
-    /** @type {Map<string, string | null>} id -> parentId of every visible node */
-    this.visible = new Map();
-    for (const json of jsons) {
-      const node = JSON.parse(json);
-      this.visible.set(node.id, node.parentId);
-    }
-    const guard = (/** @type {string} */ name) => {
-      if (!this.#open) throw storeError('transaction-closed', `tx.${name}: the transaction has already ended`);
-    };
-    /** @type {StoreTx} */
-    this.api = {
-      load: async () => {
-        guard('load');
-        return {
-          nodes: [...this.jsons, ...this.nodes.map((n) => n.json)].map((json) => JSON.parse(json)),
-          leafId: this.row.leafId,
-          branchRevision: this.row.branchRevision,
-        };
-      },
-      appendNode: async (node) => {
-        guard('appendNode');
-        const json = nodeJson(node, 'tx.appendNode');
-        if (this.visible.has(node.id)) {
-          throw storeError('duplicate-id', `tx.appendNode: session ${sessionId} already has a node ${node.id}`);
-        }
-        if (node.parentId !== null && !this.visible.has(node.parentId)) {
-          throw storeError('missing-parent', `tx.appendNode: node ${node.id}: parent ${node.parentId} is not in session ${sessionId}`);
-        }
-        this.nodes.push(nodeRow(node, json));
-        this.visible.set(node.id, node.parentId);
-      },
-      setLeaf: async (leafId, branchRevision) => {
-        guard('setLeaf');
-        requireId('tx.setLeaf', leafId, 'leafId');
-        if (!this.visible.has(leafId)) {
-          throw storeError('missing-leaf', `tx.setLeaf: node ${leafId} is not in session ${sessionId}`);
-        }
-        checkHeadMove(this.row, leafId, branchRevision, 'tx.setLeaf');
-        if (leafId === this.row.leafId && branchRevision === this.row.branchRevision) return;
-        this.row.leafId = leafId;
-        this.row.branchRevision = branchRevision;
-        this.headMoved = true;
-      },
-    };
-  }
-
-  get wrote() {
-    return this.nodes.length > 0 || this.headMoved;
-  }
-
-  close() {
-    this.#open = false;
   }
 }

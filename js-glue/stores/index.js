@@ -1,5 +1,6 @@
 // The session stores, re-exported by the package entries (`export * from './stores/index.js'`).
-export { SessionStoreBase, sessionFromMessages } from './base.js';
+export { SessionStoreBase } from './base.js';
+export { sessionFromMessages } from './linear-import.js';
 export { MemoryStore } from './memory-store.js';
 export { SqliteStore } from './sqlite-store.js';
 export { ZoteroDBStore } from './zotero-db-store.js';

@@ -2,7 +2,9 @@
 // nodes are kept as their JSON text (what the SQL stores keep), so nothing a caller holds
 // aliases stored state, and a write that throws is undone from a journal.
 
-import { AsyncMutex, SessionStoreBase, storeError } from './base.js';
+import { SessionStoreBase } from './base.js';
+import { AsyncMutex } from './sequencing.js';
+import { storeError } from './nodes.js';
 
 /** @typedef {import('./base.js').SessionRow} SessionRow */
 /** @typedef {import('./base.js').NodeRow} NodeRow */

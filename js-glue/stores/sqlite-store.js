@@ -9,7 +9,9 @@
 // `busyTimeoutMs` the call fails with the retryable code `store-busy`.
 // Stores opened from the Database class on one file in one process share one connection.
 
-import { AsyncMutex, SessionStoreBase, storeError } from './base.js';
+import { SessionStoreBase } from './base.js';
+import { AsyncMutex } from './sequencing.js';
+import { storeError } from './nodes.js';
 import { SQL, schemaSteps, SCHEMA_VERSION, sessionParams, sessionRow } from './schema.js';
 
 /** @typedef {import('./base.js').SessionRow} SessionRow */

@@ -19,7 +19,9 @@
 //   store calls go through the store's mutex, and reads wait for a running store write.
 
 import { MAX_BOUND_PARAMETERS, SCHEMA_VERSION, SQL, schemaSteps, sessionParams, sessionRow } from './schema.js';
-import { AsyncMutex, SessionStoreBase, storeError } from './base.js';
+import { SessionStoreBase } from './base.js';
+import { AsyncMutex } from './sequencing.js';
+import { storeError } from './nodes.js';
 
 /** @typedef {import('./base.js').SessionRow} SessionRow */
 /** @typedef {import('./base.js').NodeRow} NodeRow */

@@ -1,12 +1,14 @@
 // A child process of store-processes.test.mjs: one of several processes on one SQLite file.
 //
-//   node store-process-worker.mjs <db file> <role> <worker number> <operations>
+//   node store-process-worker.mjs <db file> <role> <worker number> <operations> [<base updates>]
 //
 // Roles:
 //   base     updates S's leaf message A4 in place, `shared v1`, `shared v2`, ... (a base window
 //            correcting a message that forks share)
 //   forker   forks S at A4, adds a turn to the fork and compacts it manually with a slow
-//            summarizer whose summary says which version of A4 it read (`saw-v<k>`)
+//            summarizer whose summary says which version of A4 it read (`saw-v<k>`); its last
+//            round waits until the base's last update (`shared v<base updates>`) is in, so at
+//            least that compaction runs with nobody writing and must commit
 //   appender appends replies to session T saying which leaf it saw (expectedLeafId and
 //            expectedRevision), and runs slow store transactions on T
 // Every outcome is one stdout line: `ok <id> <parent>`, `moved`, `tx <id> <parent>`,
@@ -21,6 +23,7 @@ const { SqliteStore, compact } = compaction;
 const [file, role, workerArg, operationsArg] = process.argv.slice(2);
 const worker = Number(workerArg);
 const operations = Number(operationsArg);
+const baseUpdates = Number(process.argv[6] ?? 0);
 
 const report = (line) => writeSync(1, `${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,6 +52,9 @@ async function base(k) {
 }
 
 async function forker(k) {
+  if (k === operations) {
+    while (!JSON.stringify((await store.load('S')).nodes).includes(`shared v${baseUpdates}"`)) await sleep(10);
+  }
   const forkId = `F${worker}-${k}`;
   await store.fork('S', 'A4', { id: forkId });
   await store.appendMessage(forkId, { id: nextId('u'), role: 'user', parts: [text('question', 60)] });
@@ -61,6 +67,7 @@ async function forker(k) {
   };
   const outcome = await compact({ store, sessionId: forkId, model: MODEL, mode: 'manual', summarize });
   if (outcome.status === 'committed') report(`ckpt ${outcome.checkpoint.id}`);
+  else if (outcome.status === 'stale' && k === operations) failure({ code: 'stale-without-writers', message: outcome.reason });
   else if (outcome.status === 'stale') report(`stale ${outcome.reason}`);
   else failure(outcome.error ?? { code: `outcome-${outcome.status}`, message: outcome.reason });
 }

@@ -1,0 +1,122 @@
+// What every store checks about nodes, ids and head moves, and the errors it throws: the rules
+// that need no database.
+
+/** @typedef {import('./base.js').SessionNode} SessionNode */
+/** @typedef {import('./base.js').NodeRow} NodeRow */
+
+/** Tool part states that mean the workflow is still waiting (the contract's "pending" set). */
+export const PENDING_TOOL_STATES = Object.freeze([
+  'input-streaming',
+  'input-available',
+  'approval-requested',
+  'approval-responded',
+]);
+
+/**
+ * A JS Error with a stable `code`, like the errors thrown by the wasm core.
+ * @param {string} code
+ * @param {string} message
+ * @param {Record<string, unknown>} [fields] extra properties (e.g. `retryable`)
+ */
+export function storeError(code, message, fields) {
+  const error = new Error(message);
+  Object.assign(error, { code }, fields);
+  return error;
+}
+
+/** A random id; crypto.randomUUID where the runtime has it (Node, Firefox, Zotero). */
+export function randomId() {
+  const c = /** @type {any} */ (globalThis).crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  const bytes = new Uint8Array(16);
+  if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** @param {unknown} node */
+export function isCheckpoint(node) {
+  return typeof node === 'object' && node !== null && Object.prototype.hasOwnProperty.call(node, 'checkpoint');
+}
+
+/** @param {unknown} part */
+export function isPendingToolPart(part) {
+  if (typeof part !== 'object' || part === null) return false;
+  const p = /** @type {{ type?: unknown, state?: unknown }} */ (part);
+  const isTool = typeof p.type === 'string' && (p.type.startsWith('tool-') || p.type === 'dynamic-tool');
+  return isTool && typeof p.state === 'string' && PENDING_TOOL_STATES.includes(p.state);
+}
+
+/**
+ * Checks the fields the store itself relies on and returns the node's JSON text.
+ * The core validates everything else when it reads the session.
+ * @param {unknown} node
+ * @param {string} where
+ */
+export function nodeJson(node, where) {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) {
+    throw storeError('invalid-node', `${where}: a node must be an object`);
+  }
+  const n = /** @type {Record<string, unknown>} */ (node);
+  if (typeof n.id !== 'string' || n.id === '') {
+    throw storeError('invalid-node', `${where}: node.id must be a non-empty string`);
+  }
+  if (n.parentId !== null && typeof n.parentId !== 'string') {
+    throw storeError('invalid-node', `${where}: node ${n.id}: parentId must be a string or null`);
+  }
+  let json;
+  try {
+    json = JSON.stringify(node);
+  } catch (cause) {
+    throw storeError('invalid-node', `${where}: node ${n.id} is not JSON-serializable: ${String(cause)}`);
+  }
+  return json;
+}
+
+/** @param {SessionNode} node @param {string} json @returns {NodeRow} */
+export function nodeRow(node, json) {
+  return { id: node.id, parentId: node.parentId, kind: isCheckpoint(node) ? 'checkpoint' : 'message', json };
+}
+
+/** @param {string} where @param {unknown} id @param {string} name */
+export function requireId(where, id, name) {
+  if (typeof id !== 'string' || id === '') {
+    throw storeError('invalid-argument', `${where}: ${name} must be a non-empty string`);
+  }
+}
+
+/** @param {string} where @param {unknown} value @param {string} name */
+export function optionalText(where, value, name) {
+  if (value !== undefined && value !== null && typeof value !== 'string') {
+    throw storeError('invalid-argument', `${where}: ${name} must be a string or null`);
+  }
+  return value ?? null;
+}
+
+/**
+ * The ids on the chain from `id` up to its root in `byId` (a broken chain stops where it breaks).
+ * @param {Map<string, { parentId: string | null }>} byId @param {string | null} id
+ */
+export function ancestorChain(byId, id) {
+  const chain = new Set();
+  for (let at = id; at !== null && byId.has(at) && !chain.has(at); ) {
+    chain.add(at);
+    const parent = /** @type {{ parentId: unknown }} */ (byId.get(at)).parentId;
+    at = typeof parent === 'string' ? parent : null;
+  }
+  return chain;
+}
+
+/**
+ * A head move's rules: never a lower revision; a leaf move needs a higher one.
+ * @param {{ leafId: string | null, branchRevision: number }} row
+ * @param {string | null} leafId @param {number} branchRevision @param {string} where
+ */
+export function checkHeadMove(row, leafId, branchRevision, where) {
+  if (!Number.isSafeInteger(branchRevision) || branchRevision < row.branchRevision) {
+    throw storeError('invalid-revision', `${where}: branchRevision ${branchRevision} is not an integer >= ${row.branchRevision}`);
+  }
+  if (leafId !== row.leafId && branchRevision === row.branchRevision) {
+    throw storeError('invalid-revision', `${where}: moving the leaf must increase branchRevision (now ${row.branchRevision})`);
+  }
+}
