@@ -7,6 +7,7 @@
 
 import * as wasm from './bibgenie_compaction.js';
 import { createAbortSignalLike } from './zotero.js';
+import { randomHex } from './random-id.js';
 
 /**
  * @typedef {import('./bibgenie_compaction.js').CompactOutcome} CompactOutcome
@@ -52,11 +53,7 @@ function describe(error) {
 
 /** A 24-hex-digit id for a draft given as text. */
 function draftId() {
-  const c = /** @type {any} */ (globalThis).crypto;
-  const bytes = new Uint8Array(12);
-  if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);
-  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
-  return 'draft_' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return 'draft_' + randomHex(12);
 }
 
 /**

@@ -10,6 +10,7 @@
 // `ai` is never imported: the app's own streamText (v5, v6 or v7) makes the stream.
 
 import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
+import { randomHex } from './random-id.js';
 
 /** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
 function turnError(code, message, extra) {
@@ -20,11 +21,7 @@ function turnError(code, message, extra) {
 
 /** A 24-hex-digit id for the response message (the SDK would otherwise leave it to the client). */
 function responseId() {
-  const c = /** @type {any} */ (globalThis).crypto;
-  const bytes = new Uint8Array(12);
-  if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);
-  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
-  return 'msg_' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return 'msg_' + randomHex(12);
 }
 
 /** The message as the store keeps it: no tree position (the store puts it under the leaf). */

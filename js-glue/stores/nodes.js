@@ -1,6 +1,8 @@
 // What every store checks about nodes, ids and head moves, and the errors it throws: the rules
 // that need no database.
 
+import { randomHex } from '../random-id.js';
+
 /** @typedef {import('./base.js').SessionNode} SessionNode */
 /** @typedef {import('./base.js').NodeRow} NodeRow */
 
@@ -28,10 +30,7 @@ export function storeError(code, message, fields) {
 export function randomId() {
   const c = /** @type {any} */ (globalThis).crypto;
   if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  const bytes = new Uint8Array(16);
-  if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);
-  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return randomHex(16);
 }
 
 /** @param {unknown} node */
