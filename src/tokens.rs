@@ -362,16 +362,16 @@ fn table_cost(index: usize) -> u32 {
 /// it (1-3, from the generated table of [`HAN_COST_SEGMENTS`]; 4, its UTF-8 bytes, outside the BMP).
 /// `None` for characters the estimator does not count as Han.
 pub fn han_cost(c: char) -> Option<u32> {
-    if classify(c) != Class::Han {
-        return None;
-    }
-    let cp = c as u32;
-    Some(
-        HAN_COST_SEGMENTS
-            .iter()
-            .find(|(first, last, _)| (*first..=*last).contains(&cp))
-            .map_or(4, |(first, _, offset)| table_cost(offset + (cp - first) as usize)),
-    )
+    (classify(c) == Class::Han).then(|| han_cost_of(c as u32))
+}
+
+/// [`han_cost`] of a code point [`classify`] found Han.
+#[inline(always)]
+fn han_cost_of(cp: u32) -> u32 {
+    HAN_COST_SEGMENTS
+        .iter()
+        .find(|(first, last, _)| (*first..=*last).contains(&cp))
+        .map_or(4, |(first, _, offset)| table_cost(offset + (cp - first) as usize))
 }
 
 /// Runs and characters of a text per class, counted in one pass.
@@ -637,20 +637,39 @@ impl Scanner {
                 prev = class;
                 continue;
             }
-            // Han after Han (U+5000-U+9FFF, three UTF-8 bytes led by 0xE5-0xE9): decoded and priced here.
-            if matches!(prev, Class::Han | Class::HanRare) && matches!(b, 0xE5..=0xE9) {
+            // Han in U+5000-U+9FFF (three UTF-8 bytes led by 0xE5-0xE9, nothing else starts so), the bulk of
+            // Chinese text: decoded, priced and counted here in locals, branch-free.
+            if matches!(b, 0xE5..=0xE9) {
+                // 0: in a common run, 1: in a rare run, 2: in neither.
+                let mut state: u64 = match prev {
+                    Class::Han => 0,
+                    Class::HanRare => 1,
+                    _ => 2,
+                };
+                let (start, mut extra, mut rare_chars, mut runs, mut rare_runs) = (i, 0u64, 0u64, 0u64, 0u64);
                 while i + 2 < bytes.len() && matches!(bytes[i], 0xE5..=0xE9) {
-                    let cp = (u32::from(bytes[i] & 0x0F) << 12)
-                        | (u32::from(bytes[i + 1] & 0x3F) << 6)
-                        | u32::from(bytes[i + 2] & 0x3F);
+                    let index = ((usize::from(bytes[i] & 0x0F) << 12)
+                        | (usize::from(bytes[i + 1] & 0x3F) << 6)
+                        | usize::from(bytes[i + 2] & 0x3F))
+                        - 0x3400;
                     i += 3;
-                    let cost = table_cost((cp - 0x3400) as usize);
-                    let class = if cost == 1 { Class::Han } else { Class::HanRare };
-                    if class != prev {
-                        n[if cost == 1 { HAN_RUNS } else { HAN_RARE_RUNS }] += 1;
-                        prev = class;
-                    }
-                    n[HAN_COST_FEATURE[cost as usize]] += 1;
+                    let bits = (HAN_COST_BITS[index / 32] >> (index % 32 * 2)) & 3;
+                    let is_rare = u64::from(bits != 0);
+                    extra += bits;
+                    rare_chars += is_rare;
+                    runs += u64::from(state != 0) & (is_rare ^ 1);
+                    rare_runs += u64::from(state != 1) & is_rare;
+                    state = is_rare;
+                }
+                // Costs beyond one are double + 2 * triple, rare characters double + triple.
+                n[HAN_CHARS] += ((i - start) / 3) as u64 - rare_chars;
+                n[HAN_TRIPLE_CHARS] += extra - rare_chars;
+                n[HAN_DOUBLE_CHARS] += 2 * rare_chars - extra;
+                n[HAN_RUNS] += runs;
+                n[HAN_RARE_RUNS] += rare_runs;
+                if state != 2 {
+                    prev = if state == 1 { Class::HanRare } else { Class::Han };
+                    last_two = NO_LETTERS;
                 }
                 continue;
             }
@@ -658,7 +677,7 @@ impl Scanner {
             i += c.len_utf8();
             last_two = NO_LETTERS;
             let mut class = classify(c);
-            let cost = if class == Class::Han { han_cost(c).unwrap_or(4) } else { 0 };
+            let cost = if class == Class::Han { han_cost_of(c as u32) } else { 0 };
             if cost > 1 {
                 class = Class::HanRare;
             }
