@@ -2,10 +2,12 @@
 // per corpus, ROUNDS paired runs (baseline and candidate one after the other, the order alternating),
 // each `estimate_stdin --throughput` (about a second of estimating the corpus's messages over and over);
 // the figure is the median over rounds of candidate / baseline throughput. Prints a markdown table.
-// Usage: node bench/estimator/speed.mjs [--baseline=REF] [--rounds=N]
+// With --instructions, also the instructions executed inside estimate_text per byte under valgrind
+// (callgrind, --toggle-collect): a count that, unlike the times, a loaded machine does not move.
+// Usage: node bench/estimator/speed.mjs [--baseline=REF] [--rounds=N] [--instructions]
 //   REF (default main) is exported with `git archive` under target/estimator-baseline/ and built there
 //   with its own target directory; BIBGENIE_BASELINE_BIN=path uses an estimate_stdin built already.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,8 +40,19 @@ const baseline = baselineBin();
 console.log(`## estimate_text speed against ${process.env.BIBGENIE_BASELINE_BIN ? 'a baseline binary' : ref}\n`);
 console.log(`${new Date().toISOString().slice(0, 10)}, ${os.cpus()[0]?.model ?? 'unknown CPU'}, load ${os.loadavg()[0].toFixed(1)}. ` +
   `Native release builds; ${rounds} paired runs of about a second each per corpus, order alternating; ratio = candidate / baseline MB/s.\n`);
-console.log('| corpus | baseline MB/s | candidate MB/s | median ratio | min | max |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+const instructions = process.argv.includes('--instructions');
+/** Instructions inside estimate_text per byte of the texts, each estimated once. */
+function instructionsPerByte(bin, texts) {
+  const input = texts.map((t) => JSON.stringify(t)).join('\n') + '\n';
+  const run = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', '--toggle-collect=*estimate_text*', bin],
+    { input, maxBuffer: 1 << 28 });
+  const collected = /Collected : (\d+)/.exec(run.stderr?.toString() ?? '');
+  if (!collected) throw new Error(`valgrind failed: ${run.error ?? run.stderr}`);
+  return Number(collected[1]) / texts.reduce((a, t) => a + Buffer.byteLength(t), 0);
+}
+const extra = instructions ? ' baseline instr/B | candidate instr/B | instr ratio |' : '';
+console.log(`| corpus | baseline MB/s | candidate MB/s | median ratio | min | max |${extra}`);
+console.log(`| --- | ---: | ---: | ---: | ---: | ---: |${instructions ? ' ---: | ---: | ---: |' : ''}`);
 for (const c of corpora) {
   const texts = c.rows.map((r) => r.text);
   const base = [], cand = [], ratios = [];
@@ -51,5 +64,9 @@ for (const c of corpora) {
   }
   const med = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
   console.log(`| ${c.name} | ${(med(base) / 1e6).toFixed(0)} | ${(med(cand) / 1e6).toFixed(0)} | ${med(ratios).toFixed(3)} | ` +
-    `${Math.min(...ratios).toFixed(3)} | ${Math.max(...ratios).toFixed(3)} |`);
+    `${Math.min(...ratios).toFixed(3)} | ${Math.max(...ratios).toFixed(3)} |` +
+    (instructions ? (() => {
+      const [b, k] = [instructionsPerByte(baseline, texts), instructionsPerByte(candidate, texts)];
+      return ` ${b.toFixed(1)} | ${k.toFixed(1)} | ${(k / b).toFixed(3)} |`;
+    })() : ''));
 }
