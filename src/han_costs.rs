@@ -2,9 +2,12 @@
 // Per Han character: the largest number of tokens o200k_base, cl100k_base, the Claude tokenizer and Llama 3
 // give it standing alone, minus one, two bits a character (character k of a segment is bits
 // 2 * (k % 32) of word k / 32 after the segment's offset).
-// CJK Unified Ideographs Extension A and CJK Unified Ideographs (U+3400-U+9FFF): 507 cost 1, 12425 cost 2, 14716 cost 3; mean per tokenizer o200k 2.18, cl100k 2.51, claude 2.35, llama3 2.17.
-// CJK Radicals Supplement and Kangxi Radicals (U+2E80-U+2FDF): 0 cost 1, 1 cost 2, 351 cost 3; mean per tokenizer o200k 2.97, cl100k 2.99, claude 2.25, llama3 2.98.
-// CJK Compatibility Ideographs (U+F900-U+FAFF): 0 cost 1, 4 cost 2, 508 cost 3; mean per tokenizer o200k 2.99, cl100k 2.99, claude 2.10, llama3 2.98.
+// CJK Unified Ideographs Extension A and CJK Unified Ideographs (U+3400-U+9FFF):
+//  507 cost 1, 12425 cost 2, 14716 cost 3; mean per tokenizer o200k 2.18, cl100k 2.51, claude 2.35, llama3 2.17.
+// CJK Radicals Supplement and Kangxi Radicals (U+2E80-U+2FDF):
+//  0 cost 1, 1 cost 2, 351 cost 3; mean per tokenizer o200k 2.97, cl100k 2.99, claude 2.25, llama3 2.98.
+// CJK Compatibility Ideographs (U+F900-U+FAFF):
+//  0 cost 1, 4 cost 2, 508 cost 3; mean per tokenizer o200k 2.99, cl100k 2.99, claude 2.10, llama3 2.98.
 
 /// (first, last, offset in characters into [`HAN_COST_BITS`]) of each block the table covers.
 pub(crate) const HAN_COST_SEGMENTS: [(u32, u32, usize); 3] = [

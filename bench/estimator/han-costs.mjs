@@ -36,7 +36,7 @@ for (const seg of SEGMENTS) {
     costs.push(cost);
     classes[cost]++;
   }
-  stats.push(`${seg.about} (U+${hex(seg.first)}-U+${hex(seg.last)}): ${classes[1]} cost 1, ${classes[2]} cost 2, ` +
+  stats.push(`${seg.about} (U+${hex(seg.first)}-U+${hex(seg.last)}):\n  ${classes[1]} cost 1, ${classes[2]} cost 2, ` +
     `${classes[3]} cost 3; mean per tokenizer ${TOKENIZERS.map((k) => `${k} ${(worst[k] / (seg.last - seg.first + 1)).toFixed(2)}`).join(', ')}`);
 }
 function hex(n) { return n.toString(16).toUpperCase().padStart(4, '0'); }
@@ -62,7 +62,7 @@ const file = [
   '// Per Han character: the largest number of tokens o200k_base, cl100k_base, the Claude tokenizer and Llama 3',
   '// give it standing alone, minus one, two bits a character (character k of a segment is bits',
   '// 2 * (k % 32) of word k / 32 after the segment\'s offset).',
-  ...stats.map((s) => `// ${s}.`),
+  ...stats.map((s) => `// ${s.replace('\n', '\n//')}.`),
   '',
   '/// (first, last, offset in characters into [`HAN_COST_BITS`]) of each block the table covers.',
   `pub(crate) const HAN_COST_SEGMENTS: [(u32, u32, usize); ${SEGMENTS.length}] = [`,

@@ -1,25 +1,33 @@
 // Fits the estimator weights on the tuning split (messages with an even hash) of every corpus.
 // Prints the weights to paste into src/tokens.rs; fidelity.mjs then measures them on both splits.
 // Objective: the sum over corpora of the median estimate / reference, subject to at most
-// UNDER_BUDGET of each corpus's tuning messages underestimated (a margin under the 1% target, so the
+// MEDIAN_CAP on each and UNDER_BUDGET of each corpus's tuning messages underestimated (a margin under the 1% target, so the
 // held-out half, never seen here, stays within it). Coordinate descent over integer milli-token weights.
 import { estimatorFeatures, loadCorpora, quantile, runEstimator } from './lib.mjs';
 
-const UNDER_BUDGET = 0.001;
+const UNDER_BUDGET = Number(process.env.UNDER_BUDGET ?? 0.003);
+// Each corpus's median is also held under MEDIAN_CAP (a margin under the 1.3 target): the sum of medians
+// alone would trade one corpus's median for another's.
+const MEDIAN_CAP = 1.28;
+// A tuning message counts as underestimated below this ratio: a margin for the held-out half of the small
+// corpora (ja-man, ru-man: 70-90 messages, one of them is over 1%).
+const UNDER_MARGIN = Number(process.env.UNDER_MARGIN ?? 1.01);
 // Weights of classes these corpora barely contain stay as set by hand from spot measurements.
 const FIXED = new Set(['hangul_chars', 'script_chars', 'pictographs', 'han_wide_chars', ...(process.env.ALSO_FIXED ?? '').split(',')]);
 
 // Each weight stays in a range that makes sense for any text, not only these corpora (in tokens):
-// e.g. a short word costs at least half a token, CJK punctuation at least 0.7 (one token each in
+// e.g. a short word costs at least half a token, CJK punctuation at least 1 (one token each in
 // cl100k), a repeated symbol at least 0.1, a common Han ideograph at least 0.7 (in a run it merges into words).
 const BOUNDS = {
   words: [0.5, 3], word_chars: [0.05, 1], upper_chars: [0, 1], accented_chars: [0.3, 2], digit_groups: [0.3, 2], digits: [0, 1],
   symbol_runs: [0.5, 3], symbol_chars: [0.1, 1.5], symbol_repeats: [0.1, 1], plain_spaces: [0, 1],
   space_runs: [0.3, 2], space_chars: [0.05, 1], line_breaks: [0, 1], han_chars: [0.7, 2.5], han_runs: [0, 2],
-  // Han by cost class (src/han_costs.rs): at most what the class costs standing alone, plus run effects.
-  han_double_chars: [1, 3], han_triple_chars: [1.5, 3.5], han_rare_runs: [0, 2],
+  // Han by cost class (src/han_costs.rs): a character of cost 2 at least 2 (short texts of such characters,
+  // as classical poems are, merge little), of cost 3 at least 2.5; at most what the class costs standing alone
+  // plus run effects.
+  han_double_chars: [2, 3], han_triple_chars: [2.5, 3.5], han_rare_runs: [0, 2],
   kana_chars: [0.8, 2.5], hangul_chars: [0.8, 3], alphabet_chars: [0.3, 2], alphabet_runs: [0, 2], alphabet_upper: [0, 1.5],
-  wide_punct: [0.7, 2], foreign_letters: [0, 1],
+  wide_punct: [1, 2], foreign_letters: [0, 1],
   // A letter ending a trigram rare in English: at most about two more tokens per such letter.
   rare_trigrams: [0, 2],
 };
@@ -47,9 +55,9 @@ function score(w) {
       for (let k = 0; k < x.length; k++) milli += x[k] * w[k];
       return Math.ceil(milli / 1000) / s.refs[i];
     }).sort((a, b) => a - b);
-    const under = ratios.filter((r) => r < 1).length / ratios.length;
+    const under = ratios.filter((r) => r < UNDER_MARGIN).length / ratios.length;
     const median = quantile(ratios, 0.5);
-    total += median + 100 * Math.max(0, under - UNDER_BUDGET);
+    total += median + 100 * Math.max(0, under - UNDER_BUDGET) + 10 * Math.max(0, median - MEDIAN_CAP);
     detail.push(`${s.name} under ${(under * 100).toFixed(1)}% median ${median.toFixed(3)}`);
   }
   return { total, detail };
@@ -65,7 +73,10 @@ let wf = start.map((v, k) => clamp(names[k], v / 1000));
 const lambda = sets.map(() => 20);
 const m = wf.map(() => 0), v2 = wf.map(() => 0);
 let t = 0;
-for (let outer = 0; outer < 30; outer++) {
+// POLISH=1 skips this stage: coordinate descent from the weights in src/tokens.rs (a refit after a change
+// of a few classes, which leaves the others where they are unless the objective moves them).
+const outerRounds = process.env.POLISH ? 0 : 30;
+for (let outer = 0; outer < outerRounds; outer++) {
   for (let step = 0; step < 150; step++) {
     const grad = wf.map(() => 0);
     sets.forEach((s, c) => {
@@ -95,8 +106,10 @@ for (let outer = 0; outer < 30; outer++) {
 }
 
 // Stage 2: integer milli weights, polished by coordinate descent on the real objective.
-let w = wf.map((x, k) => (tunable[k] ? Math.round(x * 1000) : start[k]));
+let w = process.env.POLISH ? [...start] : wf.map((x, k) => (tunable[k] ? Math.round(x * 1000) : start[k]));
 let best = score(w).total;
+// When no single weight improves, pairs move together (one class's cost taken over by another's).
+const moved = (x, k, d) => Math.round(clamp(names[k], (x[k] + d) / 1000) * 1000);
 for (const step of [100, 50, 20, 10, 5]) {
   let improved = true;
   while (improved) {
@@ -105,9 +118,21 @@ for (const step of [100, 50, 20, 10, 5]) {
       if (!tunable[k]) continue;
       for (const d of [step, -step]) {
         const trial = [...w];
-        trial[k] = Math.round(clamp(names[k], (trial[k] + d) / 1000) * 1000);
+        trial[k] = moved(trial, k, d);
         const s = score(trial).total;
         if (s < best - 1e-9) { best = s; w = trial; improved = true; }
+      }
+    }
+    for (let k = 0; k < w.length && !improved; k++) {
+      for (let j = k + 1; j < w.length && tunable[k]; j++) {
+        if (!tunable[j]) continue;
+        for (const [dk, dj] of [[step, -step], [-step, step], [step, step], [-step, -step]]) {
+          const trial = [...w];
+          trial[k] = moved(trial, k, dk);
+          trial[j] = moved(trial, j, dj);
+          const s = score(trial).total;
+          if (s < best - 1e-9) { best = s; w = trial; improved = true; }
+        }
       }
     }
   }
