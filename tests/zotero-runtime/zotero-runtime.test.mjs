@@ -49,6 +49,40 @@ async function bundleSlimEntry() {
   return built.outputFiles[0].text;
 }
 
+// The AI SDK a plugin's chat uses, bundled as the plugin bundles it, with the mock model of its
+// `ai/test` (no network). The newest major: tests/node/transport.test.mjs covers 5, 6 and 7 in Node.
+const CHAT_SDK = {
+  spec: 'ai7',
+  mock: 'MockLanguageModelV4',
+  finishReason: { unified: 'stop', raw: 'stop' },
+  usage: {
+    inputTokens: { total: 321, noCache: 321, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 12, text: 12, reasoning: undefined },
+  },
+};
+let aiSdkBundle;
+
+/** esbuild over the AI SDK pieces the chat needs: one classic script defining AiSdk. */
+async function bundleAiSdk() {
+  const contents = [
+    `export { streamText, generateText, convertToModelMessages, readUIMessageStream } from '${CHAT_SDK.spec}';`,
+    `export { ${CHAT_SDK.mock}, convertArrayToReadableStream } from '${CHAT_SDK.spec}/test';`,
+  ].join('\n');
+  const built = await esbuild.build({
+    stdin: { contents, resolveDir: HERE, loader: 'js' },
+    bundle: true,
+    format: 'iife',
+    globalName: 'AiSdk',
+    platform: 'browser',
+    target: ['firefox115'],
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  assert.deepEqual(built.warnings.map((w) => w.text), [], 'esbuild warnings (AI SDK)');
+  return built.outputFiles[0].text;
+}
+
 /** The plugin's files: manifest.json and content/ (bundle, wasm, plugin code). */
 function pluginFiles() {
   return [
@@ -56,6 +90,8 @@ function pluginFiles() {
     { name: 'content/bibgenie-compaction.js', data: bundle },
     { name: 'content/bibgenie_compaction_bg.wasm', data: installedWasmBytes() },
     { name: 'content/plugin-checks.js', data: readFileSync(join(HERE, 'chrome', 'plugin-checks.js')) },
+    { name: 'content/ai-sdk.js', data: aiSdkBundle },
+    { name: 'content/chat-checks.js', data: readFileSync(join(HERE, 'chrome', 'chat-checks.js')) },
   ];
 }
 
@@ -73,6 +109,7 @@ harness.runRuntimeChecks(config).then(done, (e) => done(JSON.stringify({ fatal: 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'bibgenie-zotero-runtime-'));
   bundle = await bundleSlimEntry();
+  aiSdkBundle = await bundleAiSdk();
   const files = pluginFiles();
   const folder = join(work, 'plugin');
   for (const file of files) {
@@ -97,6 +134,7 @@ before(async () => {
       { name: 'bibgenie-xpi', rootURI: `jar:${pathToFileURL(xpi).href}!/` },
     ],
     input,
+    chatInput: JSON.stringify({ dbName: 'bibgenie-compaction-chat', sdk: CHAT_SDK }),
   };
 
   const options = new firefox.Options().setBinary(process.env.BIBGENIE_FIREFOX).addArguments('-headless');
@@ -252,4 +290,79 @@ test('the bundle reaches console, queueMicrotask, structuredClone and AbortContr
   const bare = /(?<![.\w$'"`]|typeof )\b(console|queueMicrotask|structuredClone|AbortController)\b(?!['"`:])/g;
   const uses = [...bundle.matchAll(bare)].map((m) => bundle.slice(Math.max(0, m.index - 40), m.index + 40));
   assert.deepEqual(uses, []);
+});
+
+// The chat turn (CompactionChatTransport) in the same plugin scope, over the real connection, with
+// the AI SDK bundled into the scope and its mock models (chrome/chat-checks.js).
+const chat = () => folderPackage().chat;
+
+/** A step of the chat scenario, failing with the error it reported. */
+function chatStep(name) {
+  assert.ok(chat(), 'the chat scenario did not run');
+  const result = chat()[name];
+  assert.ok(result, `chat step ${name} did not run`);
+  assert.equal(result.error, undefined, `${name}: ${JSON.stringify(result.error)}\n${result.stack}`);
+  return result;
+}
+
+// What the AI SDK needs that the plugin scope lacks, in the order it hits them: loading its bundle
+// (a class extends TransformStream at load), then a chat turn. The harness and the plugin copy each
+// from Zotero.getMainWindow() (docs/zotero-runtime.md, docs/zotero-plugin.md).
+const AI_SDK_NEEDS_TO_LOAD = ['TransformStream'];
+const AI_SDK_NEEDS_FOR_A_TURN = ['ReadableStream', 'AbortController', 'structuredClone'];
+
+test(`loading the AI SDK (${CHAT_SDK.spec}) bundle into the plugin scope needs ${AI_SDK_NEEDS_TO_LOAD.join(', ')} from the main window`, () => {
+  assert.deepEqual(folderPackage().aiSdkLoad, { provided: AI_SDK_NEEDS_TO_LOAD, failure: null });
+});
+
+test(`a chat turn of the AI SDK in the plugin scope needs ${AI_SDK_NEEDS_FOR_A_TURN.join(', ')} from the main window, and then runs`, () => {
+  assert.equal(chat().fatal, undefined, `${chat().fatal}\n${chat().stack}`);
+  const { globals } = chat();
+  assert.equal(globals.lastFailure, null, `the turn still fails: ${globals.lastFailure}`);
+  assert.deepEqual(globals.provided, AI_SDK_NEEDS_FOR_A_TURN);
+  for (const name of AI_SDK_NEEDS_FOR_A_TURN) assert.equal(folderPackage().chatGlobals[name] ?? folderPackage().globalsBefore[name], 'undefined', `${name} was in the scope`);
+});
+
+test('the plugin scope has no web streams, AbortSignal, DOMException, performance or navigator (the AI SDK names them all)', () => {
+  assert.deepEqual(folderPackage().chatGlobals, {
+    ReadableStream: 'undefined', TransformStream: 'undefined', WritableStream: 'undefined',
+    TextEncoderStream: 'undefined', TextDecoderStream: 'undefined', AbortSignal: 'undefined',
+    DOMException: 'undefined', EventTarget: 'function', Headers: 'function', Response: 'function',
+    performance: 'undefined', navigator: 'undefined',
+  });
+});
+
+test('a chat turn through CompactionChatTransport stores one user message and one response, with id and usage', () => {
+  assert.deepEqual(chatStep('turn'), {
+    streamed: ['turn-resp-1', 'Three more papers.'],
+    added: [['turn-u', 'user', 'leaf'], ['turn-resp-1', 'assistant', 'turn-u']],
+    leaf: 'turn-resp-1',
+    usage: 321,
+    questionInPrompt: 1,
+    promptLength: 1,
+    settled: true,
+  });
+});
+
+test('a chat turn whose user message was saved first sends and stores it once', () => {
+  assert.deepEqual(chatStep('savedFirst'), { added: 1, storedOnce: 1, inPrompt: 1 });
+});
+
+test('a chat turn that does not fit compacts first: the model sees the summary first, the summary message is never stored', () => {
+  assert.deepEqual(chatStep('preflight'), {
+    summarizerCalls: 1,
+    mode: 'preflight',
+    folded: true,
+    shrinks: true,
+    added: ['checkpoint', 'user', 'assistant'],
+    summaryFirstInPrompt: true,
+    promptShorter: true,
+    summaryNotStored: true,
+  });
+});
+
+test('aborting the chat request during its compaction rejects with code cancelled and writes nothing; the provider sees the abort', () => {
+  assert.deepEqual(chatStep('cancel'), {
+    wasCompacting: true, code: 'cancelled', result: 'cancelled', unchanged: true, modelStreamed: 0, providerSawAbort: true,
+  });
 });
