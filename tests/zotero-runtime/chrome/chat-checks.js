@@ -141,11 +141,15 @@ var bibgenieChat = (() => {
 
   const userCount = (session) => session.nodes.filter((n) => n.role === 'user' && !n.checkpoint).length;
 
-  /** @param {string} inputJson `{ dbName, sdk: { mock, finishReason, usage } }` */
-  async function run(inputJson) {
+  /**
+   * @param {string} inputJson `{ dbName, sdk: { mock, finishReason, usage } }`
+   * @param {string} wasmURL for loadCompaction (the loaded instance when the scope has one)
+   */
+  async function run(inputJson, wasmURL) {
     const input = JSON.parse(inputJson);
     const sdk = input.sdk;
     const r = {};
+    await C.loadCompaction({ bindings: C, wasmURL });
     const db = new Zotero.DBConnection(input.dbName);
     const store = new C.ZoteroDBStore(db);
     try {

@@ -100,8 +100,31 @@ function loadProvidingGlobals(url, scope, win) {
   return { provided, failure: 'too many attempts' };
 }
 
+/**
+ * The chat turn in a scope holding the slim bundle: the plugin's own code first copies
+ * `run.provideUpFront` from the main window (as docs/zotero-plugin.md shows), then the AI SDK
+ * bundle and chat-checks.js load, and the chat scenario runs.
+ */
+async function runChat(scope, base, zotero, run, wasmURL) {
+  const out = { name: run.name };
+  out.globals = Object.fromEntries(CHAT_PROBED_GLOBALS.map((g) => [g, Cu.evalInSandbox(`typeof ${g}`, scope)]));
+  try {
+    Cu.evalInSandbox(`{
+      const win = Zotero.getMainWindow();
+      for (const name of ${JSON.stringify(run.provideUpFront)}) if (typeof globalThis[name] === 'undefined') globalThis[name] = win[name];
+    }`, scope);
+    out.aiSdkLoad = loadProvidingGlobals(`${base}${run.bundle}`, scope, zotero.getMainWindow());
+    Services.scriptloader.loadSubScriptWithOptions(`${base}chat-checks.js`, { target: scope, ignoreCache: true });
+    out.report = JSON.parse(await scope.bibgenieChat.run(run.input, wasmURL));
+  } catch (error) {
+    out.fatal = String(error);
+    out.stack = String(error && error.stack);
+  }
+  return out;
+}
+
 /** One plugin package: registered, loaded into a fresh scope, checked, unregistered. */
-async function runPackage(pkg, zotero, input, full, chatInput) {
+async function runPackage(pkg, zotero, input, full, chatRuns) {
   const aomStartup = Cc['@mozilla.org/addons/addon-manager-startup;1'].getService(Ci.amIAddonManagerStartup);
   const handle = aomStartup.registerChrome(Services.io.newURI(`${pkg.rootURI}manifest.json`), [['content', pkg.name, 'content/']]);
   const result = { name: pkg.name };
@@ -135,15 +158,13 @@ async function runPackage(pkg, zotero, input, full, chatInput) {
     if (result.withEvalPrefs.ok) {
       result.checks = JSON.parse(await (full ? scope.bibgenieChecks.store(input) : scope.bibgenieChecks.quick(input)));
     }
-    if (full && result.withEvalPrefs.ok && chatInput) {
-      // The chat turn in the same scope: the AI SDK bundle, then the plugin's chat code.
-      result.chatGlobals = Object.fromEntries(CHAT_PROBED_GLOBALS.map((g) => [g, Cu.evalInSandbox(`typeof ${g}`, scope)]));
-      try {
-        result.aiSdkLoad = loadProvidingGlobals(`${base}ai-sdk.js`, scope, zotero.getMainWindow());
-        Services.scriptloader.loadSubScriptWithOptions(`${base}chat-checks.js`, { target: scope, ignoreCache: true });
-        result.chat = JSON.parse(await scope.bibgenieChat.run(chatInput));
-      } catch (error) {
-        result.chat = { fatal: String(error), stack: String(error && error.stack) };
+    if (full && result.withEvalPrefs.ok && chatRuns) {
+      result.chats = [];
+      for (const [j, run] of chatRuns.entries()) {
+        // The first chat runs in the store scenario's scope; the others each in a fresh plugin scope.
+        const chatScope = j === 0 ? scope : pluginScope(`${pkg.name}-${run.name}`, zotero);
+        if (j !== 0) Services.scriptloader.loadSubScriptWithOptions(`${base}bibgenie-compaction.js`, { target: chatScope, ignoreCache: true });
+        result.chats.push(await runChat(chatScope, base, zotero, run, wasmURL));
       }
     }
   } finally {
@@ -154,7 +175,7 @@ async function runPackage(pkg, zotero, input, full, chatInput) {
 }
 
 /**
- * @param {{ runtimeURL: string, dbDir: string, packages: Array<{ name: string, rootURI: string }>, input: string, chatInput?: string }} config
+ * @param {{ runtimeURL: string, dbDir: string, packages: Array<{ name: string, rootURI: string }>, input: string, chatRuns?: Array<{ name: string, bundle: string, provideUpFront: string[], input: string }> }} config
  * @returns {Promise<string>} JSON of everything observed
  */
 async function runRuntimeChecks(config) {
@@ -181,7 +202,7 @@ async function runRuntimeChecks(config) {
     // Zotero.getMainWindow(): here Firefox's browser window (a plugin takes missing globals from it).
     const getMainWindow = () => Services.wm.getMostRecentWindow('navigator:browser');
     const zotero = { DBConnection: ZoteroDBConnection, HTTP: { request }, getMainWindow };
-    const result = await runPackage(pkg, zotero, config.input, i === 0, config.chatInput);
+    const result = await runPackage(pkg, zotero, config.input, i === 0, config.chatRuns);
     out.packages.push({ ...result, httpRequests });
   }
   return JSON.stringify(out);
