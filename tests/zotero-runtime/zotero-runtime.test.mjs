@@ -356,8 +356,10 @@ for (const sdk of CHAT_SDKS) {
 
   test(`${label} in the plugin scope: loading its bundle needs ${needs.load.join(', ')}, a chat turn ${needs.turn.join(', ')} from the main window`, () => {
     const run = chatRun(sdk.spec);
-    assert.deepEqual(run.aiSdkLoad, { provided: needs.load, failure: null });
-    assert.deepEqual(run.report.globals, { provided: needs.turn, lastFailure: null });
+    // Each ReferenceError was thrown by the AI SDK's code, none by the package's glue.
+    const sdkFile = `ai-sdk-${sdk.spec}.js`;
+    assert.deepEqual(run.aiSdkLoad, { provided: needs.load, thrownBy: needs.load.map(() => sdkFile), failure: null });
+    assert.deepEqual(run.report.globals, { provided: needs.turn, thrownBy: needs.turn.map(() => sdkFile), lastFailure: null });
     for (const name of needs.turn) assert.equal(folderPackage().globalsBefore[name] ?? run.globals[name], 'undefined', `${name} was in the scope`);
   });
 
@@ -396,8 +398,8 @@ for (const sdk of CHAT_SDKS) {
 
 test('with the globals docs/zotero-plugin.md lists copied from the main window first, the AI SDK loads and the chat scenario passes with nothing else missing', () => {
   const run = chatRun('ai7-provided');
-  assert.deepEqual(run.aiSdkLoad, { provided: [], failure: null });
-  assert.deepEqual(run.report.globals, { provided: [], lastFailure: null });
+  assert.deepEqual(run.aiSdkLoad, { provided: [], thrownBy: [], failure: null });
+  assert.deepEqual(run.report.globals, { provided: [], thrownBy: [], lastFailure: null });
   for (const step of ['turn', 'savedFirst', 'preflight', 'cancel']) {
     assert.deepEqual(chatStep('ai7-provided', step), chatStep('ai7', step), step);
   }

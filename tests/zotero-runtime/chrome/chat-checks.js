@@ -46,6 +46,9 @@ var bibgenieChat = (() => {
   const promptTexts = (call) =>
     call.prompt.map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('')}`);
 
+  // What toUIMessageStream's onError saw (the error chunk carries only the text).
+  const streamErrors = [];
+
   /**
    * Reads the UI message stream as useChat would, to its last message state. An error chunk
    * (how the SDK reports a throw inside the stream) is thrown with its text.
@@ -55,7 +58,7 @@ var bibgenieChat = (() => {
     const reader = stream.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
     const failed = chunks.find((c) => c.type === 'error');
-    if (failed) throw new Error(failed.errorText);
+    if (failed) throw streamErrors.shift() ?? new Error(failed.errorText);
     // readUIMessageStream hands a throw to onError and otherwise drops it (a missing global too).
     const errors = [];
     let last;
@@ -77,6 +80,7 @@ var bibgenieChat = (() => {
       store,
       sessionId,
       generateMessageId: () => `${sessionId}-resp-${++n}`,
+      onError: (error) => (streamErrors.push(error), String(error && error.message)),
       streamResponse: async ({ messages, abortSignal }) =>
         A.streamText({ model: languageModel, messages: await A.convertToModelMessages(messages), abortSignal }),
     });
@@ -104,10 +108,16 @@ var bibgenieChat = (() => {
       const streamed = await readAll(await send(transport, [chatMessage(`${sessionId}-u`, 'Which of them use corpus data?')]));
       await idle(controller);
       const text = streamed && streamed.parts.find((p) => p.type === 'text');
-      return text ? null : `no text part in ${JSON.stringify(streamed)}`;
+      return text ? null : { message: `no text part in ${JSON.stringify(streamed)}` };
     } catch (error) {
-      return String(error && error.message);
+      return { message: String(error && error.message), origin: scriptOf(error) };
     }
+  }
+
+  /** The package file whose code threw: the first chrome:// script in the stack. */
+  function scriptOf(error) {
+    const frame = /chrome:\/\/[^/]+\/content\/([^:]+):/.exec(String(error && error.stack));
+    return frame ? frame[1] : null;
   }
 
   /**
@@ -117,18 +127,20 @@ var bibgenieChat = (() => {
    */
   async function provideMissingGlobals(store, sdk) {
     const provided = [];
+    const thrownBy = [];
     const win = Zotero.getMainWindow();
     for (let attempt = 0; attempt < 10; attempt++) {
       const failure = await oneTurn(store, sdk, `discover-${attempt}`);
-      if (failure === null) return { provided, lastFailure: null };
-      const missing = /^(\w+) is not defined$/.exec(failure);
+      if (failure === null) return { provided, thrownBy, lastFailure: null };
+      const missing = /^(\w+) is not defined$/.exec(failure.message);
       if (!missing || provided.includes(missing[1]) || typeof win[missing[1]] === 'undefined') {
-        return { provided, lastFailure: failure };
+        return { provided, thrownBy, lastFailure: failure.message };
       }
       provided.push(missing[1]);
+      thrownBy.push(failure.origin);
       globalThis[missing[1]] = win[missing[1]];
     }
-    return { provided, lastFailure: 'too many attempts' };
+    return { provided, thrownBy, lastFailure: 'too many attempts' };
   }
 
   async function step(results, name, fn) {

@@ -84,20 +84,22 @@ function evalPrefValues() {
  */
 function loadProvidingGlobals(url, scope, win) {
   const provided = [];
+  const thrownBy = [];
   for (let attempt = 0; attempt < 10; attempt++) {
     try {
       Services.scriptloader.loadSubScriptWithOptions(url, { target: scope, ignoreCache: true });
-      return { provided, failure: null };
+      return { provided, thrownBy, failure: null };
     } catch (error) {
       const missing = /^(\w+) is not defined$/.exec(String(error && error.message));
       if (!missing || provided.includes(missing[1]) || typeof win[missing[1]] === 'undefined') {
-        return { provided, failure: String(error) };
+        return { provided, thrownBy, failure: String(error) };
       }
       provided.push(missing[1]);
+      thrownBy.push(String(error.fileName).replace(/^.*\/content\//, ''));
       scope[missing[1]] = win[missing[1]];
     }
   }
-  return { provided, failure: 'too many attempts' };
+  return { provided, thrownBy, failure: 'too many attempts' };
 }
 
 /**
