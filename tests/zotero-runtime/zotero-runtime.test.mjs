@@ -392,10 +392,12 @@ for (const sdk of CHAT_SDKS) {
     });
   });
 
-  test(`${label} in the plugin scope: aborting the chat request during its compaction rejects with code cancelled, writes nothing, and the provider sees the abort`, () => {
-    assert.deepEqual(chatStep(sdk.spec, 'cancel'), {
-      wasCompacting: true, code: 'cancelled', result: 'cancelled', unchanged: true, modelStreamed: 0, providerSawAbort: true,
-    });
+  test(`${label} in the plugin scope: cancelling the turn during its compaction (request abort or the status's cancel) rejects with code cancelled, writes nothing, and the provider sees the abort`, () => {
+    for (const step of ['cancel', 'cancelFromStatus']) {
+      assert.deepEqual(chatStep(sdk.spec, step), {
+        wasCompacting: true, code: 'cancelled', result: 'cancelled', unchanged: true, modelStreamed: 0, providerSawAbort: true,
+      }, step);
+    }
   });
 }
 
@@ -403,7 +405,7 @@ test('with the globals docs/zotero-plugin.md lists copied from the main window f
   const run = chatRun('ai7-provided');
   assert.deepEqual(run.aiSdkLoad, { provided: [], thrownBy: [], failure: null });
   assert.deepEqual(run.report.globals, { provided: [], thrownBy: [], lastFailure: null });
-  for (const step of ['turn', 'savedFirst', 'preflight', 'cancel']) {
+  for (const step of ['turn', 'savedFirst', 'preflight', 'cancel', 'cancelFromStatus']) {
     assert.deepEqual(chatStep('ai7-provided', step), chatStep('ai7', step), step);
   }
 });

@@ -154,6 +154,53 @@ var bibgenieChat = (() => {
   const userCount = (session) => session.nodes.filter((n) => n.role === 'user' && !n.checkpoint).length;
 
   /**
+   * A turn that must compact first, cancelled while the summarizer's provider hangs. The summarizer
+   * is the AI SDK adapter over a mock model that answers only when aborted; the plugin hands in
+   * the main window's AbortController (the scope has none).
+   * @param {'abortSignal' | 'status'} how
+   */
+  async function cancelDuringCompaction(store, sdk, sessionId, how) {
+    const win = Zotero.getMainWindow();
+    let generateCalls = 0;
+    let sawAbort = false;
+    const never = new A[sdk.mock]({
+      doGenerate: ({ abortSignal }) => {
+        generateCalls++;
+        return new Promise((resolve, reject) => {
+          if (!abortSignal) return;
+          abortSignal.addEventListener('abort', () => {
+            sawAbort = true;
+            reject(abortSignal.reason ?? new Error('aborted'));
+          });
+        });
+      },
+    });
+    const summarize = C.createAiSdkSummarizer({
+      model: never, generateText: A.generateText, createAbortController: () => new win.AbortController(),
+    });
+    const { transport, languageModel, controller, statuses } = await setup(store, sessionId, { sdk, turns: 6, model: SMALL_MODEL, summarize });
+    const before = JSON.stringify(await store.load(sessionId));
+    const stop = new win.AbortController(); // what useChat's stop() aborts
+    const sending = send(transport, [chatMessage(`${sessionId}-u`, 'And the follow-up study?')], stop.signal);
+    const settled = sending.then(() => ({ resolved: true }), (error) => ({ error: errorOf(error), result: error.result && error.result.status }));
+    for (let i = 0; i < 2000 && !(controller.state.status === 'compacting' && generateCalls > 0); i++) await tick();
+    const wasCompacting = controller.state.status === 'compacting';
+    if (how === 'abortSignal') stop.abort();
+    else statuses.find((s) => s.status === 'compacting').cancel();
+    const outcome = await settled;
+    for (let i = 0; i < 200 && !sawAbort; i++) await tick();
+    await idle(controller);
+    return {
+      wasCompacting,
+      code: outcome.error && outcome.error.code,
+      result: outcome.result,
+      unchanged: JSON.stringify(await store.load(sessionId)) === before,
+      modelStreamed: languageModel.doStreamCalls.length,
+      providerSawAbort: sawAbort,
+    };
+  }
+
+  /**
    * @param {string} inputJson `{ dbName, sdk: { mock, finishReason, usage } }`
    * @param {string} wasmURL for loadCompaction (the loaded instance when the scope has one)
    */
@@ -229,47 +276,11 @@ var bibgenieChat = (() => {
         };
       });
 
-      await step(r, 'cancel', async () => {
-        // The summarizer is the AI SDK adapter over a mock model that answers only when aborted;
-        // the plugin hands in the main window's AbortController (the scope has none).
-        const win = Zotero.getMainWindow();
-        let generateCalls = 0;
-        let sawAbort = false;
-        const never = new A[sdk.mock]({
-          doGenerate: ({ abortSignal }) => {
-            generateCalls++;
-            return new Promise((resolve, reject) => {
-              if (!abortSignal) return;
-              abortSignal.addEventListener('abort', () => {
-                sawAbort = true;
-                reject(abortSignal.reason ?? new Error('aborted'));
-              });
-            });
-          },
-        });
-        const summarize = C.createAiSdkSummarizer({
-          model: never, generateText: A.generateText, createAbortController: () => new win.AbortController(),
-        });
-        const { transport, languageModel, controller } = await setup(store, 'cancel', { sdk, turns: 6, model: SMALL_MODEL, summarize });
-        const before = JSON.stringify(await store.load('cancel'));
-        const stop = new win.AbortController(); // what useChat's stop() aborts
-        const sending = send(transport, [chatMessage('cancel-u', 'And the follow-up study?')], stop.signal);
-        const settled = sending.then(() => ({ resolved: true }), (error) => ({ error: errorOf(error), result: error.result && error.result.status }));
-        for (let i = 0; i < 2000 && !(controller.state.status === 'compacting' && generateCalls > 0); i++) await tick();
-        const wasCompacting = controller.state.status === 'compacting';
-        stop.abort();
-        const outcome = await settled;
-        for (let i = 0; i < 200 && !sawAbort; i++) await tick();
-        await idle(controller);
-        return {
-          wasCompacting,
-          code: outcome.error && outcome.error.code,
-          result: outcome.result,
-          unchanged: JSON.stringify(await store.load('cancel')) === before,
-          modelStreamed: languageModel.doStreamCalls.length,
-          providerSawAbort: sawAbort,
-        };
-      });
+      // Cancelled while the preflight compaction runs: by aborting the request (useChat's stop)
+      // and by the compacting status's cancel() (a status line's button).
+      for (const [name, how] of [['cancel', 'abortSignal'], ['cancelFromStatus', 'status']]) {
+        await step(r, name, () => cancelDuringCompaction(store, sdk, name, how));
+      }
     } finally {
       await db.closeDatabase();
     }

@@ -113,7 +113,7 @@ async function runChat(scope, base, zotero, run, wasmURL) {
   try {
     Cu.evalInSandbox(`{
       const win = Zotero.getMainWindow();
-      for (const name of ${JSON.stringify(run.provideUpFront)}) if (typeof globalThis[name] === 'undefined') globalThis[name] = win[name];
+      for (const name of ${JSON.stringify(run.provideUpFront)}) globalThis[name] ??= win[name];
     }`, scope);
     out.aiSdkLoad = loadProvidingGlobals(`${base}${run.bundle}`, scope, zotero.getMainWindow());
     Services.scriptloader.loadSubScriptWithOptions(`${base}chat-checks.js`, { target: scope, ignoreCache: true });
