@@ -50,8 +50,8 @@ var bibgenieChat = (() => {
   const streamErrors = [];
 
   /**
-   * Reads the UI message stream as useChat would, to its last message state. An error chunk
-   * (how the SDK reports a throw inside the stream) is thrown with its text.
+   * Reads the UI message stream to its last message state, as a chat pane does. An error chunk
+   * (how toUIMessageStream reports a throw) is thrown as the error its onError saw.
    */
   async function readAll(stream) {
     const chunks = [];
@@ -101,7 +101,7 @@ var bibgenieChat = (() => {
     return { calls, summarize: (request) => (calls.push(request), C.extractiveSummary(request)) };
   }
 
-  /** One turn on a fresh session; what went wrong, if anything, as text. */
+  /** One turn on a fresh session: null, or what went wrong and the package file that threw. */
   async function oneTurn(store, sdk, sessionId) {
     try {
       const { transport, controller } = await setup(store, sessionId, { sdk, summarize: countingSummarizer().summarize });
