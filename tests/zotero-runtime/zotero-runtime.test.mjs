@@ -49,6 +49,62 @@ async function bundleSlimEntry() {
   return built.outputFiles[0].text;
 }
 
+// The AI SDK a plugin's chat uses, bundled as the plugin bundles it, with the mock model of its
+// `ai/test` (no network), each major the package supports (tests/node/transport.test.mjs runs the
+// same majors in Node).
+const V3_USAGE = {
+  inputTokens: { total: 321, noCache: 321, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 12, text: 12, reasoning: undefined },
+};
+const CHAT_SDKS = [
+  { spec: 'ai7', mock: 'MockLanguageModelV4', finishReason: { unified: 'stop', raw: 'stop' }, usage: V3_USAGE },
+  { spec: 'ai6', mock: 'MockLanguageModelV3', finishReason: { unified: 'stop', raw: 'stop' }, usage: V3_USAGE },
+  { spec: 'ai', mock: 'MockLanguageModelV2', finishReason: 'stop', usage: { inputTokens: 321, outputTokens: 12, totalTokens: 333 } },
+];
+const sdkVersion = (spec) => JSON.parse(readFileSync(join(HERE, '..', 'node_modules', spec, 'package.json'), 'utf8')).version;
+const aiSdkBundles = new Map();
+
+/** esbuild over the AI SDK pieces the chat needs: one classic script defining AiSdk. */
+async function bundleAiSdk(sdk) {
+  const contents = [
+    `export { streamText, generateText, convertToModelMessages, readUIMessageStream } from '${sdk.spec}';`,
+    `export { ${sdk.mock}, convertArrayToReadableStream } from '${sdk.spec}/test';`,
+  ].join('\n');
+  const built = await esbuild.build({
+    stdin: { contents, resolveDir: HERE, loader: 'js' },
+    bundle: true,
+    format: 'iife',
+    globalName: 'AiSdk',
+    platform: 'browser',
+    target: ['firefox115'],
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  assert.deepEqual(built.warnings.map((w) => w.text), [], `esbuild warnings (${sdk.spec})`);
+  return built.outputFiles[0].text;
+}
+
+// What the AI SDK needs that the plugin scope lacks, in the order it hits them, per major: loading
+// its bundle, then a chat turn (the paths the scenario takes). Found by the harness and the plugin
+// copying each missing name from Zotero.getMainWindow() and trying again.
+const AI_SDK_NEEDS = {
+  ai7: { load: ['TransformStream'], turn: ['ReadableStream', 'AbortController', 'structuredClone'] },
+  ai6: { load: ['TransformStream'], turn: ['ReadableStream', 'WritableStream', 'AbortController', 'structuredClone'] },
+  ai: { load: ['TransformStream'], turn: ['ReadableStream', 'WritableStream', 'AbortController', 'structuredClone'] },
+};
+// What docs/zotero-plugin.md tells a plugin to copy from the main window before loading the AI SDK:
+// the names above, and those the SDK's code uses bare on paths this test does not take (a real
+// provider's SSE parsing: TextDecoderStream; timeouts: AbortSignal.timeout/any; abort errors: DOMException).
+const PLUGIN_PROVIDES = [
+  'ReadableStream', 'TransformStream', 'WritableStream', 'TextDecoderStream', 'TextEncoderStream',
+  'AbortController', 'AbortSignal', 'DOMException', 'structuredClone',
+];
+const CHAT_RUNS = [
+  ...CHAT_SDKS.map((sdk) => ({ name: sdk.spec, sdk, provideUpFront: [] })),
+  { name: 'ai7-provided', sdk: CHAT_SDKS[0], provideUpFront: PLUGIN_PROVIDES },
+];
+
 /** The plugin's files: manifest.json and content/ (bundle, wasm, plugin code). */
 function pluginFiles() {
   return [
@@ -56,6 +112,8 @@ function pluginFiles() {
     { name: 'content/bibgenie-compaction.js', data: bundle },
     { name: 'content/bibgenie_compaction_bg.wasm', data: installedWasmBytes() },
     { name: 'content/plugin-checks.js', data: readFileSync(join(HERE, 'chrome', 'plugin-checks.js')) },
+    ...CHAT_SDKS.map((sdk) => ({ name: `content/ai-sdk-${sdk.spec}.js`, data: aiSdkBundles.get(sdk.spec) })),
+    { name: 'content/chat-checks.js', data: readFileSync(join(HERE, 'chrome', 'chat-checks.js')) },
   ];
 }
 
@@ -73,6 +131,7 @@ harness.runRuntimeChecks(config).then(done, (e) => done(JSON.stringify({ fatal: 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'bibgenie-zotero-runtime-'));
   bundle = await bundleSlimEntry();
+  for (const sdk of CHAT_SDKS) aiSdkBundles.set(sdk.spec, await bundleAiSdk(sdk));
   const files = pluginFiles();
   const folder = join(work, 'plugin');
   for (const file of files) {
@@ -97,6 +156,12 @@ before(async () => {
       { name: 'bibgenie-xpi', rootURI: `jar:${pathToFileURL(xpi).href}!/` },
     ],
     input,
+    chatRuns: CHAT_RUNS.map((run) => ({
+      name: run.name,
+      bundle: `ai-sdk-${run.sdk.spec}.js`,
+      provideUpFront: run.provideUpFront,
+      input: JSON.stringify({ dbName: `bibgenie-compaction-chat-${run.name}`, sdk: run.sdk }),
+    })),
   };
 
   const options = new firefox.Options().setBinary(process.env.BIBGENIE_FIREFOX).addArguments('-headless');
@@ -161,8 +226,9 @@ test('loadCompaction fetched the wasm through Zotero.HTTP; the chrome:// request
   const [folder, xpi] = report.packages;
   assert.deepEqual(folder.xhr, { isFileChannel: true, isJarChannel: false, status: 200, bytes: size });
   assert.deepEqual(xpi.xhr, { isFileChannel: false, isJarChannel: true, status: 200, bytes: size });
-  // One request per load: without the prefs, (folder only) with each pref alone, with both.
-  for (const [pkg, loads] of [[folder, 4], [xpi, 2]]) {
+  // One request per load: without the prefs, (folder only) with each pref alone, with both, and
+  // one per chat run in a fresh scope.
+  for (const [pkg, loads] of [[folder, 4 + CHAT_RUNS.length - 1], [xpi, 2]]) {
     const url = `GET chrome://${pkg.name}/content/bibgenie_compaction_bg.wasm`;
     assert.deepEqual(pkg.httpRequests, Array(loads).fill(url), pkg.name);
   }
@@ -246,10 +312,100 @@ test('ZoteroDBStore on the real connection: close and reopen, then the crash-saf
   assert.ok(checks.checkpointsChecked >= 1, `${checks.checkpointsChecked} checkpoints checked`);
 });
 
-test('the bundle reaches console, queueMicrotask, structuredClone and AbortController only through globalThis', () => {
+test('the bundle reaches console, queueMicrotask, structuredClone, AbortController and the other globals the scope lacks only through globalThis', () => {
   // esbuild drops comments; what is left is code and string literals. A bare name is one not
-  // preceded by `.`, a quote or an identifier character, and not the operand of typeof.
-  const bare = /(?<![.\w$'"`]|typeof )\b(console|queueMicrotask|structuredClone|AbortController)\b(?!['"`:])/g;
+  // preceded by `.`, a quote or an identifier character, and not the operand of typeof. The
+  // second group is what the chat runs found missing too (the AI SDK uses them bare).
+  const names = 'console|queueMicrotask|structuredClone|AbortController|' +
+    'ReadableStream|TransformStream|WritableStream|TextEncoderStream|TextDecoderStream|AbortSignal|DOMException|performance|navigator';
+  const bare = new RegExp(`(?<![.\\w$'"\x60]|typeof )\\b(${names})\\b(?!['"\x60:])`, 'g');
   const uses = [...bundle.matchAll(bare)].map((m) => bundle.slice(Math.max(0, m.index - 40), m.index + 40));
   assert.deepEqual(uses, []);
+});
+
+// The chat turn (CompactionChatTransport) over the real connection, with the AI SDK bundled into
+// the scope and its mock models (chrome/chat-checks.js): ai 7 in the store scenario's own scope,
+// ai 6 and ai 5 each in a fresh plugin scope, then ai 7 once more with PLUGIN_PROVIDES copied in first.
+const chatRun = (name) => {
+  const run = (folderPackage().chats || []).find((c) => c.name === name);
+  assert.ok(run, `chat run ${name} did not run`);
+  assert.equal(run.fatal, undefined, `${name}: ${run.fatal}\n${run.stack}`);
+  return run;
+};
+
+/** A step of a chat run, failing with the error it reported. */
+function chatStep(name, step) {
+  const result = chatRun(name).report[step];
+  assert.ok(result, `${name}: chat step ${step} did not run`);
+  assert.equal(result.error, undefined, `${name} ${step}: ${JSON.stringify(result.error)}\n${result.stack}`);
+  return result;
+}
+
+test('the plugin scope has no web streams, AbortSignal, DOMException, performance or navigator (the AI SDK names them all)', () => {
+  for (const run of folderPackage().chats) {
+    const expected = {
+      ReadableStream: 'undefined', TransformStream: 'undefined', WritableStream: 'undefined',
+      TextEncoderStream: 'undefined', TextDecoderStream: 'undefined', AbortSignal: 'undefined',
+      DOMException: 'undefined', EventTarget: 'function', Headers: 'function', Response: 'function',
+      performance: 'undefined', navigator: 'undefined',
+    };
+    assert.deepEqual(run.globals, expected, run.name);
+  }
+});
+
+for (const sdk of CHAT_SDKS) {
+  const needs = AI_SDK_NEEDS[sdk.spec];
+  const label = `ai@${sdkVersion(sdk.spec)}`;
+
+  test(`${label} in the plugin scope: loading its bundle needs ${needs.load.join(', ')}, a chat turn ${needs.turn.join(', ')} from the main window`, () => {
+    const run = chatRun(sdk.spec);
+    // Each ReferenceError was thrown by the AI SDK's code, none by the package's glue.
+    const sdkFile = `ai-sdk-${sdk.spec}.js`;
+    assert.deepEqual(run.aiSdkLoad, { provided: needs.load, thrownBy: needs.load.map(() => sdkFile), failure: null });
+    assert.deepEqual(run.report.globals, { provided: needs.turn, thrownBy: needs.turn.map(() => sdkFile), lastFailure: null });
+    for (const name of needs.turn) assert.equal(folderPackage().globalsBefore[name] ?? run.globals[name], 'undefined', `${name} was in the scope`);
+  });
+
+  test(`${label} in the plugin scope: a chat turn through CompactionChatTransport stores one user message and one response, with id and usage`, () => {
+    assert.deepEqual(chatStep(sdk.spec, 'turn'), {
+      streamed: ['turn-resp-1', 'Three more papers.'],
+      added: [['turn-u', 'user', 'leaf'], ['turn-resp-1', 'assistant', 'turn-u']],
+      leaf: 'turn-resp-1',
+      usage: 321,
+      questionInPrompt: 1,
+      promptLength: 1,
+      settled: true,
+    });
+    assert.deepEqual(chatStep(sdk.spec, 'savedFirst'), { added: 1, storedOnce: 1, inPrompt: 1 }, 'saved first: sent and stored once');
+  });
+
+  test(`${label} in the plugin scope: a turn that does not fit compacts first; the model sees the summary first, the summary message is never stored`, () => {
+    assert.deepEqual(chatStep(sdk.spec, 'preflight'), {
+      summarizerCalls: 1,
+      mode: 'preflight',
+      folded: true,
+      shrinks: true,
+      added: ['checkpoint', 'user', 'assistant'],
+      summaryFirstInPrompt: true,
+      promptShorter: true,
+      summaryNotStored: true,
+    });
+  });
+
+  test(`${label} in the plugin scope: cancelling the turn during its compaction (request abort or the status's cancel) rejects with code cancelled, writes nothing, and the provider sees the abort`, () => {
+    for (const step of ['cancel', 'cancelFromStatus']) {
+      assert.deepEqual(chatStep(sdk.spec, step), {
+        wasCompacting: true, code: 'cancelled', result: 'cancelled', unchanged: true, modelStreamed: 0, providerSawAbort: true,
+      }, step);
+    }
+  });
+}
+
+test('with the globals docs/zotero-plugin.md lists copied from the main window first, the AI SDK loads and the chat scenario passes with nothing else missing', () => {
+  const run = chatRun('ai7-provided');
+  assert.deepEqual(run.aiSdkLoad, { provided: [], thrownBy: [], failure: null });
+  assert.deepEqual(run.report.globals, { provided: [], thrownBy: [], lastFailure: null });
+  for (const step of ['turn', 'savedFirst', 'preflight', 'cancel', 'cancelFromStatus']) {
+    assert.deepEqual(chatStep('ai7-provided', step), chatStep('ai7', step), step);
+  }
 });

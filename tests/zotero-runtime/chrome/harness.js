@@ -16,6 +16,12 @@ const PLUGIN_GLOBAL_PROPERTIES = [
 /** Names whose absence the glue must survive, and ones the loader needs. */
 const PROBED_GLOBALS = ['console', 'queueMicrotask', 'structuredClone', 'AbortController', 'fetch', 'WebAssembly', 'setTimeout', 'Zotero'];
 
+/** What the AI SDK's streaming reaches for, probed in the scope before the chat turn. */
+const CHAT_PROBED_GLOBALS = [
+  'ReadableStream', 'TransformStream', 'WritableStream', 'TextEncoderStream', 'TextDecoderStream', 'AbortSignal',
+  'DOMException', 'EventTarget', 'Headers', 'Response', 'performance', 'navigator',
+];
+
 /**
  * Zotero.HTTP.request as http.js behaves for a GET of package content (written from reading it):
  * an XMLHttpRequest from Zotero's own window, resolved with the request when the status is 2xx, or
@@ -71,8 +77,56 @@ function evalPrefValues() {
   return Object.fromEntries(EVAL_PREFS.map((pref) => [pref, Services.prefs.getBoolPref(pref, false)]));
 }
 
+/**
+ * Loads a script into the scope; each `X is not defined` thrown while it loads names a global the
+ * scope lacks: it is copied from the main window (what the plugin must do before loading it) and
+ * the load is repeated. Returns the names in the order they were needed and the last failure.
+ */
+function loadProvidingGlobals(url, scope, win) {
+  const provided = [];
+  const thrownBy = [];
+  for (let attempt = 0; attempt < 10; attempt++) {
+    try {
+      Services.scriptloader.loadSubScriptWithOptions(url, { target: scope, ignoreCache: true });
+      return { provided, thrownBy, failure: null };
+    } catch (error) {
+      const missing = /^(\w+) is not defined$/.exec(String(error && error.message));
+      if (!missing || provided.includes(missing[1]) || typeof win[missing[1]] === 'undefined') {
+        return { provided, thrownBy, failure: String(error) };
+      }
+      provided.push(missing[1]);
+      thrownBy.push(String(error.fileName).replace(/^.*\/content\//, ''));
+      scope[missing[1]] = win[missing[1]];
+    }
+  }
+  return { provided, thrownBy, failure: 'too many attempts' };
+}
+
+/**
+ * The chat turn in a scope holding the slim bundle: the plugin's own code first copies
+ * `run.provideUpFront` from the main window (as docs/zotero-plugin.md shows), then the AI SDK
+ * bundle and chat-checks.js load, and the chat scenario runs.
+ */
+async function runChat(scope, base, zotero, run, wasmURL) {
+  const out = { name: run.name };
+  out.globals = Object.fromEntries(CHAT_PROBED_GLOBALS.map((g) => [g, Cu.evalInSandbox(`typeof ${g}`, scope)]));
+  try {
+    Cu.evalInSandbox(`{
+      const win = Zotero.getMainWindow();
+      for (const name of ${JSON.stringify(run.provideUpFront)}) globalThis[name] ??= win[name];
+    }`, scope);
+    out.aiSdkLoad = loadProvidingGlobals(`${base}${run.bundle}`, scope, zotero.getMainWindow());
+    Services.scriptloader.loadSubScriptWithOptions(`${base}chat-checks.js`, { target: scope, ignoreCache: true });
+    out.report = JSON.parse(await scope.bibgenieChat.run(run.input, wasmURL));
+  } catch (error) {
+    out.fatal = String(error);
+    out.stack = String(error && error.stack);
+  }
+  return out;
+}
+
 /** One plugin package: registered, loaded into a fresh scope, checked, unregistered. */
-async function runPackage(pkg, zotero, input, full) {
+async function runPackage(pkg, zotero, input, full, chatRuns) {
   const aomStartup = Cc['@mozilla.org/addons/addon-manager-startup;1'].getService(Ci.amIAddonManagerStartup);
   const handle = aomStartup.registerChrome(Services.io.newURI(`${pkg.rootURI}manifest.json`), [['content', pkg.name, 'content/']]);
   const result = { name: pkg.name };
@@ -106,6 +160,15 @@ async function runPackage(pkg, zotero, input, full) {
     if (result.withEvalPrefs.ok) {
       result.checks = JSON.parse(await (full ? scope.bibgenieChecks.store(input) : scope.bibgenieChecks.quick(input)));
     }
+    if (full && result.withEvalPrefs.ok && chatRuns) {
+      result.chats = [];
+      for (const [j, run] of chatRuns.entries()) {
+        // The first chat runs in the store scenario's scope; the others each in a fresh plugin scope.
+        const chatScope = j === 0 ? scope : pluginScope(`${pkg.name}-${run.name}`, zotero);
+        if (j !== 0) Services.scriptloader.loadSubScriptWithOptions(`${base}bibgenie-compaction.js`, { target: chatScope, ignoreCache: true });
+        result.chats.push(await runChat(chatScope, base, zotero, run, wasmURL));
+      }
+    }
   } finally {
     setEvalPrefs(null);
     handle.destruct();
@@ -114,7 +177,7 @@ async function runPackage(pkg, zotero, input, full) {
 }
 
 /**
- * @param {{ runtimeURL: string, dbDir: string, packages: Array<{ name: string, rootURI: string }>, input: string }} config
+ * @param {{ runtimeURL: string, dbDir: string, packages: Array<{ name: string, rootURI: string }>, input: string, chatRuns?: Array<{ name: string, bundle: string, provideUpFront: string[], input: string }> }} config
  * @returns {Promise<string>} JSON of everything observed
  */
 async function runRuntimeChecks(config) {
@@ -138,8 +201,10 @@ async function runRuntimeChecks(config) {
     // In Zotero the loader fetches through Zotero.HTTP; the scope's own fetch is the fallback.
     const httpRequests = [];
     const request = (method, url, options) => (httpRequests.push(`${method} ${url}`), zoteroHttpRequest(method, url, options));
-    const zotero = { DBConnection: ZoteroDBConnection, HTTP: { request } };
-    const result = await runPackage(pkg, zotero, config.input, i === 0);
+    // Zotero.getMainWindow(): here Firefox's browser window (a plugin takes missing globals from it).
+    const getMainWindow = () => Services.wm.getMostRecentWindow('navigator:browser');
+    const zotero = { DBConnection: ZoteroDBConnection, HTTP: { request }, getMainWindow };
+    const result = await runPackage(pkg, zotero, config.input, i === 0, config.chatRuns);
     out.packages.push({ ...result, httpRequests });
   }
   return JSON.stringify(out);
