@@ -97,11 +97,11 @@ const W_WORDS: u64 = 909;
 /// Each ASCII letter of a word: long or rare words split into several tokens.
 const W_WORD_CHARS: u64 = 50;
 /// Each ASCII uppercase letter on top: capitals (README, LICENSE, acronyms) merge less than lowercase.
-const W_UPPER_CHARS: u64 = 155;
+const W_UPPER_CHARS: u64 = 55;
 /// Each non-ASCII Latin letter (é, ß, ő) or combining mark: two UTF-8 bytes, often split off.
-const W_ACCENTED_CHARS: u64 = 1234;
+const W_ACCENTED_CHARS: u64 = 1284;
 /// Each group of up to three digits: every tokenizer here splits numbers into such groups.
-const W_DIGIT_GROUPS: u64 = 1189;
+const W_DIGIT_GROUPS: u64 = 1174;
 /// Each digit on top: the Claude tokenizer splits numbers into single digits.
 const W_DIGITS: u64 = 0;
 /// Each run of ASCII punctuation, JSON or code symbols.
@@ -110,21 +110,21 @@ const W_SYMBOL_RUNS: u64 = 698;
 const W_SYMBOL_CHARS: u64 = 301;
 /// Each symbol that repeats the one before it (`}}`, `""`, `----`): long rules merge, but the fit prices a
 /// repeat near a new symbol, as JSON's `}}`, `]]` and `""` split.
-const W_SYMBOL_REPEATS: u64 = 605;
+const W_SYMBOL_REPEATS: u64 = 585;
 /// A single plain space between runs: usually merged into the next word, but not before a digit.
-const W_PLAIN_SPACES: u64 = 20;
+const W_PLAIN_SPACES: u64 = 120;
 /// Any other whitespace run (a line break, indentation, tabs, several spaces): about one token, more
 /// when a break sits between short lines that tokenizers cannot merge.
-const W_SPACE_RUNS: u64 = 1518;
+const W_SPACE_RUNS: u64 = 1673;
 /// Each character of such a run.
 const W_SPACE_CHARS: u64 = 50;
 /// Each line break on top of its run.
-const W_LINE_BREAKS: u64 = 96;
+const W_LINE_BREAKS: u64 = 141;
 /// Each common Han ideograph (Chinese, Japanese kanji): one that every reference tokenizer keeps as a single
 /// token standing alone ([`han_cost`] 1); in a run such characters also merge into words.
-const W_HAN_CHARS: u64 = 979;
+const W_HAN_CHARS: u64 = 874;
 /// Each run of common Han ideographs (a rare one in between ends it).
-const W_HAN_RUNS: u64 = 406;
+const W_HAN_RUNS: u64 = 796;
 /// Each Han ideograph that some reference tokenizer splits into two tokens standing alone: the fit keeps it
 /// at its lower bound, two, as short classical texts of such characters merge little.
 const W_HAN_DOUBLE_CHARS: u64 = 2000;
@@ -134,18 +134,18 @@ const W_HAN_TRIPLE_CHARS: u64 = 2500;
 /// token each, as byte-level tokenizers charge a character they have no token for.
 const W_HAN_WIDE_CHARS: u64 = 4000;
 /// Each run of rare Han ideographs (cost two or more), which merge with neither neighbour.
-const W_HAN_RARE_RUNS: u64 = 100;
+const W_HAN_RARE_RUNS: u64 = 20;
 /// Each kana (hiragana, katakana).
-const W_KANA_CHARS: u64 = 815;
+const W_KANA_CHARS: u64 = 895;
 /// Each Hangul syllable or jamo: set by hand, Korean prose measured at 1.45-1.6 tokens a syllable
 /// (Claude tokenizer, cl100k); the Korean corpus here is too small to fit it.
 const W_HANGUL_CHARS: u64 = 1650;
 /// Each Cyrillic letter.
-const W_ALPHABET_CHARS: u64 = 588;
+const W_ALPHABET_CHARS: u64 = 563;
 /// Each run (word) of such letters.
 const W_ALPHABET_RUNS: u64 = 0;
 /// Each uppercase letter of such an alphabet on top (capitals split into bytes more often).
-const W_ALPHABET_UPPER: u64 = 385;
+const W_ALPHABET_UPPER: u64 = 325;
 /// Each character of another script (Greek, Hebrew, Arabic, Indic, Thai, Georgian, ...): measured on text
 /// in those scripts found in crates and /usr/share (the largest tokenizer, the Claude one, spends 1.2-1.9
 /// tokens a character, 2.0 for 90% of runs of Thai, Hebrew and Greek).
@@ -163,14 +163,14 @@ const W_PICTOGRAPHS: u64 = 3600;
 /// Indonesian), names, identifiers and hex split into more tokens than English words. With it the fit
 /// prices letters themselves low (`W_WORD_CHARS`): long English words are single tokens too. It took the
 /// held-out Latin-script man pages from 12.8% to 0.5% underestimated (README, "Estimator fidelity").
-const W_RARE_TRIGRAMS: u64 = 1796;
+const W_RARE_TRIGRAMS: u64 = 1641;
 
 /// Latin letters of non-English text cost more (German, French, Czech, Turkish split into more pieces).
 /// Accented letters are a signal: each one marks up to `FOREIGN_SPAN` Latin letters of its text as
 /// foreign, and each foreign letter costs `W_FOREIGN_LETTERS` more. Since rare trigrams price such words,
 /// the fit leaves this a small share.
 pub const FOREIGN_SPAN: u64 = 60;
-pub const W_FOREIGN_LETTERS: u64 = 21;
+pub const W_FOREIGN_LETTERS: u64 = 10;
 
 /// The weights in the order of [`FEATURE_NAMES`].
 pub const WEIGHTS: [u64; FEATURES] = [

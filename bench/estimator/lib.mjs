@@ -254,9 +254,9 @@ export const CORPORA = [
       ...walk(path.join(poetryDir, 'songci'), (p) => /\/ci\.song\.\d+\.json$/.test(p)),
     ],
     toText: poemsText },
-  { name: 'ja-man', about: 'Japanese man pages (Debian manpages-ja)', files: man(['/usr/share/man/ja']), roff: true, optional: true },
+  { name: 'ja-man', about: 'Japanese man pages (Debian manpages-ja)', files: debianMan('manpages-ja', 'ja'), roff: true, optional: true },
   { name: 'ko-man', about: 'Korean man pages (shipped by several packages)', files: man(['/usr/share/man/ko']), roff: true, optional: true },
-  { name: 'ru-man', about: 'Russian man pages (Debian manpages-ru)', files: man(['/usr/share/man/ru']), roff: true, optional: true },
+  { name: 'ru-man', about: 'Russian man pages (Debian manpages-ru)', files: debianMan('manpages-ru', 'ru'), roff: true, optional: true },
   { name: 'latin-man', about: 'Man pages in Latin-script languages (de, fr, es, pl, cs, ...; shipped by many packages)',
     files: man(['cs', 'da', 'de', 'es', 'fi', 'fr', 'hr', 'hu', 'id', 'it', 'nl', 'pl', 'pt', 'pt_BR', 'ro', 'sl', 'sv', 'tr']
       .map((l) => `/usr/share/man/${l}`)), roff: true, optional: true },
