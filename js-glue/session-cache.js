@@ -10,6 +10,8 @@ import { SessionIndex as WasmIndex } from './bibgenie_compaction.js';
 let heldPrefixOf;
 let heldCount;
 let firstNode;
+/** Appends a node as the session's own read would take it (`appendShallow`), or throws. */
+let appendHeld;
 
 const dispose = typeof Symbol === 'function' && Symbol.dispose;
 
@@ -26,8 +28,7 @@ export class SessionIndex {
   }
 
   static from(session) {
-    const index = WasmIndex.from(session);
-    return new SessionIndex(index, Array.from(session.nodes));
+    return fromNodes(session) ?? new SessionIndex(WasmIndex.from(session), Array.from(session.nodes));
   }
 
   /** Appends a durable node (the leaf does not move); the index keeps this object. */
@@ -96,6 +97,10 @@ export class SessionIndex {
   }
 
   static {
+    appendHeld = (index, node) => {
+      index.#index.appendShallow(node);
+      index.#nodes.push(node);
+    };
     heldCount = (index) => index.#nodes.length;
     firstNode = (index) => index.#nodes[0];
     heldPrefixOf = (index, nodes) => {
@@ -107,6 +112,32 @@ export class SessionIndex {
   }
 }
 if (dispose) SessionIndex.prototype[dispose] = SessionIndex.prototype.free;
+
+/** Plain session data whose JSON text is its fields (no `toJSON` of its own), with a leaf. */
+function plainSession(session) {
+  if (typeof session !== 'object' || session === null || typeof session.toJSON === 'function') return false;
+  const { nodes, leafId, branchRevision } = session;
+  return Array.isArray(nodes) && typeof nodes.toJSON !== 'function' && nodes.length > 0 && isNodeId(leafId) && isCount(branchRevision);
+}
+
+/**
+ * The index of `session` built node by node: each node crosses as its own small JSON text, so the
+ * whole session's text never sits in wasm memory beside the nodes read from it (the peak of a
+ * large session). Null when a node is one the whole session's read must decide (invalid, a
+ * duplicate id, deep nesting) or the leaf is not a node: the caller reads the session's text.
+ */
+function fromNodes(session) {
+  if (!plainSession(session)) return null;
+  const index = WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 });
+  try {
+    for (const node of session.nodes) index.appendShallow(node);
+    index.setLeaf(session.leafId, session.branchRevision);
+  } catch {
+    index.free();
+    return null;
+  }
+  return new SessionIndex(index, Array.from(session.nodes));
+}
 
 export function projectionFrom({ items, checkpointId, keptFromId }, nodes) {
   return { checkpointId, keptFromId, messages: items.map((item) => (typeof item === 'number' ? nodes[item] : item.summary)) };
@@ -139,15 +170,14 @@ function drop(entry) {
  * read of the session (tests/node/session-cache.test.mjs).
  */
 export function heldIndexFor(session) {
-  if (typeof session !== 'object' || session === null || !Array.isArray(session.nodes) || session.nodes.length === 0) return null;
+  if (!plainSession(session)) return null;
   const { nodes, leafId, branchRevision } = session;
-  if (!isNodeId(leafId) || !isCount(branchRevision)) return null;
   let entry = held.find((e) => heldPrefixOf(e.index, nodes));
   if (entry) {
     held.splice(held.indexOf(entry), 1);
     held.push(entry);
     try {
-      for (let i = heldCount(entry.index); i < nodes.length; i++) entry.index.append(nodes[i]);
+      for (let i = heldCount(entry.index); i < nodes.length; i++) appendHeld(entry.index, nodes[i]);
       if (entry.leafId !== leafId || entry.branchRevision !== branchRevision) {
         // Marked stale first: a failed move leaves the index's branch unknown.
         entry.leafId = null;

@@ -329,7 +329,12 @@ impl Node {
     /// The node the typed reader finds in one node's `text` (depth checked first), or `None` when the
     /// rules of `from_value` must decide (an invalid node, deep nesting, lone surrogates).
     pub fn read_text(text: &str) -> Option<Node> {
-        if crate::json_text::nests_deeper_than(text, 64) {
+        Node::read_text_within(text, 64)
+    }
+
+    /// As `read_text`, with `limit` levels of nesting at most.
+    pub fn read_text_within(text: &str, limit: usize) -> Option<Node> {
+        if crate::json_text::nests_deeper_than(text, limit) {
             return None;
         }
         Node::from_node_text(text.trim())

@@ -238,10 +238,10 @@ export async function sessionRun({ api, baseline, syntheticSession, wasmMemory, 
   const estimateT = measure(() => api.estimate(session, MODEL, {}), { samples });
   const planT = measure(() => api.plan(session, MODEL, { mode: 'auto' }), { samples });
   const stateless = measure(() => [api.project(session), api.estimate(session, MODEL, {}), api.plan(session, MODEL, { mode: 'auto' })], { samples });
-  await row('stateless project', projectT);
-  await row('stateless estimate', estimateT);
-  await row('stateless plan (auto)', planT);
-  await row('stateless project + estimate + plan', stateless);
+  await row('stateless project (same objects again: the hidden index answers)', projectT);
+  await row('stateless estimate (same objects again)', estimateT);
+  await row('stateless plan auto (same objects again)', planT);
+  await row('stateless project + estimate + plan (same objects again; cold: the pi table, a0)', stateless);
   await row('baseline JS: project + chars/4 estimate + plan', measure(() => [baseline.project(session), baseline.estimate(session, MODEL), baseline.plan(session, MODEL)], { samples }));
 
   const plan = api.plan(session, MODEL, { mode: 'auto' });

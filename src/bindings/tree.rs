@@ -82,6 +82,19 @@ impl SessionIndex {
         Node::parse_strict_text(&text).and_then(|node| self.inner.append_node(node)).map_err(js_error)
     }
 
+    /// `append` for the glue, which builds indexes node by node and extends them with new nodes.
+    /// Refused: a node the typed reader does not read alone, or nesting deeper than 62 levels (64
+    /// inside a session's `nodes`): a session holding it is read by the tree parser, whose rules
+    /// decide, so the glue reads the whole session instead.
+    #[wasm_bindgen(js_name = appendShallow, skip_typescript)]
+    pub fn append_shallow(&mut self, node: JsValue) -> Result<(), JsValue> {
+        let text = json_text_from_js(&node, ErrorCode::InvalidNode).map_err(js_error)?;
+        // Only what the typed reader reads alone; anything else is for the whole session's read.
+        let node = Node::read_text_within(&text, 62)
+            .ok_or_else(|| js_error(Error::new(ErrorCode::InvalidNode, "node left to the session's read")))?;
+        self.inner.append_node(node).map_err(js_error)
+    }
+
     #[wasm_bindgen(js_name = setLeaf)]
     pub fn set_leaf(
         &mut self,

@@ -162,6 +162,20 @@ test('bad nodes, duplicate ids and invalid sessions give the text path answers a
   assert.deepStrictEqual(outcome(() => compaction.plan(session, SMALL, { mode: 'sideways' })), outcome(() => text.plan(session, SMALL, { mode: 'sideways' })));
 });
 
+test('deeply nested nodes, appended or in the first read, answer as the text path', () => {
+  const base = syntheticSession({ messages: 16, seed: 3 });
+  const nested = (levels) => { let v = 'core'; for (let i = 0; i < levels; i++) v = [v]; return v; };
+  for (const levels of [55, 58, 59, 60, 61, 62, 63, 64, 90, 120, 122, 123, 124, 125, 126, 127, 130]) {
+    const deep = { id: `deep${levels}`, parentId: base.leafId, role: 'user', parts: [{ type: 'data-nested', data: nested(levels) }] };
+    const session = { ...base, nodes: [...base.nodes] };
+    assertSame(session, 'before');
+    // Appended to a held index, and read fresh (a new index built node by node).
+    const grown = { nodes: [...session.nodes, deep], leafId: deep.id, branchRevision: base.branchRevision + 1 };
+    assertSame(grown, `appended, ${levels} levels`);
+    assertSame({ ...grown, nodes: grown.nodes.map((n) => ({ ...n })) }, `fresh objects, ${levels} levels`);
+  }
+});
+
 test('several sessions at once each keep their answers', () => {
   const sessions = [1, 2, 3, 4, 5, 6].map((seed) => syntheticSession({ messages: 20 + 4 * seed, seed }));
   const want = sessions.map(reference);
