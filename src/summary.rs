@@ -266,7 +266,7 @@ fn is_question(sentence: &str) -> bool {
     if trimmed.ends_with('?') || trimmed.ends_with('？') || trimmed.ends_with('吗') {
         return true;
     }
-    let first: String = trimmed.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
+    let first: String = trimmed.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_ascii_lowercase(); // the openers are ASCII words
     QUESTION_OPENERS.contains(&first.as_str())
 }
 

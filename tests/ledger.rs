@@ -294,3 +294,36 @@ fn among_the_entries_the_summary_names_the_most_recently_used_are_projected_firs
         assert!(projected.text.contains(&format!(" {key}: ")), "{key} is among the newest mentions: {}", projected.text);
     }
 }
+
+#[test]
+fn lookup_text_ignores_case_in_latin_greek_and_cyrillic_titles() {
+    use bibgenie_compaction::ledger::{lookup, LedgerQuery};
+    let titled = |key: &str, label: &str| LedgerEntry {
+        kind: LedgerKind::Item,
+        key: key.into(),
+        label: Some(label.into()),
+        parent_key: None,
+        detail: None,
+    };
+    let ledger = ResourceLedger {
+        entries: vec![
+            titled("AAAA2345", "Ökologie des Waldes"),
+            titled("BBBB2345", "ΑΡΧΑΙΑ ΙΣΤΟΡΙΑ"),
+            titled("CCCC2345", "Ёжик и ИСТОРИЯ"),
+            titled("DDDD2345", "唐詩三百首"),
+        ],
+    };
+    let keys = |text: &str| {
+        lookup(&ledger, &LedgerQuery { text: Some(text.into()), ..Default::default() })
+            .iter()
+            .map(|e| e.key.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(keys("ökologie"), ["AAAA2345"]);
+    assert_eq!(keys("ÖKOLOGIE DES"), ["AAAA2345"]);
+    assert_eq!(keys("αρχαια"), ["BBBB2345"]);
+    assert_eq!(keys("ёжик и история"), ["CCCC2345"]);
+    assert_eq!(keys("三百"), ["DDDD2345"]);
+    assert_eq!(keys("aaaa2345"), ["AAAA2345"]);
+    assert!(keys("×").is_empty());
+}
