@@ -241,6 +241,13 @@ async function runSequence(store, seed, figures) {
     for (const id of ref.sessions.keys()) {
       const got = await store.load(id);
       loaded.set(id, got);
+      const before = previous.get(id);
+      if (before) {
+        const changed = JSON.stringify([before.nodes, before.leafId]) !== JSON.stringify([got.nodes, got.leafId]);
+        if (got.branchRevision < before.branchRevision) fail(`${id}: revision fell from ${before.branchRevision} to ${got.branchRevision}`);
+        if (changed && got.branchRevision === before.branchRevision) fail(`${id}: visible content changed but the revision stayed ${got.branchRevision}`);
+        if (!changed && got.branchRevision !== before.branchRevision) fail(`${id}: revision moved to ${got.branchRevision} with no change`);
+      }
       try {
         assert.deepStrictEqual(got, ref.view(id));
       } catch (error) {
@@ -249,13 +256,6 @@ async function runSequence(store, seed, figures) {
       if (got.leafId !== null) {
         const branch = readBranch(got);
         if (branch.problems.length) fail(`readBranch(${id}) reports ${JSON.stringify(branch.problems)}`);
-      }
-      const before = previous.get(id);
-      if (before) {
-        const changed = JSON.stringify([before.nodes, before.leafId]) !== JSON.stringify([got.nodes, got.leafId]);
-        if (got.branchRevision < before.branchRevision) fail(`${id}: revision fell from ${before.branchRevision} to ${got.branchRevision}`);
-        if (changed && got.branchRevision === before.branchRevision) fail(`${id}: content changed but the revision stayed ${got.branchRevision}`);
-        if (!changed && got.branchRevision !== before.branchRevision) fail(`${id}: revision moved to ${got.branchRevision} with no change`);
       }
     }
     previous = loaded;
@@ -273,6 +273,7 @@ async function runSequence(store, seed, figures) {
       if (typeof error?.code !== 'string') fail(`${label}: refusal without a code: ${error}`);
       if (error.code !== predicted.code) fail(`${label}: refused with ${error.code}, the model expected ${predicted.code}`);
       bump(figures.refusals, error.code);
+      log[log.length - 1] += ` -> ${error.code}`;
       return null; // invariant 3: checkAll() after the step compares every session with the unchanged model
     }
     if (predicted.code !== undefined) fail(`${label}: succeeded, the model expected refusal ${predicted.code}`);
@@ -322,9 +323,14 @@ async function runSequence(store, seed, figures) {
       options.parentId = rng.pick(visible).id;
     } else if (variant === 8) {
       options.parentId = rng.chance(0.3) ? null : `ghost-${counter}`;
-    } else if (visible.length) {
-      const other = rng.pick(visible);
-      message = { id: other.id, role: 'user', parts: partsOf(other.id, 1, 'text', rng) }; // a visible id again
+    } else {
+      // An id used before: refused when this session sees it, allowed when only another session does.
+      const hidden = sessionIds().flatMap((id) => ref.sessions.get(id).own).filter((n) => !visible.includes(n) && !visible.some((v) => v.id === n.id));
+      const pool = hidden.length && rng.chance(0.4) ? hidden : visible;
+      if (pool.length) {
+        const other = rng.pick(pool);
+        message = { id: other.id, role: 'user', parts: partsOf(other.id, 1, 'text', rng) };
+      }
     }
     message ??= newMessage(sessionId, options.parentId !== undefined ? options.parentId : s.leafId);
     await expect(`appendMessage(${sessionId}, ${message.id}, ${JSON.stringify(options)})`, ref.append(sessionId, message, options),
@@ -492,6 +498,17 @@ async function runSequence(store, seed, figures) {
     entry.deferred.resolve(SUMMARY);
     const outcome = await entry.outcome;
     log.push(`${label} resolved at ${JSON.stringify({ leafId: s.leafId, branchRevision: s.rev })}: ${outcome.status} ${outcome.reason ?? ''}`);
+    if (outcome.status === 'committed') {
+      // Invariant 1: summarized from the current text of every node it folds in.
+      const current = new Map(atCommit.nodes.filter((n) => !isCheckpoint(n)).map((n) => [n.id, versionOf(n)]));
+      for (const [, id, version] of entry.prompt.matchAll(MARKER)) {
+        if (current.get(id) !== Number(version)) fail(`${label}: committed a summary quoting ${id} v${version}, current is v${current.get(id)}`);
+      }
+      for (const id of outcome.plan.summarizeIds) {
+        if (!current.has(id)) fail(`${label}: summarized ${id}, which is not a message of the session`);
+        if (!entry.prompt.includes(marker(id, current.get(id)))) fail(`${label}: ${id} is folded in but its current text v${current.get(id)} is not in the request`);
+      }
+    }
     assert.deepStrictEqual(outcome.plan?.basis, entry.basis, `${label}: planned on a basis other than the model's`);
     const unchanged = s.leafId === entry.basis.leafId && s.rev === entry.basis.branchRevision;
     if (!unchanged) {
@@ -505,16 +522,6 @@ async function runSequence(store, seed, figures) {
       return;
     }
     if (outcome.status !== 'committed') fail(`${label}: nothing moved, expected committed, got ${outcome.status} ${outcome.reason ?? ''} ${outcome.error?.message ?? ''}`);
-    // Invariant 1: summarized from the current text of every node it folds in.
-    const current = new Map(atCommit.nodes.filter((n) => !isCheckpoint(n)).map((n) => [n.id, versionOf(n)]));
-    for (const [, id, version] of entry.prompt.matchAll(MARKER)) {
-      if (current.get(id) !== Number(version)) fail(`${label}: committed a summary quoting ${id} v${version}, current is v${current.get(id)}`);
-    }
-    const summarized = outcome.plan.summarizeIds;
-    for (const id of summarized) {
-      if (!current.has(id)) fail(`${label}: summarized ${id}, which is not a message of the session`);
-      if (!entry.prompt.includes(marker(id, current.get(id)))) fail(`${label}: ${id} is folded in but its current text v${current.get(id)} is not in the request`);
-    }
     const node = outcome.checkpoint;
     assert.equal(node.parentId, entry.basis.leafId, `${label}: checkpoint parent`);
     assert.deepStrictEqual(node.checkpoint.basis, entry.basis, `${label}: checkpoint basis`);
