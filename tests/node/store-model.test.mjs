@@ -1,6 +1,7 @@
 // Model-based test of the packed package's session stores (MemoryStore, SqliteStore on a temp
-// file): random sequences of store operations and compactions, replayed against a reference
-// model written here in plain JS, checked after every step.
+// file, ZoteroDBStore through the Zotero.DBConnection shim): random sequences of store operations
+// and compactions, replayed against a reference model written here in plain JS, checked after
+// every step. docs/stores.md ("Model-based test") has the figures.
 //
 // Operations: sessions and forks of forks; appends with and without parentId and
 // expectedLeafId/expectedRevision; updateMessageParts of leaf messages and of pending tool parts
@@ -27,7 +28,7 @@
 //   3. Every refusal is an error with the code the model predicts, and writes nothing: every
 //      session loads as before the call.
 //   4. load() of every session equals the reference (nodes in order, leaf, revision), and so
-//      do the sessions a compaction outcome carries.
+//      do the heads the calls return and the sessions a compaction outcome carries.
 //   5. readBranch on every session with a leaf reports no problem.
 //
 // The seed is printed; BIBGENIE_STORE_MODEL_SEED replays it (sequence i uses seed + i),
