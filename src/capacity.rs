@@ -168,9 +168,20 @@ pub fn capacity(model: &ModelProfile) -> Result<Capacity> {
     })
 }
 
+/// A summary written within its budget in Latin or CJK script is estimated at most about twice that
+/// (plus its headings); the ledger bound below assumes it. The runner accepts more (scripts the
+/// estimator prices far above o200k, `commit::SUMMARY_ESTIMATE_FACTOR`); such a summary's own estimate
+/// is then over the plan's figure as well, and the controller's estimate before a send is the check.
+const LATIN_SUMMARY_ESTIMATE_FACTOR: u64 = 2;
+const LATIN_SUMMARY_HEADINGS: u64 = 64;
+
 /// Most tokens the ledger's projected part takes beside a summary made for this capacity: the
-/// runner's ceiling for the summary's estimate (`commit::summary_estimate_ceiling`) divided by
-/// `ledger::PROJECTED_LEDGER_DIVISOR` (rule `ledger-projection-budget`). 8k window: 213 tokens.
+/// summary's estimate within its budget (see above) divided by `ledger::PROJECTED_LEDGER_DIVISOR`
+/// (rule `ledger-projection-budget`). 8k window: 213 tokens.
 pub fn projected_ledger_budget(capacity: &Capacity) -> u64 {
-    crate::commit::summary_estimate_ceiling(capacity.summary_max_output_tokens) / crate::ledger::PROJECTED_LEDGER_DIVISOR
+    capacity
+        .summary_max_output_tokens
+        .saturating_mul(LATIN_SUMMARY_ESTIMATE_FACTOR)
+        .saturating_add(LATIN_SUMMARY_HEADINGS)
+        / crate::ledger::PROJECTED_LEDGER_DIVISOR
 }

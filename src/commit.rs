@@ -69,11 +69,16 @@ pub fn check_commit(fresh: &Session, plan: &Plan) -> Result<std::result::Result<
     Ok(Ok(()))
 }
 
-/// The estimator is conservative: a summary a model wrote within `maxOutputTokens` real tokens is
-/// estimated at up to about twice that (the test fixtures' eight one-line sections: 205 estimated
-/// tokens, about 120 real). The ceiling allows for that, plus the eight headings on tiny budgets.
-pub const SUMMARY_ESTIMATE_FACTOR: u64 = 2;
-pub const SUMMARY_HEADINGS_ALLOWANCE: u64 = 64;
+/// The estimator is conservative: it prices the largest of four tokenizers, so a summary a model
+/// wrote within `maxOutputTokens` real tokens is estimated at up to about twice that in English (the
+/// test fixtures' eight one-line sections: 205 estimated tokens, about 120 real) and four to six times
+/// that in Greek, Hebrew, Thai, Arabic or Hindi against o200k (measured 2026-12-01 on short research
+/// paragraphs: 4.65, 4.27, 4.32, 6.13, 5.25). The ceiling refuses only what no model can have
+/// written within its cap; the controller's estimate of the compacted request is the exact check.
+pub const SUMMARY_ESTIMATE_FACTOR: u64 = 8;
+/// Room for the eight headings and the extractive summarizer's fixed notes on tiny budgets (a model
+/// whose output cap is a few dozen tokens).
+pub const SUMMARY_HEADINGS_ALLOWANCE: u64 = 256;
 
 /// The largest estimate a summary for `budget` may have (see `check_summary_budget`).
 pub fn summary_estimate_ceiling(budget: u64) -> u64 {

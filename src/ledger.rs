@@ -172,8 +172,8 @@ pub fn render_line(out: &mut String, entry: &LedgerEntry) {
 // The projected part of the ledger.
 
 /// Rule `ledger-projection-budget`: the ledger lines projected beside a summary take at most an
-/// eighth of the summary's own estimate. The runner refuses summaries over twice their budget (plus
-/// the headings' allowance), so this is at most about a quarter of the summary budget; the
+/// eighth of the summary's own estimate. A summary written within its budget is estimated at most
+/// about twice that (`capacity::projected_ledger_budget`), so this is about a quarter of the summary budget; the
 /// checkpoint keeps the whole ledger and `lookup` reaches the rest.
 pub const PROJECTED_LEDGER_DIVISOR: u64 = 8;
 

@@ -33,8 +33,8 @@ fn frame_of_text(text: String, options: &EstimateOptions) -> u64 {
 /// previous one's last); a few pieces are joined.
 const JOIN_SLACK_TOKENS: u64 = 8;
 
-/// Upper bound of the frame of a summary made for `capacity` (the runner refuses summaries over
-/// `summary_estimate_ceiling`): the ledger's projected part is at most `projected_ledger_budget`,
+/// Upper bound of the frame of a summary made for `capacity` and estimated within twice its budget
+/// (see `capacity::projected_ledger_budget`): the ledger's projected part is at most `projected_ledger_budget`,
 /// plus the left-out line (rule `ledger-projection-budget`), whatever the
 /// ledger's size.
 pub fn bounded_frame_tokens(capacity: &crate::capacity::Capacity, options: &EstimateOptions) -> u64 {

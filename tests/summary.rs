@@ -355,3 +355,25 @@ fn a_constraint_planted_in_the_first_turn_is_in_every_projection_through_twenty_
         eprintln!("{window}: 21 automatic compactions in {turns} turns ({} messages), the constraint in all {checked} projections", 2 * turns + 1);
     }
 }
+
+#[test]
+fn a_summary_a_model_wrote_within_its_cap_is_not_refused_in_scripts_the_estimator_prices_high() {
+    use bibgenie_compaction::commit::check_summary_budget;
+    // 86 o200k tokens (gpt-tokenizer, 2026-12-01); the estimator prices it at 400.
+    let greek = "Η έρευνα εξετάζει τη διατροφή των σκύλων σε μελέτες που έχουν αξιολογηθεί από ομοτίμους. Οι χρήστες ζήτησαν μόνο άρθρα μετά το 2015 και σε μορφή APA. Τα κύρια ευρήματα δείχνουν ότι η πρωτεΐνη και οι φυτικές ίνες επηρεάζουν την υγεία του εντέρου.";
+    // Eight sections of that paragraph: about 8 x 86 + headings = ~720 real tokens, within a 1,024 cap.
+    let summary: String = SECTIONS.iter().map(|s| format!("## {s}\n- (user) {greek}\n")).collect();
+    assert_eq!(validate_summary(&summary), Ok(()));
+    assert_eq!(check_summary_budget(&summary, 1_024), Ok(()), "a Greek summary within its cap is committed");
+}
+
+#[test]
+fn the_extractive_summary_passes_the_runners_budget_check_even_on_a_tiny_output_cap() {
+    use bibgenie_compaction::commit::check_summary_budget;
+    let session = research_session();
+    for cap in [1, 16, 64] {
+        let request = summary_request(&session, &plan(&["U1", "A1", "U2", "A2", "U3", "A3"], Some("U4"), None, "A4"), &model(8_192, Some(cap))).unwrap();
+        let summary = extractive_summary(&request);
+        assert_eq!(check_summary_budget(&summary, request.max_output_tokens), Ok(()), "maxOutputTokens {cap}: {summary}");
+    }
+}
