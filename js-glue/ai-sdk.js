@@ -32,7 +32,15 @@ function abortReason(signal) {
  * @param {(() => { signal: unknown, abort(reason?: unknown): void }) | undefined} createAbortController
  */
 function newAbortController(createAbortController) {
-  if (typeof createAbortController === 'function') return createAbortController();
+  if (typeof createAbortController === 'function') {
+    // e.g. `new (Zotero.getMainWindow().AbortController)()` with no main window open: the summary is
+    // still made (and cancel still ends it through the race below), only the provider request runs on.
+    try {
+      return createAbortController();
+    } catch {
+      // fall through to the global, if the runtime has one
+    }
+  }
   const g = /** @type {any} */ (globalThis);
   return typeof g.AbortController === 'function' ? new g.AbortController() : null;
 }

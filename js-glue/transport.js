@@ -107,6 +107,10 @@ export class CompactionChatTransport {
       throw turnError('invalid-messages', `sendMessages: cannot send a ${String(last.role)} message`);
     }
 
+    const aborted = () => {
+      if (abortSignal?.aborted) throw turnError('cancelled', 'sendMessages: the chat request was aborted; nothing was sent or stored');
+    };
+    aborted();
     const cancel = () => this.#controller.cancel('the chat request was aborted');
     abortSignal?.addEventListener?.('abort', cancel);
     let result;
@@ -119,7 +123,13 @@ export class CompactionChatTransport {
       const code = result.status === 'failed' ? result.reason : result.status;
       throw turnError(code, result.message ?? `the message was not sent: ${result.status} (${result.reason})`, { result });
     }
-    if (!result.stored) await store.appendMessage(sessionId, asStored(result.messages[result.messages.length - 1]));
+    aborted();
+    const sent = result.messages[result.messages.length - 1];
+    // Stored only if the session is still where the projection was made (another window may have
+    // answered meanwhile): else `session-moved`, and the model was not asked.
+    const seen = /** @type {any} */ (result.outcome)?.session;
+    const expected = seen ? { expectedLeafId: seen.leafId, expectedRevision: seen.branchRevision } : {};
+    if (!result.stored) await store.appendMessage(sessionId, asStored(sent), expected);
 
     const streamed = await this.#streamResponse({ messages: result.messages, abortSignal, trigger, chatId });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
@@ -130,7 +140,7 @@ export class CompactionChatTransport {
       originalMessages: result.messages,
       generateMessageId: this.#generateMessageId,
       messageMetadata: this.#messageMetadata,
-      onFinish: (/** @type {any} */ event) => this.#persist(event),
+      onFinish: (/** @type {any} */ event) => this.#persist(event, sent.id),
     });
   }
 
@@ -139,17 +149,23 @@ export class CompactionChatTransport {
     return null;
   }
 
-  /** @param {{ responseMessage: any, isContinuation: boolean, isAborted?: boolean }} event */
-  async #persist({ responseMessage, isContinuation, isAborted = false }) {
-    if (responseMessage && Array.isArray(responseMessage.parts) && responseMessage.parts.length > 0) {
-      if (isContinuation) {
-        const options = responseMessage.metadata === undefined ? undefined : { metadata: responseMessage.metadata };
-        await this.#store.updateMessageParts(this.#sessionId, responseMessage.id, responseMessage.parts, options);
-      } else {
-        await this.#store.appendMessage(this.#sessionId, asStored(responseMessage));
+  /**
+   * @param {{ responseMessage: any, isContinuation: boolean, isAborted?: boolean }} event
+   * @param {string} sentId the message the response answers: its parent, wherever the leaf moved meanwhile
+   */
+  async #persist({ responseMessage, isContinuation, isAborted = false }, sentId) {
+    try {
+      if (responseMessage && Array.isArray(responseMessage.parts) && responseMessage.parts.length > 0) {
+        if (isContinuation) {
+          const options = responseMessage.metadata === undefined ? undefined : { metadata: responseMessage.metadata };
+          await this.#store.updateMessageParts(this.#sessionId, responseMessage.id, responseMessage.parts, options);
+        } else {
+          await this.#store.appendMessage(this.#sessionId, asStored(responseMessage), { parentId: sentId });
+        }
       }
+      if (this.#onFinish) await this.#onFinish({ responseMessage, isAborted, isContinuation });
+    } finally {
+      this.#controller.afterTurn(); // never rejects; its state reports what it did
     }
-    if (this.#onFinish) await this.#onFinish({ responseMessage, isAborted, isContinuation });
-    this.#controller.afterTurn(); // never rejects; its state reports what it did
   }
 }

@@ -6,6 +6,7 @@
 // file can be bundled with the slim entry as a classic script.
 
 import { PACKAGE_VERSION } from './version.js';
+import { releaseHeldSessions } from './session-cache.js';
 
 /**
  * @typedef {{
@@ -220,10 +221,12 @@ export function loadCompaction(options) {
 }
 
 /**
- * Forgets the loaded instance (plugin shutdown, tests). Wasm objects the plugin still holds
- * (SessionIndex, CompactionController) must be freed with their `free()` before this.
+ * Forgets the loaded instance (plugin shutdown, tests) and frees the hidden indexes of the stateless
+ * calls (up to two sessions). Wasm objects the plugin still holds (SessionIndex) must be freed with
+ * their `free()` before this.
  */
 export function unloadCompaction() {
+  releaseHeldSessions();
   loaded = null;
 }
 

@@ -154,6 +154,62 @@ for (const sdk of sdks) {
       assert.equal(after.nodes.filter((n) => n.id === 'u-q').length, 1);
     });
 
+    it('an aborted request is cancelled before anything is stored or streamed', async () => {
+      const { store, sessionId, transport, languageModel } = await setup();
+      const before = JSON.stringify(await store.load(sessionId));
+      const abortSignal = { aborted: true, addEventListener() {}, removeEventListener() {} };
+      await assert.rejects(
+        transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: undefined, messages: [chatMessage('u-x', 'never')], abortSignal }),
+        (error) => error.code === 'cancelled',
+      );
+      assert.equal(JSON.stringify(await store.load(sessionId)), before, 'nothing stored');
+      assert.equal(languageModel.doStreamCalls.length, 0, 'the model was not asked');
+    });
+
+    it('the response is stored under the message it answers, though another window moved the leaf while it streamed', async () => {
+      const { store, sessionId, controller } = await setup();
+      let other;
+      const languageModel = answering('Answer to the question.');
+      const transport = new CompactionChatTransport({
+        controller, store, sessionId, generateMessageId: () => 'resp-mine',
+        streamResponse: async ({ messages, abortSignal }) => {
+          // Another window appends its own message while this request streams.
+          other = await store.appendMessage(sessionId, chatMessage('u-other-window', 'A question from another window.'));
+          return sdk.ai.streamText({ model: languageModel, messages: await sdk.ai.convertToModelMessages(messages), abortSignal });
+        },
+      });
+      await readAll(await send(transport, [chatMessage('u-mine', 'My question.')]));
+      const after = await store.load(sessionId);
+      const byId = new Map(after.nodes.map((n) => [n.id, n]));
+      assert.equal(byId.get('resp-mine').parentId, 'u-mine', 'the response answers the message the model saw');
+      assert.equal(byId.get('u-other-window').parentId, 'u-mine');
+      assert.ok(other);
+      while (controller.busy) await new Promise((r) => setTimeout(r, 1));
+    });
+
+    it('a user message is refused with session-moved when another window answered after the projection was made', async () => {
+      const { store, sessionId } = await setup();
+      // A controller whose submit answers from a session that has moved on since (as when another
+      // window appended between the preflight and the write).
+      const stale = await store.load(sessionId);
+      await store.appendMessage(sessionId, chatMessage('u-other', 'Another window.'));
+      const controller = {
+        submit: async (draft) => ({ status: 'send', messages: [draft], draft, outcome: { status: 'noop', session: stale } }),
+        afterTurn: () => Promise.resolve(null),
+        cancel: () => false,
+        can: () => true,
+      };
+      const languageModel = answering('unused');
+      const transport = new CompactionChatTransport({
+        controller, store, sessionId,
+        streamResponse: async ({ messages }) => sdk.ai.streamText({ model: languageModel, messages: await sdk.ai.convertToModelMessages(messages) }),
+      });
+      const before = JSON.stringify(await store.load(sessionId));
+      await assert.rejects(send(transport, [chatMessage('u-late', 'Late.')]), (error) => error.code === 'session-moved');
+      assert.equal(JSON.stringify(await store.load(sessionId)), before, 'nothing stored');
+      assert.equal(languageModel.doStreamCalls.length, 0, 'the model was not asked');
+    });
+
     it('reconnectToStream resolves null (nothing to resume in-process)', async () => {
       const { transport } = await setup();
       assert.equal(await transport.reconnectToStream({ chatId: 'chat-1' }), null);
