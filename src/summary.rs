@@ -429,7 +429,8 @@ history and lists the Zotero ledger without interpreting them; (inferred) marks 
 const TRIM_ORDER: [usize; 8] = [4, 3, 2, 7, 6, 5, 1, 0];
 
 /// Sections whose newest lines go first: the oldest goal and constraints are the ones a long session
-/// must not lose (the newest are usually still in the verbatim tail). Elsewhere the oldest go first.
+/// must not lose (they were stated first and everything since builds on them; a line trimmed here is
+/// gone from the model's view, only the "left out" note says so). Elsewhere the oldest go first.
 const NEWEST_FIRST: [usize; 2] = [0, 1];
 
 /// Rule `extractive-within-budget`: like a model's answer, the extractive summary stays within the

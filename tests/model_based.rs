@@ -322,7 +322,6 @@ struct Stats {
     max_checkpoints_on_branch: usize,
     /// Committed preflights whose compacted request the controller sends (it fits) or refuses.
     sends_after_compaction: u64,
-    too_large_after_compaction: u64,
 }
 
 static STATS: Mutex<Option<Stats>> = Mutex::new(None);
@@ -763,12 +762,6 @@ impl Reference {
         if c.plan.mode == Mode::Preflight {
             let request = EstimateRequest { draft: c.draft.clone(), overhead: c.overhead };
             let sent = estimate(&self.session(), &c.model, &request).expect("estimate");
-            if sent.fits {
-                assert!(sent.tokens <= capacity(&c.model).expect("capacity").safe_input_limit, "invariant 9: a send over the safe limit");
-                record(|s| s.sends_after_compaction += 1);
-            } else {
-                record(|s| s.too_large_after_compaction += 1);
-            }
             assert!(
                 sent.fits,
                 "invariant 9: a preflight compaction with a summary within its budget must make the draft fit: {} > {} (plan said {})",
@@ -776,6 +769,7 @@ impl Reference {
                 sent.safe_input_limit,
                 c.plan.tokens_after_estimate
             );
+            record(|s| s.sends_after_compaction += 1);
         }
         record(|s| *s.committed.entry(c.plan.mode.as_str()).or_default() += 1);
         Write::Committed(id)
@@ -978,10 +972,7 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
         stats.cases, stats.steps, elapsed.as_secs_f64(), stats.started, stats.committed, stats.refused, stats.cancelled,
         stats.forks, stats.tool_moves, stats.max_checkpoints_on_branch
     );
-    eprintln!(
-        "after a preflight compaction: sent {} (fits), too-large {}",
-        stats.sends_after_compaction, stats.too_large_after_compaction
-    );
+    eprintln!("after a preflight compaction: sent {} (each fits)", stats.sends_after_compaction);
     eprintln!("plans by mode/reason: {:?}", stats.plans);
     if cases >= 1_000 {
         // The generator reaches every path it is meant to test (a sanity check of the test itself).

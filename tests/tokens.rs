@@ -703,3 +703,12 @@ fn the_scanner_counts_exactly_as_the_per_character_reference() {
         assert_eq!(estimate_json(&json!({ "t": text, "n": [1, 22] })), expected, "{json:?}");
     }
 }
+
+// The scanner's byte loop for U+5000-U+9FFF (lead bytes E5-E9) counts costs 2 and 3 only; a
+// regenerated table with a cost-4 character there would underflow its arithmetic.
+#[test]
+fn no_han_character_the_fast_path_reads_costs_four() {
+    let over: Vec<char> = ('\u{5000}'..='\u{9FFF}').filter(|&c| bibgenie_compaction::tokens::han_cost(c).is_some_and(|cost| cost > 3)).collect();
+    assert!(over.is_empty(), "cost-4 characters in U+5000-U+9FFF: {over:?}");
+    assert!(('\u{5000}'..='\u{9FFF}').all(|c| bibgenie_compaction::tokens::han_cost(c).is_some()), "the block is priced");
+}
