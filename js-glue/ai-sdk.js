@@ -1,6 +1,8 @@
 // AI SDK adapters. `ai` is a peer dependency and never imported here: the app passes its own
 // `generateText` (v5 or v6), so the package bundles no SDK and works with the app's version.
 
+import { codedError as adapterError } from './coded-error.js';
+
 /**
  * @typedef {{ system: string, prompt: string, maxOutputTokens: number, [key: string]: unknown }} SummaryRequest
  * @typedef {import('./zotero.js').AbortSignalLike} AbortSignalLike
@@ -12,11 +14,6 @@
 const FORBIDDEN_CALL_OPTIONS = ['tools', 'toolChoice', 'activeTools', 'stopWhen', 'prepareStep', 'messages', 'prompt', 'system'];
 
 /** @param {string} code @param {string} message */
-function adapterError(code, message) {
-  const error = new Error(message);
-  /** @type {any} */ (error).code = code;
-  return error;
-}
 
 /** @param {AbortSignalLike} signal */
 function abortReason(signal) {

@@ -8,6 +8,7 @@
 import * as wasm from './bibgenie_compaction.js';
 import { createAbortSignalLike } from './zotero.js';
 import { randomHex } from './random-id.js';
+import { codedError as controllerError } from './coded-error.js';
 
 /**
  * @typedef {import('./bibgenie_compaction.js').CompactOutcome} CompactOutcome
@@ -39,11 +40,6 @@ const FREE_ACTIONS = new Set(['edit-draft', 'submit']);
 const MAX_PREFLIGHT_ATTEMPTS = 3;
 
 /** @param {string} code @param {string} message */
-function controllerError(code, message) {
-  const error = new Error(message);
-  /** @type {any} */ (error).code = code;
-  return error;
-}
 
 /** @param {unknown} error */
 function describe(error) {

@@ -11,13 +11,9 @@
 
 import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
 import { randomHex } from './random-id.js';
+import { codedError as turnError } from './coded-error.js';
 
 /** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
-function turnError(code, message, extra) {
-  const error = new Error(message);
-  Object.assign(error, { code }, extra);
-  return error;
-}
 
 /** A 24-hex-digit id for the response message (the SDK would otherwise leave it to the client). */
 function responseId() {

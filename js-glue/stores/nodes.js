@@ -1,6 +1,7 @@
 // What every store checks about nodes, ids and head moves, and the errors it throws: the rules
 // that need no database.
 
+import { codedError as storeError } from '../coded-error.js';
 import { randomHex } from '../random-id.js';
 
 /** @typedef {import('./base.js').SessionNode} SessionNode */
@@ -14,17 +15,8 @@ export const PENDING_TOOL_STATES = Object.freeze([
   'approval-responded',
 ]);
 
-/**
- * A JS Error with a stable `code`, like the errors thrown by the wasm core.
- * @param {string} code
- * @param {string} message
- * @param {Record<string, unknown>} [fields] extra properties (e.g. `retryable`)
- */
-export function storeError(code, message, fields) {
-  const error = new Error(message);
-  Object.assign(error, { code }, fields);
-  return error;
-}
+/** A JS Error with a stable `code` (and fields such as `retryable`), like the wasm core's. */
+export { storeError };
 
 /** A random id; crypto.randomUUID where the runtime has it (Node, Firefox, Zotero). */
 export function randomId() {
