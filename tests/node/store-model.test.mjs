@@ -40,6 +40,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
 
@@ -47,6 +48,10 @@ const pkgSpec = process.env.BIBGENIE_PKG ?? new URL('../../pkg/index.js', import
 const compaction = await import(pkgSpec);
 await compaction.init();
 const { MemoryStore, SqliteStore, ZoteroDBStore, compact, readBranch } = compaction;
+const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
+const { prng: mulberry32 } = await import(consumerDir
+  ? pathToFileURL(join(consumerDir, 'node_modules', 'bibgenie-compaction', 'demo', 'sample-session.js')).href
+  : new URL('../../js-glue/demo/sample-session.js', import.meta.url).href);
 
 const SEED = Number(process.env.BIBGENIE_STORE_MODEL_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SEQUENCES = Number(process.env.BIBGENIE_STORE_MODEL_SEQUENCES ?? 100);
@@ -66,16 +71,9 @@ const MARKER = /@@([^~@\s]+)~(\d+)@@/g;
 
 console.log(`store-model: seed ${SEED} (BIBGENIE_STORE_MODEL_SEED=${SEED} replays), ${SEQUENCES} sequences per store`);
 
-/** mulberry32: small, seedable, good enough to pick operations. */
+/** Picks operations from the package's own mulberry32 (demo/sample-session.js, as the crash-safety test). */
 function prng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const { next } = mulberry32(seed);
   const int = (n) => Math.floor(next() * n);
   return { next, int, pick: (list) => list[int(list.length)], chance: (p) => next() < p };
 }
