@@ -245,9 +245,13 @@ impl Planner<'_> {
 
     /// The summary frame: the whole merged ledger's, or the bound of its projected part when that is
     /// smaller (rule `ledger-projection-budget`: the ledger's size no longer grows the projection).
+    /// The whole frame is measured without the summary; the summary's text joins runs at its edges, so
+    /// it gets the same slack as the bound (a plan at the safe limit was one token short without it).
     fn frame(&self) -> u64 {
         let whole = self.tokens.summary_frame_tokens(self.session, self.estimate_options);
-        whole.min(crate::summary_frame::bounded_frame_tokens(&self.capacity, self.estimate_options))
+        whole
+            .saturating_add(crate::summary_frame::JOIN_SLACK_TOKENS)
+            .min(crate::summary_frame::bounded_frame_tokens(&self.capacity, self.estimate_options))
     }
 
     /// Rules `auto-at-threshold`, `auto-only-when-stable`, `auto-boundary-advances`, `auto-frees-room`.

@@ -31,7 +31,7 @@ fn frame_of_text(text: String, options: &EstimateOptions) -> u64 {
 
 /// Run boundaries between the pieces can add a token each (a piece's first run may join the
 /// previous one's last); a few pieces are joined.
-const JOIN_SLACK_TOKENS: u64 = 8;
+pub const JOIN_SLACK_TOKENS: u64 = 8;
 
 /// Upper bound of the frame of a summary made for `capacity` and estimated within twice its budget
 /// (see `capacity::projected_ledger_budget`): the ledger's projected part is at most `projected_ledger_budget`,

@@ -986,3 +986,21 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
         assert!(stats.forks > 0 && stats.cancelled > 0 && stats.tool_moves > 0 && stats.max_checkpoints_on_branch >= 3);
     }
 }
+
+/// Found by the random run in CI: a preflight whose plan promised exactly the safe limit (5,718)
+/// and whose compacted request was estimated one token over it.
+#[test]
+fn a_preflight_compaction_planned_at_the_safe_limit_makes_the_draft_fit() {
+    run(&Scenario {
+        window: 6742,
+        max_output: None,
+        initial_turns: 8,
+        words: 199,
+        ops: vec![
+            Op::Start { mode: Mode::Manual, draft_words: 1, overhead_percent: 0, delay: 0 },
+            Op::Fork { pick: 9718685770306320636, words: 40 },
+            Op::User { words: 68 },
+            Op::Start { mode: Mode::Preflight, draft_words: 2353, overhead_percent: 0, delay: 0 },
+        ],
+    });
+}
