@@ -2,6 +2,11 @@
 // wasm `compact` runner, gates the session operations while it runs, and turns a send into a
 // preflight (compact first when the draft would not fit).
 //
+// With a store that holds an index per open session (`withSessionIndex`, the package's stores),
+// every decision is planned on that index first: a send that fits, or an after-turn check with
+// nothing to do, costs the new message and no runner call or load; the runner runs only when the
+// plan says compact. A store with only load/transaction (an app's own) goes through the runner.
+//
 // Works in Zotero's plugin sandbox: no AbortController, no window; the signal is the
 // abort-signal-like object of ./zotero.js.
 
@@ -40,6 +45,11 @@ const FREE_ACTIONS = new Set(['edit-draft', 'submit']);
 const MAX_PREFLIGHT_ATTEMPTS = 3;
 
 /** @param {string} code @param {string} message */
+
+/** The counts of the `compacting` state from a plan. @param {any} plan */
+function countsOf(plan) {
+  return { foldedMessages: plan.summarizeIds.length, tokensBefore: plan.tokensBefore, tokensAfterEstimate: plan.tokensAfterEstimate };
+}
 
 /** @param {unknown} error */
 function describe(error) {
@@ -86,6 +96,8 @@ export class CompactionController {
   #run = null;
   /** @type {CompactionState} */
   #state = { status: 'idle' };
+  /** Whether decisions may be planned on the store's held index (the wasm core and a store that has one). */
+  #indexed = false;
 
   /**
    * @param {{
@@ -118,6 +130,8 @@ export class CompactionController {
     this.#summarize = summarize;
     this.#overhead = overhead;
     this.#core = core ?? /** @type {CompactionCore} */ (/** @type {unknown} */ (wasm));
+    // A replaced core is what decides (tests, another copy of the module): never bypassed.
+    this.#indexed = core === undefined && typeof (/** @type {any} */ (store).withSessionIndex) === 'function';
     /** Called with the new state whenever it changes (and once more when an announced run ends). */
     this.onStatus = onStatus ?? null;
   }
@@ -219,11 +233,12 @@ export class CompactionController {
         const waited = await this.#run.promise;
         if (waited.status === 'cancelled' || waited.status === 'failed') return interruptedSubmit(waited, draft);
       }
-      outcome = await this.#start('preflight', stored ? undefined : draft).promise;
+      const run = this.#start('preflight', stored ? undefined : draft);
+      outcome = await run.promise;
       // Not loaded is a mistake in the app, not a failed compaction: say so loudly.
       if (outcome.status === 'failed' && outcome.reason === 'not-loaded') throw /** @type {any} */ (outcome).error;
       if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft, stored);
-      if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft, stored);
+      if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft, stored, run.projected);
       switch (outcome.status) {
         case 'stale':
           continue; // the session moved while summarizing: plan again on what is there now
@@ -284,12 +299,13 @@ export class CompactionController {
    * @param {CompactOutcome} outcome
    * @param {unknown} draft
    * @param {'leaf' | false} stored whether the draft is already the session's leaf (then it is not appended again)
+   * @param {unknown[]} [projected] the projection's messages when the index already made them
    * @returns {SubmitResult}
    */
-  #sendNow(outcome, draft, stored) {
+  #sendNow(outcome, draft, stored, projected) {
     try {
-      const projection = this.#core.project(/** @type {any} */ (outcome).session);
-      const messages = stored ? [...projection.messages] : [...projection.messages, draftMessage(draft)];
+      const base = projected ?? this.#core.project(/** @type {any} */ (outcome).session).messages;
+      const messages = stored ? [...base] : [...base, draftMessage(draft)];
       return { status: 'send', messages, draft, outcome, ...(stored ? { stored: true } : {}) };
     } catch (error) {
       const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
@@ -306,6 +322,17 @@ export class CompactionController {
   async #storedDraft(draft) {
     const id = draft && typeof draft === 'object' ? /** @type {any} */ (draft).id : undefined;
     if (typeof id !== 'string') return false;
+    if (this.#indexed) {
+      /** @type {'leaf' | 'elsewhere' | false | null} */
+      let found = null;
+      try {
+        found = await /** @type {any} */ (this.#store).withSessionIndex(this.#sessionId, (/** @type {any} */ view) =>
+          view === null ? null : view.leafId === id ? 'leaf' : view.has(id) ? 'elsewhere' : false);
+      } catch {
+        // as a failed load below: left to the runner
+      }
+      if (found !== null) return found;
+    }
     let session;
     try {
       session = await this.#store.load(this.#sessionId);
@@ -323,7 +350,7 @@ export class CompactionController {
    */
   #start(mode, draft) {
     const abort = createAbortSignalLike();
-    /** @type {{ mode: CompactionMode, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown }} */
+    /** @type {{ mode: CompactionMode, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown, plan?: any, projected?: unknown[] }} */
     const run = { mode, abort, promise: /** @type {any} */ (null), announced: false, session: undefined };
     const store = this.#store;
     // The runner reads the session through load(); kept for the counts of the `compacting` state.
@@ -340,7 +367,7 @@ export class CompactionController {
           status: 'compacting',
           mode,
           cancel: () => (this.#run === run ? this.cancel() : false),
-          ...this.#compactingCounts(run.session, mode, draft),
+          ...(run.plan ? countsOf(run.plan) : this.#compactingCounts(run.session, mode, draft)),
         });
       }
       return this.#summarize(request, signal);
@@ -357,7 +384,7 @@ export class CompactionController {
     };
     this.#run = run;
     run.promise = Promise.resolve()
-      .then(() => this.#core.compact(options))
+      .then(() => this.#execute(run, options))
       .catch((error) => /** @type {CompactOutcome} */ ({
         status: 'failed',
         reason: /** @type {any} */ (error)?.code ?? 'error',
@@ -372,8 +399,53 @@ export class CompactionController {
   }
 
   /**
-   * For a status line ("Compacting 14 earlier messages, 9,800 -> 3,100 tokens"): the plan the runner
-   * is carrying out, planned again on the session it loaded (same inputs, same plan).
+   * Plans on the store's index, then runs the runner only when there is something to compact (or a
+   * case the runner reports: too large, no index). The index path's outcome is the runner's: a
+   * `noop` with the same plan, and `session` as load() gives it, its `nodes` parsed when first read.
+   * @param {{ mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, plan?: any, projected?: unknown[] }} run
+   * @param {{ mode: CompactionMode, draft?: unknown }} options the runner's options
+   * @returns {Promise<CompactOutcome>}
+   */
+  async #execute(run, options) {
+    const planned = this.#indexed ? await this.#planOnIndex(run.mode, options.draft) : null;
+    if (planned) {
+      run.plan = planned.plan;
+      if (planned.outcome) {
+        if (run.abort.signal.aborted) return /** @type {CompactOutcome} */ ({ status: 'cancelled', reason: 'aborted' });
+        run.projected = planned.messages;
+        return planned.outcome;
+      }
+    }
+    return this.#core.compact(/** @type {any} */ (options));
+  }
+
+  /**
+   * The plan on the store's held index, with the outcome when no runner call is needed (and for a
+   * send that fits, the projection's messages); null when the index cannot answer (the runner then
+   * decides, with its own load, and reports any problem as before).
+   * @param {CompactionMode} mode @param {unknown} draft
+   * @returns {Promise<{ plan: any, outcome?: CompactOutcome, messages?: unknown[] } | null>}
+   */
+  async #planOnIndex(mode, draft) {
+    const options = { mode, ...(draft === undefined ? {} : { draft }), ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }) };
+    try {
+      return await /** @type {any} */ (this.#store).withSessionIndex(this.#sessionId, (/** @type {any} */ view) => {
+        if (view === null) return null;
+        const plan = view.index.plan(this.#model, options);
+        if (plan.action === 'compact' || plan.send === 'too-large') return { plan };
+        const sendsNow = mode === 'preflight' && plan.send === 'now';
+        const messages = sendsNow ? view.project().messages : undefined;
+        const outcome = /** @type {CompactOutcome} */ ({ status: 'noop', reason: plan.reason, plan, session: view.lazySession() });
+        return { plan, outcome, messages };
+      });
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * For a status line ("Compacting 14 earlier messages, 9,800 -> 3,100 tokens") when no plan was
+   * made on an index: the plan the runner is carrying out, planned again on the session it loaded.
    * @param {unknown} session @param {CompactionMode} mode @param {unknown} draft
    */
   #compactingCounts(session, mode, draft) {

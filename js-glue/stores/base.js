@@ -54,6 +54,8 @@
  *   listForks(baseSessionId: string): Promise<SessionRow[]> | SessionRow[],
  *   getNodeJsons(sessionId: string): Promise<string[]> | string[],
  *   getNode(sessionId: string, id: string): Promise<NodeRow | null> | NodeRow | null,
+ *   getNodeRowsAfter(sessionId: string, seq: number): Promise<SeqRow[]> | SeqRow[],
+ *   changeToken?(): Promise<unknown> | unknown,
  *   insertSession(row: SessionRow): Promise<void> | void,
  *   insertNode(sessionId: string, row: NodeRow, createdAt: number): Promise<void> | void,
  *   updateHead(sessionId: string, leafId: string | null, branchRevision: number, updatedAt: number): Promise<void> | void,
@@ -62,6 +64,8 @@
  *   deleteSession(sessionId: string): Promise<void> | void,
  *   release(): Promise<void> | void,
  * }} StoreDriver
+ * `changeToken`: a value that moves when another connection committed (absent: nothing else writes).
+ * @typedef {import('./session-indexes.js').SeqRow} SeqRow
  */
 
 import { drive } from './sequencing.js';
@@ -70,6 +74,7 @@ import {
 } from './nodes.js';
 import { sessionFromMessages } from './linear-import.js';
 import { TxBuffer } from './tx-buffer.js';
+import { noteNodeUpdated, noteSessionDeleted, releaseIndex, releaseIndexes, syncedView } from './session-indexes.js';
 
 /** How often `transaction` runs fn when another writer keeps changing what fn read. */
 export const MAX_TRANSACTION_ATTEMPTS = 4;
@@ -302,6 +307,40 @@ export class SessionStoreBase {
       const { row, jsons } = yield* self.#snapshot(sessionId);
       return { nodesJson: `[${jsons.join(',')}]`, leafId: row.leafId, branchRevision: row.branchRevision };
     });
+  }
+
+  /**
+   * Runs `use(view)` on the session's store-held index, brought up to date with the durable state
+   * first, inside one read (no store write runs meanwhile): `view` has the head (`leafId`,
+   * `branchRevision`), `has(id)`, `index` (the wasm SessionIndex: plan, estimate, ...), `project()`
+   * (messages parsed from the stored text) and `lazySession()`; it is valid only during `use`,
+   * which must not await. `view` is null when the index cannot hold the session (no leaf yet, a node
+   * the index reads only within a whole session, the wasm not loaded): then use load().
+   * One index per session, per connection, at most HELD_SESSION_INDEXES (least recently used freed);
+   * freed by close(), deleteSession and releaseSessionIndex.
+   * @template T
+   * @param {string} sessionId
+   * @param {(view: import('./session-indexes.js').SessionView | null) => T} use
+   * @returns {Promise<T>}
+   */
+  async withSessionIndex(sessionId, use) {
+    requireId('withSessionIndex', sessionId, 'sessionId');
+    if (typeof use !== 'function') throw storeError('invalid-argument', 'withSessionIndex: use must be a function');
+    const self = this;
+    return this.#read(function* () {
+      const view = yield* syncedView(self.#driver, sessionId, (_driver, id) => self.#row(id));
+      return use(view);
+    });
+  }
+
+  /**
+   * Frees the session's store-held index (the session's pane closed); a later use rebuilds it.
+   * @param {string} sessionId
+   * @returns {Promise<void>}
+   */
+  async releaseSessionIndex(sessionId) {
+    requireId('releaseSessionIndex', sessionId, 'sessionId');
+    return this.#exclusive(() => releaseIndex(this.#driver, sessionId));
   }
 
   /**
@@ -541,7 +580,10 @@ export class SessionStoreBase {
         order.push(id); // forks first: nothing is left pointing at a deleted session
       };
       yield* collect(sessionId);
-      for (const id of order) yield self.#driver.deleteSession(id);
+      for (const id of order) {
+        yield self.#driver.deleteSession(id);
+        noteSessionDeleted(self.#driver, id);
+      }
       return { deleted: order };
     });
   }
@@ -647,6 +689,7 @@ export class SessionStoreBase {
       const json = nodeJson(updated, 'updateMessageParts');
       if (json !== stored.json) {
         yield self.#driver.updateNodeJson(sessionId, messageId, json);
+        noteNodeUpdated(self.#driver, sessionId);
         yield* self.#setHead(row, row.leafId, row.branchRevision + 1, 'updateMessageParts');
         const viewOf = function* () {
           const visible = yield* self.#session(row);
@@ -769,8 +812,14 @@ export class SessionStoreBase {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
     const driver = this.#driver;
-    if (driver.mutex.idle) return Promise.resolve(driver.release());
-    return driver.mutex.drain().then(() => driver.release());
+    const release = () => {
+      const result = driver.release();
+      // The indexes belong to the connection: freed with its last store.
+      if (!(/** @type {any} */ (driver).users > 0)) releaseIndexes(driver);
+      return result;
+    };
+    if (driver.mutex.idle) return Promise.resolve(release());
+    return driver.mutex.drain().then(release);
   }
 }
 

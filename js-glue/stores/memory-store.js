@@ -86,6 +86,13 @@ class MemoryDriver {
     return s ? s.nodes.map((n) => n.json) : [];
   }
 
+  /** @param {string} sessionId @param {number} seq @returns {import('./session-indexes.js').SeqRow[]} */
+  getNodeRowsAfter(sessionId, seq) {
+    const s = this.sessions.get(sessionId);
+    if (!s) return [];
+    return s.nodes.slice(seq).map((n, i) => ({ seq: seq + i + 1, id: n.id, parentId: n.parentId, json: n.json }));
+  }
+
   /** @param {string} sessionId @param {string} id */
   getNode(sessionId, id) {
     const n = this.sessions.get(sessionId)?.byId.get(id);

@@ -76,6 +76,10 @@ export const SQL = Object.freeze({
   selectForks: `SELECT ${SESSION_COLUMNS} FROM sessions WHERE base_session_id = ? ORDER BY id`,
   // (session_id)
   selectNodes: 'SELECT json FROM nodes WHERE session_id = ? ORDER BY seq',
+  // (session_id, seq): the rows appended after `seq`, for a store-held index catching up
+  selectNodeRowsAfter: 'SELECT seq, id, parent_id, json FROM nodes WHERE session_id = ? AND seq > ? ORDER BY seq',
+  // (): changes when another connection committed to the file (the store-held indexes check it)
+  dataVersion: 'PRAGMA data_version',
   // (session_id, id)
   selectNode: 'SELECT id, parent_id, kind, json FROM nodes WHERE session_id = ? AND id = ?',
   // (session_id)

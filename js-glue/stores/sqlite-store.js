@@ -176,6 +176,16 @@ class SqliteDriver {
     return this.stmt(SQL.selectNodes).all(sessionId).map((r) => r.json);
   }
 
+  /** @param {string} sessionId @param {number} seq @returns {import('./session-indexes.js').SeqRow[]} */
+  getNodeRowsAfter(sessionId, seq) {
+    return this.stmt(SQL.selectNodeRowsAfter).all(sessionId, seq).map((r) => ({ seq: Number(r.seq), id: r.id, parentId: r.parent_id, json: r.json }));
+  }
+
+  /** Moves when another connection (another store's, another process's) committed to the file. */
+  changeToken() {
+    return Number(this.db.pragma('data_version', { simple: true }));
+  }
+
   /** @param {string} sessionId @param {string} id @returns {NodeRow | null} */
   getNode(sessionId, id) {
     const r = this.stmt(SQL.selectNode).get(sessionId, id);

@@ -132,6 +132,17 @@ class ZoteroDriver {
     return (await this.rows(SQL.selectNodes, [sessionId])).map((r) => String(r.json));
   }
 
+  /** @param {string} sessionId @param {number} seq */
+  async getNodeRowsAfter(sessionId, seq) {
+    const rows = await this.rows(SQL.selectNodeRowsAfter, [sessionId, seq]);
+    return rows.map((r) => ({ seq: Number(r.seq), id: String(r.id), parentId: r.parent_id ?? null, json: String(r.json) }));
+  }
+
+  /** Moves when another connection committed to the file. */
+  async changeToken() {
+    return Number(await this.db.valueQueryAsync(SQL.dataVersion));
+  }
+
   /** @param {string} sessionId @param {string} id @returns {Promise<NodeRow | null>} */
   async getNode(sessionId, id) {
     const rows = await this.rows(SQL.selectNode, [sessionId, id]);

@@ -95,6 +95,15 @@ impl SessionIndex {
         self.inner.append_node(node).map_err(js_error)
     }
 
+    /// `appendShallow` from a node's stored JSON text (a store's row), with the same checks: the
+    /// store feeds its index from the text it holds, with no parse and stringify round trip.
+    #[wasm_bindgen(js_name = appendText, skip_typescript)]
+    pub fn append_text(&mut self, text: &str) -> Result<(), JsValue> {
+        let node = Node::read_text_within(text, 62)
+            .ok_or_else(|| js_error(Error::new(ErrorCode::InvalidNode, "node left to the session's read")))?;
+        self.inner.append_node(node).map_err(js_error)
+    }
+
     #[wasm_bindgen(js_name = setLeaf)]
     pub fn set_leaf(
         &mut self,

@@ -1,0 +1,266 @@
+// The store-held index of an open session: a wasm SessionIndex fed with each node's stored JSON text
+// (the rows' text: no parse + stringify round trip), kept beside the texts it was fed, per driver
+// (stores sharing one connection share them). It is brought up to date before every use:
+// - own writes (through any store on the driver): appended rows are read after the last seq seen;
+//   an in-place update (updateMessageParts) marks the indexes holding that session for a rebuild;
+//   a deleted session frees them;
+// - other connections (another store object on its own connection, another process): the driver's
+//   change token (SQLite `PRAGMA data_version`) read before and after the session row; when it moved,
+//   a changed head is not explained by own writes, so the index is rebuilt from the rows' text.
+// Anything that cannot be caught up rebuilds; a session the index cannot hold (a node the typed
+// reader leaves to the whole session's read, no leaf, wasm not loaded) gives no view.
+import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
+import { ancestorChain } from './nodes.js';
+
+/** Indexes held per driver; the least recently used is freed beyond this. */
+export const HELD_SESSION_INDEXES = 4;
+
+/**
+ * @typedef {{ seq: number, id: string, parentId: string | null, json: string }} SeqRow
+ * @typedef {{
+ *   index: any, texts: string[], ids: Map<string, number>, chain: Set<string>,
+ *   seq: number, leafId: string | null, branchRevision: number, createdAt: number,
+ *   baseSessionId: string | null, baseNodeId: string | null, token: unknown, dirty: boolean,
+ * }} Held
+ */
+
+/** @type {WeakMap<object, Map<string, Held>>} driver -> session id -> held index (most recent last) */
+const HELD = new WeakMap();
+
+/** @param {object} driver */
+function heldOf(driver) {
+  let map = HELD.get(driver);
+  if (!map) HELD.set(driver, (map = new Map()));
+  return map;
+}
+
+/** @param {Map<string, Held>} map @param {string} sessionId */
+function drop(map, sessionId) {
+  const held = map.get(sessionId);
+  if (!held) return;
+  map.delete(sessionId);
+  held.index.free();
+}
+
+/** An own in-place update of a node of `sessionId`: every index seeing that session's nodes is rebuilt. */
+export function noteNodeUpdated(/** @type {object} */ driver, /** @type {string} */ sessionId) {
+  for (const held of heldOf(driver).values()) if (held.chain.has(sessionId)) held.dirty = true;
+}
+
+/** A deleted session: its index, and those of sessions seeing its nodes, are freed. */
+export function noteSessionDeleted(/** @type {object} */ driver, /** @type {string} */ sessionId) {
+  const map = heldOf(driver);
+  for (const [id, held] of [...map]) if (held.chain.has(sessionId)) drop(map, id);
+}
+
+/** Frees every index held for `driver` (the store closed). */
+export function releaseIndexes(/** @type {object} */ driver) {
+  const map = heldOf(driver);
+  for (const id of [...map.keys()]) drop(map, id);
+}
+
+/** Frees the index of one session, if held. */
+export function releaseIndex(/** @type {object} */ driver, /** @type {string} */ sessionId) {
+  drop(heldOf(driver), sessionId);
+}
+
+/** The number of indexes held for `driver` (tests, memory checks). */
+export function heldIndexCount(/** @type {object} */ driver) {
+  return heldOf(driver).size;
+}
+
+/**
+ * The rows visible in a session, in load() order: for a fork, the ancestor chain of its base node
+ * (recursively) and then its own rows; as SessionStoreBase#visibleJsons, from the id columns.
+ * `lastSeq`: the seq of the session's own last row (0 for none).
+ * @param {any} driver @param {import('./base.js').SessionRow} row @param {Set<string>} chain sessions read (filled)
+ * @returns {Generator<unknown, { rows: SeqRow[], lastSeq: number }, any>}
+ */
+function* visibleRows(driver, row, chain) {
+  /** @type {SeqRow[]} */
+  const own = yield driver.getNodeRowsAfter(row.id, 0);
+  const lastSeq = own.length ? own[own.length - 1].seq : 0;
+  const seen = chain.has(row.id);
+  chain.add(row.id);
+  if (row.baseSessionId === null || row.baseNodeId === null || seen) return { rows: own, lastSeq };
+  const base = yield driver.getSession(row.baseSessionId);
+  if (!base) return { rows: own, lastSeq };
+  const { rows: baseRows } = yield* visibleRows(driver, base, chain);
+  const kept = ancestorChain(new Map(baseRows.map((r) => [r.id, r])), row.baseNodeId);
+  return { rows: [...baseRows.filter((r) => kept.has(r.id)), ...own], lastSeq };
+}
+
+/**
+ * @param {any} driver @param {import('./base.js').SessionRow} row @param {unknown} token
+ * @returns {Generator<unknown, Held | null, any>}
+ */
+function* build(driver, row, token) {
+  const chain = new Set();
+  const { rows, lastSeq } = yield* visibleRows(driver, row, chain);
+  let index;
+  try {
+    index = WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 });
+  } catch {
+    return null; // wasm not loaded
+  }
+  const texts = [];
+  const ids = new Map();
+  try {
+    for (const r of rows) {
+      index.appendText(r.json);
+      ids.set(r.id, texts.length);
+      texts.push(r.json);
+    }
+    index.setLeaf(row.leafId, row.branchRevision);
+  } catch {
+    index.free();
+    return null;
+  }
+  return {
+    index, texts, ids, chain, seq: lastSeq,
+    leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt,
+    baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token, dirty: false,
+  };
+}
+
+/**
+ * The view of a session through its held index, brought up to date (or built) inside the caller's
+ * read; null when the index cannot hold the session. Throws `unknown-session` as load() does.
+ * @param {any} driver
+ * @param {string} sessionId
+ * @param {(driver: any, sessionId: string) => Generator<unknown, import('./base.js').SessionRow, any>} readRow
+ * @returns {Generator<unknown, SessionView | null, any>}
+ */
+export function* syncedView(driver, sessionId, readRow) {
+  const tokenBefore = driver.changeToken ? yield driver.changeToken() : null;
+  let row;
+  try {
+    row = yield* readRow(driver, sessionId);
+  } catch (error) {
+    releaseIndex(driver, sessionId); // e.g. deleted through another connection
+    throw error;
+  }
+  const tokenAfter = driver.changeToken ? yield driver.changeToken() : null;
+  // A token that moved while reading says nothing about the snapshot: checked again next time.
+  const token = tokenBefore === tokenAfter ? tokenAfter : undefined;
+  const map = heldOf(driver);
+  let held = map.get(sessionId);
+  if (row.leafId === null) {
+    if (held) drop(map, sessionId);
+    return null;
+  }
+  if (held && !(yield* caughtUp(driver, held, row, tokenBefore))) {
+    drop(map, sessionId);
+    held = undefined;
+  }
+  if (!held) {
+    held = yield* build(driver, row, token);
+    if (!held) return null;
+    map.set(sessionId, held);
+    for (const id of [...map.keys()].slice(0, Math.max(0, map.size - HELD_SESSION_INDEXES))) drop(map, id);
+  } else {
+    held.token = token;
+    map.delete(sessionId);
+    map.set(sessionId, held); // most recently used last
+  }
+  return new SessionView(held);
+}
+
+/**
+ * Brings `held` up to `row` incrementally; false when only a rebuild can (an in-place update, a
+ * foreign write that moved the head, another session under the same id, a refused node).
+ * @param {any} driver @param {Held} held @param {import('./base.js').SessionRow} row @param {unknown} tokenBefore
+ * @returns {Generator<unknown, boolean, any>}
+ */
+function* caughtUp(driver, held, row, tokenBefore) {
+  if (held.dirty) return false;
+  if (held.createdAt !== row.createdAt || held.baseSessionId !== row.baseSessionId || held.baseNodeId !== row.baseNodeId) return false;
+  const foreign = held.token === undefined || tokenBefore !== held.token;
+  const headMoved = held.leafId !== row.leafId || held.branchRevision !== row.branchRevision;
+  // Another connection may have updated a node in place (which bumps the revision): not incremental.
+  if (foreign && headMoved) return false;
+  /** @type {SeqRow[]} */
+  const added = yield driver.getNodeRowsAfter(row.id, held.seq);
+  try {
+    for (const r of added) {
+      held.index.appendText(r.json);
+      held.ids.set(r.id, held.texts.length);
+      held.texts.push(r.json);
+      held.seq = r.seq;
+    }
+    if (headMoved || added.length) {
+      held.leafId = null; // a failed move leaves the branch unknown
+      held.index.setLeaf(row.leafId, row.branchRevision);
+      held.leafId = row.leafId;
+      held.branchRevision = row.branchRevision;
+    }
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/**
+ * What a caller of `withSessionIndex` gets: the session as durably stored now, through its index.
+ * Valid only inside the callback (the index may be caught up, rebuilt or freed afterwards); what it
+ * hands out (messages, sessions) are fresh objects parsed from the stored text.
+ */
+export class SessionView {
+  #held;
+  #count;
+
+  /** @param {Held} held */
+  constructor(held) {
+    this.#held = held;
+    this.#count = held.texts.length;
+    this.leafId = /** @type {string} */ (held.leafId);
+    this.branchRevision = held.branchRevision;
+  }
+
+  /** The wasm SessionIndex (plan, estimate, projectPositions, ...). */
+  get index() {
+    return this.#held.index;
+  }
+
+  /** Nodes visible in the session. */
+  get size() {
+    return this.#count;
+  }
+
+  /** Whether a node with this id is visible in the session. */
+  has(/** @type {string} */ id) {
+    const at = this.#held.ids.get(id);
+    return at !== undefined && at < this.#count;
+  }
+
+  /**
+   * The model projection with the messages parsed from the stored text (the positions projected only).
+   * @returns {{ checkpointId: string | null, keptFromId: string | null, messages: unknown[] }}
+   */
+  project() {
+    const { items, checkpointId, keptFromId } = this.#held.index.projectPositions();
+    const texts = this.#held.texts;
+    return { checkpointId, keptFromId, messages: items.map((/** @type {any} */ item) => (typeof item === 'number' ? JSON.parse(texts[item]) : item.summary)) };
+  }
+
+  /**
+   * The session as load() returns it, with `nodes` parsed when first read (from the texts held now,
+   * which are never changed in place: a later update rebuilds with new texts).
+   * @returns {import('./base.js').Session}
+   */
+  lazySession() {
+    const texts = this.#held.texts;
+    const count = this.#count;
+    const session = { leafId: this.leafId, branchRevision: this.branchRevision };
+    Object.defineProperty(session, 'nodes', {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const nodes = texts.slice(0, count).map((text) => JSON.parse(text));
+        Object.defineProperty(session, 'nodes', { value: nodes, enumerable: true, configurable: true, writable: true });
+        return nodes;
+      },
+    });
+    return /** @type {any} */ (session);
+  }
+}

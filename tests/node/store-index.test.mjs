@@ -1,0 +1,341 @@
+// The store-held index of an open session (SessionStoreBase#withSessionIndex) and the controller
+// planning through it: its answers equal those of a fresh load() (and of the runner path) on every
+// store, after the store's own writes, other connections' writes, forks, in-place updates and deletes.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { compaction, MemoryStore, MODEL, SMALL_MODEL, linearSession, userMessage, assistantMessage, validSummary } from './runner-fixtures.mjs';
+import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
+
+const { SqliteStore, ZoteroDBStore, CompactionController } = compaction;
+const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
+const { syntheticSession } = await import(consumerDir
+  ? pathToFileURL(join(consumerDir, 'node_modules', 'bibgenie-compaction', 'demo', 'sample-session.js')).href
+  : new URL('../../js-glue/demo/sample-session.js', import.meta.url).href);
+
+const dir = mkdtempSync(join(tmpdir(), 'bibgenie-store-index-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const freshFile = () => join(dir, `s${++files}.sqlite`);
+
+const BACKENDS = [
+  { name: 'MemoryStore', open: () => new MemoryStore() },
+  { name: 'SqliteStore', open: () => new SqliteStore(Database, freshFile()) },
+  { name: 'ZoteroDBStore', open: () => new ZoteroDBStore(new ZoteroDBConnectionShim(Database, freshFile()), { closeConnection: true }) },
+];
+
+/** What the index answers now, through withSessionIndex. */
+const viaIndex = (store, id, model = MODEL) =>
+  store.withSessionIndex(id, (view) => {
+    assert.ok(view, 'the index holds the session');
+    return {
+      leafId: view.leafId,
+      branchRevision: view.branchRevision,
+      projection: view.project(),
+      session: { ...view.lazySession() },
+      plan: view.index.plan(model, { mode: 'auto' }),
+      preflight: view.index.plan(model, { mode: 'preflight', draft: 'one more question about the sources' }),
+    };
+  });
+
+/** The same answers from a fresh load(). */
+async function viaLoad(store, id, model = MODEL) {
+  const session = await store.load(id);
+  return {
+    leafId: session.leafId,
+    branchRevision: session.branchRevision,
+    projection: compaction.project(session),
+    session,
+    plan: compaction.plan(session, model, { mode: 'auto' }),
+    preflight: compaction.plan(session, model, { mode: 'preflight', draft: 'one more question about the sources' }),
+  };
+}
+
+async function assertCurrent(store, id, model = MODEL) {
+  assert.deepStrictEqual(await viaIndex(store, id, model), await viaLoad(store, id, model));
+}
+
+const pendingTool = (id, parentId) => ({
+  id,
+  parentId,
+  role: 'assistant',
+  parts: [{ type: 'tool-zoteroSearch', toolCallId: `call-${id}`, state: 'input-available', input: { q: 'sleep' } }],
+});
+
+const cjkTurn = (n, parentId) => [
+  userMessage(`CU${n}`, parentId, `这篇论文的方法部分讨论了睡眠与记忆的关系吗？第${n}个问题：请总结关键发现。`),
+  assistantMessage(`CA${n}`, `CU${n}`, `是的。研究者比较了两组被试（${n}），结果显示睡眠剥夺会降低记忆巩固；日本語の要約もあります。`),
+];
+
+for (const backend of BACKENDS) {
+  describe(`${backend.name}: store-held index`, () => {
+    it('answers as load() does, after its own appends, leaf moves, updates and a checkpoint', async () => {
+      const store = backend.open();
+      const { sessionId: id } = await store.importSession(syntheticSession({ messages: 40, branches: true, checkpoints: 1, seed: 3 }));
+      await assertCurrent(store, id);
+      const head = await store.appendMessage(id, userMessage('N1', undefined, 'a new question'));
+      await assertCurrent(store, id);
+      await store.appendMessage(id, pendingTool('N2', head.node.id));
+      await assertCurrent(store, id);
+      // The tool result arrives: an in-place update of a node the index holds.
+      await store.updateMessageParts(id, 'N2', [{ type: 'tool-zoteroSearch', toolCallId: 'call-N2', state: 'output-available', input: { q: 'sleep' }, output: { items: 3 } }]);
+      await assertCurrent(store, id);
+      await store.moveLeaf(id, 'N1');
+      await assertCurrent(store, id);
+      await store.edit(id, head.node.parentId, userMessage('N1b', undefined, 'the question, edited'));
+      await assertCurrent(store, id);
+      for (const turn of cjkTurn(1, 'N1b')) await store.appendMessage(id, turn);
+      await assertCurrent(store, id, SMALL_MODEL);
+      await store.close();
+    });
+
+    it('a fork sees its inherited chain, and an update of an inherited node', async () => {
+      const store = backend.open();
+      const { sessionId: id } = await store.importSession(linearSession(4));
+      await store.appendMessage(id, pendingTool('T1', 'A4'));
+      const fork = await store.fork(id, 'T1');
+      await store.appendMessage(fork.sessionId, userMessage('F1', 'T1', 'on the fork'));
+      await assertCurrent(store, fork.sessionId);
+      await assertCurrent(store, id);
+      await store.updateMessageParts(id, 'T1', [{ type: 'tool-zoteroSearch', toolCallId: 'call-T1', state: 'output-available', input: { q: 'sleep' }, output: 'done' }]);
+      await assertCurrent(store, fork.sessionId);
+      await assertCurrent(store, id);
+      // A fork of the fork, through two levels of inheritance.
+      const deeper = await store.fork(fork.sessionId, 'F1');
+      await assertCurrent(store, deeper.sessionId);
+      await store.close();
+    });
+
+    it('a deleted session frees its index and is not answered', async () => {
+      const store = backend.open();
+      const { sessionId: id } = await store.importSession(linearSession(3));
+      await assertCurrent(store, id);
+      await store.deleteSession(id);
+      await assert.rejects(store.withSessionIndex(id, () => 1), { code: 'unknown-session' });
+      // Recreated under the same id with other content: answered from the new rows.
+      await store.importSession(linearSession(2), { id });
+      await assertCurrent(store, id);
+      await store.close();
+    });
+
+    it('a session without a leaf, or a node the index does not hold, gives no view (load() decides)', async () => {
+      const store = backend.open();
+      const empty = await store.createSession();
+      assert.equal(await store.withSessionIndex(empty.id, (view) => view), null);
+      const deep = linearSession(2);
+      let nested = { leaf: true };
+      for (let i = 0; i < 70; i++) nested = { nested };
+      deep.nodes[1].metadata = nested;
+      const { sessionId: id } = await store.importSession(deep);
+      assert.equal(await store.withSessionIndex(id, (view) => view), null);
+      await store.close();
+    });
+
+    it('hands out fresh objects every time', async () => {
+      const store = backend.open();
+      const { sessionId: id } = await store.importSession(linearSession(3));
+      const [a, b] = [await viaIndex(store, id), await viaIndex(store, id)];
+      assert.deepStrictEqual(a, b);
+      assert.notEqual(a.projection.messages[0], b.projection.messages[0]);
+      assert.notEqual(a.session.nodes[0], b.session.nodes[0]);
+      a.session.nodes[0].parts[0].text = 'changed by the caller';
+      a.projection.messages[1].parts[0].text = 'changed by the caller';
+      await assertCurrent(store, id);
+      await store.close();
+    });
+  });
+}
+
+describe('SqliteStore: writes through other connections', () => {
+  it('another connection (another process) appending, updating in place, moving the leaf and deleting', async () => {
+    const file = freshFile();
+    const store = new SqliteStore(Database, file);
+    const other = new SqliteStore(new Database(file)); // its own connection, as another process has
+    const { sessionId: id } = await store.importSession(linearSession(4));
+    await assertCurrent(store, id);
+    await other.appendMessage(id, pendingTool('P1', 'A4'));
+    await assertCurrent(store, id);
+    // Same length, same head move as an append would show: only the change token tells.
+    await other.updateMessageParts(id, 'P1', [{ type: 'tool-zoteroSearch', toolCallId: 'call-P1', state: 'output-available', input: { q: 'sleep' }, output: 'x' }]);
+    await assertCurrent(store, id);
+    await other.transaction(id, async (tx) => {
+      await tx.appendNode(userMessage('P2', 'P1', 'appended in a transaction, leaf not moved'));
+    });
+    await assertCurrent(store, id);
+    await other.moveLeaf(id, 'A2');
+    await assertCurrent(store, id);
+    await other.deleteSession(id);
+    await assert.rejects(store.withSessionIndex(id, () => 1), { code: 'unknown-session' });
+    await other.importSession(linearSession(4), { id });
+    await assertCurrent(store, id);
+    await other.close();
+    await store.close();
+  });
+
+  it('stores opened from the class on one file share the connection and its indexes', async () => {
+    const file = freshFile();
+    const a = new SqliteStore(Database, file);
+    const b = new SqliteStore(Database, file);
+    const { sessionId: id } = await a.importSession(linearSession(3));
+    await assertCurrent(a, id);
+    await b.appendMessage(id, pendingTool('S1', 'A3'));
+    await b.updateMessageParts(id, 'S1', [{ type: 'tool-zoteroSearch', toolCallId: 'call-S1', state: 'output-error', input: { q: 'x' }, errorText: 'offline' }]);
+    await assertCurrent(a, id);
+    await b.close();
+    await assertCurrent(a, id);
+    await a.close();
+  });
+
+  it('close() frees the indexes; at most a few are held per connection', async () => {
+    const store = new MemoryStore();
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push((await store.importSession(linearSession(2))).sessionId);
+    for (const id of ids) await assertCurrent(store, id);
+    for (const id of ids.reverse()) await assertCurrent(store, id); // evicted ones are rebuilt
+    await store.releaseSessionIndex(ids[0]);
+    await assertCurrent(store, ids[0]);
+    await store.close();
+    await assert.rejects(store.withSessionIndex(ids[0], () => 1), { code: 'store-closed' });
+  });
+});
+
+// ---- The controller on the index path against the runner path ------------------------------------
+
+/** The same store seen as an app's own store: load and transaction only (the runner path). */
+const runnerPath = (store) => ({ load: (id) => store.load(id), transaction: (id, fn) => store.transaction(id, fn) });
+
+/** A store that counts its loads (the index path must not load). */
+function counting(store) {
+  const counts = { load: 0 };
+  const wrapped = {
+    load: (id) => (counts.load++, store.load(id)),
+    transaction: (id, fn) => store.transaction(id, fn),
+    withSessionIndex: (id, use) => store.withSessionIndex(id, use),
+  };
+  return { wrapped, counts };
+}
+
+/** A summarizer that records its requests and fails, so neither path writes and outcomes compare. */
+function recordingSummarizer() {
+  const requests = [];
+  return { requests, summarize: async (request) => (requests.push(request), Promise.reject(new Error('no summaries in this test'))) };
+}
+
+/** `session.nodes` of an index-path outcome is lazy: read it so both sides compare as data. */
+const materialized = (result) => JSON.parse(JSON.stringify(result));
+
+async function bothPaths(store, id, model, act, normalize = (result) => result) {
+  const { wrapped, counts } = counting(store);
+  const fastSum = recordingSummarizer();
+  const oldSum = recordingSummarizer();
+  const fast = new CompactionController({ store: wrapped, sessionId: id, model, summarize: fastSum.summarize });
+  const old = new CompactionController({ store: runnerPath(store), sessionId: id, model, summarize: oldSum.summarize });
+  const fastResult = normalize(materialized(await act(fast)));
+  const oldResult = normalize(materialized(await act(old)));
+  assert.deepStrictEqual(fastResult, oldResult);
+  // Each request has its own random delimiter token.
+  const tokensOut = (requests) => JSON.parse(JSON.stringify(requests).replace(/[0-9a-f]{32}/g, 'TOKEN'));
+  assert.deepStrictEqual(tokensOut(fastSum.requests), tokensOut(oldSum.requests));
+  return { result: fastResult, loads: counts.load, summarized: fastSum.requests.length };
+}
+
+const SESSIONS = {
+  'a linear session': () => linearSession(4),
+  'a synthetic session with branches and checkpoints': () => syntheticSession({ messages: 60, branches: true, checkpoints: 2, seed: 5 }),
+  'a session ending in a pending tool call': () => {
+    const s = linearSession(4);
+    s.nodes.push(userMessage('U5', 'A4', 'search my library'), pendingTool('A5', 'U5'));
+    return { ...s, leafId: 'A5' };
+  },
+  'a CJK session': () => {
+    const nodes = [];
+    let parent = null;
+    for (let n = 1; n <= 12; n++) {
+      nodes.push(...cjkTurn(n, parent));
+      parent = `CA${n}`;
+    }
+    return { nodes, leafId: parent, branchRevision: 24 };
+  },
+};
+
+describe('CompactionController through the store-held index', () => {
+  for (const [name, make] of Object.entries(SESSIONS)) {
+    for (const model of [MODEL, SMALL_MODEL]) {
+      it(`${name}, ${model.id}: submit and afterTurn equal the runner path`, async () => {
+        const store = new MemoryStore();
+        const { sessionId: id } = await store.importSession(make());
+        const draft = userMessage('D1', undefined, 'and what about the second paper? 第二篇论文呢？');
+        const sent = await bothPaths(store, id, model, (c) => c.submit(draft));
+        if (sent.result.status === 'send') {
+          assert.equal(sent.loads, 0, 'a send that fits neither loads nor calls the runner');
+          assert.equal(sent.summarized, 0);
+        }
+        const turned = await bothPaths(store, id, model, (c) => c.afterTurn());
+        if (turned.result.status === 'noop') assert.equal(turned.loads, 0);
+        // A text draft gets a random id: compared without it.
+        const withoutDraftId = (result) => {
+          if (result.messages) result.messages.at(-1).id = 'draft';
+          return result;
+        };
+        await bothPaths(store, id, model, (c) => c.submit('a draft given as text'), withoutDraftId);
+        await store.close();
+      });
+    }
+  }
+
+  it('a fork and a draft already stored: equal to the runner path, no load', async () => {
+    const store = new MemoryStore();
+    const { sessionId: id } = await store.importSession(linearSession(4));
+    const fork = await store.fork(id, 'A2');
+    const draft = userMessage('FD', 'A2', 'asked on the fork');
+    await store.appendMessage(fork.sessionId, draft);
+    const leaf = await bothPaths(store, fork.sessionId, MODEL, (c) => c.submit(draft));
+    assert.equal(leaf.result.status, 'send');
+    assert.equal(leaf.result.stored, true);
+    assert.equal(leaf.loads, 0);
+    const elsewhere = await bothPaths(store, fork.sessionId, MODEL, (c) => c.submit(userMessage('U1', null, 'again')));
+    assert.equal(elsewhere.result.reason, 'draft-already-stored');
+    assert.equal(elsewhere.loads, 0);
+    await store.close();
+  });
+
+  it('a send that needs a compaction calls the runner, with the counts of the plan made on the index', async () => {
+    const store = new MemoryStore();
+    const { sessionId: id } = await store.importSession(linearSession(8));
+    const statuses = [];
+    const controller = new CompactionController({
+      store, sessionId: id, model: SMALL_MODEL, summarize: async () => validSummary(), onStatus: (s) => statuses.push(s),
+    });
+    const draft = userMessage('D2', undefined, 'next question');
+    const planned = compaction.plan(await store.load(id), SMALL_MODEL, { mode: 'preflight', draft });
+    assert.equal(planned.action, 'compact');
+    const result = await controller.submit(draft);
+    assert.equal(result.status, 'send');
+    assert.equal(result.outcome.status, 'committed');
+    const compacting = statuses.find((s) => s.status === 'compacting');
+    assert.equal(compacting.foldedMessages, planned.summarizeIds.length);
+    assert.equal(compacting.tokensBefore, planned.tokensBefore);
+    // The checkpoint the runner committed is in the index's next answer.
+    await assertCurrent(store, id, SMALL_MODEL);
+    const again = await controller.submit(userMessage('D3', undefined, 'short'));
+    assert.deepStrictEqual(materialized(again.messages.slice(0, -1)), compaction.project(await store.load(id)).messages);
+    await store.close();
+  });
+
+  it('an outcome session from the index path is the session as planned on, even after later writes', async () => {
+    const store = new MemoryStore();
+    const { sessionId: id } = await store.importSession(linearSession(3));
+    const before = await store.load(id);
+    const controller = new CompactionController({ store, sessionId: id, model: MODEL, summarize: async () => validSummary() });
+    const outcome = await controller.afterTurn();
+    assert.equal(outcome.status, 'noop');
+    await store.appendMessage(id, pendingTool('L1', 'A3'));
+    await store.updateMessageParts(id, 'L1', []);
+    assert.deepStrictEqual(outcome.session, before);
+    await store.close();
+  });
+});
