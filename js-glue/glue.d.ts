@@ -3,7 +3,8 @@
 // `export * from './glue.js'` next to the wasm-bindgen types.
 import type { LanguageModel, UIMessage } from 'ai';
 import type {
-  AbortListener, AbortSignalLike, Session, SessionNode, SessionStore, StoreTx, SummaryRequest, WasmBytes, WasmModule,
+  AbortListener, AbortSignalLike, Estimate, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode, SessionStore, StoreTx,
+  SummaryRequest, WasmBytes, WasmModule,
 } from './bibgenie_compaction.js';
 
 // ---- Data ---------------------------------------------------------------------------------
@@ -92,6 +93,22 @@ export interface StoreError extends Error {
  */
 export function sessionFromMessages(messages: ReadonlyArray<UIMessage & { parentId?: string | null }>): Session;
 
+/** A session seen through its store-held index; valid only inside `withSessionIndex`'s callback. */
+export interface SessionView {
+  readonly leafId: string;
+  readonly branchRevision: number;
+  /** Nodes visible in the session. */
+  readonly size: number;
+  /** The wasm index (plan, estimate, ...): do not keep it or free it. */
+  readonly index: { plan(model: ModelProfile, options: PlanOptions): Plan; estimate(model: ModelProfile, options?: EstimateOptions): Estimate };
+  /** Whether a node with this id is visible in the session. */
+  has(id: string): boolean;
+  /** The model projection, its messages parsed from the stored text (fresh objects). */
+  project(): Pick<Projection, 'checkpointId' | 'keptFromId' | 'messages'>;
+  /** The session as load() gives it; `nodes` parsed when first read. */
+  lazySession(): Session;
+}
+
 /** The shared implementation of every store: the contract plus the app operations. */
 export declare class SessionStoreBase implements SessionStore {
   protected constructor(driver: unknown);
@@ -144,6 +161,13 @@ export declare class SessionStoreBase implements SessionStore {
    * chain). Starts at leaf nodeId, revision 0. Check the core's canFork first.
    */
   fork(sessionId: string, nodeId: string, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
+  /**
+   * Runs `use` on the session's store-held index, caught up with the durable state first, in one read
+   * (use must not await). `view` is null when the index cannot hold the session (then use load()).
+   */
+  withSessionIndex<T>(sessionId: string, use: (view: SessionView | null) => T): Promise<T>;
+  /** Frees the session's store-held index (a later use rebuilds it). */
+  releaseSessionIndex(sessionId: string): Promise<void>;
   /** True once close() was called. */
   readonly closed: boolean;
   /** Later calls reject with `store-closed`; resolves once calls already made settled and the backend let go. */
