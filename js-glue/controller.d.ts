@@ -25,6 +25,11 @@ export type CompactionState =
  * elsewhere in the session is refused: `failed` with reason `draft-already-stored`. Otherwise the
  * draft comes back untouched; `cancelled`/`failed` also when the compaction the submit waited for
  * (manual, after-turn or its own) was cancelled or failed.
+ *
+ * With a store that has `withSessionIndex` (the package's stores) and no `core` option, a send that
+ * fits is planned on the store-held index: no load and no runner call. Its `outcome` is the runner's
+ * `noop` (same plan), whose `session.nodes` is parsed when first read (as planned on; `leafId` and
+ * `branchRevision` are plain fields).
  */
 export type SubmitResult =
   | { status: 'send'; messages: UIMessage[]; draft: Draft; outcome: CompactOutcome; stored?: true }
@@ -67,7 +72,10 @@ export declare class CompactionController {
   /** Joins a running compaction instead of starting a second one. Never rejects for a failed compaction. */
   compact(mode?: 'manual' | 'auto'): Promise<CompactOutcome>;
   cancel(reason?: unknown): boolean;
-  /** Background automatic check; resolves null when skipped because a compaction runs. Never rejects. */
+  /**
+   * Background automatic check; resolves null when skipped because a compaction runs. Never rejects.
+   * Planned on the store-held index when the store has one: the runner runs only to compact.
+   */
   afterTurn(): Promise<CompactOutcome | null>;
   /** Preflight of a send; waits for a running compaction first. Rejects with code `not-loaded` before the wasm is loaded. */
   submit<D extends Draft>(draft: D): Promise<SubmitResult & { draft: D }>;
