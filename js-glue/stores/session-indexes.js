@@ -5,7 +5,7 @@
 //   an in-place update (updateMessageParts) marks the indexes holding that session for a rebuild;
 //   a deleted session frees them;
 // - other connections (another store object on its own connection, another process): the driver's
-//   change token (SQLite `PRAGMA data_version`) read before and after the session row; when it moved,
+//   change token (SQLite `PRAGMA data_version`) read before and after the rows; when it moved,
 //   a changed head is not explained by own writes, so the index is rebuilt from the rows' text.
 // Anything that cannot be caught up rebuilds; a session the index cannot hold (a node the typed
 // reader leaves to the whole session's read, no leaf, wasm not loaded) gives no view.
@@ -91,10 +91,10 @@ function* visibleRows(driver, row, chain) {
 }
 
 /**
- * @param {any} driver @param {import('./base.js').SessionRow} row @param {unknown} token
+ * @param {any} driver @param {import('./base.js').SessionRow} row
  * @returns {Generator<unknown, Held | null, any>}
  */
-function* build(driver, row, token) {
+function* build(driver, row) {
   const chain = new Set();
   const { rows, lastSeq } = yield* visibleRows(driver, row, chain);
   let index;
@@ -119,7 +119,7 @@ function* build(driver, row, token) {
   return {
     index, texts, ids, chain, seq: lastSeq,
     leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt,
-    baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token, dirty: false,
+    baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined, dirty: false,
   };
 }
 
@@ -140,9 +140,6 @@ export function* syncedView(driver, sessionId, readRow) {
     releaseIndex(driver, sessionId); // e.g. deleted through another connection
     throw error;
   }
-  const tokenAfter = driver.changeToken ? yield driver.changeToken() : null;
-  // A token that moved while reading says nothing about the snapshot: checked again next time.
-  const token = tokenBefore === tokenAfter ? tokenAfter : undefined;
   const map = heldOf(driver);
   let held = map.get(sessionId);
   if (row.leafId === null) {
@@ -154,15 +151,18 @@ export function* syncedView(driver, sessionId, readRow) {
     held = undefined;
   }
   if (!held) {
-    held = yield* build(driver, row, token);
+    held = yield* build(driver, row);
     if (!held) return null;
     map.set(sessionId, held);
     for (const id of [...map.keys()].slice(0, Math.max(0, map.size - HELD_SESSION_INDEXES))) drop(map, id);
   } else {
-    held.token = token;
     map.delete(sessionId);
     map.set(sessionId, held); // most recently used last
   }
+  // Read after every row this call read: a token that moved meanwhile says nothing certain about
+  // what was read (a driver without one read transaction), so the next use checks as for a foreign write.
+  const tokenAfter = driver.changeToken ? yield driver.changeToken() : null;
+  held.token = tokenBefore === tokenAfter ? tokenAfter : undefined;
   return new SessionView(held);
 }
 
