@@ -30,6 +30,8 @@
 //   4. load() of every session equals the reference (nodes in order, leaf, revision), and so
 //      do the heads the calls return and the sessions a compaction outcome carries.
 //   5. readBranch on every session with a leaf reports no problem.
+//   6. The store-held index of every session with a leaf (withSessionIndex) gives the session and
+//      the projection load() gives.
 //
 // The seed is printed; BIBGENIE_STORE_MODEL_SEED replays it (sequence i uses seed + i),
 // BIBGENIE_STORE_MODEL_SEQUENCES sets the number of sequences per store, and
@@ -47,7 +49,7 @@ import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
 const pkgSpec = process.env.BIBGENIE_PKG ?? new URL('../../pkg/index.js', import.meta.url).href;
 const compaction = await import(pkgSpec);
 await compaction.init();
-const { MemoryStore, SqliteStore, ZoteroDBStore, compact, readBranch } = compaction;
+const { MemoryStore, SqliteStore, ZoteroDBStore, compact, readBranch, project } = compaction;
 const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
 const { prng: mulberry32 } = await import(consumerDir
   ? pathToFileURL(join(consumerDir, 'node_modules', 'bibgenie-compaction', 'demo', 'sample-session.js')).href
@@ -257,6 +259,18 @@ async function runSequence(store, seed, figures, prefix) {
       if (got.leafId !== null) {
         const branch = readBranch(got);
         if (branch.problems.length) fail(`readBranch(${id}) reports ${JSON.stringify(branch.problems)}`);
+        // 6. The store-held index answers as load() does (never from a stale state).
+        const held = await store.withSessionIndex(id, (view) => view && {
+          session: { nodes: view.lazySession().nodes, leafId: view.leafId, branchRevision: view.branchRevision },
+          messages: view.project().messages,
+        });
+        if (!held) fail(`withSessionIndex(${id}) gives no view of a session with a leaf`);
+        try {
+          assert.deepStrictEqual(held.session, got);
+          assert.deepStrictEqual(held.messages, project(got).messages);
+        } catch (error) {
+          fail(`withSessionIndex(${id}) differs from load(): ${error.message}`);
+        }
       }
     }
     previous = loaded;
