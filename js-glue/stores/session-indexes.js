@@ -12,6 +12,11 @@
 import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
 import { ancestorChain } from './nodes.js';
 
+/** Sessions from this many characters of text reserve wasm memory before a build. */
+const RESERVE_FROM_CHARS = 1 << 20;
+/** Wasm memory the index of the 10,000-message bench session takes per character of its text: 2.2. */
+const HELD_BYTES_PER_CHAR = 2;
+
 /** Indexes held per driver; the least recently used is freed beyond this. */
 export const HELD_SESSION_INDEXES = 4;
 
@@ -106,6 +111,10 @@ function* build(driver, row) {
   const texts = [];
   const ids = new Map();
   try {
+    let chars = 0;
+    for (const r of rows) chars += r.json.length;
+    // What the index holds of a node is about twice its text (the text and what is read from it).
+    if (chars > RESERVE_FROM_CHARS) WasmIndex.reserveText(Math.floor(chars * HELD_BYTES_PER_CHAR));
     for (const r of rows) {
       index.appendText(r.json);
       ids.set(r.id, texts.length);
