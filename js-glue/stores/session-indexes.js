@@ -69,11 +69,6 @@ export function releaseIndex(/** @type {object} */ driver, /** @type {string} */
   drop(heldOf(driver), sessionId);
 }
 
-/** The number of indexes held for `driver` (tests, memory checks). */
-export function heldIndexCount(/** @type {object} */ driver) {
-  return heldOf(driver).size;
-}
-
 /**
  * The rows visible in a session, in load() order: for a fork, the ancestor chain of its base node
  * (recursively) and then its own rows; as SessionStoreBase#visibleJsons, from the id columns.
@@ -198,7 +193,11 @@ function* caughtUp(driver, held, row, tokenBefore) {
       held.seq = r.seq;
     }
     if (headMoved || added.length) {
+      const from = held.leafId;
       held.leafId = null; // a failed move leaves the branch unknown
+      // Down a chain of new rows one child at a time: the index extends its branch in place then,
+      // instead of walking the whole branch again (11 ms at 10,000 messages for one turn's two rows).
+      for (const id of newChainTo(added, from, row.leafId)) held.index.setLeaf(id, row.branchRevision);
       held.index.setLeaf(row.leafId, row.branchRevision);
       held.leafId = row.leafId;
       held.branchRevision = row.branchRevision;
@@ -207,6 +206,23 @@ function* caughtUp(driver, held, row, tokenBefore) {
     return false;
   }
   return true;
+}
+
+/**
+ * The new rows from the child of `from` down to the parent of `leafId`, when `leafId` is a new row
+ * that descends from `from` through new rows only; else none.
+ * @param {SeqRow[]} added @param {string | null} from @param {string | null} leafId
+ */
+function newChainTo(added, from, leafId) {
+  if (added.length < 2 || from === null) return [];
+  const byId = new Map(added.map((r) => [r.id, r]));
+  const chain = [];
+  for (let at = byId.get(/** @type {string} */ (leafId)); at; at = at.parentId === null ? undefined : byId.get(at.parentId)) {
+    if (at.parentId === from) return chain.reverse();
+    chain.push(at.parentId);
+    if (chain.length > added.length) break; // a cycle written by hand
+  }
+  return [];
 }
 
 /**

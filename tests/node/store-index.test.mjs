@@ -93,6 +93,24 @@ for (const backend of BACKENDS) {
       await store.close();
     });
 
+    it('several rows between two uses: a chain under the leaf, a branch elsewhere, a leaf moved into them', async () => {
+      const store = backend.open();
+      const { sessionId: id } = await store.importSession(linearSession(3));
+      await assertCurrent(store, id);
+      await store.appendMessage(id, userMessage('C1', 'A3', 'one'));
+      await store.appendMessage(id, assistantMessage('C2', 'C1', 'two'));
+      await store.appendMessage(id, userMessage('C3', 'C2', 'three'));
+      await assertCurrent(store, id); // down a chain of new rows
+      await store.appendMessage(id, userMessage('B1', 'A1', 'a branch'));
+      await store.appendMessage(id, assistantMessage('B2', 'B1', 'on it'));
+      await assertCurrent(store, id); // new rows under an old node, not the leaf
+      await store.appendMessage(id, userMessage('D1', 'B2', 'deeper'));
+      await store.appendMessage(id, assistantMessage('D2', 'D1', 'deeper still'));
+      await store.moveLeaf(id, 'D1');
+      await assertCurrent(store, id); // the leaf is a new row above the newest
+      await store.close();
+    });
+
     it('a fork sees its inherited chain, and an update of an inherited node', async () => {
       const store = backend.open();
       const { sessionId: id } = await store.importSession(linearSession(4));
