@@ -259,6 +259,23 @@ impl BranchTokens {
         }
     }
 
+    /// Forgets what was read of node `index`, replaced in place: its facts, the sums from its branch
+    /// position on and its ledger entries. The next sync reads it again and sums from there.
+    pub fn forget_node(&mut self, index: usize) {
+        if let Some(facts) = self.facts.get_mut(index) {
+            *facts = None;
+        }
+        if let Some(position) = self.nodes.iter().position(|&i| i == index) {
+            self.nodes.truncate(position);
+            self.prefix.truncate(position + 1);
+            self.users.retain(|&p| p < position);
+            self.pending.retain(|&p| p < position);
+            self.usages.retain(|&(p, _)| p < position);
+            self.checkpoints.retain(|&(p, _)| p < position);
+        }
+        self.frame.get_mut().forget_node(index);
+    }
+
     /// How many nodes have been estimated and how many branch positions summed since creation.
     pub fn work(&self) -> (usize, usize) {
         (self.nodes_estimated, self.positions_summed)

@@ -49,6 +49,22 @@ impl SessionIndex {
         Ok(())
     }
 
+    /// Replaces a message with a new version of it (same id and parent: a tool result or an approval
+    /// arriving); the branch stays, and what was cached of the message is read again when needed.
+    pub fn replace_node(&mut self, node: Node) -> Result<()> {
+        let Some(position) = self.ids.get(&node.id) else {
+            return Err(Error::new(ErrorCode::NotFound, format!("node {} is not a node of the session", node.id)));
+        };
+        let old = &self.session.nodes[position];
+        let both_messages = matches!(old.kind, NodeKind::Message(_)) && matches!(node.kind, NodeKind::Message(_));
+        if !both_messages || old.parent_id != node.parent_id {
+            return Err(Error::new(ErrorCode::InvalidNode, format!("node {}: only a message keeping its parent is replaced", node.id)));
+        }
+        self.session.nodes[position] = node;
+        self.tokens.forget_node(position);
+        Ok(())
+    }
+
     /// Moves the leaf. Moving to a child of the current leaf extends the branch in place.
     pub fn set_leaf(&mut self, leaf_id: &str, branch_revision: u64) -> Result<()> {
         let Some(position) = self.ids.get(leaf_id) else {

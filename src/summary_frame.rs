@@ -92,6 +92,14 @@ impl FrameCache {
         self.span = None;
     }
 
+    /// Forgets the entries collected from node `index` and the merged span (the node was replaced).
+    pub fn forget_node(&mut self, index: usize) {
+        if let Some(entries) = self.node_entries.get_mut(index) {
+            *entries = None;
+        }
+        self.span = None;
+    }
+
     /// (message nodes collected, entries merged) since creation.
     pub fn work(&self) -> (usize, usize) {
         (self.nodes_collected, self.entries_merged)

@@ -689,7 +689,7 @@ export class SessionStoreBase {
       const json = nodeJson(updated, 'updateMessageParts');
       if (json !== stored.json) {
         yield self.#driver.updateNodeJson(sessionId, messageId, json);
-        noteNodeUpdated(self.#driver, sessionId);
+        noteNodeUpdated(self.#driver, sessionId, messageId);
         yield* self.#setHead(row, row.leafId, row.branchRevision + 1, 'updateMessageParts');
         const viewOf = function* () {
           const visible = yield* self.#session(row);

@@ -2,8 +2,8 @@
 // (the rows' text: no parse + stringify round trip), kept beside the texts it was fed, per driver
 // (stores sharing one connection share them). It is brought up to date before every use:
 // - own writes (through any store on the driver): appended rows are read after the last seq seen;
-//   an in-place update (updateMessageParts) marks the indexes holding that session for a rebuild;
-//   a deleted session frees them;
+//   a node updated in place (updateMessageParts) is replaced from its row (`replaceText`);
+//   a deleted session frees the indexes seeing it;
 // - other connections (another store object on its own connection, another process): the driver's
 //   change token (SQLite `PRAGMA data_version`) read before and after the rows; when it moved,
 //   a changed head is not explained by own writes, so the index is rebuilt from the rows' text.
@@ -25,8 +25,10 @@ export const HELD_SESSION_INDEXES = 4;
  * @typedef {{
  *   index: any, texts: string[], ids: Map<string, number>, chain: Set<string>,
  *   seq: number, leafId: string | null, branchRevision: number, createdAt: number,
- *   baseSessionId: string | null, baseNodeId: string | null, token: unknown, dirty: boolean,
+ *   baseSessionId: string | null, baseNodeId: string | null, token: unknown,
+ *   replaced: Map<string, string>,
  * }} Held
+ *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session).
  */
 
 /** @type {WeakMap<object, Map<string, Held>>} driver -> session id -> held index (most recent last) */
@@ -47,9 +49,14 @@ function drop(map, sessionId) {
   held.index.free();
 }
 
-/** An own in-place update of a node of `sessionId`: every index seeing that session's nodes is rebuilt. */
-export function noteNodeUpdated(/** @type {object} */ driver, /** @type {string} */ sessionId) {
-  for (const held of heldOf(driver).values()) if (held.chain.has(sessionId)) held.dirty = true;
+/**
+ * An own in-place update of node `nodeId` of `sessionId`: every index holding it replaces it at its
+ * next use, from the row's durable text then (so a write that rolled back replaces it with itself).
+ */
+export function noteNodeUpdated(/** @type {object} */ driver, /** @type {string} */ sessionId, /** @type {string} */ nodeId) {
+  for (const held of heldOf(driver).values()) {
+    if (held.chain.has(sessionId) && held.ids.has(nodeId)) held.replaced.set(nodeId, sessionId);
+  }
 }
 
 /** A deleted session: its index, and those of sessions seeing its nodes, are freed. */
@@ -123,7 +130,8 @@ function* build(driver, row) {
   return {
     index, texts, ids, chain, seq: lastSeq,
     leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt,
-    baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined, dirty: false,
+    baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined,
+    replaced: new Map(),
   };
 }
 
@@ -171,18 +179,33 @@ export function* syncedView(driver, sessionId, readRow) {
 }
 
 /**
- * Brings `held` up to `row` incrementally; false when only a rebuild can (an in-place update, a
- * foreign write that moved the head, another session under the same id, a refused node).
+ * Brings `held` up to `row` incrementally; false when only a rebuild can (a foreign write that
+ * moved the head, another session under the same id, a replaced node gone, a refused node).
  * @param {any} driver @param {Held} held @param {import('./base.js').SessionRow} row @param {unknown} tokenBefore
  * @returns {Generator<unknown, boolean, any>}
  */
 function* caughtUp(driver, held, row, tokenBefore) {
-  if (held.dirty) return false;
   if (held.createdAt !== row.createdAt || held.baseSessionId !== row.baseSessionId || held.baseNodeId !== row.baseNodeId) return false;
   const foreign = held.token === undefined || tokenBefore !== held.token;
   const headMoved = held.leafId !== row.leafId || held.branchRevision !== row.branchRevision;
   // Another connection may have updated a node in place (which bumps the revision): not incremental.
   if (foreign && headMoved) return false;
+  let copied = false;
+  for (const [id, owner] of held.replaced) {
+    /** @type {import('./base.js').NodeRow | null} */
+    const stored = yield driver.getNode(owner, id);
+    if (!stored) return false;
+    try {
+      held.index.replaceText(stored.json);
+    } catch {
+      return false;
+    }
+    // Copied, never changed in place: a session handed out earlier keeps the texts it was given.
+    if (!copied) held.texts = held.texts.slice();
+    copied = true;
+    held.texts[/** @type {number} */ (held.ids.get(id))] = stored.json;
+  }
+  held.replaced.clear();
   /** @type {SeqRow[]} */
   const added = yield driver.getNodeRowsAfter(row.id, held.seq);
   try {

@@ -104,6 +104,14 @@ impl SessionIndex {
         self.inner.append_node(node).map_err(js_error)
     }
 
+    /// `appendText`'s counterpart for a message updated in place (same id and parent, new parts).
+    #[wasm_bindgen(js_name = replaceText, skip_typescript)]
+    pub fn replace_text(&mut self, text: &str) -> Result<(), JsValue> {
+        let node = Node::read_text_within(text, 62)
+            .ok_or_else(|| js_error(Error::new(ErrorCode::InvalidNode, "node left to the session's read")))?;
+        self.inner.replace_node(node).map_err(js_error)
+    }
+
     /// Grows the wasm heap once for about `bytes` more of held nodes before a build of many
     /// `appendText` calls: grown page by page instead, each growth made V8 run a full GC of the JS
     /// heap (external memory accounting), about 100 of them for a 47 MB session.

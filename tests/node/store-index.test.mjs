@@ -351,8 +351,10 @@ describe('CompactionController through the store-held index', () => {
     const controller = new CompactionController({ store, sessionId: id, model: MODEL, summarize: async () => validSummary() });
     const outcome = await controller.afterTurn();
     assert.equal(outcome.status, 'noop');
+    // The leaf updated in place, and the index caught up, before the outcome's nodes are first read.
+    await store.updateMessageParts(id, 'A3', [{ type: 'text', text: 'the answer, rewritten' }]);
     await store.appendMessage(id, pendingTool('L1', 'A3'));
-    await store.updateMessageParts(id, 'L1', []);
+    await store.withSessionIndex(id, (view) => assert.equal(view.size, before.nodes.length + 1));
     assert.deepStrictEqual(outcome.session, before);
     await store.close();
   });
