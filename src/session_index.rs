@@ -70,6 +70,11 @@ impl SessionIndex {
         let Some(position) = self.ids.get(leaf_id) else {
             return Err(Error::new(ErrorCode::NotFound, format!("leaf {leaf_id} is not a node of the session")));
         };
+        // The same leaf at a new revision (an update in place): the chain of parents is the same.
+        if !self.branch.read_only && self.session.leaf_id.as_deref() == Some(leaf_id) {
+            self.session.branch_revision = branch_revision;
+            return Ok(());
+        }
         let extends = !self.branch.read_only
             && self.branch.nodes.last().map(|&last| &self.session.nodes[last].id) == self.session.nodes[position].parent_id.as_ref()
             && self.session.nodes[position].parent_id.is_some()

@@ -82,6 +82,13 @@ fn a_replacement_reads_that_message_again_and_sums_from_it() {
     let (estimated_after, summed_after) = index.branch_tokens().work();
     assert_eq!(estimated_after, estimated + 1, "only the replaced message is estimated again");
     assert_eq!(summed_after - summed, nodes.len() - at, "the sums are extended from its position");
+    // The update's revision bump keeps the leaf: nothing is walked or summed again.
+    index.set_leaf(&leaf, 7).unwrap();
+    let planned = index.plan(&m, &preflight("q")).unwrap();
+    assert_eq!(index.branch_tokens().work(), (estimated_after, summed_after));
+    assert_eq!(planned.basis.branch_revision, 7);
+    let mut fresh = SessionIndex::from_session(session_at(nodes, &leaf, 7));
+    assert_eq!(answers(&mut index, &m), answers(&mut fresh, &m));
 }
 
 #[test]
