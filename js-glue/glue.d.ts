@@ -99,7 +99,7 @@ export interface SessionView {
   readonly branchRevision: number;
   /** Nodes visible in the session. */
   readonly size: number;
-  /** The wasm index (plan, estimate, ...): do not keep it or free it. */
+  /** plan and estimate on the held index. */
   readonly index: { plan(model: ModelProfile, options: PlanOptions): Plan; estimate(model: ModelProfile, options?: EstimateOptions): Estimate };
   /** Whether a node with this id is visible in the session. */
   has(id: string): boolean;

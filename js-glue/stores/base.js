@@ -312,7 +312,7 @@ export class SessionStoreBase {
   /**
    * Runs `use(view)` on the session's store-held index, brought up to date with the durable state
    * first, inside one read (no store write runs meanwhile): `view` has the head (`leafId`,
-   * `branchRevision`), `has(id)`, `index` (the wasm SessionIndex: plan, estimate, ...), `project()`
+   * `branchRevision`), `has(id)`, `index` (plan and estimate on the held index), `project()`
    * (messages parsed from the stored text) and `lazySession()`; it is valid only during `use`,
    * which must not await. `view` is null when the index cannot hold the session (no leaf yet, a node
    * the index reads only within a whole session, the wasm not loaded): then use load().

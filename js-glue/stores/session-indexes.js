@@ -21,13 +21,14 @@ const HELD_BYTES_PER_CHAR = 2;
 export const HELD_SESSION_INDEXES = 4;
 
 /**
- * @typedef {{ seq: number, id: string, parentId: string | null, json: string }} SeqRow
+ * @typedef {{ seq: number, id: string, parentId: string | null, json: string, session?: string }} SeqRow
  * @typedef {{
- *   index: any, texts: string[], ids: Map<string, number>, chain: Set<string>,
+ *   index: any, texts: string[], ids: Map<string, number>, owners: Map<string, string>, chain: Set<string>,
  *   seq: number, leafId: string | null, branchRevision: number, createdAt: number,
  *   baseSessionId: string | null, baseNodeId: string | null, token: unknown,
  *   replaced: Map<string, string>,
  * }} Held
+ *   `owners`: the session each held node is a row of (a fork's inherited nodes are its base's);
  *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session).
  */
 
@@ -55,7 +56,8 @@ function drop(map, sessionId) {
  */
 export function noteNodeUpdated(/** @type {object} */ driver, /** @type {string} */ sessionId, /** @type {string} */ nodeId) {
   for (const held of heldOf(driver).values()) {
-    if (held.chain.has(sessionId) && held.ids.has(nodeId)) held.replaced.set(nodeId, sessionId);
+    // The node of that session only: a fork may hold its own node under the same id.
+    if (held.owners.get(nodeId) === sessionId) held.replaced.set(nodeId, sessionId);
   }
 }
 
@@ -86,6 +88,7 @@ export function releaseIndex(/** @type {object} */ driver, /** @type {string} */
 function* visibleRows(driver, row, chain) {
   /** @type {SeqRow[]} */
   const own = yield driver.getNodeRowsAfter(row.id, 0);
+  for (const r of own) r.session = row.id;
   const lastSeq = own.length ? own[own.length - 1].seq : 0;
   const seen = chain.has(row.id);
   chain.add(row.id);
@@ -112,6 +115,7 @@ function* build(driver, row) {
   }
   const texts = [];
   const ids = new Map();
+  const owners = new Map();
   try {
     let chars = 0;
     for (const r of rows) chars += r.json.length;
@@ -120,6 +124,7 @@ function* build(driver, row) {
     for (const r of rows) {
       index.appendText(r.json);
       ids.set(r.id, texts.length);
+      owners.set(r.id, /** @type {string} */ (r.session));
       texts.push(r.json);
     }
     index.setLeaf(row.leafId, row.branchRevision);
@@ -128,7 +133,7 @@ function* build(driver, row) {
     return null;
   }
   return {
-    index, texts, ids, chain, seq: lastSeq,
+    index, texts, ids, owners, chain, seq: lastSeq,
     leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt,
     baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined,
     replaced: new Map(),
@@ -212,6 +217,7 @@ function* caughtUp(driver, held, row, tokenBefore) {
     for (const r of added) {
       held.index.appendText(r.json);
       held.ids.set(r.id, held.texts.length);
+      held.owners.set(r.id, row.id);
       held.texts.push(r.json);
       held.seq = r.seq;
     }
@@ -265,9 +271,13 @@ export class SessionView {
     this.branchRevision = held.branchRevision;
   }
 
-  /** The wasm SessionIndex (plan, estimate, projectPositions, ...). */
+  /** `plan` and `estimate` of the wasm index (the index itself stays the store's: never freed here). */
   get index() {
-    return this.#held.index;
+    const index = this.#held.index;
+    return {
+      plan: (/** @type {object} */ model, /** @type {object} */ options) => index.plan(model, options),
+      estimate: (/** @type {object} */ model, /** @type {object | undefined} */ options) => index.estimate(model, options),
+    };
   }
 
   /** Nodes visible in the session. */

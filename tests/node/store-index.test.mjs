@@ -128,6 +128,21 @@ for (const backend of BACKENDS) {
       await store.close();
     });
 
+    it('a fork holding its own node under an id its base also has: an update of the base node leaves the fork\'s', async () => {
+      // Found by the store model test (invariant 6): the fork's own m6 was replaced with the base's m6.
+      const store = backend.open();
+      const { sessionId: base } = await store.importSession(linearSession(2)); // U1 A1 U2 A2
+      const fork = await store.fork(base, 'A1');
+      // The fork's own U2 and A2, with the parents the base's have.
+      await store.appendMessage(fork.sessionId, userMessage('U2', 'A1', 'the fork\'s own U2'));
+      await store.appendMessage(fork.sessionId, assistantMessage('A2', 'U2', 'the fork\'s own A2'));
+      await assertCurrent(store, fork.sessionId);
+      await store.updateMessageParts(base, 'A2', [{ type: 'text', text: 'the base\'s A2, updated' }]);
+      await assertCurrent(store, fork.sessionId);
+      await assertCurrent(store, base);
+      await store.close();
+    });
+
     it('a deleted session frees its index and is not answered', async () => {
       const store = backend.open();
       const { sessionId: id } = await store.importSession(linearSession(3));

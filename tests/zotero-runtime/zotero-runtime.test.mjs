@@ -300,7 +300,7 @@ test('ZoteroDBStore on the real connection: an import of 1,500 nodes reads back 
 test('CompactionController and the AI SDK summarizer cancel in the plugin scope (no AbortController there)', () => {
   assert.deepEqual(scenario('controller'), {
     providerCalled: true, gated: false, cancelled: true, outcome: 'cancelled', unchanged: true,
-    statuses: ['compacting', 'idle'], committed: 'committed',
+    statuses: ['compacting', 'idle'], committed: 'committed', indexed: true,
   });
 });
 

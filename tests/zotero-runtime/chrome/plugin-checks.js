@@ -246,9 +246,13 @@ var bibgenieChecks = (() => {
         store: s, sessionId: 'research-ctl', model: MODEL, summarize: (request) => C.extractiveSummary(request),
       });
       const committed = await second.compact('manual');
+      // The store-held index on the real connection (PRAGMA data_version through it) answers as load().
+      const loaded = await s.load('research-ctl');
+      const indexed = await s.withSessionIndex('research-ctl', (view) =>
+        view !== null && view.branchRevision === loaded.branchRevision && JSON.stringify(view.lazySession().nodes) === JSON.stringify(loaded.nodes));
       return {
         providerCalled: providerCalls > 0, gated, cancelled, outcome: outcome.status, unchanged,
-        statuses: [...new Set(statuses)], committed: committed.status,
+        statuses: [...new Set(statuses)], committed: committed.status, indexed,
       };
     });
 
