@@ -26,7 +26,7 @@ export const HELD_SESSION_INDEXES = 4;
  *   index: any, texts: string[], ids: Map<string, number>, owners: Map<string, string>, chain: Set<string>,
  *   seq: number, leafId: string | null, branchRevision: number, createdAt: number,
  *   baseSessionId: string | null, baseNodeId: string | null, token: unknown,
- *   replaced: Map<string, string>,
+ *   replaced: Map<string, string>, lastOwnId: string | null,
  * }} Held
  *   `owners`: the session each held node is a row of (a fork's inherited nodes are its base's);
  *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session).
@@ -83,21 +83,22 @@ export function releaseIndex(/** @type {object} */ driver, /** @type {string} */
  * (recursively) and then its own rows; as SessionStoreBase#visibleJsons, from the id columns.
  * `lastSeq`: the seq of the session's own last row (0 for none).
  * @param {any} driver @param {import('./base.js').SessionRow} row @param {Set<string>} chain sessions read (filled)
- * @returns {Generator<unknown, { rows: SeqRow[], lastSeq: number }, any>}
+ * @returns {Generator<unknown, { rows: SeqRow[], lastSeq: number, lastOwnId: string | null }, any>}
  */
 function* visibleRows(driver, row, chain) {
   /** @type {SeqRow[]} */
   const own = yield driver.getNodeRowsAfter(row.id, 0);
   for (const r of own) r.session = row.id;
   const lastSeq = own.length ? own[own.length - 1].seq : 0;
+  const lastOwnId = own.length ? own[own.length - 1].id : null;
   const seen = chain.has(row.id);
   chain.add(row.id);
-  if (row.baseSessionId === null || row.baseNodeId === null || seen) return { rows: own, lastSeq };
+  if (row.baseSessionId === null || row.baseNodeId === null || seen) return { rows: own, lastSeq, lastOwnId };
   const base = yield driver.getSession(row.baseSessionId);
-  if (!base) return { rows: own, lastSeq };
+  if (!base) return { rows: own, lastSeq, lastOwnId };
   const { rows: baseRows } = yield* visibleRows(driver, base, chain);
   const kept = ancestorChain(new Map(baseRows.map((r) => [r.id, r])), row.baseNodeId);
-  return { rows: [...baseRows.filter((r) => kept.has(r.id)), ...own], lastSeq };
+  return { rows: [...baseRows.filter((r) => kept.has(r.id)), ...own], lastSeq, lastOwnId };
 }
 
 /**
@@ -106,7 +107,7 @@ function* visibleRows(driver, row, chain) {
  */
 function* build(driver, row) {
   const chain = new Set();
-  const { rows, lastSeq } = yield* visibleRows(driver, row, chain);
+  const { rows, lastSeq, lastOwnId } = yield* visibleRows(driver, row, chain);
   let index;
   try {
     index = WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 });
@@ -136,7 +137,7 @@ function* build(driver, row) {
     index, texts, ids, owners, chain, seq: lastSeq,
     leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt,
     baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined,
-    replaced: new Map(),
+    replaced: new Map(), lastOwnId,
   };
 }
 
@@ -195,6 +196,12 @@ function* caughtUp(driver, held, row, tokenBefore) {
   const headMoved = held.leafId !== row.leafId || held.branchRevision !== row.branchRevision;
   // Another connection may have updated a node in place (which bumps the revision): not incremental.
   if (foreign && headMoved) return false;
+  if (foreign && held.lastOwnId !== null) {
+    // The same head yet another session under this id (deleted and recreated elsewhere)?
+    /** @type {import('./base.js').NodeRow | null} */
+    const last = yield driver.getNode(row.id, held.lastOwnId);
+    if (!last || last.json !== held.texts[/** @type {number} */ (held.ids.get(held.lastOwnId))]) return false;
+  }
   let copied = false;
   for (const [id, owner] of held.replaced) {
     /** @type {import('./base.js').NodeRow | null} */
@@ -218,6 +225,7 @@ function* caughtUp(driver, held, row, tokenBefore) {
       held.index.appendText(r.json);
       held.ids.set(r.id, held.texts.length);
       held.owners.set(r.id, row.id);
+      held.lastOwnId = r.id;
       held.texts.push(r.json);
       held.seq = r.seq;
     }

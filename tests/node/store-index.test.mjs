@@ -209,6 +209,27 @@ describe('SqliteStore: writes through other connections', () => {
     await store.close();
   });
 
+  it('another connection deleting and recreating the session with the same head in the same millisecond', async () => {
+    const file = freshFile();
+    const store = new SqliteStore(Database, file);
+    const other = new SqliteStore(new Database(file));
+    const realNow = Date.now;
+    Date.now = () => 1_700_000_000_000; // the same createdAt for both sessions
+    try {
+      const { sessionId: id } = await store.importSession(linearSession(4));
+      await assertCurrent(store, id);
+      await other.deleteSession(id);
+      const recreated = linearSession(4);
+      recreated.nodes[7] = assistantMessage('A4', 'U4', 'another answer, same id, same head');
+      await other.importSession(recreated, { id });
+      await assertCurrent(store, id);
+    } finally {
+      Date.now = realNow;
+    }
+    await other.close();
+    await store.close();
+  });
+
   it('stores opened from the class on one file share the connection and its indexes', async () => {
     const file = freshFile();
     const a = new SqliteStore(Database, file);
