@@ -327,3 +327,84 @@ fn lookup_text_ignores_case_in_latin_greek_and_cyrillic_titles() {
     assert_eq!(keys("aaaa2345"), ["AAAA2345"]);
     assert!(keys("×").is_empty());
 }
+
+// ---- The ledger's lookup tree (tool data read without its full tree) ----
+
+/// The ledger entries `zotero::find` gives for `text` read as the full tree and as `lookup_tree`.
+fn both_ledgers(text: &str) -> (Vec<LedgerEntry>, Vec<LedgerEntry>) {
+    let full: serde_json::Value = serde_json::from_str(text).unwrap_or(serde_json::Value::Null);
+    let entries = |value: &serde_json::Value| bibgenie_compaction::zotero::find(value).into_iter().map(|o| o.entry).collect::<Vec<_>>();
+    (entries(&full), entries(&ledger::lookup_tree(text)))
+}
+
+fn assert_same_ledger(text: &str) {
+    let (full, lookup) = both_ledgers(text);
+    assert_eq!(lookup, full, "lookup tree of {}", &text[..text.len().min(200)]);
+}
+
+#[test]
+fn the_lookup_tree_finds_what_the_full_tree_finds_in_every_fixture() {
+    let fixtures = [SEARCH_RESULTS, ITEM_TOJSON, CHILDREN, ANNOTATIONS, COLLECTIONS, TAGS, READER_LOCATIONS];
+    let mut found = 0;
+    for text in fixtures {
+        let value = fixture(text);
+        // As given, compact, and each top-level field or element alone (tool results are often one of them).
+        assert_same_ledger(text);
+        assert_same_ledger(&value.to_string());
+        let children: Vec<serde_json::Value> = match &value {
+            serde_json::Value::Object(map) => map.values().cloned().collect(),
+            serde_json::Value::Array(items) => items.clone(),
+            _ => Vec::new(),
+        };
+        for child in children {
+            assert_same_ledger(&child.to_string());
+            // JSON held in a string (an MCP text result).
+            assert_same_ledger(&serde_json::Value::String(format!("  {child}\n")).to_string());
+        }
+        found += both_ledgers(text).0.len();
+    }
+    assert!(found > 20, "the fixtures hold Zotero objects ({found})");
+    for node in research_nodes() {
+        for part in node["parts"].as_array().into_iter().flatten() {
+            for field in ["input", "output", "data"] {
+                if let Some(value) = part.get(field) {
+                    assert_same_ledger(&value.to_string());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_lookup_tree_keeps_the_full_trees_edge_cases() {
+    let cases = [
+        // Duplicate keys: the last wins, whichever of them the lookup tree would drop.
+        r#"{"a":[{"key":"AAAA2222","itemType":"book"}],"a":"plain"}"#,
+        r#"{"a":"plain","a":[{"key":"AAAA2222","itemType":"book"}]}"#,
+        r#"{"key":"AAAA2222","itemType":"book","title":"First","title":"Second"}"#,
+        // A tag object with a field a tag may not have is not a tag; with allowed fields it is.
+        r#"[{"tag":"x","abstract":"long"},{"tag":"y","type":1,"numItems":3,"color":"red"},{"tag":"z","meta":{"type":0}}]"#,
+        // Escaped keys and values.
+        r#"{"\u006bey":"AAAA2222","itemType":"journal\u0041rticle","title":"T\u00e9"}"#,
+        // Web API envelopes and locations inheriting their attachment.
+        r#"{"key":"BBBB3333","version":4,"library":{"id":1},"data":{"key":"BBBB3333","itemType":"attachment","contentType":"application/pdf","pageCount":12,"pages":[{"pageIndex":2,"pageLabel":"3"}]}}"#,
+        r#"{"attachmentKey":"CCCC4444","numPages":"9","pages":[{"pageIndex":1,"text":"{not json"},{"pageIndex":"2"}]}"#,
+        r#"{"items":["{\"key\":\"DDDD5555\",\"itemType\":\"book\"}"," [{\"tag\":\"q\"}] ","[plain]"]}"#,
+        r#"{"key":"EEEE6666","itemType":"annotation","annotationPosition":"{\"pageIndex\":4}","annotationText":"x"}"#,
+        r#"{"key":"EEEE7777","itemType":"annotation","annotationPosition":{"value":"epubcfi(/6/4)","pageIndex":1}}"#,
+        r#"{"key":"FFFF8888","name":"Coll","parentCollection":false,"extra":[]}"#,
+        r#"{"cfi":"epubcfi(/6/2)","itemKey":"GGGG9999","href":"ch1.xhtml","sectionIndex":2.0}"#,
+        r#"[1, true, null, "s", 2.5, {"key":"HHHH2222","itemType":"book","creators":[{"creatorType":"editor","name":"Org"}],"date":"May 2001","publisher":"P"}]"#,
+        // Not JSON, or nested past the tree's limit: nothing found either way.
+        r#"{"key":"AAAA2222","itemType":"book""#,
+        "\"just a string\"",
+    ];
+    for text in cases {
+        assert_same_ledger(text);
+    }
+    let deep = |levels: usize| format!("{}{{\"key\":\"JJJJ2222\",\"itemType\":\"book\"}}{}", "[".repeat(levels), "]".repeat(levels));
+    for levels in [10, 63, 64, 65, 126, 127, 128, 200] {
+        assert_same_ledger(&deep(levels));
+    }
+    assert_eq!(both_ledgers(&deep(10)).0.len(), 1);
+}
