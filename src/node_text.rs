@@ -39,11 +39,46 @@ struct NodeFields<'a> {
     created_at: Option<Value>,
     role: Option<String>,
     #[serde(borrow)]
-    parts: Option<Vec<&'a RawValue>>,
+    parts: Option<Vec<PartObject<'a>>>,
     metadata: Option<Value>,
     /// Present (even as `null`) makes the node a checkpoint.
     #[serde(default, deserialize_with = "present")]
     checkpoint: Option<Value>,
+}
+
+/// A part read in the node's own pass. Only an object: `PartFields`'s derived reader would also take
+/// a JSON array, field by position, where the rules want an error.
+struct PartObject<'a>(PartFields<'a>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for PartObject<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PartObject<'a>, D::Error> {
+        PartFields::deserialize(ObjectOnly(deserializer)).map(PartObject)
+    }
+}
+
+/// A deserializer that reads a struct from a JSON object only.
+struct ObjectOnly<D>(D);
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(visitor)
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
 }
 
 /// The union of the fields of every known part type.
@@ -123,7 +158,7 @@ pub fn read_node(text: &str) -> Option<ReadNode> {
                 "system" => Role::System,
                 _ => return None,
             };
-            let parts = node.parts?.into_iter().map(|p| part(object(p.get())?)).collect::<Option<Vec<_>>>()?;
+            let parts = node.parts?.into_iter().map(|PartObject(fields)| part(fields)).collect::<Option<Vec<_>>>()?;
             NodeKind::Message(Message { role, parts, metadata: node.metadata })
         }
     };
