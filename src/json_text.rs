@@ -110,8 +110,8 @@ fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
     const HIGHS: u64 = ONES << 7;
     let has_zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
     let mut i = from;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let word = u64::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7]]);
+    while let Some(Ok(chunk)) = bytes.get(i..i + 8).map(<[u8; 8]>::try_from) {
+        let word = u64::from_ne_bytes(chunk);
         if has_zero_byte(word ^ (ONES * u64::from(b'"'))) || has_zero_byte(word ^ (ONES * u64::from(b'\\'))) {
             break;
         }
