@@ -33,21 +33,49 @@ pub type ReadNode = (String, Option<String>, Option<f64>, NodeKind);
 /// accept a JSON array, field by position, where the rules want an error.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct NodeFields<'a> {
+struct NodeFields {
     id: Option<String>,
     parent_id: Option<Value>,
     created_at: Option<Value>,
     role: Option<String>,
-    #[serde(borrow)]
-    parts: Option<Vec<PartObject<'a>>>,
+    parts: Option<Parts>,
     metadata: Option<Value>,
     /// Present (even as `null`) makes the node a checkpoint.
     #[serde(default, deserialize_with = "present")]
     checkpoint: Option<Value>,
 }
 
-/// A part read in the node's own pass. Only an object: `PartFields`'s derived reader would also take
-/// a JSON array, field by position, where the rules want an error.
+/// The parts, read in the node's own pass, each made a `Part` as soon as it is read (no list of
+/// their fields is held, whose gaps in wasm memory outlived the read). A part that does not read
+/// fails the node, which the rules of `model::Node::from_value` then decide.
+struct Parts(Vec<Part>);
+
+impl<'de> Deserialize<'de> for Parts {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Parts, D::Error> {
+        deserializer.deserialize_seq(PartsVisitor)
+    }
+}
+
+struct PartsVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PartsVisitor {
+    type Value = Parts;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array of parts")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Parts, A::Error> {
+        let mut parts = Vec::new();
+        while let Some(PartObject(fields)) = seq.next_element()? {
+            parts.push(part(fields).ok_or_else(|| serde::de::Error::custom("a part the rules must read"))?);
+        }
+        Ok(Parts(parts))
+    }
+}
+
+/// One part's fields. Only an object: `PartFields`'s derived reader would also take a JSON array,
+/// field by position, where the rules want an error.
 struct PartObject<'a>(PartFields<'a>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for PartObject<'a> {
@@ -158,7 +186,7 @@ pub fn read_node(text: &str) -> Option<ReadNode> {
                 "system" => Role::System,
                 _ => return None,
             };
-            let parts = node.parts?.into_iter().map(|PartObject(fields)| part(fields)).collect::<Option<Vec<_>>>()?;
+            let Parts(parts) = node.parts?;
             NodeKind::Message(Message { role, parts, metadata: node.metadata })
         }
     };
