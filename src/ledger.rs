@@ -221,12 +221,8 @@ impl<'de> serde::de::Visitor<'de> for LookupTree {
         Ok(serde_json::Value::String(text.to_string()))
     }
 
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<serde_json::Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(Scalar::Skipped)? {
-            items.extend(item);
-        }
-        Ok(serde_json::Value::Array(items))
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<serde_json::Value, A::Error> {
+        lookup_items(seq, Scalar::Skipped)
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<serde_json::Value, A::Error> {
@@ -299,11 +295,21 @@ impl<'de> serde::de::Visitor<'de> for Scalar {
         Ok((matches!(self, Scalar::Kept) || may_hold_json(text)).then(|| serde_json::Value::String(text.to_string())))
     }
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        LookupTree.visit_seq(seq).map(|items| (matches!(self, Scalar::Kept) || may_hold_objects(&items)).then_some(items))
+        // A kept array keeps every item: `zotero::citation` picks creators by what the others are.
+        lookup_items(seq, self).map(|items| (matches!(self, Scalar::Kept) || may_hold_objects(&items)).then_some(items))
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         LookupTree.visit_map(map).map(|object| (matches!(self, Scalar::Kept) || may_hold_objects(&object)).then_some(object))
     }
+}
+
+/// The items of an array, each read as `item` says (`Skipped`: only those that may hold objects).
+fn lookup_items<'de, A: serde::de::SeqAccess<'de>>(mut seq: A, item: Scalar) -> Result<serde_json::Value, A::Error> {
+    let mut items = Vec::new();
+    while let Some(value) = seq.next_element_seed(item)? {
+        items.extend(value);
+    }
+    Ok(serde_json::Value::Array(items))
 }
 
 /// An object key, borrowed from the text when it has no escapes.

@@ -395,6 +395,11 @@ fn the_lookup_tree_keeps_the_full_trees_edge_cases() {
         r#"{"key":"FFFF8888","name":"Coll","parentCollection":false,"extra":[]}"#,
         r#"{"cfi":"epubcfi(/6/2)","itemKey":"GGGG9999","href":"ch1.xhtml","sectionIndex":2.0}"#,
         r#"[1, true, null, "s", 2.5, {"key":"HHHH2222","itemType":"book","creators":[{"creatorType":"editor","name":"Org"}],"date":"May 2001","publisher":"P"}]"#,
+        // Creators: the primary ones are chosen by what the others are, empty or odd entries included.
+        r#"{"key":"KKKK2222","itemType":"book","creators":[{"creatorType":"editor","lastName":"Ed"},{}],"date":"1999"}"#,
+        r#"{"key":"KKKK3333","itemType":"book","creators":[{"creatorType":"editor","lastName":"Ed"},7,"x",[]]}"#,
+        r#"{"key":"KKKK4444","itemType":"book","creators":[{"creatorType":"editor","lastName":"Ed"},{"firstName":"Only"}]}"#,
+        r#"{"key":"KKKK5555","itemType":"book","creators":[[{"creatorType":"author","lastName":"Nested"}],{"creatorType":"translator","name":"T"}]}"#,
         // Not JSON, or nested past the tree's limit: nothing found either way.
         r#"{"key":"AAAA2222","itemType":"book""#,
         "\"just a string\"",
