@@ -413,3 +413,61 @@ fn the_lookup_tree_keeps_the_full_trees_edge_cases() {
     }
     assert_eq!(both_ledgers(&deep(10)).0.len(), 1);
 }
+
+mod lookup_tree_property {
+    use super::both_ledgers;
+    use proptest::prelude::*;
+    use serde_json::{Map, Value};
+
+    /// Field names `zotero::find` reads and others, strings that are Zotero keys, item types, creator
+    /// types, locators and JSON, so generated values often are (or almost are) Zotero objects.
+    const NAMES: [&str; 24] = [
+        "key", "itemType", "title", "creators", "creatorType", "lastName", "name", "date", "parentItem", "contentType",
+        "tag", "type", "meta", "data", "library", "version", "annotationPosition", "pageIndex", "attachmentKey", "cfi",
+        "href", "sectionIndex", "abstractNote", "extra",
+    ];
+    const STRINGS: [&str; 16] = [
+        "ABCD2345", "EFGH6789", "journalArticle", "book", "attachment", "annotation", "note", "author", "editor",
+        "epubcfi(/6/4)", "ch1.xhtml", "2019", "", " x ", r#"{"key":"JJJJ2222","itemType":"book"}"#, r#"[{"tag":"t"}]"#,
+    ];
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            prop_oneof![Just(0.0), Just(2.0), Just(3.5), Just(-1.0)].prop_map(|n: f64| Value::from(n)),
+            (0u64..5).prop_map(Value::from),
+            prop::sample::select(&STRINGS[..]).prop_map(|s| Value::String(s.to_string())),
+        ];
+        leaf.prop_recursive(5, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((prop::sample::select(&NAMES[..]), inner), 0..7)
+                    .prop_map(|fields| Value::Object(fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect::<Map<_, _>>())),
+            ]
+        })
+    }
+
+    /// An item with creators of any shape (primary creators are chosen by what the others are).
+    fn item() -> impl Strategy<Value = Value> {
+        let creator = prop::collection::vec(
+            (prop::sample::select(&["creatorType", "lastName", "name", "firstName"][..]), prop::sample::select(&STRINGS[..])),
+            0..3,
+        )
+        .prop_map(|fields| Value::Object(fields.into_iter().map(|(k, v)| (k.to_string(), Value::String(v.to_string()))).collect()));
+        let creators = prop::collection::vec(prop_oneof![4 => creator, 1 => value()], 0..4);
+        (prop::sample::select(&["journalArticle", "book", "attachment", "note"][..]), creators, value()).prop_map(|(item_type, creators, extra)| {
+            serde_json::json!({ "key": "ABCD2345", "itemType": item_type, "creators": creators, "date": "2019", "extra": extra })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+        #[test]
+        fn the_lookup_tree_finds_what_the_full_tree_finds(value in prop_oneof![value(), item(), prop::collection::vec(item(), 1..3).prop_map(Value::Array)]) {
+            let text = value.to_string();
+            let (full, lookup) = both_ledgers(&text);
+            prop_assert_eq!(lookup, full, "{}", text);
+        }
+    }
+}
