@@ -178,9 +178,21 @@ fn may_hold_objects(value: &serde_json::Value) -> bool {
 /// the full tree's; `null` where the full parse fails (as `RawJson::to_value`).
 pub fn lookup_tree(text: &str) -> serde_json::Value {
     use serde::de::DeserializeSeed;
+    if !may_name_a_zotero_object(text) {
+        return serde_json::Value::Null;
+    }
     let mut reader = serde_json::Deserializer::from_str(text);
     let tree = LookupTree.deserialize(&mut reader);
     tree.and_then(|tree| reader.end().map(|()| tree)).unwrap_or(serde_json::Value::Null)
+}
+
+/// Whether JSON `text` can hold anything `zotero::find` recognizes: every Zotero object it knows
+/// has a `key` or `tag` field, and a reader location an `attachmentKey`, `itemKey` (or the like) or
+/// an enclosing object with one; JSON inside a string shows its fields as `\"key\"`. A `\u` escape
+/// could spell any of them, so text with one is read. Tool results of other tools (web pages, code)
+/// are then never parsed for the ledger.
+fn may_name_a_zotero_object(text: &str) -> bool {
+    ["key", "Key", "tag", "\\u"].iter().any(|needle| text.contains(needle))
 }
 
 #[derive(Clone, Copy)]

@@ -384,8 +384,10 @@ fn the_lookup_tree_keeps_the_full_trees_edge_cases() {
         r#"{"key":"AAAA2222","itemType":"book","title":"First","title":"Second"}"#,
         // A tag object with a field a tag may not have is not a tag; with allowed fields it is.
         r#"[{"tag":"x","abstract":"long"},{"tag":"y","type":1,"numItems":3,"color":"red"},{"tag":"z","meta":{"type":0}}]"#,
-        // Escaped keys and values.
+        // Escaped keys and values (a key or tag spelled only with escapes is read too).
         r#"{"\u006bey":"AAAA2222","itemType":"journal\u0041rticle","title":"T\u00e9"}"#,
+        r#"[{"t\u0061g":"escaped"}]"#,
+        r#"{"result":"{\"\\u006bey\":\"LLLL2222\",\"itemType\":\"book\"}"}"#,
         // Web API envelopes and locations inheriting their attachment.
         r#"{"key":"BBBB3333","version":4,"library":{"id":1},"data":{"key":"BBBB3333","itemType":"attachment","contentType":"application/pdf","pageCount":12,"pages":[{"pageIndex":2,"pageLabel":"3"}]}}"#,
         r#"{"attachmentKey":"CCCC4444","numPages":"9","pages":[{"pageIndex":1,"text":"{not json"},{"pageIndex":"2"}]}"#,
@@ -412,6 +414,11 @@ fn the_lookup_tree_keeps_the_full_trees_edge_cases() {
         assert_same_ledger(&deep(levels));
     }
     assert_eq!(both_ledgers(&deep(10)).0.len(), 1);
+    // What the escapes spell is found, by both trees.
+    assert_eq!(both_ledgers(r#"[{"t\u0061g":"escaped"}]"#).1.len(), 1);
+    assert_eq!(both_ledgers(r#"{"result":"{\"\\u006bey\":\"LLLL2222\",\"itemType\":\"book\"}"}"#).1.len(), 1);
+    // A result naming no key or tag has no ledger entries and is not read for them.
+    assert_eq!(ledger::lookup_tree(r#"{"url":"https://example.org","text":"a web page"}"#), serde_json::Value::Null);
 }
 
 mod lookup_tree_property {
