@@ -98,7 +98,7 @@ export class SessionIndex {
 
   static {
     appendHeld = (index, node) => {
-      index.#index.appendShallow(node);
+      appendShallow(index.#index, node);
       index.#nodes.push(node);
     };
     heldCount = (index) => index.#nodes.length;
@@ -112,6 +112,24 @@ export class SessionIndex {
   }
 }
 if (dispose) SessionIndex.prototype[dispose] = SessionIndex.prototype.free;
+
+const utf8 = new TextEncoder();
+/** The UTF-8 of the node being appended; grown as needed, reused for every node. */
+let nodeBytes = new Uint8Array(1 << 16);
+
+/**
+ * `appendShallow` of `node`: its text encoded into a reused buffer and copied into wasm from there,
+ * so a session read node by node leaves no `Uint8Array` per node behind. Throws (the caller reads the
+ * whole session) for what `JSON.stringify` does not turn into a text, as `appendShallow` does.
+ */
+function appendShallow(index, node) {
+  const text = JSON.stringify(node);
+  if (typeof text !== 'string') throw new TypeError('node is not JSON data');
+  // UTF-8 takes at most three bytes per UTF-16 unit.
+  if (nodeBytes.length < text.length * 3) nodeBytes = new Uint8Array(Math.max(text.length * 3, nodeBytes.length * 2));
+  const { written } = utf8.encodeInto(text, nodeBytes);
+  index.appendShallowUtf8(nodeBytes.subarray(0, written));
+}
 
 /** Plain session data whose JSON text is its fields (no `toJSON` of its own), with a leaf. */
 function plainSession(session) {
@@ -130,7 +148,7 @@ function fromNodes(session) {
   if (!plainSession(session)) return null;
   const index = WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 });
   try {
-    for (const node of session.nodes) index.appendShallow(node);
+    for (const node of session.nodes) appendShallow(index, node);
     index.setLeaf(session.leafId, session.branchRevision);
   } catch {
     index.free();

@@ -55,12 +55,72 @@ pub fn replace_lone_surrogates(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// Whether arrays and objects in `text` nest deeper than `limit`, or `text` is not strict JSON
-/// (lone surrogates included). Skipping
-/// a value as text (as `RawValue` does) has no depth limit, while parsing it into a tree stops at
-/// 128 levels; serde_json's own string scanning makes this the cheapest full pass.
+/// Whether arrays and objects in `text` nest deeper than `limit`, or `text` holds a lone surrogate
+/// escape (`\ud800`, which the tree parser's lenient read replaces). Skipping a value as text (as
+/// `RawValue` does) has no depth limit, while parsing it into a tree stops at 128 levels. Text that is
+/// not JSON may answer either way: every caller parses it next and fails there.
 pub fn nests_deeper_than(text: &str, limit: usize) -> bool {
-    serde_json::Deserializer::from_str(text).deserialize_any(DepthProbe { left: limit }).is_err()
+    match depth_of(text) {
+        Some(depth) => depth > limit,
+        // Surrogate escapes: serde_json's own string parse judges their pairing.
+        None => serde_json::Deserializer::from_str(text).deserialize_any(DepthProbe { left: limit }).is_err(),
+    }
+}
+
+/// The deepest nesting of arrays and objects in JSON `text`, brackets inside strings aside, in one
+/// pass over the bytes (a quarter of serde_json's); `None` when a string holds a `\uD800`-`\uDFFF`
+/// escape or does not end.
+fn depth_of(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                loop {
+                    i = next_quote_or_backslash(bytes, i);
+                    match bytes.get(i)? {
+                        b'"' => break,
+                        _ => {
+                            let escape = bytes.get(i + 1..i + 4).unwrap_or_default();
+                            if matches!(escape, [b'u', b'd' | b'D', b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F']) {
+                                return None;
+                            }
+                            i += 2;
+                        }
+                    }
+                }
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Some(deepest)
+}
+
+/// The first `"` or `\\` at or after `from` (or the end), eight bytes at a time: strings are the bulk of
+/// a session's text.
+fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    let has_zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
+    let mut i = from;
+    while let Some(Ok(chunk)) = bytes.get(i..i + 8).map(<[u8; 8]>::try_from) {
+        let word = u64::from_ne_bytes(chunk);
+        if has_zero_byte(word ^ (ONES * u64::from(b'"'))) || has_zero_byte(word ^ (ONES * u64::from(b'\\'))) {
+            break;
+        }
+        i += 8;
+    }
+    while bytes.get(i).is_some_and(|&b| b != b'"' && b != b'\\') {
+        i += 1;
+    }
+    i
 }
 
 struct DepthProbe {
@@ -138,6 +198,32 @@ mod tests {
         assert_eq!(v["b"], "\u{fffd}");
         assert_eq!(v["c"], "\u{1f600}");
         assert_eq!(v["d"], "\\ud800");
+    }
+
+    #[test]
+    fn the_byte_scan_and_the_parser_agree_on_depth_and_surrogates() {
+        let cases = [
+            r#"{"a":[[1]],"b":"[[[[\"[[["}"#,
+            r#"{"a":[[[1]]]}"#,
+            r#"[{"k\\":"\\"},[["]\\\"{"]]]"#,
+            r#"{"a":"\ud83d\ude00","b":[[1]]}"#,
+            r#"{"a":"\ud800","b":1}"#,
+            r#"{"a":"\uDC00x"}"#,
+            r#"{"a":"\\ud800"}"#,
+            r#"{"a":"\u0041[[[[[[","b":{}}"#,
+            "[]",
+            "{}",
+            "1",
+            "\"x\"",
+        ];
+        for text in cases {
+            for limit in 0..5 {
+                let probe = serde_json::Deserializer::from_str(text).deserialize_any(DepthProbe { left: limit }).is_err();
+                assert_eq!(nests_deeper_than(text, limit), probe, "{text} at {limit}");
+            }
+        }
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        assert!(nests_deeper_than(&deep, 199) && !nests_deeper_than(&deep, 200));
     }
 
     #[test]

@@ -34,14 +34,19 @@ pub struct Node {
 
 /// JSON text kept instead of its parsed tree (a fraction of the memory and of the parse time): a
 /// whole node, or a tool's input or output. The paths that need the tree (nodes handed back, tool
-/// data rendered for a summary) parse it again; estimates scan the text as it is sent.
+/// data rendered for a summary) parse it again; estimates scan the text as it is sent. A tool's input
+/// and output read from a node's text are ranges of that node's text, not copies of it.
 #[derive(Clone)]
-pub struct RawJson(Box<str>);
+pub struct RawJson {
+    text: std::sync::Arc<str>,
+    start: usize,
+    end: usize,
+}
 
 /// Compared and shown as JSON values, so texts that differ only in key order or spacing agree.
 impl PartialEq for RawJson {
     fn eq(&self, other: &RawJson) -> bool {
-        self.0 == other.0 || self.to_value() == other.to_value()
+        self.as_str() == other.as_str() || self.to_value() == other.to_value()
     }
 }
 
@@ -53,36 +58,49 @@ impl std::fmt::Debug for RawJson {
 
 impl RawJson {
     pub fn from_value(value: &Value) -> RawJson {
-        RawJson(value.to_string().into_boxed_str())
+        RawJson::from_parsed_text(&value.to_string())
     }
 
     /// Text that is known to be one JSON value (a slice the parser produced).
     pub(crate) fn from_parsed_text(text: &str) -> RawJson {
-        RawJson(text.into())
+        RawJson { text: text.into(), start: 0, end: text.len() }
+    }
+
+    /// `part` (one JSON value the parser found inside `self.as_str()`) as a range of this text; a copy
+    /// if it lies elsewhere.
+    pub(crate) fn range_of(&self, part: &str) -> RawJson {
+        let offset = (part.as_ptr() as usize).wrapping_sub(self.as_str().as_ptr() as usize);
+        match self.as_str().get(offset..offset.wrapping_add(part.len())) {
+            Some(range) if std::ptr::eq(range, part) => {
+                RawJson { text: self.text.clone(), start: self.start + offset, end: self.start + offset + part.len() }
+            }
+            _ => RawJson::from_parsed_text(part),
+        }
     }
 
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.text[self.start..self.end]
     }
 
     pub fn to_value(&self) -> Value {
         // The text came out of the JSON parser or serializer, so it parses; `null` is unreachable.
-        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+        serde_json::from_str(self.as_str()).unwrap_or(Value::Null)
     }
 
     pub fn is_null(&self) -> bool {
-        &*self.0 == "null"
+        self.as_str() == "null"
     }
 
     /// The string this text is, when it is a JSON string.
     pub fn as_string(&self) -> Option<std::borrow::Cow<'_, str>> {
-        if !self.0.starts_with('"') {
+        let text = self.as_str();
+        if !text.starts_with('"') {
             return None;
         }
-        match serde_json::from_str::<&str>(&self.0) {
+        match serde_json::from_str::<&str>(text) {
             Ok(plain) => Some(plain.into()),
             // Escapes need an owned string.
-            Err(_) => serde_json::from_str::<String>(&self.0).ok().map(Into::into),
+            Err(_) => serde_json::from_str::<String>(text).ok().map(Into::into),
         }
     }
 }
@@ -322,8 +340,9 @@ impl Node {
     /// The node `node_text` reads from `text` (one JSON value, depth already checked), keeping the
     /// text as its raw form; `None` when the rules of `from_value` must decide.
     fn from_node_text(text: &str) -> Option<Node> {
-        let (id, parent_id, created_at, kind) = crate::node_text::read_node(text)?;
-        Some(Node { id, parent_id, created_at, kind, raw: RawJson::from_parsed_text(text) })
+        let raw = RawJson::from_parsed_text(text);
+        let (id, parent_id, created_at, kind) = crate::node_text::read_node(&raw)?;
+        Some(Node { id, parent_id, created_at, kind, raw })
     }
 
     /// The node the typed reader finds in one node's `text` (depth checked first), or `None` when the
@@ -571,6 +590,23 @@ mod tests {
         assert!(matches!(&m.parts[9], Part::Unknown { part_type, .. } if part_type == "future-part"));
         assert!(m.has_pending_tool());
         assert_eq!(m.tool_parts().count(), 2);
+    }
+
+    #[test]
+    fn tool_data_read_from_a_node_text_are_ranges_of_it() {
+        let text = r#"{"id":"a","role":"assistant","parts":[{"type":"tool-t","toolCallId":"c","state":"output-available","input":{"q":1},"output":[{"k":"v"}]}]}"#;
+        let node = Node::read_text(text).unwrap();
+        let raw = node.raw.as_str().as_bytes().as_ptr_range();
+        let Part::Tool(tool) = &node.message().unwrap().parts[0] else { panic!("a tool part") };
+        for data in [tool.input.as_ref().unwrap(), tool.output.as_ref().unwrap()] {
+            let range = data.as_str().as_bytes().as_ptr_range();
+            assert!(raw.start <= range.start && range.end <= raw.end, "{} is not a range of the node text", data.as_str());
+        }
+        assert_eq!(tool.output.as_ref().unwrap().as_str(), r#"[{"k":"v"}]"#);
+        assert_eq!(tool.input.as_ref().unwrap().to_value(), json!({ "q": 1 }));
+        // Text from elsewhere is copied.
+        let elsewhere = String::from("[1]");
+        assert_eq!(node.raw.range_of(&elsewhere).as_str(), "[1]");
     }
 
     #[test]

@@ -29,21 +29,166 @@ pub struct SessionText<'a> {
 pub type ReadNode = (String, Option<String>, Option<f64>, NodeKind);
 
 /// A node as the AI SDK writes it; `Option<Value>` fields are those whose type the rules check.
-/// Objects inside are kept as text until checked to be objects: a derived struct would also
-/// accept a JSON array, field by position, where the rules want an error.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NodeFields<'a> {
+#[derive(Default)]
+struct NodeFields {
     id: Option<String>,
     parent_id: Option<Value>,
     created_at: Option<Value>,
     role: Option<String>,
-    #[serde(borrow)]
-    parts: Option<Vec<&'a RawValue>>,
+    parts: Option<Vec<Part>>,
     metadata: Option<Value>,
     /// Present (even as `null`) makes the node a checkpoint.
-    #[serde(default, deserialize_with = "present")]
     checkpoint: Option<Value>,
+}
+
+/// Reads the `NodeFields` of the node text `raw` holds, as a derived reader would (unknown fields
+/// skipped, a duplicate field an error, `null` an absent field but for `checkpoint`), with each part
+/// made a `Part` as soon as it is read and tool data kept as ranges of `raw`.
+struct NodeSeed<'r>(&'r RawJson);
+
+impl<'de> serde::de::DeserializeSeed<'de> for NodeSeed<'_> {
+    type Value = NodeFields;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<NodeFields, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NodeSeed<'_> {
+    type Value = NodeFields;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a node object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<NodeFields, A::Error> {
+        let mut node = NodeFields::default();
+        let mut seen = 0u8;
+        while let Some(bit) = map.next_key_seed(FieldBit)? {
+            if bit == 0 {
+                map.next_value::<serde::de::IgnoredAny>()?;
+                continue;
+            }
+            if seen & bit != 0 {
+                return Err(serde::de::Error::custom("duplicate field"));
+            }
+            seen |= bit;
+            match bit {
+                1 => node.id = map.next_value()?,
+                2 => node.parent_id = map.next_value()?,
+                4 => node.created_at = map.next_value()?,
+                8 => node.role = map.next_value()?,
+                16 => node.parts = map.next_value_seed(PartsSeed(self.0))?,
+                32 => node.metadata = map.next_value()?,
+                _ => node.checkpoint = Some(map.next_value()?),
+            }
+        }
+        Ok(node)
+    }
+}
+
+/// A node field's bit in `NodeSeed`'s record of the fields seen; 0 for any other key.
+struct FieldBit;
+
+impl<'de> serde::de::DeserializeSeed<'de> for FieldBit {
+    type Value = u8;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<u8, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for FieldBit {
+    type Value = u8;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a field name")
+    }
+
+    fn visit_str<E>(self, name: &str) -> Result<u8, E> {
+        Ok(match name {
+            "id" => 1,
+            "parentId" => 2,
+            "createdAt" => 4,
+            "role" => 8,
+            "parts" => 16,
+            "metadata" => 32,
+            "checkpoint" => 64,
+            _ => 0,
+        })
+    }
+}
+
+/// The parts, each made a `Part` as soon as it is read (no list of their fields is held, whose gaps
+/// in wasm memory outlived the read); `null` is no parts. A part that does not read fails the node,
+/// which the rules of `model::Node::from_value` then decide.
+struct PartsSeed<'r>(&'r RawJson);
+
+impl<'de> serde::de::DeserializeSeed<'de> for PartsSeed<'_> {
+    type Value = Option<Vec<Part>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<Vec<Part>>, D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for PartsSeed<'_> {
+    type Value = Option<Vec<Part>>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array of parts")
+    }
+
+    fn visit_none<E>(self) -> Result<Option<Vec<Part>>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<Vec<Part>>, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Option<Vec<Part>>, A::Error> {
+        let mut parts = Vec::new();
+        while let Some(PartObject(fields)) = seq.next_element()? {
+            parts.push(part(fields, self.0).ok_or_else(|| serde::de::Error::custom("a part the rules must read"))?);
+        }
+        Ok(Some(parts))
+    }
+}
+
+/// One part's fields. Only an object: `PartFields`'s derived reader would also take a JSON array,
+/// field by position, where the rules want an error.
+struct PartObject<'a>(PartFields<'a>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for PartObject<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PartObject<'a>, D::Error> {
+        PartFields::deserialize(ObjectOnly(deserializer)).map(PartObject)
+    }
+}
+
+/// A deserializer that reads a struct from a JSON object only.
+struct ObjectOnly<D>(D);
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(visitor)
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
 }
 
 /// The union of the fields of every known part type.
@@ -79,12 +224,7 @@ struct ApprovalFields {
     reason: Option<String>,
 }
 
-/// A field that is present, `null` included (serde's `Option` reads `null` as absent).
-fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(deserializer).map(Some)
-}
-
-/// As `present`, kept as text.
+/// A field that is present, `null` included (serde's `Option` reads `null` as absent), kept as text.
 fn present_text<'de: 'a, 'a, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'a RawValue>, D::Error> {
     <&RawValue>::deserialize(deserializer).map(Some)
 }
@@ -97,9 +237,17 @@ fn object<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
     serde_json::from_str(text).ok()
 }
 
-/// The node in `text`, or `None` when the rules of `model::Node::from_value` must decide.
-pub fn read_node(text: &str) -> Option<ReadNode> {
-    let node: NodeFields = object(text)?;
+/// The node in `raw`, or `None` when the rules of `model::Node::from_value` must decide. Tool inputs
+/// and outputs are kept as ranges of `raw`.
+pub fn read_node(raw: &RawJson) -> Option<ReadNode> {
+    use serde::de::DeserializeSeed;
+    let text = raw.as_str();
+    if !text.starts_with('{') {
+        return None;
+    }
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let node = NodeSeed(raw).deserialize(&mut reader).ok()?;
+    reader.end().ok()?;
     let id = node.id.filter(|id| !id.is_empty())?;
     let parent_id = match node.parent_id {
         None => None,
@@ -123,14 +271,14 @@ pub fn read_node(text: &str) -> Option<ReadNode> {
                 "system" => Role::System,
                 _ => return None,
             };
-            let parts = node.parts?.into_iter().map(|p| part(object(p.get())?)).collect::<Option<Vec<_>>>()?;
+            let parts = node.parts?;
             NodeKind::Message(Message { role, parts, metadata: node.metadata })
         }
     };
     Some((id, parent_id, created_at, kind))
 }
 
-fn part(fields: PartFields) -> Option<Part> {
+fn part(fields: PartFields, raw: &RawJson) -> Option<Part> {
     Some(match fields.part_type.as_str() {
         "text" => Part::Text { text: fields.text? },
         "reasoning" => Part::Reasoning { text: fields.text? },
@@ -145,11 +293,11 @@ fn part(fields: PartFields) -> Option<Part> {
         "step-start" => Part::StepStart,
         "dynamic-tool" => {
             let name = fields.tool_name.clone()?;
-            Part::Tool(tool(fields, name, true)?)
+            Part::Tool(tool(fields, name, true, raw)?)
         }
         t if t.starts_with("tool-") => {
             let name = t["tool-".len()..].to_string();
-            Part::Tool(tool(fields, name, false)?)
+            Part::Tool(tool(fields, name, false, raw)?)
         }
         t if t.starts_with("data-") => Part::Data {
             name: t["data-".len()..].to_string(),
@@ -161,7 +309,7 @@ fn part(fields: PartFields) -> Option<Part> {
     })
 }
 
-fn tool(fields: PartFields, tool_name: String, dynamic: bool) -> Option<ToolPart> {
+fn tool(fields: PartFields, tool_name: String, dynamic: bool, raw: &RawJson) -> Option<ToolPart> {
     let approval = match fields.approval {
         None => None,
         Some(text) => {
@@ -174,8 +322,8 @@ fn tool(fields: PartFields, tool_name: String, dynamic: bool) -> Option<ToolPart
         dynamic,
         tool_call_id: fields.tool_call_id?,
         state: ToolState::parse(&fields.state?),
-        input: fields.input.map(|raw| RawJson::from_parsed_text(raw.get())),
-        output: fields.output.map(|raw| RawJson::from_parsed_text(raw.get())),
+        input: fields.input.map(|text| raw.range_of(text.get())),
+        output: fields.output.map(|text| raw.range_of(text.get())),
         error_text: fields.error_text,
         approval,
     })

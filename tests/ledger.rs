@@ -327,3 +327,154 @@ fn lookup_text_ignores_case_in_latin_greek_and_cyrillic_titles() {
     assert_eq!(keys("aaaa2345"), ["AAAA2345"]);
     assert!(keys("×").is_empty());
 }
+
+// ---- The ledger's lookup tree (tool data read without its full tree) ----
+
+/// The ledger entries `zotero::find` gives for `text` read as the full tree and as `lookup_tree`.
+fn both_ledgers(text: &str) -> (Vec<LedgerEntry>, Vec<LedgerEntry>) {
+    let full: serde_json::Value = serde_json::from_str(text).unwrap_or(serde_json::Value::Null);
+    let entries = |value: &serde_json::Value| bibgenie_compaction::zotero::find(value).into_iter().map(|o| o.entry).collect::<Vec<_>>();
+    (entries(&full), entries(&ledger::lookup_tree(text)))
+}
+
+fn assert_same_ledger(text: &str) {
+    let (full, lookup) = both_ledgers(text);
+    assert_eq!(lookup, full, "lookup tree of {}", &text[..text.len().min(200)]);
+}
+
+#[test]
+fn the_lookup_tree_finds_what_the_full_tree_finds_in_every_fixture() {
+    let fixtures = [SEARCH_RESULTS, ITEM_TOJSON, CHILDREN, ANNOTATIONS, COLLECTIONS, TAGS, READER_LOCATIONS];
+    let mut found = 0;
+    for text in fixtures {
+        let value = fixture(text);
+        // As given, compact, and each top-level field or element alone (tool results are often one of them).
+        assert_same_ledger(text);
+        assert_same_ledger(&value.to_string());
+        let children: Vec<serde_json::Value> = match &value {
+            serde_json::Value::Object(map) => map.values().cloned().collect(),
+            serde_json::Value::Array(items) => items.clone(),
+            _ => Vec::new(),
+        };
+        for child in children {
+            assert_same_ledger(&child.to_string());
+            // JSON held in a string (an MCP text result).
+            assert_same_ledger(&serde_json::Value::String(format!("  {child}\n")).to_string());
+        }
+        found += both_ledgers(text).0.len();
+    }
+    assert!(found > 20, "the fixtures hold Zotero objects ({found})");
+    for node in research_nodes() {
+        for part in node["parts"].as_array().into_iter().flatten() {
+            for field in ["input", "output", "data"] {
+                if let Some(value) = part.get(field) {
+                    assert_same_ledger(&value.to_string());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_lookup_tree_keeps_the_full_trees_edge_cases() {
+    let cases = [
+        // Duplicate keys: the last wins, whichever of them the lookup tree would drop.
+        r#"{"a":[{"key":"AAAA2222","itemType":"book"}],"a":"plain"}"#,
+        r#"{"a":"plain","a":[{"key":"AAAA2222","itemType":"book"}]}"#,
+        r#"{"key":"AAAA2222","itemType":"book","title":"First","title":"Second"}"#,
+        // A tag object with a field a tag may not have is not a tag; with allowed fields it is.
+        r#"[{"tag":"x","abstract":"long"},{"tag":"y","type":1,"numItems":3,"color":"red"},{"tag":"z","meta":{"type":0}}]"#,
+        // Escaped keys and values (a key or tag spelled only with escapes is read too).
+        r#"{"\u006bey":"AAAA2222","itemType":"journal\u0041rticle","title":"T\u00e9"}"#,
+        r#"[{"t\u0061g":"escaped"}]"#,
+        r#"{"result":"{\"\\u006bey\":\"LLLL2222\",\"itemType\":\"book\"}"}"#,
+        // Web API envelopes and locations inheriting their attachment.
+        r#"{"key":"BBBB3333","version":4,"library":{"id":1},"data":{"key":"BBBB3333","itemType":"attachment","contentType":"application/pdf","pageCount":12,"pages":[{"pageIndex":2,"pageLabel":"3"}]}}"#,
+        r#"{"attachmentKey":"CCCC4444","numPages":"9","pages":[{"pageIndex":1,"text":"{not json"},{"pageIndex":"2"}]}"#,
+        r#"{"items":["{\"key\":\"DDDD5555\",\"itemType\":\"book\"}"," [{\"tag\":\"q\"}] ","[plain]"]}"#,
+        r#"{"key":"EEEE6666","itemType":"annotation","annotationPosition":"{\"pageIndex\":4}","annotationText":"x"}"#,
+        r#"{"key":"EEEE7777","itemType":"annotation","annotationPosition":{"value":"epubcfi(/6/4)","pageIndex":1}}"#,
+        r#"{"key":"FFFF8888","name":"Coll","parentCollection":false,"extra":[]}"#,
+        r#"{"cfi":"epubcfi(/6/2)","itemKey":"GGGG9999","href":"ch1.xhtml","sectionIndex":2.0}"#,
+        r#"[1, true, null, "s", 2.5, {"key":"HHHH2222","itemType":"book","creators":[{"creatorType":"editor","name":"Org"}],"date":"May 2001","publisher":"P"}]"#,
+        // Creators: the primary ones are chosen by what the others are, empty or odd entries included.
+        r#"{"key":"KKKK2222","itemType":"book","creators":[{"creatorType":"editor","lastName":"Ed"},{}],"date":"1999"}"#,
+        r#"{"key":"KKKK3333","itemType":"book","creators":[{"creatorType":"editor","lastName":"Ed"},7,"x",[]]}"#,
+        r#"{"key":"KKKK4444","itemType":"book","creators":[{"creatorType":"editor","lastName":"Ed"},{"firstName":"Only"}]}"#,
+        r#"{"key":"KKKK5555","itemType":"book","creators":[[{"creatorType":"author","lastName":"Nested"}],{"creatorType":"translator","name":"T"}]}"#,
+        // Not JSON, or nested past the tree's limit: nothing found either way.
+        r#"{"key":"AAAA2222","itemType":"book""#,
+        "\"just a string\"",
+    ];
+    for text in cases {
+        assert_same_ledger(text);
+    }
+    let deep = |levels: usize| format!("{}{{\"key\":\"JJJJ2222\",\"itemType\":\"book\"}}{}", "[".repeat(levels), "]".repeat(levels));
+    for levels in [10, 63, 64, 65, 126, 127, 128, 200] {
+        assert_same_ledger(&deep(levels));
+    }
+    assert_eq!(both_ledgers(&deep(10)).0.len(), 1);
+    // What the escapes spell is found, by both trees.
+    assert_eq!(both_ledgers(r#"[{"t\u0061g":"escaped"}]"#).1.len(), 1);
+    assert_eq!(both_ledgers(r#"{"result":"{\"\\u006bey\":\"LLLL2222\",\"itemType\":\"book\"}"}"#).1.len(), 1);
+    // A result naming no key or tag has no ledger entries and is not read for them.
+    assert_eq!(ledger::lookup_tree(r#"{"url":"https://example.org","text":"a web page"}"#), serde_json::Value::Null);
+}
+
+mod lookup_tree_property {
+    use super::both_ledgers;
+    use proptest::prelude::*;
+    use serde_json::{Map, Value};
+
+    /// Field names `zotero::find` reads and others, strings that are Zotero keys, item types, creator
+    /// types, locators and JSON, so generated values often are (or almost are) Zotero objects.
+    const NAMES: [&str; 24] = [
+        "key", "itemType", "title", "creators", "creatorType", "lastName", "name", "date", "parentItem", "contentType",
+        "tag", "type", "meta", "data", "library", "version", "annotationPosition", "pageIndex", "attachmentKey", "cfi",
+        "href", "sectionIndex", "abstractNote", "extra",
+    ];
+    const STRINGS: [&str; 16] = [
+        "ABCD2345", "EFGH6789", "journalArticle", "book", "attachment", "annotation", "note", "author", "editor",
+        "epubcfi(/6/4)", "ch1.xhtml", "2019", "", " x ", r#"{"key":"JJJJ2222","itemType":"book"}"#, r#"[{"tag":"t"}]"#,
+    ];
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            prop_oneof![Just(0.0), Just(2.0), Just(3.5), Just(-1.0)].prop_map(|n: f64| Value::from(n)),
+            (0u64..5).prop_map(Value::from),
+            prop::sample::select(&STRINGS[..]).prop_map(|s| Value::String(s.to_string())),
+        ];
+        leaf.prop_recursive(5, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((prop::sample::select(&NAMES[..]), inner), 0..7)
+                    .prop_map(|fields| Value::Object(fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect::<Map<_, _>>())),
+            ]
+        })
+    }
+
+    /// An item with creators of any shape (primary creators are chosen by what the others are).
+    fn item() -> impl Strategy<Value = Value> {
+        let creator = prop::collection::vec(
+            (prop::sample::select(&["creatorType", "lastName", "name", "firstName"][..]), prop::sample::select(&STRINGS[..])),
+            0..3,
+        )
+        .prop_map(|fields| Value::Object(fields.into_iter().map(|(k, v)| (k.to_string(), Value::String(v.to_string()))).collect()));
+        let creators = prop::collection::vec(prop_oneof![4 => creator, 1 => value()], 0..4);
+        (prop::sample::select(&["journalArticle", "book", "attachment", "note"][..]), creators, value()).prop_map(|(item_type, creators, extra)| {
+            serde_json::json!({ "key": "ABCD2345", "itemType": item_type, "creators": creators, "date": "2019", "extra": extra })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+        #[test]
+        fn the_lookup_tree_finds_what_the_full_tree_finds(value in prop_oneof![value(), item(), prop::collection::vec(item(), 1..3).prop_map(Value::Array)]) {
+            let text = value.to_string();
+            let (full, lookup) = both_ledgers(&text);
+            prop_assert_eq!(lookup, full, "{}", text);
+        }
+    }
+}

@@ -221,6 +221,17 @@ fn search_output(seed: usize, items: usize) -> Value {
     )
 }
 
+/// The ledger's lookup tree finds in tool data what the full tree finds (`ledger::lookup_tree`).
+fn assert_lookup_ledgers(node: &Value) {
+    for part in node["parts"].as_array().into_iter().flatten() {
+        for value in ["input", "output"].iter().filter_map(|field| part.get(*field)) {
+            let text = value.to_string();
+            let entries = |tree: &Value| bibgenie_compaction::zotero::find(tree).into_iter().map(|o| o.entry).collect::<Vec<_>>();
+            assert_eq!(entries(&bibgenie_compaction::ledger::lookup_tree(&text)), entries(value), "lookup tree of {text}");
+        }
+    }
+}
+
 /// Initial states of a new tool part; finished calls are the common case.
 const TOOL_STATES: [&str; 9] = [
     "input-streaming",
@@ -426,6 +437,7 @@ impl Reference {
         let id = id_of(&node);
         assert!(!self.index.contains_key(&id), "fresh ids only");
         self.index.insert(id.clone(), self.nodes.len());
+        assert_lookup_ledgers(&node);
         self.parsed.nodes.push(Node::from_value(node.clone(), self.nodes.len()));
         self.nodes.push(Rc::new(node));
         self.set_head(Some(id), self.revision + 1);

@@ -153,6 +153,9 @@ fn texts_only_json_can_spell_read_the_same_both_ways() {
         r#"{"id":"n","parentId":"p","checkpoint":["s",null,null,"auto",1,1,{"entries":[]},{"leafId":"p","branchRevision":1}]}"#.to_string(),
         // Escapes, lone surrogates, odd numbers and whitespace.
         r#"{"\u0069d":"n","role":"\u0075ser","parts":[{"type":"text","text":"x\ud800y\n\u00e9"}]}"#.to_string(),
+        // Escapes in what the typed reader borrows (part type and tool state) and in field names.
+        r#"{"id":"n","role":"assistant","parts":[{"type":"tool-\u0078","toolCallId":"c","state":"output-\u0061vailable","output":1},{"t\u0079pe":"t\u0065xt","text":"a","st\u0061te":"d\u006fne"}]}"#.to_string(),
+        r#"{"id":"n","role":"user","p\u0061rts":[{"type":"text","text":"a"}],"p\u0061rentId":null}"#.to_string(),
         r#" { "id" : "n" , "createdAt" : 1e3 , "role" : "user" , "parts" : [ ] } "#.to_string(),
         r#"{"id":"n","createdAt":-0.0,"role":"user","parts":[]}"#.to_string(),
         r#"{"id":"n","createdAt":1e400,"role":"user","parts":[]}"#.to_string(),

@@ -8,7 +8,8 @@ use wasm_bindgen::prelude::*;
 
 use super::tree::{session_from_js, SessionIndex};
 use super::{js_error, js_result, to_js};
-use crate::model::Session;
+use crate::error::{Error, ErrorCode};
+use crate::model::{Node, Session};
 use crate::projection::{self, project_branch, summary_message, Projected, Projection};
 use crate::tree::{self, Branch};
 
@@ -73,6 +74,17 @@ impl SessionIndex {
     #[wasm_bindgen(js_name = historyPositions, unchecked_return_type = "number[]")]
     pub fn history_positions(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.branch().nodes)
+    }
+
+    /// `appendShallow` of a node's `JSON.stringify` text as UTF-8, encoded by the glue into a buffer it
+    /// reuses (js-glue/session-cache.js): no `Uint8Array` per node for the JS heap to collect. The same
+    /// refusals as `appendShallow`.
+    #[wasm_bindgen(js_name = appendShallowUtf8, skip_typescript)]
+    pub fn append_shallow_utf8(&mut self, text: &[u8]) -> Result<(), JsValue> {
+        let text = std::str::from_utf8(text).map_err(|e| js_error(Error::new(ErrorCode::InvalidNode, e.to_string())))?;
+        let node = Node::read_text_within(text, 62)
+            .ok_or_else(|| js_error(Error::new(ErrorCode::InvalidNode, "node left to the session's read")))?;
+        self.inner.append_node(node).map_err(js_error)
     }
 
     /// `readBranchPositions` of the held session.
