@@ -42,8 +42,8 @@ struct NodeFields<'a> {
     parts: Option<Vec<&'a RawValue>>,
     metadata: Option<Value>,
     /// Present (even as `null`) makes the node a checkpoint.
-    #[serde(default, deserialize_with = "present")]
-    checkpoint: Option<Value>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    checkpoint: Option<&'a RawValue>,
 }
 
 /// The union of the fields of every known part type.
@@ -79,12 +79,7 @@ struct ApprovalFields {
     reason: Option<String>,
 }
 
-/// A field that is present, `null` included (serde's `Option` reads `null` as absent).
-fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(deserializer).map(Some)
-}
-
-/// As `present`, kept as text.
+/// A field that is present, `null` included (serde's `Option` reads `null` as absent), kept as text.
 fn present_text<'de: 'a, 'a, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'a RawValue>, D::Error> {
     <&RawValue>::deserialize(deserializer).map(Some)
 }
@@ -114,7 +109,7 @@ pub fn read_node(text: &str) -> Option<ReadNode> {
     let kind = match node.checkpoint {
         Some(checkpoint) => {
             parent_id.as_ref()?;
-            NodeKind::Checkpoint(Checkpoint::deserialize(&checkpoint).ok()?)
+            NodeKind::Checkpoint(serde_json::from_str::<Checkpoint>(checkpoint.get()).ok()?)
         }
         None => {
             let role = match node.role?.as_str() {
