@@ -306,7 +306,7 @@ test('re-entrant calls from the callbacks do not throw "recursive use of an obje
   const other = await storeWith(linearSession(4));
   const index = compaction.SessionIndex.from(await store.load(sessionId));
   const { summarize } = scriptedSummarizer(async (request) => {
-    // Every kind of export, while `compact` is suspended inside wasm-bindgen-futures.
+    // Every kind of export, while `compact` awaits the summarizer.
     const session = await store.load(sessionId);
     compaction.project(session);
     compaction.readBranch(session);
