@@ -1,8 +1,9 @@
 // Types of controller.js: the CompactionController of the contract.
 import type { UIMessage } from 'ai';
 import type {
-  CompactOptions, CompactOutcome, CompactionMode, Draft, Estimate, ModelProfile, Overhead, Plan, PlanOptions, Projection, Session, SessionStore, Summarize,
+  CompactionMode, Draft, Estimate, ModelProfile, Overhead, Plan, PlanOptions, Projection, Session, SessionStore, Summarize,
 } from './bibgenie_compaction.js';
+import type { CompactOptions, CompactOutcome } from './glue.js';
 
 export type CompactionState =
   | { status: 'idle'; outcome?: CompactOutcome }

@@ -10,15 +10,19 @@
 // Works in Zotero's plugin sandbox: no AbortController, no window; the signal is the
 // abort-signal-like object of ./zotero.js.
 
-import * as wasm from './bibgenie_compaction.js';
+import * as wasmExports from './bibgenie_compaction.js';
+import { compact } from './runner.js';
 import { createAbortSignalLike } from './zotero.js';
 import { randomHex } from './random-id.js';
 import { codedError as controllerError } from './coded-error.js';
 
+// The default core: the wasm exports and the runner of the glue.
+const wasm = { ...wasmExports, compact };
+
 /**
- * @typedef {import('./bibgenie_compaction.js').CompactOutcome} CompactOutcome
- * @typedef {import('./bibgenie_compaction.js').CompactStore} CompactStore
- * @typedef {import('./bibgenie_compaction.js').CompactSummarize} CompactSummarize
+ * @typedef {import('./glue.js').CompactOutcome} CompactOutcome
+ * @typedef {import('./glue.js').CompactStore} CompactStore
+ * @typedef {import('./glue.js').CompactSummarize} CompactSummarize
  * @typedef {'manual' | 'auto' | 'preflight'} CompactionMode
  * @typedef {{ status: 'idle', outcome?: CompactOutcome }
  *   | { status: 'compacting', mode: CompactionMode, cancel: () => boolean, foldedMessages?: number, tokensBefore?: number, tokensAfterEstimate?: number }

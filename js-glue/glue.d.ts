@@ -3,7 +3,8 @@
 // `export * from './glue.js'` next to the wasm-bindgen types.
 import type { LanguageModel, UIMessage } from 'ai';
 import type {
-  AbortListener, AbortSignalLike, Estimate, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode, SessionStore, StoreTx,
+  AbortListener, AbortSignalLike, CheckpointNode, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,
+  ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Projection, Session, SessionNode, SessionStore, StoreTx, Summarize,
   SummaryRequest, WasmBytes, WasmModule,
 } from './bibgenie_compaction.js';
 
@@ -336,3 +337,44 @@ export function usageMetadata(options: { part: { type: string; usage?: object } 
 export function withUsageMetadata<O extends { part: { type: string; usage?: object } }>(
   own: (options: O) => Record<string, unknown> | undefined | null,
 ): (options: O) => Record<string, unknown> | undefined;
+
+// ---- The runner (runner.js) ----------------------------------------------------------------
+
+export type CompactSignal = AbortSignalLike;
+export type CompactSession = Session;
+export type CompactStoreTx = StoreTx;
+export type CompactStore = SessionStore;
+export type CompactSummarize = Summarize;
+export interface CompactOptions {
+  store: SessionStore;
+  sessionId: string;
+  model: ModelProfile;
+  /** Default 'manual'. */
+  mode?: CompactionMode;
+  /** The message about to be sent (preflight): kept verbatim, never summarized. */
+  draft?: Draft;
+  /** What the request carries besides the session. */
+  overhead?: Overhead;
+  summarize: Summarize;
+  signal?: AbortSignalLike;
+}
+export type CompactStatus = 'committed' | 'noop' | 'stale' | 'cancelled' | 'failed' | 'too-large';
+/** The result of `compact`, by status. Only `committed` wrote anything. */
+export type CompactOutcome =
+  /** The checkpoint was appended and is the leaf; `session` is the durable session now. */
+  | { status: 'committed'; reason: PlanReason; plan: Plan; session: Session; checkpoint: CheckpointNode }
+  /** Nothing to do (`noop`), or the draft cannot fit even after compacting (`too-large`); `session` is the one planned on. */
+  | { status: 'noop' | 'too-large'; reason: PlanReason; plan: Plan; session: Session }
+  /** The session moved while summarizing; the summary was discarded and `session` is the fresh one. */
+  | { status: 'stale'; reason: CommitRefusal; plan: Plan; session: Session }
+  /** Cancelled through the signal; `error` is what was thrown meanwhile, if anything. */
+  | { status: 'cancelled'; reason: 'aborted'; error?: unknown }
+  /** `reason`: 'store-failed', 'summarizer-failed' or an error code ('invalid-summary', ...). */
+  | { status: 'failed'; reason: 'store-failed' | 'summarizer-failed' | ErrorCode | (string & {}); message: string; error?: unknown };
+
+/**
+ * Runs one compaction: load, plan, summarize, then the version-conditional commit inside
+ * `store.transaction`. Rejects only for unusable options (`invalid-options`, `invalid-model`);
+ * everything later resolves as an outcome, and `cancelled`/`failed` wrote nothing.
+ */
+export function compact(options: CompactOptions): Promise<CompactOutcome>;

@@ -12,6 +12,7 @@ export * from './zotero.js';
 export * from './ai-sdk.js';
 export * from './controller.js';
 export * from './transport.js';
+export * from './runner.js';
 
 const WASM_FILE = 'bibgenie_compaction_bg.wasm';
 let loading;

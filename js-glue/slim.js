@@ -13,6 +13,7 @@ export * from './zotero.js';
 export * from './ai-sdk.js';
 export * from './controller.js';
 export * from './transport.js';
+export * from './runner.js';
 
 /** Asynchronous instantiation from what the caller loaded; there is no default location. */
 export function init(input) {

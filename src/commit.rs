@@ -116,6 +116,15 @@ pub fn new_checkpoint_id() -> Result<String> {
     Ok(id)
 }
 
+/// `checkpoint_node` after rule `summary-within-budget` when the request's `maxOutputTokens` is
+/// given (`check_summary_budget` first: a summary over it is refused whatever else it lacks).
+pub fn checkpoint_node_within(plan: &Plan, summary: &str, ledger: &ResourceLedger, id: &str, budget: Option<u64>) -> Result<Value> {
+    if let Some(budget) = budget {
+        check_summary_budget(summary, budget)?;
+    }
+    checkpoint_node(plan, summary, ledger, id)
+}
+
 /// The checkpoint node that commits `plan` with `summary` and `ledger`, under `id`.
 ///
 /// `parentId` is the leaf the summary was made from; `tokensAfter` is the plan's estimate

@@ -18,6 +18,16 @@ pub fn parse_lenient<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
     }
 }
 
+/// A parse error's message without serde_json's " at line L column C": the text parsed was cut
+/// out of (or re-serialized from) a larger value, so the position would mislead.
+pub fn message_of(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(at) if error.line() != 0 => text[..at].to_string(),
+        _ => text,
+    }
+}
+
 /// Rewrites `\uD800`-`\uDFFF` escapes that are not a high+low pair as `\uFFFD`.
 pub fn replace_lone_surrogates(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();

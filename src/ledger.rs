@@ -508,7 +508,7 @@ impl LedgerQuery {
         let kind = match text_field("kind")? {
             None => None,
             Some(kind) => Some(
-                serde_json::from_value::<LedgerKind>(serde_json::Value::String(kind.clone()))
+                serde_json::from_str::<LedgerKind>(&serde_json::Value::String(kind.clone()).to_string())
                     .map_err(|_| invalid(format!("lookupLedger: query.kind {kind:?} is not a ledger kind")))?,
             ),
         };

@@ -257,9 +257,26 @@ impl Session {
         if let Some(session) = Session::from_node_texts(text) {
             return Ok(session);
         }
+        Session::from_value_text(text)
+    }
+
+    /// The `from_value` rules on `text`, each node keeping its own text as its raw form (numbers as
+    /// written, not re-serialized from their parsed doubles). A session whose nodes cannot be cut
+    /// out of the text (e.g. a duplicate `nodes` key) keeps the re-serialized nodes.
+    pub fn from_value_text(text: &str) -> Result<Session> {
         let value: Value = crate::json_text::parse_lenient(text)
             .map_err(|e| Error::new(ErrorCode::InvalidSession, format!("session is not valid JSON: {e}")))?;
-        Session::from_value(value)
+        let mut session = Session::from_value(value)?;
+        // Cut from the text as the tree read it: lone surrogates replaced as `parse_lenient` does.
+        let fixed = crate::json_text::replace_lone_surrogates(text);
+        if let Ok(texts) = serde_json::from_str::<NodeTexts>(&fixed) {
+            if texts.nodes.len() == session.nodes.len() {
+                for (node, raw) in session.nodes.iter_mut().zip(&texts.nodes) {
+                    node.keep_text(raw.get());
+                }
+            }
+        }
+        Ok(session)
     }
 
     fn from_node_texts(text: &str) -> Option<Session> {
@@ -283,7 +300,11 @@ impl Session {
                 let text = raw.get();
                 Some(match Node::from_node_text(text) {
                     Some(node) => node,
-                    None => Node::from_value(serde_json::from_str(text).ok()?, i),
+                    None => {
+                        let mut node = Node::from_value(serde_json::from_str(text).ok()?, i);
+                        node.keep_text(text);
+                        node
+                    }
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -318,6 +339,28 @@ impl Session {
     }
 }
 
+/// The text of each node of a session, for `Session::from_value_text`.
+#[derive(serde::Deserialize)]
+struct NodeTexts<'a> {
+    #[serde(borrow)]
+    nodes: Vec<&'a serde_json::value::RawValue>,
+}
+
+/// The text of each tool's input and output in a node, for `Node::keep_text`.
+#[derive(serde::Deserialize)]
+struct PartTexts<'a> {
+    #[serde(borrow)]
+    parts: Vec<Option<ToolTexts<'a>>>,
+}
+
+#[derive(serde::Deserialize)]
+struct ToolTexts<'a> {
+    #[serde(borrow, default)]
+    input: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    output: Option<&'a serde_json::value::RawValue>,
+}
+
 /// A non-negative integer a JS number holds exactly.
 pub fn parse_count(value: &Value) -> Option<u64> {
     if let Some(n) = value.as_u64() {
@@ -334,6 +377,28 @@ impl Node {
         match read_node(&value, index) {
             Ok((id, parent_id, created_at, kind)) => Node { id, parent_id, created_at, kind, raw },
             Err((id, why)) => Node { id, parent_id: None, created_at: None, kind: NodeKind::Invalid(why), raw },
+        }
+    }
+
+    /// Keeps `text`, the JSON this node was read from through `from_value`, as its raw form and its
+    /// tools' input and output: numbers stay as written instead of re-serialized from the doubles
+    /// they parsed to (which, without serde_json's `float_roundtrip`, can read back one unit off).
+    fn keep_text(&mut self, text: &str) {
+        self.raw = RawJson::from_parsed_text(text);
+        let NodeKind::Message(message) = &mut self.kind else { return };
+        if !message.parts.iter().any(|p| matches!(p, Part::Tool(_))) {
+            return;
+        }
+        // Parts the tree read as tools were objects; any other shape leaves the parsed values.
+        let Ok(texts) = serde_json::from_str::<PartTexts>(text) else { return };
+        for (part, texts) in message.parts.iter_mut().zip(&texts.parts) {
+            let (Part::Tool(tool), Some(texts)) = (part, texts) else { continue };
+            if let (Some(input), Some(text)) = (&mut tool.input, &texts.input) {
+                *input = RawJson::from_parsed_text(text.get());
+            }
+            if let (Some(output), Some(text)) = (&mut tool.output, &texts.output) {
+                *output = RawJson::from_parsed_text(text.get());
+            }
         }
     }
 
@@ -453,7 +518,9 @@ fn read_node(raw: &Value, index: usize) -> std::result::Result<crate::node_text:
         if parent_id.is_none() {
             return Err(fail("a checkpoint needs a parentId".into()));
         }
-        let checkpoint: Checkpoint = Checkpoint::deserialize(checkpoint).map_err(|e| fail(format!("checkpoint: {e}")))?;
+        // From text, as the typed reader reads it: no struct is deserialized from a `Value` (3.6 KB gzipped).
+        let checkpoint: Checkpoint = serde_json::from_str(&checkpoint.to_string())
+            .map_err(|e| fail(format!("checkpoint: {}", crate::json_text::message_of(&e))))?;
         NodeKind::Checkpoint(checkpoint)
     } else {
         NodeKind::Message(read_message(map).map_err(fail)?)

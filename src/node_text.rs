@@ -38,7 +38,8 @@ struct NodeFields {
     parts: Option<Vec<Part>>,
     metadata: Option<Value>,
     /// Present (even as `null`) makes the node a checkpoint.
-    checkpoint: Option<Value>,
+    /// Kept as its text: read into `Checkpoint` from it (no `Value` tree in between).
+    checkpoint: Option<Box<RawValue>>,
 }
 
 /// Reads the `NodeFields` of the node text `raw` holds, as a derived reader would (unknown fields
@@ -262,7 +263,7 @@ pub fn read_node(raw: &RawJson) -> Option<ReadNode> {
     let kind = match node.checkpoint {
         Some(checkpoint) => {
             parent_id.as_ref()?;
-            NodeKind::Checkpoint(Checkpoint::deserialize(&checkpoint).ok()?)
+            NodeKind::Checkpoint(serde_json::from_str::<Checkpoint>(checkpoint.get()).ok()?)
         }
         None => {
             let role = match node.role?.as_str() {

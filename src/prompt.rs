@@ -15,7 +15,7 @@ use crate::model::{Node, Session};
 use crate::plan::{Plan, PlanAction};
 use crate::serialize::{serialize, SerializeOptions};
 use crate::summary::SECTIONS;
-use crate::tree::read_branch;
+use crate::tree::{read_branch, Branch};
 
 /// Random bytes in a delimiter nonce: 128 bits, so material cannot guess it.
 pub const NONCE_BYTES: usize = 16;
@@ -76,8 +76,14 @@ under a section with nothing to report.\n\
 
 /// The summary request for `plan` on `session`, with the output budget from `capacity(model)`.
 pub fn summary_request(session: &Session, plan: &Plan, model: &ModelProfile) -> Result<SummaryRequest> {
+    summary_request_on_branch(session, &read_branch(session), plan, model)
+}
+
+/// `summary_request` on the active branch already read (a `SessionIndex` holds it), so a runner
+/// plans and builds the request from one read of the session.
+pub fn summary_request_on_branch(session: &Session, branch: &Branch, plan: &Plan, model: &ModelProfile) -> Result<SummaryRequest> {
     let budget = capacity(model)?.summary_max_output_tokens;
-    summary_request_with_budget(session, plan, budget, model.max_output_tokens)
+    request_with_budget(session, branch, plan, budget, model.max_output_tokens)
 }
 
 /// `summary_request` with the summary budget given, capped by the model's output cap.
@@ -87,7 +93,17 @@ pub fn summary_request_with_budget(
     summary_budget: u64,
     model_output_cap: Option<u64>,
 ) -> Result<SummaryRequest> {
-    let material = summarized_material(session, plan)?;
+    request_with_budget(session, &read_branch(session), plan, summary_budget, model_output_cap)
+}
+
+fn request_with_budget(
+    session: &Session,
+    branch: &Branch,
+    plan: &Plan,
+    summary_budget: u64,
+    model_output_cap: Option<u64>,
+) -> Result<SummaryRequest> {
+    let material = summarized_material(session, branch, plan)?;
     let history = serialize(&material.messages, &SerializeOptions::default());
     let messages = material.messages.iter().filter_map(|node| node.message());
     let ledger = ledger::merge(&material.previous_ledger, &ledger::collect(messages));
@@ -106,11 +122,10 @@ struct Material<'a> {
 }
 
 /// The previous checkpoint and the messages of `plan.summarizeIds`, looked up on the active branch.
-fn summarized_material<'a>(session: &'a Session, plan: &Plan) -> Result<Material<'a>> {
+fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -> Result<Material<'a>> {
     if plan.action != PlanAction::Compact {
         return Err(Error::new(ErrorCode::InvalidPlan, format!("plan does not compact (action 'none', reason '{}')", plan.reason)));
     }
-    let branch = read_branch(session);
     branch.require_readable()?;
     let on_branch = |id: &str| branch.nodes.iter().map(|&i| &session.nodes[i]).find(|node| node.id == id);
     let (previous_summary, previous_ledger) = match plan.previous_checkpoint_id.as_deref() {

@@ -66,7 +66,8 @@ impl SerializeOptions {
         if value.is_null() {
             return Ok(SerializeOptions::default());
         }
-        SerializeOptions::deserialize(value).map_err(|e| Error::new(ErrorCode::InvalidOptions, format!("serialize options: {e}")))
+        serde_json::from_str::<SerializeOptions>(&value.to_string())
+            .map_err(|e| Error::new(ErrorCode::InvalidOptions, format!("serialize options: {}", crate::json_text::message_of(&e))))
     }
 }
 

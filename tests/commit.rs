@@ -250,3 +250,18 @@ fn checkpoint_ids_are_random_and_well_formed() {
         assert!(hex.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()), "{id}");
     }
 }
+
+#[test]
+fn checkpoint_node_within_a_budget_refuses_an_over_budget_summary_first() {
+    use bibgenie_compaction::commit::{checkpoint_node_within, summary_estimate_ceiling};
+    let ledger = ResourceLedger::default();
+    let within = checkpoint_node_within(&plan(), &summary(), &ledger, "ckpt_1", Some(16_000)).unwrap();
+    assert_eq!(within, checkpoint_node(&plan(), &summary(), &ledger, "ckpt_1").unwrap());
+    let long = format!("{}{}", summary(), "word ".repeat(2_000));
+    assert!(checkpoint_node_within(&plan(), &long, &ledger, "ckpt_1", None).is_ok(), "no budget: not checked");
+    assert_eq!(checkpoint_node_within(&plan(), &long, &ledger, "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::SummaryOverBudget);
+    // Over budget and missing every section: the budget rule answers.
+    let junk = "x ".repeat(summary_estimate_ceiling(10) as usize * 2);
+    assert_eq!(checkpoint_node_within(&plan(), &junk, &ledger, "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::SummaryOverBudget);
+    assert_eq!(checkpoint_node_within(&plan(), "", &ledger, "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::InvalidSummary);
+}

@@ -225,3 +225,22 @@ fn the_request_round_trips_as_camel_case_json() {
     let minimal: SummaryRequest = serde_json::from_value(json!({ "system": "s", "prompt": "p", "maxOutputTokens": 5, "ledger": { "entries": [] } })).unwrap();
     assert_eq!(minimal.history, "");
 }
+
+#[test]
+fn the_request_on_a_held_branch_is_the_request_on_the_session() {
+    use bibgenie_compaction::prompt::summary_request_on_branch;
+    use bibgenie_compaction::session_index::SessionIndex;
+    let session = research_session();
+    let p = plan(&["U1", "A1", "U2", "A2", "U3", "A3"], Some("U4"), None, "A4");
+    let m = model(128_000, Some(16_384));
+    let stateless = summary_request(&session, &p, &m).unwrap();
+    let index = SessionIndex::from_session(session);
+    let held = summary_request_on_branch(index.session(), index.branch(), &p, &m).unwrap();
+    // The same request but for the nonce, which is drawn afresh for each.
+    assert_eq!(held.prompt.replace(&nonce_of(&held), "NONCE"), stateless.prompt.replace(&nonce_of(&stateless), "NONCE"));
+    assert_eq!((&held.system, held.max_output_tokens, &held.ledger, &held.history, &held.previous_summary),
+        (&stateless.system, stateless.max_output_tokens, &stateless.ledger, &stateless.history, &stateless.previous_summary));
+    let none = plan(&[], None, None, "A4");
+    let none = bibgenie_compaction::plan::Plan { action: bibgenie_compaction::plan::PlanAction::None, ..none };
+    assert_eq!(summary_request_on_branch(index.session(), index.branch(), &none, &m).unwrap_err().code, ErrorCode::InvalidPlan);
+}

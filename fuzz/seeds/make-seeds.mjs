@@ -36,6 +36,12 @@ const json = (v) => JSON.stringify(v);
 /** A session with every node kept and each node clipped. */
 const clipSession = (session, max, items = 2) => ({ ...session, nodes: session.nodes.map((node) => clip(node, max, items)) });
 
+function longNumbers() {
+  const long = `1${'8'.repeat(125)}741597419000`;
+  const tool = `{"type":"tool-zoteroSearch","toolCallId":"c1","state":"output-available","input":{"limit":1${'8'.repeat(125)}e-200},"output":{"n":${long},"p":0.30000000000000004441}}`;
+  return `{"nodes":[{"id":"u1","parentId":null,"role":"user","createdAt":${long},"parts":[{"type":"text","text":"numbers as written"}]},{"id":"a1","parentId":"u1","role":"assistant","parts":[${tool}]}],"leafId":"a1","branchRevision":2}`;
+}
+
 // ---- session_json
 const research = clipSession(researchSession({ turns: 44 }), 24, 1);
 const sessions = {
@@ -45,6 +51,9 @@ const sessions = {
   'synthetic-branches.json': json(clipSession(syntheticSession({ messages: 10, branches: true, checkpoints: 1 }), 60)),
   'synthetic-checkpoints.json': json(clipSession(syntheticSession({ messages: 16, checkpoints: 2 }), 60)),
   'empty.json': json({ nodes: [], leafId: null, branchRevision: 0 }),
+  // Numbers with more digits than a double holds, as text (JSON.stringify cannot write them): both
+  // reads must keep them as written (no float_roundtrip: a re-serialized double can read back one unit off).
+  'long-numbers.json': longNumbers(),
   'problems.json': json({
     nodes: [
       { id: 'a', parentId: null, role: 'user', parts: [{ type: 'text', text: 'hi' }] },

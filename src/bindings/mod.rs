@@ -8,7 +8,6 @@
 pub mod types;
 pub mod tree;
 pub mod commit;
-pub mod runner;
 pub mod plan;
 pub mod summary;
 pub mod positions;

@@ -4,7 +4,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::plan::model_from_js;
-use super::tree::session_from_js;
+use super::tree::{session_from_js, SessionIndex};
 use super::{from_js, from_js_optional, js_error, js_result};
 use crate::error::ErrorCode;
 use crate::plan::Plan;
@@ -41,6 +41,24 @@ pub fn summary_request(
         let model = model_from_js(&model)?;
         prompt::summary_request(&session, &plan, &model)
     })())
+}
+
+#[wasm_bindgen]
+impl SessionIndex {
+    /// `summaryRequest` on the held session and branch: the runner plans and builds the request
+    /// from one read of the session it loaded.
+    #[wasm_bindgen(js_name = summaryRequest, unchecked_return_type = "SummaryRequest")]
+    pub fn summary_request(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        js_result((|| {
+            let plan: Plan = from_js(&plan, ErrorCode::InvalidPlan)?;
+            let model = model_from_js(&model)?;
+            prompt::summary_request_on_branch(self.inner.session(), self.inner.branch(), &plan, &model)
+        })())
+    }
 }
 
 /// `extractiveSummary(request) -> string`: the eight sections filled without a model.

@@ -306,7 +306,7 @@ test('re-entrant calls from the callbacks do not throw "recursive use of an obje
   const other = await storeWith(linearSession(4));
   const index = compaction.SessionIndex.from(await store.load(sessionId));
   const { summarize } = scriptedSummarizer(async (request) => {
-    // Every kind of export, while `compact` is suspended inside wasm-bindgen-futures.
+    // Every kind of export, while `compact` awaits the summarizer.
     const session = await store.load(sessionId);
     compaction.project(session);
     compaction.readBranch(session);
@@ -374,4 +374,163 @@ test('checkCommit and checkpointNode: the commit checks as plain exports', () =>
   assert.throws(() => compaction.checkCommit(session, { nope: true }), code('invalid-plan'));
   assert.throws(() => compaction.checkCommit({ nodes: 1 }, plan), code('invalid-session'));
   assert.equal(JSON.stringify(session), frozen, 'inputs are not mutated');
+});
+
+// ---- the runner in the glue (js-glue/runner.js): what it keeps of the Rust runner it replaced ----
+
+test('a store whose transaction does not hand back fn\'s result still reports the outcome', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const quiet = { load: (id) => store.load(id), transaction: async (id, fn) => { await store.transaction(id, fn); } };
+  const outcome = await compact({ store: quiet, sessionId, model: MODEL, summarize: () => validSummary() });
+  assert.equal(outcome.status, 'committed');
+  assert.deepEqual(outcome.session, await store.load(sessionId));
+});
+
+test('a transaction that resolves without running fn is internal; fn called after it settled is refused', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  let kept;
+  const lazy = { load: (id) => store.load(id), transaction: async (id, fn) => { kept = fn; return 'done'; } };
+  const outcome = await compact({ store: lazy, sessionId, model: MODEL, summarize: () => validSummary() });
+  assert.equal(outcome.status, 'failed');
+  assert.equal(outcome.reason, 'internal');
+  assert.match(outcome.message, /without running fn/);
+  assert.equal(outcome.error.code, 'internal');
+  await store.transaction(sessionId, (tx) =>
+    assert.rejects(kept(tx), (error) => error.code === 'internal' && /after the transaction settled/.test(error.message)));
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('store methods that throw synchronously, and a transaction whose load is malformed, fail and write nothing', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const throwing = (name) => () => {
+    throw new Error(`${name} broke`);
+  };
+  const loadThrows = await compact({ store: { load: throwing('load'), transaction: () => assert.fail('never') }, sessionId, model: MODEL, summarize: () => validSummary() });
+  assert.deepEqual([loadThrows.status, loadThrows.reason, loadThrows.message], ['failed', 'store-failed', 'store.load failed: load broke']);
+  const txThrows = await compact({ store: { load: (id) => store.load(id), transaction: throwing('transaction') }, sessionId, model: MODEL, summarize: () => validSummary() });
+  assert.deepEqual([txThrows.status, txThrows.reason, txThrows.message], ['failed', 'store-failed', 'store.transaction failed: transaction broke']);
+  const stringThrown = await compact({ store: { load: () => Promise.reject('offline'), transaction: () => assert.fail('never') }, sessionId, model: MODEL, summarize: () => validSummary() });
+  assert.equal(stringThrown.message, 'store.load failed: offline');
+  const malformed = wrapTransactions(store, (tx) => ({ ...tx, load: async () => ({ nodes: 1 }), appendNode: () => assert.fail('never') }));
+  const bad = await compact({ store: malformed, sessionId, model: MODEL, summarize: () => validSummary() });
+  assert.deepEqual([bad.status, bad.reason, bad.error.code], ['failed', 'invalid-session', 'invalid-session']);
+  const badLoad = await compact({ store: { load: async () => ({ nodes: 'x' }), transaction: () => assert.fail('never') }, sessionId, model: MODEL, summarize: () => validSummary() });
+  assert.equal(badLoad.reason, 'invalid-session');
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('committed: the session is the nodes read in the transaction plus the checkpoint; store and outcome get their own copies', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  let read;
+  let appended;
+  const spying = wrapTransactions(store, (tx) => ({
+    load: async () => (read = await tx.load()),
+    appendNode: (node) => tx.appendNode((appended = node)),
+    setLeaf: (id, revision) => tx.setLeaf(id, revision),
+  }));
+  const outcome = await compact({ store: spying, sessionId, model: MODEL, summarize: () => validSummary() });
+  assert.equal(outcome.status, 'committed');
+  assert.equal(outcome.session.nodes.length, read.nodes.length + 1);
+  read.nodes.forEach((node, i) => assert.equal(outcome.session.nodes[i], node, 'the nodes of tx.load(), not copies'));
+  assert.equal(outcome.session.nodes.at(-1), outcome.checkpoint);
+  assert.notEqual(appended, outcome.checkpoint);
+  assert.deepEqual(appended, outcome.checkpoint);
+  assert.deepEqual(Object.keys(outcome), ['status', 'reason', 'plan', 'session', 'checkpoint']);
+});
+
+test('committed on a session whose nodes are not an array but JSON as one (toJSON)', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const viaToJson = wrapTransactions(store, (tx) => ({
+    ...tx,
+    load: async () => {
+      const fresh = await tx.load();
+      const nodes = fresh.nodes;
+      return { ...fresh, nodes: { toJSON: () => nodes } };
+    },
+  }));
+  const outcome = await compact({ store: viaToJson, sessionId, model: MODEL, summarize: () => validSummary() });
+  assert.equal(outcome.status, 'committed');
+  assert.ok(Array.isArray(outcome.session.nodes));
+  assert.deepEqual(outcome.session, await store.load(sessionId));
+});
+
+test('what the summarizer does to its request and what the caller does to the options meanwhile change nothing', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const options = { store, sessionId, model: { ...MODEL }, mode: 'manual', summarize: null };
+  options.summarize = (request) => {
+    request.ledger.entries.push({ bogus: true });
+    request.maxOutputTokens = 'many';
+    return validSummary();
+  };
+  const running = compact(options);
+  // Read when compact was called: a later change of the model or mode is not seen.
+  options.model.contextWindow = 10;
+  options.mode = 'sometimes';
+  const outcome = await running;
+  assert.equal(outcome.status, 'committed', outcome.message);
+  assert.deepEqual(outcome.checkpoint.checkpoint.ledger, { entries: [] });
+  assert.equal(outcome.checkpoint.checkpoint.mode, 'manual');
+});
+
+test('every abort listener the runner adds it removes again, where the signal can', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const live = new Set();
+  let added = 0;
+  const signal = {
+    aborted: false,
+    addEventListener(type, listener) {
+      assert.equal(type, 'abort');
+      live.add(listener);
+      added += 1;
+    },
+    removeEventListener(type, listener) {
+      assert.equal(type, 'abort');
+      live.delete(listener);
+    },
+  };
+  const outcome = await compact({ store, sessionId, model: MODEL, summarize: async () => validSummary(), signal });
+  assert.equal(outcome.status, 'committed');
+  assert.equal(added, 2, 'one for store.load, one for the summarizer');
+  assert.equal(live.size, 0);
+  // A signal whose `aborted` getter throws never fired; one whose addEventListener throws is still awaited.
+  const unreadable = { get aborted() { throw new Error('no'); }, addEventListener() { throw new Error('no'); } };
+  const again = await compact({ store, sessionId, model: MODEL, mode: 'manual', summarize: () => validSummary('2'), signal: unreadable });
+  assert.equal(again.status, 'noop');
+});
+
+test('the runner needs no AbortController, console, queueMicrotask or structuredClone (a plugin sandbox)', async () => {
+  const names = ['AbortController', 'console', 'queueMicrotask', 'structuredClone'];
+  const saved = names.map((name) => Object.getOwnPropertyDescriptor(globalThis, name));
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const other = await storeWith(linearSession(4));
+  const { signal, abort } = minimalSignal();
+  let outcomes;
+  try {
+    for (const name of names) delete globalThis[name];
+    const committed = await compact({ store, sessionId, model: MODEL, summarize: () => validSummary() });
+    const gated = gatedSummarizer();
+    const running = compact({ store: other.store, sessionId: other.sessionId, model: MODEL, summarize: gated.summarize, signal });
+    await gated.started;
+    abort();
+    outcomes = [committed, await running];
+  } finally {
+    names.forEach((name, i) => saved[i] && Object.defineProperty(globalThis, name, saved[i]));
+  }
+  assert.deepEqual(outcomes.map((o) => o.status), ['committed', 'cancelled']);
+});
+
+test('checkpointNode applies the summary budget when given the request\'s maxOutputTokens', () => {
+  const session = linearSession(4);
+  const plan = compaction.plan(session, MODEL, { mode: 'manual' });
+  const long = validSummary('x'.repeat(4000));
+  assert.equal(compaction.checkpointNode(plan, long, { entries: [] }).checkpoint.summary, long, 'no budget given: not checked');
+  assert.throws(() => compaction.checkpointNode(plan, long, { entries: [] }, 100), (e) => e.code === 'summary-over-budget');
+  // The budget rule comes first: a summary over it is refused whatever else it lacks.
+  assert.throws(() => compaction.checkpointNode(plan, 'y'.repeat(20000), { entries: [] }, 100), (e) => e.code === 'summary-over-budget');
+  assert.equal(compaction.checkpointNode(plan, validSummary(), undefined, 100).parentId, plan.basis.leafId);
+  for (const bad of [-1, 1.5, 'many', {}]) {
+    assert.throws(() => compaction.checkpointNode(plan, validSummary(), undefined, bad), (e) => e.code === 'invalid-options', String(bad));
+  }
 });

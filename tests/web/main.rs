@@ -6,7 +6,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod edge;
 mod plan;
-mod runner;
 mod summary;
 mod tree;
 mod support;

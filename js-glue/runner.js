@@ -1,0 +1,296 @@
+// The async compaction runner over JS callbacks: `compact(options) -> Promise<CompactOutcome>`.
+// It is the only code that awaits JS, so it lives here; every step that reads or decides is a wasm
+// call: the session loaded is read once into a SessionIndex, which plans and builds the summary
+// request; checkpointNode applies the summary's budget and validates it; checkCommit decides the
+// commit on the session read inside `store.transaction`.
+//
+// Rejects only for unusable options (`invalid-options`, `invalid-model`); everything that goes
+// wrong later resolves as an outcome, and `cancelled`/`failed` wrote nothing. Works in Zotero's
+// plugin sandbox: no AbortController, console, queueMicrotask or structuredClone.
+import { SessionIndex, checkCommit, checkpointNode } from './bibgenie_compaction.js';
+import { codedError } from './coded-error.js';
+
+const STORE_FAILED = 'store-failed';
+const SUMMARIZER_FAILED = 'summarizer-failed';
+const ABORTED = 'aborted';
+
+/**
+ * Runs one compaction.
+ * @param {any} options `{ store, sessionId, model, mode?, draft?, overhead?, summarize, signal? }`
+ */
+export async function compact(options) {
+  const run = readOptions(options);
+  const loaded = await attempt(() => race(run.signal, callMethod(run.store, 'load', [run.sessionId])));
+  if (loaded.thrown) return failedThrown(STORE_FAILED, 'store.load failed', loaded.error);
+  if (loaded.value === NOT_SETTLED) return cancelled();
+  const session = loaded.value;
+
+  const prepared = prepare(run, session);
+  if (prepared.outcome) return prepared.outcome;
+  const { plan, request } = prepared;
+  // The summarizer gets the request object; what the checkpoint carries is kept apart from it.
+  const ledger = JSON.stringify(request.ledger);
+  const budget = request.maxOutputTokens;
+
+  const summarized = await summarizeWith(run, request);
+  if (summarized.outcome) return summarized.outcome;
+  let node;
+  try {
+    node = checkpointNode(plan, summarized.summary, JSON.parse(ledger), budget);
+  } catch (error) {
+    return failed(error);
+  }
+  if (isAborted(run.signal)) return cancelled();
+  return commit(run, plan, node);
+}
+
+/** The plan and summary request from one read of `session`, or the outcome that ends the run. */
+function prepare(run, session) {
+  let index;
+  try {
+    index = SessionIndex.from(session);
+  } catch (error) {
+    return { outcome: failed(error) };
+  }
+  try {
+    const plan = index.plan(run.model, run.planOptions);
+    if (plan.send === 'too-large') return { outcome: outcome('too-large', plan.reason, { plan, session }) };
+    if (plan.action !== 'compact') return { outcome: outcome('noop', plan.reason, { plan, session }) };
+    return { plan, request: index.summaryRequest(plan, run.model) };
+  } catch (error) {
+    return { outcome: failed(error) };
+  } finally {
+    index.free();
+  }
+}
+
+/** `{ summary }`, or `{ outcome }` (cancelled or failed). */
+async function summarizeWith(run, request) {
+  let result;
+  try {
+    const value = run.summarize.call(undefined, request, run.signal ?? neverAbortingSignal());
+    result = await attempt(() => race(run.signal, Promise.resolve(value)));
+  } catch (error) {
+    result = { thrown: true, error };
+  }
+  if (result.thrown) {
+    if (isAborted(run.signal)) return { outcome: cancelledWith(result.error) };
+    return { outcome: failedThrown(SUMMARIZER_FAILED, 'summarize failed', result.error) };
+  }
+  if (result.value === NOT_SETTLED) return { outcome: cancelled() };
+  if (typeof result.value !== 'string') {
+    return { outcome: failed(codedError('invalid-summary', `summarize resolved with ${typeOf(result.value)}, not a string`)) };
+  }
+  return { summary: result.value };
+}
+
+/** The version-conditional commit inside `store.transaction`. */
+async function commit(run, plan, node) {
+  let outcomeOfFn = null;
+  let settled = false;
+  const transactionFn = async (tx) => {
+    // Called after the transaction settled: that store's transaction is already over.
+    if (settled) throw codedError('internal', 'compact: the transaction callback was called after the transaction settled');
+    const result = await commitIn(run, plan, node, tx);
+    // Kept here too: a store that does not hand back fn's result still reports it.
+    outcomeOfFn = result;
+    return result;
+  };
+  const done = await attempt(() => callMethod(run.store, 'transaction', [run.sessionId, transactionFn]));
+  settled = true;
+  if (done.thrown) {
+    // A rejected transaction wrote nothing (the store rolled it back).
+    if (isAborted(run.signal)) return cancelledWith(done.error);
+    return failedThrown(STORE_FAILED, 'store.transaction failed', done.error);
+  }
+  return outcomeOfFn ?? failed(codedError('internal', 'store.transaction resolved without running fn'));
+}
+
+/** Runs inside the store's transaction. A throw rejects `fn`, which rolls the transaction back. */
+async function commitIn(run, plan, node, tx) {
+  if (isAborted(run.signal)) return cancelled();
+  const fresh = await callMethod(tx, 'load', []);
+  let verdict;
+  try {
+    verdict = checkCommit(fresh, plan);
+  } catch (error) {
+    return failed(error);
+  }
+  if (!verdict.ok) return outcome('stale', verdict.reason, { plan, session: fresh });
+  // checkCommit found the revision the plan was made on.
+  const revision = plan.basis.branchRevision + 1;
+  await callMethod(tx, 'appendNode', [plainCopy(node)]);
+  await callMethod(tx, 'setLeaf', [node.id, revision]);
+  // Cancelled while writing: reject so the store rolls the writes back.
+  if (isAborted(run.signal)) throw codedError('internal', 'compaction cancelled during the commit');
+  const checkpoint = plainCopy(node);
+  // Not a real array (JSON-equivalent only, e.g. through toJSON): the nodes as checkCommit read them.
+  const nodes = Array.isArray(fresh.nodes) ? fresh.nodes : JSON.parse(JSON.stringify(fresh)).nodes;
+  const session = { nodes: nodes.concat([checkpoint]), leafId: node.id, branchRevision: revision };
+  return outcome('committed', plan.reason, { plan, session, checkpoint });
+}
+
+// ---- options ----------------------------------------------------------------------------------
+
+function readOptions(options) {
+  if (!isObject(options)) throw invalid('compact options must be an object { store, sessionId, model, summarize, ... }');
+  const store = get(options, 'store');
+  if (!isObject(store) || !hasMethod(store, 'load') || !hasMethod(store, 'transaction')) {
+    throw invalid('options.store must have load(sessionId) and transaction(sessionId, fn)');
+  }
+  const sessionId = get(options, 'sessionId');
+  if (typeof sessionId !== 'string' || sessionId === '') throw invalid('options.sessionId must be a non-empty string');
+  const model = get(options, 'model');
+  const mode = get(options, 'mode');
+  const draft = get(options, 'draft');
+  const overhead = get(options, 'overhead');
+  // The model first, then mode, draft and overhead as plan options (invalid-model, invalid-options).
+  SessionIndex.checkCompactInputs(model, mode, draft, overhead);
+  const planOptions = { mode: mode ?? 'manual' };
+  if (draft !== undefined && draft !== null) planOptions.draft = draft;
+  if (overhead !== undefined && overhead !== null) planOptions.overhead = overhead;
+  const summarize = get(options, 'summarize');
+  if (typeof summarize !== 'function') throw invalid('options.summarize must be a function (request, signal) => Promise<string>');
+  let signal = get(options, 'signal');
+  if (signal === undefined || signal === null) signal = null;
+  else if (!isObject(signal) || !hasMethod(signal, 'addEventListener')) {
+    throw invalid("options.signal must have `aborted` and addEventListener('abort', listener)");
+  }
+  // Read now, as they were when compact was called (checked to be JSON data above).
+  return { store, sessionId, model: plainCopy(model), planOptions: plainCopy(planOptions), summarize, signal };
+}
+
+function invalid(message) {
+  return codedError('invalid-options', message);
+}
+
+// ---- the abort signal -------------------------------------------------------------------------
+
+/** What `race` answers when the signal aborted first. */
+const NOT_SETTLED = Symbol('aborted');
+
+/** A getter that throws counts as not aborted: the signal cannot be read, so it never fired. */
+function isAborted(signal) {
+  if (signal === null) return false;
+  try {
+    return Boolean(signal.aborted);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Awaits `promise`, or stops waiting when the signal aborts (`NOT_SETTLED`, whatever the promise
+ * did). The listener is removed again where the signal allows it.
+ */
+async function race(signal, promise) {
+  if (isAborted(signal)) return NOT_SETTLED;
+  if (signal === null) return promise;
+  let resolveOnAbort;
+  const aborted = new Promise((resolve) => {
+    resolveOnAbort = resolve;
+  });
+  let subscribed = true;
+  try {
+    callSync(signal, 'addEventListener', ['abort', resolveOnAbort]);
+  } catch {
+    subscribed = false;
+  }
+  const result = await attempt(() => (subscribed ? Promise.race([promise, aborted]) : promise));
+  if (subscribed && hasMethod(signal, 'removeEventListener')) {
+    try {
+      callSync(signal, 'removeEventListener', ['abort', resolveOnAbort]);
+    } catch {
+      // nothing to undo
+    }
+  }
+  if (isAborted(signal)) return NOT_SETTLED;
+  if (result.thrown) throw result.error;
+  return result.value;
+}
+
+const doNothing = () => {};
+
+/** `{ aborted: false, addEventListener() {}, removeEventListener() {} }`, for a run without a signal. */
+function neverAbortingSignal() {
+  return { aborted: false, addEventListener: doNothing, removeEventListener: doNothing };
+}
+
+// ---- calls into the caller's objects ----------------------------------------------------------
+
+/** `{ value }` or `{ thrown: true, error }` of an async step. */
+async function attempt(step) {
+  try {
+    return { value: await step() };
+  } catch (error) {
+    return { thrown: true, error };
+  }
+}
+
+/** `target[name]`, or `undefined` when reading it throws. */
+function get(target, name) {
+  try {
+    return target[name];
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value) {
+  return typeof value === 'object' && value !== null;
+}
+
+function hasMethod(target, name) {
+  return isObject(target) && typeof get(target, name) === 'function';
+}
+
+function callSync(target, name, args) {
+  const method = isObject(target) || typeof target === 'function' ? get(target, name) : undefined;
+  if (typeof method !== 'function') throw invalid(`${name} is not a function`);
+  return method.apply(target, args);
+}
+
+/** Calls `target[name](...args)` and turns what it returns into a promise (a plain value resolves). */
+function callMethod(target, name, args) {
+  return Promise.resolve(callSync(target, name, args));
+}
+
+/** A plain copy: the store and the outcome get objects of their own. */
+function plainCopy(value) {
+  return JSON.parse(JSON.stringify(value));
+}
+
+// ---- outcomes ---------------------------------------------------------------------------------
+
+function outcome(status, reason, fields) {
+  return { status, reason, ...fields };
+}
+
+function cancelled() {
+  return outcome('cancelled', ABORTED, {});
+}
+
+function cancelledWith(error) {
+  return outcome('cancelled', ABORTED, { error });
+}
+
+/** A core error (a coded `Error` from wasm or from here) as a failed outcome. */
+function failed(error) {
+  const reason = typeof error?.code === 'string' ? error.code : 'internal';
+  return outcome('failed', reason, { message: describe(error), error });
+}
+
+function failedThrown(reason, context, error) {
+  return outcome('failed', reason, { message: `${context}: ${describe(error)}`, error });
+}
+
+function describe(thrown) {
+  if (thrown instanceof Error) return thrown.message;
+  if (typeof thrown === 'string') return thrown;
+  const message = isObject(thrown) || typeof thrown === 'function' ? get(thrown, 'message') : undefined;
+  return typeof message === 'string' ? message : `a thrown ${typeOf(thrown)}`;
+}
+
+function typeOf(value) {
+  return value === null ? 'null' : typeof value;
+}
