@@ -370,7 +370,8 @@ run_demo() {
 
 # The benchmarks, each printing markdown tables (also collected in .work/bench.md): the
 # estimator's fidelity against real tokenizers (bench/estimator), speed in Node and in headless
-# Firefox against the installed tarball (bench/speed; the baseline is bench/baseline/), then the
+# Firefox against the installed tarball (bench/speed; the baseline is bench/baseline/, the peer pi;
+# a send through the controller and a store-held index, bench/speed/controller.mjs), then the
 # size of what a consumer downloads. Arguments go to the speed runs (`--quick`, `--sizes=100,1000`).
 run_bench() {
   local dir report="$WORK/bench.md"
@@ -385,11 +386,12 @@ run_bench() {
   build_and_pack
   mkdir -p "$WORK"
   : >"$report"
-  timed "bench 1/4: estimator fidelity" bash -c 'set -o pipefail; node bench/estimator/fidelity.mjs | tee -a "$1"' _ "$report"
+  timed "bench 1/5: estimator fidelity" bash -c 'set -o pipefail; node bench/estimator/fidelity.mjs | tee -a "$1"' _ "$report"
   log "load before the speed runs:$(uptime | sed 's/.*load average/ load average/')"
-  timed "bench 2/4: speed in Node" bash -c 'set -o pipefail; node bench/speed/node.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 3/4: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 4/4: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
+  timed "bench 2/5: speed in Node" bash -c 'set -o pipefail; node bench/speed/node.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 3/5: a send through the controller and the store-held index" bash -c 'set -o pipefail; node bench/speed/controller.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 4/5: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 5/5: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
   log "tables collected in ${report#"$ROOT"/}"
 }
 
