@@ -12,12 +12,15 @@
 
 import * as wasmExports from './bibgenie_compaction.js';
 import { compact } from './runner.js';
+import { estimate, plan, project } from './api.js';
 import { createAbortSignalLike } from './zotero.js';
 import { randomHex } from './random-id.js';
 import { codedError as controllerError } from './coded-error.js';
 
-// The default core: the wasm exports and the runner of the glue.
-const wasm = { ...wasmExports, compact };
+// The default core: the wasm exports, with the package's project/estimate/plan (they answer with the
+// caller's own node objects, exactly as given, and share one hidden index for one session), and the
+// runner of the glue.
+const wasm = { ...wasmExports, project, estimate, plan, compact };
 
 /**
  * @typedef {import('./glue.js').CompactOutcome} CompactOutcome

@@ -248,7 +248,32 @@ pub struct Checkpoint {
     pub basis: Basis,
 }
 
+/// Writes `[text,text,...]` of the nodes at `positions`: each node exactly as given (numbers as
+/// written: a `Value` round trip could read a 17-digit number back one unit off).
+pub fn write_node_texts(out: &mut String, session: &Session, positions: impl Iterator<Item = usize>) {
+    out.push('[');
+    for (k, i) in positions.enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        out.push_str(session.nodes[i].raw.as_str());
+    }
+    out.push(']');
+}
+
 impl Session {
+    /// `{ nodes, leafId, branchRevision }` as JSON text, every node exactly as given.
+    pub fn to_json_text(&self) -> String {
+        let mut out = String::from("{\"nodes\":");
+        write_node_texts(&mut out, self, 0..self.nodes.len());
+        out.push_str(",\"leafId\":");
+        out.push_str(&Value::from(self.leaf_id.clone()).to_string());
+        out.push_str(",\"branchRevision\":");
+        out.push_str(&self.branch_revision.to_string());
+        out.push('}');
+        out
+    }
+
     /// Parses a session from JSON text (what the bindings receive from `JSON.stringify`).
     ///
     /// Nodes are read straight from their text (`node_text`); a node that path cannot vouch for, and

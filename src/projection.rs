@@ -90,22 +90,31 @@ pub fn summary_message(checkpoint_id: &str, checkpoint: &Checkpoint) -> Value {
 }
 
 impl Projection {
+    /// The projection as a JSON value (tests and native callers; the bindings use `to_json_text`).
     pub fn to_json(&self, session: &Session) -> Value {
-        let messages: Vec<Value> = self
-            .items
-            .iter()
-            .map(|item| match *item {
-                Projected::Message(i) => session.nodes[i].raw.to_value(),
+        serde_json::from_str(&self.to_json_text(session)).unwrap_or(Value::Null)
+    }
+
+    /// `{ messages, checkpointId, keptFromId }` as JSON text: message nodes exactly as given.
+    pub fn to_json_text(&self, session: &Session) -> String {
+        let mut out = String::from("{\"messages\":[");
+        for (k, item) in self.items.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            match *item {
+                Projected::Message(i) => out.push_str(session.nodes[i].raw.as_str()),
                 Projected::Summary(i) => {
                     let node = &session.nodes[i];
-                    node.checkpoint().map(|c| summary_message(&node.id, c)).unwrap_or(Value::Null)
+                    out.push_str(&node.checkpoint().map(|c| summary_message(&node.id, c)).unwrap_or(Value::Null).to_string());
                 }
-            })
-            .collect();
-        json!({
-            "messages": messages,
-            "checkpointId": self.checkpoint.map(|i| session.nodes[i].id.clone()),
-            "keptFromId": self.kept_from.map(|i| session.nodes[i].id.clone()),
-        })
+            }
+        }
+        out.push_str("],\"checkpointId\":");
+        out.push_str(&Value::from(self.checkpoint.map(|i| session.nodes[i].id.clone())).to_string());
+        out.push_str(",\"keptFromId\":");
+        out.push_str(&Value::from(self.kept_from.map(|i| session.nodes[i].id.clone())).to_string());
+        out.push('}');
+        out
     }
 }

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{json, Value};
 
 use crate::error::{Error, ErrorCode};
-use crate::model::{NodeKind, Session};
+use crate::model::{write_node_texts, NodeKind, Session};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
@@ -47,16 +47,26 @@ impl Branch {
         self.nodes.iter().rposition(|&i| session.nodes[i].checkpoint().is_some())
     }
 
+    /// The branch as a JSON value (tests and native callers; the bindings use `to_json_text`).
     pub fn to_json(&self, session: &Session) -> Value {
-        json!({
-            "nodes": self.nodes.iter().map(|&i| session.nodes[i].raw.to_value()).collect::<Vec<_>>(),
-            "readOnly": self.read_only,
-            "problems": self.problems.iter().map(|p| json!({
-                "code": p.code.as_str(),
-                "nodeId": p.node_id,
-                "message": p.message,
-            })).collect::<Vec<_>>(),
-        })
+        serde_json::from_str(&self.to_json_text(session)).unwrap_or(Value::Null)
+    }
+
+    /// `{ nodes, readOnly, problems }` as JSON text: nodes exactly as given.
+    pub fn to_json_text(&self, session: &Session) -> String {
+        let mut out = String::from("{\"nodes\":");
+        write_node_texts(&mut out, session, self.nodes.iter().copied());
+        let problems: Vec<Value> = self
+            .problems
+            .iter()
+            .map(|p| json!({ "code": p.code.as_str(), "nodeId": p.node_id, "message": p.message }))
+            .collect();
+        out.push_str(",\"readOnly\":");
+        out.push_str(if self.read_only { "true" } else { "false" });
+        out.push_str(",\"problems\":");
+        out.push_str(&Value::Array(problems).to_string());
+        out.push('}');
+        out
     }
 }
 
@@ -199,6 +209,13 @@ fn dangling_boundaries(session: &Session, chain: &[usize]) -> Vec<Problem> {
 
 /// The durable view for the UI: the readable part of the branch, checkpoints in place.
 pub fn history(session: &Session) -> Value {
+    serde_json::from_str(&history_text(session)).unwrap_or(Value::Null)
+}
+
+/// `history` as JSON text: the nodes exactly as given.
+pub fn history_text(session: &Session) -> String {
     let branch = read_branch(session);
-    Value::Array(branch.nodes.iter().map(|&i| session.nodes[i].raw.to_value()).collect())
+    let mut out = String::new();
+    write_node_texts(&mut out, session, branch.nodes.iter().copied());
+    out
 }

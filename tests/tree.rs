@@ -293,3 +293,28 @@ fn unknown_part_types_are_kept_verbatim() {
     let s = session(nodes.clone(), "U1");
     assert_eq!(project(&s).unwrap().to_json(&s)["messages"][0], nodes[0]);
 }
+
+/// Nodes are handed back exactly as given: serde_json without `float_roundtrip` reads some 17-digit
+/// numbers one unit off, so the outputs the bindings send to JS are written from the node texts.
+#[test]
+fn outputs_hand_back_numbers_exactly_as_written() {
+    let number = "123.45678901234567";
+    let text = format!(
+        r#"{{"nodes":[{{"id":"U1","parentId":null,"role":"user","parts":[{{"type":"text","text":"x"}}],"metadata":{{"w":{number}}}}},{{"id":"A1","parentId":"U1","role":"assistant","parts":[{{"type":"tool-zotero_search","toolCallId":"t1","state":"output-available","input":{{"q":"a"}},"output":{{"score":{number},"big":1e300}}}}]}}],"leafId":"A1","branchRevision":4}}"#
+    );
+    let s = Session::from_json_str(&text).unwrap();
+    let outputs = [
+        project(&s).unwrap().to_json_text(&s),
+        bibgenie_compaction::tree::history_text(&s),
+        read_branch(&s).to_json_text(&s),
+        s.to_json_text(),
+    ];
+    for output in &outputs {
+        assert_eq!(output.matches(number).count(), 2, "both numbers verbatim in {output}");
+        assert!(output.contains("1e300"), "{output}");
+        serde_json::from_str::<Value>(output).expect("valid JSON");
+    }
+    assert!(s.to_json_text().ends_with(r#""leafId":"A1","branchRevision":4}"#));
+    // The Value outputs agree with the text ones on everything else.
+    assert_eq!(project(&s).unwrap().to_json(&s), serde_json::from_str::<Value>(&outputs[0]).unwrap());
+}

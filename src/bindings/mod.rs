@@ -83,7 +83,12 @@ pub fn from_js_optional<T: DeserializeOwned>(value: &JsValue, code: ErrorCode) -
 /// Hands a Rust value to JS as a plain object, through its JSON text.
 pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| js_error(Error::new(ErrorCode::Internal, e.to_string())))?;
-    js_sys::JSON::parse(&text).map_err(|_| js_error(Error::new(ErrorCode::Internal, "result JSON did not parse")))
+    from_json_text(&text)
+}
+
+/// JSON text the core wrote (nodes in it exactly as given) as a JS value.
+pub fn from_json_text(text: &str) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(text).map_err(|_| js_error(Error::new(ErrorCode::Internal, "result JSON did not parse")))
 }
 
 /// The usual tail of an export: a core `Result` becomes a JS value or a thrown JS `Error`.

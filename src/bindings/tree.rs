@@ -3,9 +3,9 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::{js_error, js_result, json_text_from_js, to_js};
+use super::{from_json_text, js_error, js_result, json_text_from_js, to_js};
 use crate::error::{Error, ErrorCode};
-use crate::model::{parse_count, Node, Session};
+use crate::model::{parse_count, write_node_texts, Node, Session};
 use crate::projection::project_branch;
 use crate::session_index::SessionIndex as CoreIndex;
 use crate::{projection, session_ops, tree};
@@ -18,19 +18,19 @@ pub fn session_from_js(value: &JsValue) -> Result<Session, Error> {
 #[wasm_bindgen(js_name = readBranch, unchecked_return_type = "BranchReadResult")]
 pub fn read_branch(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    to_js(&tree::read_branch(&session).to_json(&session))
+    from_json_text(&tree::read_branch(&session).to_json_text(&session))
 }
 
 #[wasm_bindgen(unchecked_return_type = "Projection")]
 pub fn project(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    js_result(projection::project(&session).map(|p| p.to_json(&session)))
+    projection::project(&session).map_err(js_error).and_then(|p| from_json_text(&p.to_json_text(&session)))
 }
 
 #[wasm_bindgen(unchecked_return_type = "SessionNode[]")]
 pub fn history(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    to_js(&tree::history(&session))
+    from_json_text(&tree::history_text(&session))
 }
 
 #[wasm_bindgen(js_name = retryTarget, unchecked_return_type = "RetryTarget | null")]
@@ -140,20 +140,22 @@ impl SessionIndex {
 
     #[wasm_bindgen(js_name = readBranch, unchecked_return_type = "BranchReadResult")]
     pub fn read_branch(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.branch().to_json(self.inner.session()))
+        from_json_text(&self.inner.branch().to_json_text(self.inner.session()))
     }
 
     #[wasm_bindgen(unchecked_return_type = "Projection")]
     pub fn project(&self) -> Result<JsValue, JsValue> {
         let branch = self.inner.branch();
         branch.require_readable().map_err(js_error)?;
-        to_js(&project_branch(self.inner.session(), branch).to_json(self.inner.session()))
+        from_json_text(&project_branch(self.inner.session(), branch).to_json_text(self.inner.session()))
     }
 
     #[wasm_bindgen(unchecked_return_type = "SessionNode[]")]
     pub fn history(&self) -> Result<JsValue, JsValue> {
         let session = self.inner.session();
-        to_js(&Value::Array(self.inner.branch().nodes.iter().map(|&i| session.nodes[i].raw.to_value()).collect()))
+        let mut out = String::new();
+        write_node_texts(&mut out, session, self.inner.branch().nodes.iter().copied());
+        from_json_text(&out)
     }
 
     #[wasm_bindgen(js_name = retryTarget, unchecked_return_type = "RetryTarget | null")]
@@ -176,10 +178,6 @@ impl SessionIndex {
     #[wasm_bindgen(js_name = toSession, unchecked_return_type = "Session")]
     pub fn to_session(&self) -> Result<JsValue, JsValue> {
         let session = self.inner.session();
-        to_js(&serde_json::json!({
-            "nodes": session.nodes.iter().map(|n| n.raw.to_value()).collect::<Vec<_>>(),
-            "leafId": session.leaf_id,
-            "branchRevision": session.branch_revision,
-        }))
+        from_json_text(&session.to_json_text())
     }
 }

@@ -211,3 +211,26 @@ test('SessionIndex answers with the node objects it was handed', () => {
   }
   assert.throws(() => new compaction.SessionIndex(), TypeError);
 });
+
+test('nodes handed back as JSON copies (the wasm exports, toSession) keep their numbers exactly', () => {
+  // serde_json's default float parse reads this one a unit off (…568); the copies are written from the node text.
+  const w = 123.45678901234567;
+  const nodes = [
+    { id: 'U1', parentId: null, role: 'user', parts: [{ type: 'text', text: 'x' }], metadata: { w } },
+    { id: 'A1', parentId: 'U1', role: 'assistant', parts: [{ type: 'tool-zotero_search', toolCallId: 't1', state: 'output-available', input: { q: 'a' }, output: { score: w } }] },
+  ];
+  const session = { nodes, leafId: 'A1', branchRevision: 1 };
+  const index = compaction.SessionIndex.from(session);
+  const copies = [
+    text.project(session).messages,
+    text.history(session),
+    text.readBranch(session).nodes,
+    index.toSession().nodes,
+  ];
+  index.free();
+  for (const copy of copies) {
+    assert.notEqual(copy[0], nodes[0], 'a JSON copy');
+    assert.deepEqual(copy, nodes);
+    assert.equal(copy[1].parts[0].output.score, w);
+  }
+});
