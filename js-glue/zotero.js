@@ -223,7 +223,7 @@ export function loadCompaction(options) {
 /**
  * Forgets the loaded instance (plugin shutdown, tests) and frees the hidden indexes of the stateless
  * calls (up to two sessions). Wasm objects the plugin still holds (SessionIndex) must be freed with
- * their `free()` before this.
+ * their `free()` before this, and stores closed (`store.close()` frees their per-session indexes).
  */
 export function unloadCompaction() {
   releaseHeldSessions();

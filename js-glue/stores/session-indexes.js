@@ -35,15 +35,25 @@ export const HELD_SESSION_INDEXES = 4;
  *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session).
  */
 
-/** @type {WeakMap<object, Map<string, Held>>} driver -> session id -> held index (most recent last) */
+/**
+ * Keyed by the connection (`driver.db`; the driver itself when it has none), not the driver: stores
+ * on one connection see each other's writes only through these notes (SQLite's `data_version` does
+ * not move for the connection's own writes), and two stores may wrap one connection each in a driver.
+ * @type {WeakMap<object, Map<string, Held>>} connection -> session id -> held index (most recent last)
+ */
 const HELD = new WeakMap();
 
-/** @param {object} driver */
+/** @param {any} driver */
 function heldOf(driver) {
-  let map = HELD.get(driver);
-  if (!map) HELD.set(driver, (map = new Map()));
+  const connection = driver.db && typeof driver.db === 'object' ? driver.db : driver;
+  let map = HELD.get(connection);
+  if (!map) HELD.set(connection, (map = new Map()));
   return map;
 }
+
+/** A view whose read another connection wrote into: tried again, then left to load(). */
+const MOVED = Symbol('moved');
+const SYNC_ATTEMPTS = 3;
 
 /** @param {Map<string, Held>} map @param {string} sessionId */
 function drop(map, sessionId) {
@@ -153,6 +163,19 @@ function* build(driver, row) {
  * @returns {Generator<unknown, SessionView | null, any>}
  */
 export function* syncedView(driver, sessionId, readRow) {
+  for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
+    const view = yield* syncOnce(driver, sessionId, readRow);
+    if (view !== MOVED) return view;
+  }
+  return null; // another connection keeps writing meanwhile: the caller reads through load()
+}
+
+/**
+ * @param {any} driver @param {string} sessionId
+ * @param {(driver: any, sessionId: string) => Generator<unknown, import('./base.js').SessionRow, any>} readRow
+ * @returns {Generator<unknown, SessionView | null | typeof MOVED, any>}
+ */
+function* syncOnce(driver, sessionId, readRow) {
   const tokenBefore = driver.changeToken ? yield driver.changeToken() : null;
   let row;
   try {
@@ -181,9 +204,14 @@ export function* syncedView(driver, sessionId, readRow) {
     map.set(sessionId, held); // most recently used last
   }
   // Read after every row this call read: a token that moved meanwhile says nothing certain about
-  // what was read (a driver without one read transaction), so the next use checks as for a foreign write.
+  // what was read (a driver without one read transaction, e.g. Zotero's), so this view is not
+  // handed out; the next attempt checks as for a foreign write.
   const tokenAfter = driver.changeToken ? yield driver.changeToken() : null;
-  held.token = tokenBefore === tokenAfter ? tokenAfter : undefined;
+  if (tokenBefore !== tokenAfter) {
+    held.token = undefined;
+    return MOVED;
+  }
+  held.token = tokenAfter;
   return new SessionView(held);
 }
 

@@ -244,6 +244,60 @@ describe('SqliteStore: writes through other connections', () => {
     await a.close();
   });
 
+  it('two stores wrapping one Database instance see each other\'s in-place updates and deletes', async () => {
+    // data_version does not move for a connection's own writes: the stores must share their notes.
+    const db = new Database(freshFile());
+    const a = new SqliteStore(db);
+    const b = new SqliteStore(db);
+    const { sessionId: id } = await a.importSession(linearSession(3));
+    await b.appendMessage(id, pendingTool('S1', 'A3'));
+    await assertCurrent(a, id);
+    await b.updateMessageParts(id, 'S1', [{ type: 'tool-zoteroSearch', toolCallId: 'call-S1', state: 'output-available', input: { q: 'x' }, output: 'found' }]);
+    await assertCurrent(a, id);
+    const realNow = Date.now;
+    Date.now = () => 1_700_000_000_000;
+    try {
+      const { sessionId: other } = await a.importSession(linearSession(3));
+      await assertCurrent(a, other);
+      await b.deleteSession(other);
+      const recreated = linearSession(3);
+      recreated.nodes[5] = assistantMessage('A3', 'U3', 'another answer, same id, same head');
+      await b.importSession(recreated, { id: other });
+      await assertCurrent(a, other);
+    } finally {
+      Date.now = realNow;
+    }
+    await b.close();
+    await a.close();
+    db.close();
+  });
+
+  it('ZoteroDBStore: another connection writing between the change token and the session row', async () => {
+    // Zotero's reads run outside one read transaction: a write may land in the middle of a catch-up.
+    const file = freshFile();
+    const connection = new ZoteroDBConnectionShim(Database, file);
+    const store = new ZoteroDBStore(connection, { closeConnection: true });
+    const other = new SqliteStore(Database, file);
+    const { sessionId: id } = await store.importSession(linearSession(3));
+    await store.appendMessage(id, pendingTool('S1', 'A3'));
+    await assertCurrent(store, id);
+    let armed = true;
+    const query = connection.queryAsync.bind(connection);
+    connection.queryAsync = async (sql, params) => {
+      if (armed && /FROM sessions WHERE id = \?/.test(sql)) {
+        armed = false;
+        await other.updateMessageParts(id, 'S1', [{ type: 'tool-zoteroSearch', toolCallId: 'call-S1', state: 'output-available', input: { q: 'x' }, output: 'written meanwhile' }]);
+      }
+      return query(sql, params);
+    };
+    const seen = await store.withSessionIndex(id, (view) => view && view.project().messages.at(-1).parts[0].output);
+    assert.equal(armed, false, 'the write landed during the catch-up');
+    assert.equal(seen, 'written meanwhile');
+    await assertCurrent(store, id);
+    await other.close();
+    await store.close();
+  });
+
   it('close() frees the indexes; at most a few are held per connection', async () => {
     const store = new MemoryStore();
     const ids = [];

@@ -50,6 +50,7 @@ export async function startup(): Promise<() => Promise<void>> {
   Zotero.debug(String(transport));
   return async () => {
     controller.cancel('shutdown');
+    await store.close(); // frees the store's per-session indexes
     await db.closeDatabase(true);
     unloadCompaction();
   };
