@@ -276,19 +276,25 @@ export class CompactionController {
    * @param {CompactOutcome} outcome a `committed` outcome
    * @param {unknown} draft
    * @param {'leaf' | false} stored whether the draft is already the session's leaf
-   * @returns {SubmitResult}
+   * @returns {Promise<SubmitResult>}
    */
-  #sendIfFits(outcome, draft, stored) {
-    const estimateOf = this.#core.estimate ?? wasm.estimate;
+  async #sendIfFits(outcome, draft, stored) {
+    const options = {
+      ...(stored ? {} : { draft }),
+      ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }),
+    };
+    const held = this.#indexed ? await this.#committedOnIndex(outcome, options) : null;
     let estimated;
-    try {
-      estimated = estimateOf(/** @type {any} */ (outcome).session, this.#model, {
-        ...(stored ? {} : { draft }),
-        ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }),
-      });
-    } catch (error) {
-      const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
-      return { status: 'failed', reason, message: describe(error), draft, outcome };
+    if (held) {
+      estimated = held.estimated;
+    } else {
+      const estimateOf = this.#core.estimate ?? wasm.estimate;
+      try {
+        estimated = estimateOf(/** @type {any} */ (outcome).session, this.#model, options);
+      } catch (error) {
+        const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
+        return { status: 'failed', reason, message: describe(error), draft, outcome };
+      }
     }
     if (!estimated.fits) {
       return {
@@ -299,7 +305,26 @@ export class CompactionController {
         outcome,
       };
     }
-    return this.#sendNow(outcome, draft, stored);
+    return this.#sendNow(outcome, draft, stored, held?.messages);
+  }
+
+  /**
+   * The estimate and the projection's messages of the committed session on the store's index, which
+   * takes the checkpoint row as an append (no read of the whole session); null when the index cannot
+   * answer or the session moved on since the commit (the committed session then decides).
+   * @param {CompactOutcome} outcome a `committed` outcome @param {object} options
+   * @returns {Promise<{ estimated: any, messages: unknown[] } | null>}
+   */
+  async #committedOnIndex(outcome, options) {
+    const committed = /** @type {any} */ (outcome).session;
+    try {
+      return await /** @type {any} */ (this.#store).withSessionIndex(this.#sessionId, (/** @type {any} */ view) =>
+        view && view.leafId === committed.leafId && view.branchRevision === committed.branchRevision
+          ? { estimated: view.index.estimate(this.#model, options), messages: view.project().messages }
+          : null);
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -364,6 +389,10 @@ export class CompactionController {
     const watchedStore = {
       load: (/** @type {string} */ id) => Promise.resolve(store.load(id)).then((session) => ((run.session = session), session)),
       transaction: /** @type {CompactStore['transaction']} */ ((id, fn) => store.transaction(id, fn)),
+      // The runner plans and builds the summary request on the store's held index, as submit does.
+      ...(this.#indexed
+        ? { withSessionIndex: (/** @type {string} */ id, /** @type {any} */ use) => /** @type {any} */ (store).withSessionIndex(id, use) }
+        : {}),
     };
     /** @type {CompactSummarize} */
     const summarize = (request, signal) => {

@@ -100,8 +100,12 @@ export interface SessionView {
   readonly branchRevision: number;
   /** Nodes visible in the session. */
   readonly size: number;
-  /** plan and estimate on the held index. */
-  readonly index: { plan(model: ModelProfile, options: PlanOptions): Plan; estimate(model: ModelProfile, options?: EstimateOptions): Estimate };
+  /** plan, estimate and the summary request on the held index. */
+  readonly index: {
+    plan(model: ModelProfile, options: PlanOptions): Plan;
+    estimate(model: ModelProfile, options?: EstimateOptions): Estimate;
+    summaryRequest(plan: Plan, model: ModelProfile): SummaryRequest;
+  };
   /** Whether a node with this id is visible in the session. */
   has(id: string): boolean;
   /** The model projection, its messages parsed from the stored text (fresh objects). */

@@ -1,7 +1,7 @@
 // The async compaction runner over JS callbacks: `compact(options) -> Promise<CompactOutcome>`.
 // It is the only code that awaits JS, so it lives here; every step that reads or decides is a wasm
-// call: the session loaded is read once into a SessionIndex, which plans and builds the summary
-// request; checkpointNode applies the summary's budget and validates it; checkCommit decides the
+// call: the store's held index of the session (the package's stores), or the session loaded read
+// once into a SessionIndex, plans and builds the summary request; checkpointNode applies the summary's budget and validates it; checkCommit decides the
 // commit on the session read inside `store.transaction`.
 //
 // Rejects only for unusable options (`invalid-options`, `invalid-model`); everything that goes
@@ -20,12 +20,7 @@ const ABORTED = 'aborted';
  */
 export async function compact(options) {
   const run = readOptions(options);
-  const loaded = await attempt(() => race(run.signal, callMethod(run.store, 'load', [run.sessionId])));
-  if (loaded.thrown) return failedThrown(STORE_FAILED, 'store.load failed', loaded.error);
-  if (loaded.value === NOT_SETTLED) return cancelled();
-  const session = loaded.value;
-
-  const prepared = prepare(run, session);
+  const prepared = await prepareRun(run);
   if (prepared.outcome) return prepared.outcome;
   const { plan, request } = prepared;
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it.
@@ -44,8 +39,23 @@ export async function compact(options) {
   return commit(run, plan, node);
 }
 
-/** The plan and summary request from one read of `session`, or the outcome that ends the run. */
-function prepare(run, session) {
+/**
+ * The plan and summary request, or the outcome that ends the run: on the store's held index of the
+ * session when it has one (the package's stores: no load, no read of the whole session), else from
+ * one read of what `store.load` gives.
+ */
+async function prepareRun(run) {
+  if (hasMethod(run.store, 'withSessionIndex')) {
+    const held = await attempt(() =>
+      race(run.signal, callMethod(run.store, 'withSessionIndex', [run.sessionId, (view) => (view ? prepareOn(run, view.index, view.lazySession()) : null)])));
+    if (held.thrown) return { outcome: failedThrown(STORE_FAILED, 'store.withSessionIndex failed', held.error) };
+    if (held.value === NOT_SETTLED) return { outcome: cancelled() };
+    if (held.value) return held.value;
+  }
+  const loaded = await attempt(() => race(run.signal, callMethod(run.store, 'load', [run.sessionId])));
+  if (loaded.thrown) return { outcome: failedThrown(STORE_FAILED, 'store.load failed', loaded.error) };
+  if (loaded.value === NOT_SETTLED) return { outcome: cancelled() };
+  const session = loaded.value;
   let index;
   try {
     index = SessionIndex.from(session);
@@ -53,14 +63,21 @@ function prepare(run, session) {
     return { outcome: failed(error) };
   }
   try {
+    return prepareOn(run, index, session);
+  } finally {
+    index.free();
+  }
+}
+
+/** Plans on `index` (which holds `session`); the summary request when the plan compacts. */
+function prepareOn(run, index, session) {
+  try {
     const plan = index.plan(run.model, run.planOptions);
     if (plan.send === 'too-large') return { outcome: outcome('too-large', plan.reason, { plan, session }) };
     if (plan.action !== 'compact') return { outcome: outcome('noop', plan.reason, { plan, session }) };
     return { plan, request: index.summaryRequest(plan, run.model) };
   } catch (error) {
     return { outcome: failed(error) };
-  } finally {
-    index.free();
   }
 }
 

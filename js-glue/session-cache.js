@@ -116,6 +116,8 @@ if (dispose) SessionIndex.prototype[dispose] = SessionIndex.prototype.free;
 const utf8 = new TextEncoder();
 /** The UTF-8 of the node being appended; grown as needed, reused for every node. */
 let nodeBytes = new Uint8Array(1 << 16);
+/** The largest encoding buffer kept between nodes (nodes up to 1 Mi UTF-16 units). */
+const KEPT_BUFFER_BYTES = 3 << 20;
 
 /**
  * `appendShallow` of `node`: its text encoded into a reused buffer and copied into wasm from there,
@@ -125,10 +127,16 @@ let nodeBytes = new Uint8Array(1 << 16);
 function appendShallow(index, node) {
   const text = JSON.stringify(node);
   if (typeof text !== 'string') throw new TypeError('node is not JSON data');
-  // UTF-8 takes at most three bytes per UTF-16 unit.
-  if (nodeBytes.length < text.length * 3) nodeBytes = new Uint8Array(Math.max(text.length * 3, nodeBytes.length * 2));
-  const { written } = utf8.encodeInto(text, nodeBytes);
-  index.appendShallowUtf8(nodeBytes.subarray(0, written));
+  // UTF-8 takes at most three bytes per UTF-16 unit. A node larger than the kept buffer's limit (a
+  // long tool output) gets a buffer of its own, so one such node does not hold memory for good.
+  const needed = text.length * 3;
+  let bytes = nodeBytes;
+  if (bytes.length < needed) {
+    bytes = new Uint8Array(Math.max(needed, Math.min(bytes.length * 2, KEPT_BUFFER_BYTES)));
+    if (bytes.length <= KEPT_BUFFER_BYTES) nodeBytes = bytes;
+  }
+  const { written } = utf8.encodeInto(text, bytes);
+  index.appendShallowUtf8(bytes.subarray(0, written));
 }
 
 /** Plain session data whose JSON text is its fields (no `toJSON` of its own), with a leaf. */

@@ -310,12 +310,13 @@ export class SessionView {
     this.branchRevision = held.branchRevision;
   }
 
-  /** `plan` and `estimate` of the wasm index (the index itself stays the store's: never freed here). */
+  /** `plan`, `estimate` and `summaryRequest` of the wasm index (the index stays the store's: never freed here). */
   get index() {
     const index = this.#held.index;
     return {
       plan: (/** @type {object} */ model, /** @type {object} */ options) => index.plan(model, options),
       estimate: (/** @type {object} */ model, /** @type {object | undefined} */ options) => index.estimate(model, options),
+      summaryRequest: (/** @type {object} */ plan, /** @type {object} */ model) => index.summaryRequest(plan, model),
     };
   }
 

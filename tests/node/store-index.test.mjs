@@ -434,6 +434,34 @@ describe('CompactionController through the store-held index', () => {
     await store.close();
   });
 
+  it('a send that compacts first: the same request, checkpoint and messages as the runner path, and no load at all', async () => {
+    // Twin stores (commits write): one controller on the index path, one on the runner path.
+    for (const make of [() => linearSession(8), SESSIONS['a CJK session']]) {
+      const fastStore = new MemoryStore();
+      const oldStore = new MemoryStore();
+      const { sessionId: id } = await fastStore.importSession(make());
+      await oldStore.importSession(make(), { id });
+      const { wrapped, counts } = counting(fastStore);
+      const requests = { fast: [], old: [] };
+      const summarizer = (side) => async (request) => (requests[side].push(request), validSummary());
+      const fast = new CompactionController({ store: wrapped, sessionId: id, model: SMALL_MODEL, summarize: summarizer('fast') });
+      const old = new CompactionController({ store: runnerPath(oldStore), sessionId: id, model: SMALL_MODEL, summarize: summarizer('old') });
+      const draft = userMessage('D9', undefined, 'the next question, 下一个问题');
+      const results = { fast: materialized(await fast.submit(draft)), old: materialized(await old.submit(draft)) };
+      assert.equal(results.fast.outcome.status, 'committed');
+      assert.equal(counts.load, 0, 'planned, summarized and re-estimated on the index; only the transaction reads');
+      // Checkpoint ids, times and request delimiters are random: compared without them.
+      const checkpointId = { fast: results.fast.outcome.checkpoint.id, old: results.old.outcome.checkpoint.id };
+      const neutral = (side, value) =>
+        JSON.parse(JSON.stringify(value).replaceAll(checkpointId[side], 'CHECKPOINT').replace(/[0-9a-f]{32}/g, 'TOKEN').replace(/"createdAt":\d+/g, '"createdAt":0'));
+      assert.deepStrictEqual(neutral('fast', requests.fast), neutral('old', requests.old));
+      assert.deepStrictEqual(neutral('fast', results.fast), neutral('old', results.old));
+      assert.equal(results.fast.status, 'send');
+      await fastStore.close();
+      await oldStore.close();
+    }
+  });
+
   it('an outcome session from the index path is the session as planned on, even after later writes', async () => {
     const store = new MemoryStore();
     const { sessionId: id } = await store.importSession(linearSession(3));
