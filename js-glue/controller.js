@@ -279,10 +279,7 @@ export class CompactionController {
    * @returns {Promise<SubmitResult>}
    */
   async #sendIfFits(outcome, draft, stored) {
-    const options = {
-      ...(stored ? {} : { draft }),
-      ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }),
-    };
+    const options = this.#requestOptions(stored ? undefined : draft);
     const held = this.#indexed ? await this.#committedOnIndex(outcome, options) : null;
     let estimated;
     if (held) {
@@ -317,14 +314,10 @@ export class CompactionController {
    */
   async #committedOnIndex(outcome, options) {
     const committed = /** @type {any} */ (outcome).session;
-    try {
-      return await /** @type {any} */ (this.#store).withSessionIndex(this.#sessionId, (/** @type {any} */ view) =>
-        view && view.leafId === committed.leafId && view.branchRevision === committed.branchRevision
-          ? { estimated: view.index.estimate(this.#model, options), messages: view.project().messages }
-          : null);
-    } catch {
-      return null;
-    }
+    return this.#onIndex((view) =>
+      view.leafId === committed.leafId && view.branchRevision === committed.branchRevision
+        ? { estimated: view.index.estimate(this.#model, options), messages: view.project().messages }
+        : null);
   }
 
   /**
@@ -355,14 +348,8 @@ export class CompactionController {
     const id = draft && typeof draft === 'object' ? /** @type {any} */ (draft).id : undefined;
     if (typeof id !== 'string') return false;
     if (this.#indexed) {
-      /** @type {'leaf' | 'elsewhere' | false | null} */
-      let found = null;
-      try {
-        found = await /** @type {any} */ (this.#store).withSessionIndex(this.#sessionId, (/** @type {any} */ view) =>
-          view === null ? null : view.leafId === id ? 'leaf' : view.has(id) ? 'elsewhere' : false);
-      } catch {
-        // as a failed load below: left to the runner
-      }
+      // No answer from the index (no view, the store failing): as a failed load below.
+      const found = await this.#onIndex((view) => (view.leafId === id ? 'leaf' : view.has(id) ? 'elsewhere' : false));
       if (found !== null) return found;
     }
     let session;
@@ -415,8 +402,7 @@ export class CompactionController {
       mode,
       summarize,
       signal: abort.signal,
-      ...(draft === undefined ? {} : { draft }),
-      ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }),
+      ...this.#requestOptions(draft),
     };
     this.#run = run;
     run.promise = Promise.resolve()
@@ -463,20 +449,33 @@ export class CompactionController {
    * @returns {Promise<{ plan: any, outcome?: CompactOutcome, messages?: unknown[] } | null>}
    */
   async #planOnIndex(mode, draft) {
-    const options = { mode, ...(draft === undefined ? {} : { draft }), ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }) };
+    const options = { mode, ...this.#requestOptions(draft) };
+    return this.#onIndex((view) => {
+      const plan = view.index.plan(this.#model, options);
+      if (plan.action === 'compact' || plan.send === 'too-large') return { plan };
+      const sendsNow = mode === 'preflight' && plan.send === 'now';
+      const messages = sendsNow ? view.project().messages : undefined;
+      const outcome = /** @type {CompactOutcome} */ ({ status: 'noop', reason: plan.reason, plan, session: view.lazySession() });
+      return { plan, outcome, messages };
+    });
+  }
+
+  /**
+   * `use(view)` on the store's held index of the session; null when the index cannot answer (no
+   * view, or the store failed: the load or runner path then decides and reports it).
+   * @template T @param {(view: any) => T} use @returns {Promise<T | null>}
+   */
+  async #onIndex(use) {
     try {
-      return await /** @type {any} */ (this.#store).withSessionIndex(this.#sessionId, (/** @type {any} */ view) => {
-        if (view === null) return null;
-        const plan = view.index.plan(this.#model, options);
-        if (plan.action === 'compact' || plan.send === 'too-large') return { plan };
-        const sendsNow = mode === 'preflight' && plan.send === 'now';
-        const messages = sendsNow ? view.project().messages : undefined;
-        const outcome = /** @type {CompactOutcome} */ ({ status: 'noop', reason: plan.reason, plan, session: view.lazySession() });
-        return { plan, outcome, messages };
-      });
+      return await /** @type {any} */ (this.#store).withSessionIndex(this.#sessionId, (/** @type {any} */ view) => (view === null ? null : use(view)));
     } catch {
       return null;
     }
+  }
+
+  /** The draft (when given) and the controller's overhead, as plan and estimate options. @param {unknown} draft */
+  #requestOptions(draft) {
+    return { ...(draft === undefined ? {} : { draft }), ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }) };
   }
 
   /**
@@ -488,9 +487,7 @@ export class CompactionController {
     const plan = /** @type {any} */ (this.#core).plan;
     if (typeof plan !== 'function' || session === undefined) return {};
     try {
-      const options = { mode, ...(draft === undefined ? {} : { draft }), ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }) };
-      const planned = plan(session, this.#model, options);
-      return { foldedMessages: planned.summarizeIds.length, tokensBefore: planned.tokensBefore, tokensAfterEstimate: planned.tokensAfterEstimate };
+      return countsOf(plan(session, this.#model, { mode, ...this.#requestOptions(draft) }));
     } catch {
       return {}; // the counts are for display; the runner reports real problems
     }

@@ -250,6 +250,13 @@ pub struct Checkpoint {
 
 /// Writes `[text,text,...]` of the nodes at `positions`: each node exactly as given (numbers as
 /// written: a `Value` round trip could read a 17-digit number back one unit off).
+/// `write_node_texts` into a new string.
+pub fn node_texts(session: &Session, positions: impl Iterator<Item = usize>) -> String {
+    let mut out = String::new();
+    write_node_texts(&mut out, session, positions);
+    out
+}
+
 pub fn write_node_texts(out: &mut String, session: &Session, positions: impl Iterator<Item = usize>) {
     out.push('[');
     for (k, i) in positions.enumerate() {

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{json, Value};
 
 use crate::error::{Error, ErrorCode};
-use crate::model::{write_node_texts, NodeKind, Session};
+use crate::model::{node_texts, write_node_texts, NodeKind, Session};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
@@ -214,8 +214,5 @@ pub fn history(session: &Session) -> Value {
 
 /// `history` as JSON text: the nodes exactly as given.
 pub fn history_text(session: &Session) -> String {
-    let branch = read_branch(session);
-    let mut out = String::new();
-    write_node_texts(&mut out, session, branch.nodes.iter().copied());
-    out
+    node_texts(session, read_branch(session).nodes.iter().copied())
 }

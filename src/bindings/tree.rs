@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{from_json_text, js_error, js_result, json_text_from_js, to_js};
 use crate::error::{Error, ErrorCode};
-use crate::model::{parse_count, write_node_texts, Node, Session};
+use crate::model::{node_texts, parse_count, Node, Session};
 use crate::projection::project_branch;
 use crate::session_index::SessionIndex as CoreIndex;
 use crate::{projection, session_ops, tree};
@@ -153,9 +153,7 @@ impl SessionIndex {
     #[wasm_bindgen(unchecked_return_type = "SessionNode[]")]
     pub fn history(&self) -> Result<JsValue, JsValue> {
         let session = self.inner.session();
-        let mut out = String::new();
-        write_node_texts(&mut out, session, self.inner.branch().nodes.iter().copied());
-        from_json_text(&out)
+        from_json_text(&node_texts(session, self.inner.branch().nodes.iter().copied()))
     }
 
     #[wasm_bindgen(js_name = retryTarget, unchecked_return_type = "RetryTarget | null")]
