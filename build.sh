@@ -25,7 +25,8 @@ usage: ./build.sh <command>
   setup   install what is missing: wasm32 target, wasm-bindgen-cli (the version pinned in
           Cargo.toml), geckodriver, firefox-esr, the npm packages of tests/
   build   build the npm package into pkg/ and print the .wasm size
-  test    cargo test; wasm-bindgen-test in headless Firefox; npm pack + tsc over a TypeScript
+  test    [stage...] every stage, or only the named ones (native browser package types node
+          firefox zotero; BIBGENIE_TESTS='word …' keeps the node test files named so): cargo test; wasm-bindgen-test in headless Firefox; npm pack + tsc over a TypeScript
           consumer + Node consumer tests; the Zotero-style IIFE bundle in headless Firefox; the
           package in a Zotero plugin scope (Firefox chrome context, Sqlite.sys.mjs)
   demo    build, then run the demo on the bundled sample session
@@ -261,6 +262,15 @@ consumer_node_tests() {
   files=("$dir"/*.test.mjs)
   shopt -u nullglob
   ((${#files[@]})) || fail "no test files in tests/$1"
+  # BIBGENIE_TESTS='word …': only the files whose names contain one of the words (for development).
+  if [[ -n ${BIBGENIE_TESTS:-} ]]; then
+    local kept=() file word
+    for file in "${files[@]}"; do
+      for word in $BIBGENIE_TESTS; do [[ $(basename "$file") == *"$word"* ]] && { kept+=("$file"); break; }; done
+    done
+    ((${#kept[@]})) || { log "no file of tests/$1 matches BIBGENIE_TESTS=$BIBGENIE_TESTS"; return 0; }
+    files=("${kept[@]}")
+  fi
   BIBGENIE_REPO_ROOT="$ROOT" BIBGENIE_CONSUMER_DIR="$CONSUMER" BIBGENIE_TARBALL="$TARBALL" \
     BIBGENIE_PKG=bibgenie-compaction BIBGENIE_GECKODRIVER="$GECKODRIVER_BIN" BIBGENIE_FIREFOX="$FIREFOX_BIN" \
     node --test --test-concurrency=1 "${files[@]}"
@@ -325,8 +335,31 @@ type_check_project() {
   printf '%s\n' "$project"
 }
 
+# `./build.sh test STAGE…` runs only those stages (native browser package types node firefox
+# zotero), for development; the stages after `package` need it and run it first.
+run_stages() {
+  local stage packed=0
+  for stage in "$@"; do
+    case $stage in
+      native) timed "native: cargo test" cargo test --workspace ;;
+      browser) timed "browser: wasm-bindgen-test" wasm_browser_tests ;;
+      package) timed "package" build_and_pack; packed=1 ;;
+      types | node | firefox | zotero)
+        ((packed)) || { timed "package" build_and_pack; packed=1; }
+        case $stage in
+          types) timed "types" consumer_type_check ;;
+          node) timed "node" consumer_node_tests node ;;
+          firefox) timed "firefox" consumer_node_tests firefox ;;
+          zotero) timed "zotero" consumer_node_tests zotero-runtime ;;
+        esac ;;
+      *) fail "unknown test stage '$stage' (native browser package types node firefox zotero)" ;;
+    esac
+  done
+}
+
 run_tests() {
   local start=$SECONDS
+  if (($#)); then run_stages "$@"; return; fi
   timed "1/7 native: cargo test" cargo test --workspace
   timed "2/7 browser: wasm-bindgen-test in headless Firefox ESR" wasm_browser_tests
   timed "3/7 package: build pkg/, npm pack, install into a consumer" build_and_pack
@@ -440,7 +473,7 @@ main() {
   case $command in
     setup) setup ;;
     build) setup; build_pkg ;;
-    test) setup; run_tests ;;
+    test) setup; run_tests "$@" ;;
     demo) setup >&2; run_demo "$@" ;;
     bench) setup; run_bench "$@" ;;
     soak) setup; run_soak ;;
