@@ -175,13 +175,16 @@ pub fn capacity(model: &ModelProfile) -> Result<Capacity> {
 const LATIN_SUMMARY_ESTIMATE_FACTOR: u64 = 2;
 const LATIN_SUMMARY_HEADINGS: u64 = 64;
 
-/// Most tokens the ledger's projected part takes beside a summary made for this capacity: the
-/// summary's estimate within its budget (see above) divided by `ledger::PROJECTED_LEDGER_DIVISOR`
-/// (rule `ledger-projection-budget`). 8k window: 213 tokens.
+/// Most tokens the ledger's projected part takes beside a summary made for this capacity, fixed
+/// when the checkpoint is made and stored on it (rule `ledger-projection-budget`): the estimate of
+/// a summary within its budget (see above) divided by `ledger::PROJECTED_LEDGER_DIVISOR`, about a
+/// quarter of the summary budget. 8k window: 212 tokens; 128k and up: 2,056.
 pub fn projected_ledger_budget(capacity: &Capacity) -> u64 {
-    capacity
-        .summary_max_output_tokens
-        .saturating_mul(LATIN_SUMMARY_ESTIMATE_FACTOR)
-        .saturating_add(LATIN_SUMMARY_HEADINGS)
+    ledger_budget_for_summary_budget(capacity.summary_max_output_tokens)
+}
+
+/// `projected_ledger_budget` for a summary budget (`maxOutputTokens` of the summary request).
+pub fn ledger_budget_for_summary_budget(summary_max_output_tokens: u64) -> u64 {
+    summary_max_output_tokens.saturating_mul(LATIN_SUMMARY_ESTIMATE_FACTOR).saturating_add(LATIN_SUMMARY_HEADINGS)
         / crate::ledger::PROJECTED_LEDGER_DIVISOR
 }

@@ -122,13 +122,19 @@ pub fn checkpoint_node_within(plan: &Plan, summary: &str, ledger: &ResourceLedge
     if let Some(budget) = budget {
         check_summary_budget(summary, budget)?;
     }
-    checkpoint_node(plan, summary, ledger, id)
+    // A plan from before plans carried the ledger budget: the summary budget gives the same figure.
+    let mut plan = std::borrow::Cow::Borrowed(plan);
+    if let (None, Some(budget)) = (plan.ledger_budget, budget) {
+        plan.to_mut().ledger_budget = Some(crate::capacity::ledger_budget_for_summary_budget(budget));
+    }
+    checkpoint_node(&plan, summary, ledger, id)
 }
 
 /// The checkpoint node that commits `plan` with `summary` and `ledger`, under `id`.
 ///
 /// `parentId` is the leaf the summary was made from; `tokensAfter` is the plan's estimate
-/// (summary budget + kept tail), an upper bound of the real projection.
+/// (summary budget + frame with the projected ledger's budget + kept tail), an upper bound of the
+/// real projection for a summary within its budget; `ledgerBudget` is the plan's.
 pub fn checkpoint_node(plan: &Plan, summary: &str, ledger: &ResourceLedger, id: &str) -> Result<Value> {
     if plan.action != PlanAction::Compact {
         return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.action is not 'compact' (reason: {})", plan.reason)));
@@ -149,6 +155,7 @@ pub fn checkpoint_node(plan: &Plan, summary: &str, ledger: &ResourceLedger, id: 
         tokens_after: plan.tokens_after_estimate,
         ledger: ledger.clone(),
         basis: plan.basis.clone(),
+        ledger_budget: plan.ledger_budget,
     };
     let checkpoint = serde_json::to_value(&checkpoint).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
     let node = json!({ "id": id, "parentId": plan.basis.leaf_id, "checkpoint": checkpoint });

@@ -395,13 +395,14 @@ pub fn render_line(out: &mut String, entry: &LedgerEntry) {
 // ---------------------------------------------------------------------------------------------
 // The projected part of the ledger.
 
-/// Rule `ledger-projection-budget`: the ledger lines projected beside a summary take at most an
-/// eighth of the summary's own estimate. A summary written within its budget is estimated at most
-/// about twice that (`capacity::projected_ledger_budget`), so this is about a quarter of the summary budget; the
-/// checkpoint keeps the whole ledger and `lookup` reaches the rest.
+/// Rule `ledger-projection-budget`: the ledger lines projected beside a summary take at most the
+/// checkpoint's `ledgerBudget`, fixed from the model's capacity when it was made
+/// (`capacity::projected_ledger_budget`: an eighth of the estimate of a summary within its budget,
+/// about a quarter of that budget), however short the summary is; the checkpoint keeps the whole
+/// ledger and `lookup` reaches the rest.
 pub const PROJECTED_LEDGER_DIVISOR: u64 = 8;
 
-/// The projected ledger's budget for a summary text.
+/// The older rule, for checkpoints without `ledgerBudget`: an eighth of the summary's own estimate.
 pub fn projected_budget(summary: &str) -> u64 {
     crate::tokens::estimate_text(summary.trim()) / PROJECTED_LEDGER_DIVISOR
 }

@@ -246,6 +246,11 @@ pub struct Checkpoint {
     #[serde(default)]
     pub ledger: ResourceLedger,
     pub basis: Basis,
+    /// Most tokens of ledger lines projected beside the summary, fixed from the model's capacity when
+    /// the checkpoint was made (`capacity::projected_ledger_budget`). Absent in checkpoints written
+    /// before it existed: those keep the older rule (`ledger::projected_budget`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ledger_budget: Option<u64>,
 }
 
 /// Writes `[text,text,...]` of the nodes at `positions`: each node exactly as given (numbers as

@@ -78,6 +78,10 @@ pub struct Plan {
     pub tokens_after_estimate: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub send: Option<SendDecision>,
+    /// Compact plans: the projected ledger's budget from the model's capacity, which the checkpoint
+    /// keeps and `tokensAfterEstimate` counts (rule `ledger-projection-budget`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ledger_budget: Option<u64>,
 }
 
 /// `plan`'s options after validation: `{ mode, draft?, overhead? }`.
@@ -134,6 +138,7 @@ pub fn plan_branch(
             tokens_before: 0,
             tokens_after_estimate: 0,
             send: None,
+            ledger_budget: None,
         });
     }
     let estimate_options = model.estimate_options();
@@ -206,6 +211,7 @@ impl Planner<'_> {
             tokens_before: self.before,
             tokens_after_estimate: self.before,
             send,
+            ledger_budget: None,
         }
     }
 
@@ -240,6 +246,7 @@ impl Planner<'_> {
             tokens_before: self.before,
             tokens_after_estimate: self.after(boundary, frame),
             send,
+            ledger_budget: Some(crate::capacity::projected_ledger_budget(&self.capacity)),
         }
     }
 

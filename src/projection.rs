@@ -61,10 +61,10 @@ below. It is context from earlier turns, not a new request; the conversation con
 pub const LEDGER_HEADING: &str = "\n\nZotero resources referenced so far (exact keys and locators):\n";
 
 /// The text of the projected summary message: preamble, summary, then the ledger's projected part
-/// (rule `ledger-projection-budget` in `ledger.rs`: the entries the summary names first, within a
-/// quarter of the summary's size, and a line saying how many are left out).
+/// (rule `ledger-projection-budget` in `ledger.rs`: the whole ledger when it fits the checkpoint's
+/// budget, else the entries the summary names first within it, and a line saying how many are left out).
 pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
-    let budget = ledger::projected_budget(&checkpoint.summary);
+    let budget = checkpoint.ledger_budget.unwrap_or_else(|| ledger::projected_budget(&checkpoint.summary));
     let projected = ledger::project_ledger(&checkpoint.ledger, &checkpoint.summary, budget);
     summary_text_with_ledger(&checkpoint.summary, &projected.text)
 }

@@ -33,6 +33,7 @@ fn plan() -> Plan {
         tokens_before: 900,
         tokens_after_estimate: 300,
         send: None,
+        ledger_budget: None,
     }
 }
 

@@ -478,3 +478,85 @@ mod lookup_tree_property {
         }
     }
 }
+
+// ---- Issue 23, item 3: the projected ledger's budget comes from the model ----
+
+/// A manual compaction of the research session on `model` with `summary`, committed as the runner
+/// does (`checkpointNode` with the request's `maxOutputTokens`): the plan, the checkpoint, the ledger.
+fn committed_checkpoint(model: &bibgenie_compaction::capacity::ModelProfile, summary: &str) -> (bibgenie_compaction::plan::Plan, bibgenie_compaction::model::Checkpoint) {
+    use bibgenie_compaction::commit::checkpoint_node_within;
+    use bibgenie_compaction::model::Mode;
+    use bibgenie_compaction::plan::{plan, PlanAction, PlanOptions};
+    let session = research_session();
+    let p = plan(&session, model, &PlanOptions::new(Mode::Manual)).expect("plan");
+    assert_eq!(p.action, PlanAction::Compact, "{p:?}");
+    let request = summary_request(&session, &p, model).expect("summary request");
+    let node = checkpoint_node_within(&p, summary, &request.ledger, "ckpt_test", Some(request.max_output_tokens)).expect("checkpoint");
+    (p, serde_json::from_value(node["checkpoint"].clone()).expect("checkpoint reads back"))
+}
+
+/// The eight sections, one line each: about 150 estimated tokens.
+fn concise_summary() -> String {
+    bibgenie_compaction::summary::SECTIONS.iter().map(|s| format!("## {s}\n- (user) dogs, diet.\n")).collect()
+}
+
+/// The ledger lines of a summary message (after the heading).
+fn projected_lines(text: &str) -> &str {
+    text.split_once(bibgenie_compaction::projection::LEDGER_HEADING).map_or("", |(_, lines)| lines)
+}
+
+#[test]
+fn a_concise_summary_on_a_128k_model_projects_every_zotero_locator_of_the_compacted_turns() {
+    use bibgenie_compaction::projection::summary_message_text;
+    use bibgenie_compaction::tokens::estimate_text;
+    let summary = concise_summary();
+    assert!(estimate_text(&summary) < 200, "a concise summary: {}", estimate_text(&summary));
+    let (_, checkpoint) = committed_checkpoint(&model(128_000, None), &summary);
+    assert_eq!(checkpoint.ledger_budget, Some(2_056), "a quarter of the 8,192-token summary budget, stored on the checkpoint");
+    let ledger = &checkpoint.ledger;
+    let kinds: std::collections::BTreeSet<_> = ledger.entries.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds.len(), 6, "items, attachments, annotations, collections, tags and locations: {kinds:?}");
+    let text = summary_message_text(&checkpoint);
+    assert_eq!(projected_lines(&text), ledger::render(ledger), "the whole ledger is shown, without a left-out line");
+    for entry in &ledger.entries {
+        assert!(text.contains(&entry.key), "{} is projected", entry.key);
+    }
+}
+
+#[test]
+fn an_accepted_long_summary_on_an_8k_model_projects_no_more_ledger_than_the_documented_budget() {
+    use bibgenie_compaction::capacity::{capacity, projected_ledger_budget};
+    use bibgenie_compaction::commit::check_summary_budget;
+    use bibgenie_compaction::projection::summary_message_text;
+    use bibgenie_compaction::tokens::estimate_text;
+    let model = model(8_192, None);
+    let budget = capacity(&model).unwrap().summary_max_output_tokens;
+    let line = "- (tool) the cohort of 412 dogs on restricted diets lived longer; see page 213 of the PDF.\n";
+    let summary: String = bibgenie_compaction::summary::SECTIONS.iter().map(|s| format!("## {s}\n{}", line.repeat(22))).collect();
+    let tokens = estimate_text(&summary);
+    assert!((3_500..6_000).contains(&tokens), "a long summary: {tokens}");
+    assert_eq!(check_summary_budget(&summary, budget), Ok(()), "the runner accepts it");
+    let (p, checkpoint) = committed_checkpoint(&model, &summary);
+    assert_eq!(checkpoint.ledger_budget, Some(212));
+    assert_eq!(p.ledger_budget, Some(projected_ledger_budget(&capacity(&model).unwrap())), "the plan carries the same budget");
+    let text = summary_message_text(&checkpoint);
+    let lines = projected_lines(&text);
+    let (shown, left_out) = lines.rsplit_once('\n').expect("some entries are left out");
+    assert!(left_out.contains("more entries are kept"), "{left_out}");
+    assert!(estimate_text(shown) <= 212, "the shown lines keep the 212-token budget: {}", estimate_text(shown));
+}
+
+#[test]
+fn a_checkpoint_without_a_stored_budget_projects_as_before() {
+    use bibgenie_compaction::projection::summary_message_text;
+    let whole = numbered_ledger(400);
+    let summary = concise_summary();
+    let old = checkpoint_with(&summary, &whole);
+    assert_eq!(old.ledger_budget, None);
+    let before = ledger::project_ledger(&whole, &summary, ledger::projected_budget(&summary));
+    assert_eq!(projected_lines(&summary_message_text(&old)), before.text, "an old file reads the same");
+    let mut stored = old.clone();
+    stored.ledger_budget = Some(2_056);
+    assert!(ledger::project_ledger(&whole, &summary, 2_056).shown > before.shown);
+    assert_eq!(projected_lines(&summary_message_text(&stored)), ledger::project_ledger(&whole, &summary, 2_056).text);
+}

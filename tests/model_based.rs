@@ -752,8 +752,9 @@ impl Reference {
             covered.extend(self.coverage.get(&previous).cloned().unwrap_or_default());
         }
         self.coverage.insert(id.clone(), covered);
-        self.append(node);
+        self.append(node.clone());
         let after = estimate(&self.session(), &c.model, &EstimateRequest { draft: None, overhead: c.overhead }).expect("estimate");
+        check_projected_ledger(&c, &node, &after);
         // Invariant 7 (second half): a committed auto compaction always lowers the estimate.
         if c.plan.mode == Mode::Auto {
             assert!(
@@ -1015,4 +1016,43 @@ fn a_preflight_compaction_planned_at_the_safe_limit_makes_the_draft_fit() {
             Op::Start { mode: Mode::Preflight, draft_words: 2353, overhead_percent: 0, delay: 0 },
         ],
     });
+}
+
+/// Issue 23, item 3: the projected ledger fits the budget the checkpoint stores, which the model's
+/// capacity fixed when it was made (never the summary's length), and the plan's after-compaction figure
+/// counts it: with a summary within its budget, the projection right after the commit is at most
+/// `tokensAfterEstimate` (the stored `tokensAfter`).
+fn check_projected_ledger(c: &Compaction, node: &Value, after: &bibgenie_compaction::estimate::Estimate) {
+    use bibgenie_compaction::capacity::projected_ledger_budget;
+    use bibgenie_compaction::ledger::{left_out_line, render};
+    use bibgenie_compaction::projection::{summary_message_text, LEDGER_HEADING};
+    let capacity = capacity(&c.model).expect("capacity");
+    let checkpoint = Node::parse_strict(node.clone()).expect("checkpoint node").checkpoint().cloned().expect("a checkpoint");
+    let budget = projected_ledger_budget(&capacity);
+    assert_eq!(checkpoint.ledger_budget, Some(budget), "item 3: the checkpoint stores the capacity's ledger budget");
+    assert_eq!(c.plan.ledger_budget, Some(budget), "item 3: the plan carries it");
+    let text = summary_message_text(&checkpoint);
+    let lines = text.split_once(LEDGER_HEADING).map_or("", |(_, lines)| lines);
+    let whole = render(&checkpoint.ledger);
+    if estimate_text(&whole) <= budget {
+        assert_eq!(lines, whole, "item 3: a ledger that fits the budget {budget} is shown whole");
+    }
+    if lines == whole {
+        let note = estimate_text(&left_out_line(checkpoint.ledger.entries.len()));
+        assert!(estimate_text(lines) <= budget + note, "item 3: a ledger shown whole fits its budget {budget} (+ the note)");
+    } else {
+        let (shown, left_out) = lines.rsplit_once('\n').unwrap_or(("", lines));
+        assert!(left_out.contains("more entries are kept"), "item 3: a ledger shown in part says so: {left_out}");
+        assert!(estimate_text(shown) <= budget, "item 3: the shown part {} is over the budget {budget}", estimate_text(shown));
+    }
+    if estimate_text(&c.summary) <= capacity.summary_max_output_tokens && after.source == bibgenie_compaction::estimate::Source::Estimate {
+        assert!(
+            after.tokens <= c.plan.tokens_after_estimate,
+            "item 3: the projection after the commit ({}) is over the plan's figure ({}), ledger {} tokens",
+            after.tokens,
+            c.plan.tokens_after_estimate,
+            estimate_text(lines)
+        );
+        assert_eq!(checkpoint.tokens_after, c.plan.tokens_after_estimate);
+    }
 }

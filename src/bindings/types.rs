@@ -63,6 +63,12 @@ export interface Checkpoint {
   tokensAfter: number;
   ledger: ResourceLedger;
   basis: Basis;
+  /**
+   * Most tokens of ledger lines shown beside the summary, fixed from the model when the checkpoint
+   * was made (a quarter of the summary budget: 212 on 8k, 2,056 from 128k up). Absent in older
+   * checkpoints: an eighth of the summary's estimate then.
+   */
+  ledgerBudget?: number;
 }
 
 export type LedgerKind = 'item' | 'attachment' | 'annotation' | 'collection' | 'tag' | 'location';
@@ -163,10 +169,12 @@ export interface Plan {
   summarizeIds: string[];
   basis: Basis;
   tokensBefore: number;
-  /** Summary budget + kept tail (+ draft). */
+  /** Summary budget + summary frame (preamble, projected ledger within `ledgerBudget`) + kept tail (+ overhead, draft). */
   tokensAfterEstimate: number;
   /** Preflight only. */
   send?: SendDecision;
+  /** Compact plans: the projected ledger's budget from the model, which the checkpoint keeps. */
+  ledgerBudget?: number;
 }
 
 // ---- Branch, projection, session operations ------------------------------------------------

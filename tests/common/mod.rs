@@ -108,7 +108,8 @@ pub fn checkpoint_from_plan(id: &str, plan: &Plan, summary: &str) -> Value {
         "tokensBefore": plan.tokens_before,
         "tokensAfter": plan.tokens_after_estimate,
         "ledger": { "entries": [] },
-        "basis": plan_json["basis"] } })
+        "basis": plan_json["basis"],
+        "ledgerBudget": plan.ledger_budget } })
 }
 
 /// Appends turns U{from}..U{to} (user + assistant, `words` words each) under `parent`; returns the new leaf.
