@@ -16,6 +16,7 @@ import { estimate, plan, project } from './api.js';
 import { createAbortSignalLike } from './zotero.js';
 import { randomHex } from './random-id.js';
 import { codedError as controllerError } from './coded-error.js';
+import { checkModelCounts, checkOverheadCounts } from './counts.js';
 
 // The default core: the wasm exports, with the package's project/estimate/plan (they answer with the
 // caller's own node objects, exactly as given, and share one hidden index for one session), and the
@@ -127,6 +128,8 @@ export class CompactionController {
       throw controllerError('invalid-options', 'CompactionController: sessionId must be a non-empty string');
     }
     if (!model || typeof model !== 'object') throw controllerError('invalid-model', 'CompactionController: model must be a ModelProfile object');
+    checkModelCounts(model, 'CompactionController');
+    checkOverheadCounts(overhead, 'CompactionController');
     if (typeof summarize !== 'function') throw controllerError('invalid-options', 'CompactionController: summarize must be a function');
     if (onStatus !== undefined && typeof onStatus !== 'function') {
       throw controllerError('invalid-options', 'CompactionController: onStatus must be a function');
@@ -164,6 +167,7 @@ export class CompactionController {
   setModel(model) {
     if (this.#run) throw controllerError('busy', 'setModel: a compaction is running; wait for it or cancel it first');
     if (!model || typeof model !== 'object') throw controllerError('invalid-model', 'setModel: model must be a ModelProfile object');
+    checkModelCounts(model, 'setModel');
     this.#model = model;
   }
 

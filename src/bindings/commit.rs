@@ -38,6 +38,7 @@ pub fn checkpoint_node_js(
     #[wasm_bindgen(unchecked_optional_param_type = "ResourceLedger")] ledger: JsValue,
     #[wasm_bindgen(js_name = maxOutputTokens, unchecked_optional_param_type = "number")] max_output_tokens: JsValue,
 ) -> Result<JsValue, JsValue> {
+    super::refuse_non_finite(&plan, &["ledgerBudget"], ErrorCode::InvalidPlan, "plan").map_err(js_error)?;
     let plan: Plan = from_js(&plan, ErrorCode::InvalidPlan).map_err(js_error)?;
     let summary = summary
         .as_string()
@@ -76,6 +77,7 @@ impl SessionIndex {
             if let Some(draft) = from_js_optional::<Value>(&draft, ErrorCode::InvalidOptions)? {
                 options.insert("draft".into(), draft);
             }
+            super::refuse_non_finite(&overhead, &["tokens"], ErrorCode::InvalidOptions, "overhead")?;
             if let Some(overhead) = from_js_optional::<Value>(&overhead, ErrorCode::InvalidOptions)? {
                 options.insert("overhead".into(), overhead);
             }

@@ -29,6 +29,7 @@ pub fn lookup_ledger(
     #[wasm_bindgen(unchecked_param_type = "LedgerQuery")] query: JsValue,
 ) -> Result<JsValue, JsValue> {
     let ledger: ResourceLedger = from_js(&ledger, ErrorCode::InvalidLedger).map_err(js_error)?;
+    super::refuse_non_finite(&query, &["limit"], ErrorCode::InvalidOptions, "lookupLedger: query").map_err(js_error)?;
     let query: Value = from_js(&query, ErrorCode::InvalidOptions).map_err(js_error)?;
     let query = LedgerQuery::from_value(&query).map_err(js_error)?;
     to_js(&lookup(&ledger, &query))

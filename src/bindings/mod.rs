@@ -72,6 +72,24 @@ thread_local! {
     static UTF8: Utf8Encoder = Utf8Encoder::new();
 }
 
+/// Refuses a count given as NaN or ±Infinity, which `JSON.stringify` (and so `from_js`) would turn
+/// into `null`, read as "absent". `fields` are property paths of `value` ("overhead.tokens");
+/// the message names `what.path`. Negative and fractional counts are refused by the core's readers.
+pub fn refuse_non_finite(value: &JsValue, fields: &[&str], code: ErrorCode, what: &str) -> Result<(), Error> {
+    for path in fields {
+        let mut at = value.clone();
+        for key in path.split('.') {
+            // A getter or proxy that throws is left to `JSON.stringify`, which reports it.
+            at = if at.is_object() { js_sys::Reflect::get(&at, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED) } else { JsValue::UNDEFINED };
+        }
+        if let Some(n) = at.as_f64().filter(|n| !n.is_finite()) {
+            let shown = if n.is_nan() { "NaN" } else if n > 0.0 { "Infinity" } else { "-Infinity" };
+            return Err(Error::new(code, format!("{what}.{path} must be a non-negative integer, got {shown}")));
+        }
+    }
+    Ok(())
+}
+
 /// Like `from_js`, but `undefined` and `null` (an omitted optional argument) give `None`.
 pub fn from_js_optional<T: DeserializeOwned>(value: &JsValue, code: ErrorCode) -> Result<Option<T>, Error> {
     if value.is_undefined() || value.is_null() {

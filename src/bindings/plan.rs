@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use super::tree::session_from_js;
 /// Re-exported so the browser tests can reach the class (the `tree` module itself is private).
 pub use super::tree::SessionIndex;
-use super::{from_js, from_js_optional, js_error, js_result, json_text_from_js};
+use super::{from_js, from_js_optional, js_error, js_result, json_text_from_js, refuse_non_finite};
 use crate::capacity::{self, ModelProfile};
 use crate::error::{Error, ErrorCode};
 use crate::estimate::{self, EstimateRequest};
@@ -14,16 +14,25 @@ use crate::plan::{self, PlanOptions};
 
 /// Reads and validates a `ModelProfile` (`invalid-model` on any defect).
 pub fn model_from_js(value: &JsValue) -> Result<ModelProfile, Error> {
+    refuse_non_finite(value, &MODEL_COUNTS, ErrorCode::InvalidModel, "model")?;
     let value: Value = from_js(value, ErrorCode::InvalidModel)?;
     ModelProfile::from_value(&value)
 }
 
+/// The counts of a `ModelProfile`.
+pub const MODEL_COUNTS: [&str; 3] = ["contextWindow", "maxOutputTokens", "imageTokens"];
+
+/// The counts of estimate and plan options.
+pub const OPTION_COUNTS: [&str; 1] = ["overhead.tokens"];
+
 fn estimate_request_from_js(value: &JsValue) -> Result<EstimateRequest, Error> {
+    refuse_non_finite(value, &OPTION_COUNTS, ErrorCode::InvalidOptions, "options")?;
     let value: Option<Value> = from_js_optional(value, ErrorCode::InvalidOptions)?;
     EstimateRequest::from_value(value.as_ref())
 }
 
 fn plan_options_from_js(value: &JsValue) -> Result<PlanOptions, Error> {
+    refuse_non_finite(value, &OPTION_COUNTS, ErrorCode::InvalidOptions, "options")?;
     let value: Value = from_js(value, ErrorCode::InvalidOptions)?;
     PlanOptions::from_value(&value)
 }
@@ -57,6 +66,7 @@ pub fn estimate_message(
 ) -> Result<f64, JsValue> {
     (|| {
         let message = estimate::MessageText::read(&json_text_from_js(&message, ErrorCode::InvalidMessage)?)?;
+        refuse_non_finite(&model, &MODEL_COUNTS, ErrorCode::InvalidModel, "model")?;
         let model = match from_js_optional::<Value>(&model, ErrorCode::InvalidModel)? {
             Some(m) => Some(ModelProfile::from_value(&m)?),
             None => None,

@@ -21,6 +21,7 @@ pub fn serialize_messages(
 ) -> Result<String, JsValue> {
     (|| {
         let messages: Value = from_js(&messages, ErrorCode::InvalidMessage)?;
+        super::refuse_non_finite(&options, &["maxToolResultChars", "maxToolInputChars"], ErrorCode::InvalidOptions, "serialize options")?;
         let options: Option<Value> = from_js_optional(&options, ErrorCode::InvalidOptions)?;
         let options = options.map(|o| SerializeOptions::from_value(&o)).transpose()?.unwrap_or_default();
         serialize_ui_messages(&messages, &options)

@@ -352,3 +352,78 @@ test('the chat turn: a message that is not a UIMessage, or a draft already in th
   assert.throws(() => new compaction.CompactionChatTransport({ controller, store, sessionId: 'turn' }), hasCode('invalid-options'));
   assert.equal(JSON.stringify(await store.load('turn')), before);
 });
+
+// Issue 23, item 5: JSON (and so the wasm boundary) turns NaN and ±Infinity into null, which read as
+// "absent"; every count the API takes is refused with the catalogue's code where it enters.
+const BAD_COUNTS = [NaN, Infinity, -Infinity, -1, 1.5];
+
+test('a model count that is NaN, ±Infinity, negative or fractional is invalid-model, through wasm and the glue', async () => {
+  const store = new compaction.MemoryStore();
+  await store.importSession(linear(3), { id: 'counts' });
+  const before = JSON.stringify(await store.load('counts'));
+  const message = user('m1', null, 'a message');
+  for (const field of ['maxOutputTokens', 'imageTokens']) {
+    for (const value of BAD_COUNTS) {
+      const model = { contextWindow: 16384, [field]: value };
+      const label = `${field}: ${value}`;
+      const index = compaction.SessionIndex.from(linear());
+      for (const call of [
+        () => compaction.capacity(model),
+        () => compaction.estimate(linear(), model),
+        () => compaction.plan(linear(), model, { mode: 'manual' }),
+        () => compaction.estimateMessage(message, model),
+        () => index.estimate(model),
+        () => index.plan(model, { mode: 'preflight', draft: 'q' }),
+        () => new compaction.CompactionController({ store, sessionId: 'counts', model, summarize: () => 'unused' }),
+        () => new compaction.CompactionController({ store, sessionId: 'counts', model: MODEL, summarize: () => 'unused' }).setModel(model),
+      ]) {
+        assert.throws(call, hasCode('invalid-model'), label);
+      }
+      await assert.rejects(compaction.compact({ store, sessionId: 'counts', model, mode: 'manual', summarize: () => 'unused' }), hasCode('invalid-model'), label);
+      index.free();
+    }
+  }
+  assert.equal(JSON.stringify(await store.load('counts')), before, 'nothing written');
+});
+
+test('overhead.tokens that is NaN, ±Infinity, negative or fractional is invalid-options, and no controller sends with it', async () => {
+  const store = new compaction.MemoryStore();
+  await store.importSession(linear(3), { id: 'overhead' });
+  const before = JSON.stringify(await store.load('overhead'));
+  const model = { contextWindow: 16384 };
+  for (const value of BAD_COUNTS) {
+    const overhead = { tokens: value };
+    const index = compaction.SessionIndex.from(linear());
+    for (const call of [
+      () => compaction.estimate(linear(), model, { overhead }),
+      () => compaction.plan(linear(), model, { mode: 'preflight', draft: 'q', overhead }),
+      () => index.estimate(model, { overhead }),
+      () => index.plan(model, { mode: 'auto', overhead }),
+      () => new compaction.CompactionController({ store, sessionId: 'overhead', model, overhead, summarize: () => 'unused' }),
+    ]) {
+      assert.throws(call, hasCode('invalid-options'), `tokens: ${value}`);
+    }
+    await assert.rejects(compaction.compact({ store, sessionId: 'overhead', model, overhead, mode: 'auto', summarize: () => 'unused' }), hasCode('invalid-options'));
+    index.free();
+  }
+  // Infinity was 'now' while 1e9 was 'too-large': a huge finite count is still a count.
+  assert.equal(compaction.plan(linear(), model, { mode: 'preflight', draft: 'q', overhead: { tokens: 1e9 } }).send, 'too-large');
+  assert.equal(JSON.stringify(await store.load('overhead')), before, 'nothing written');
+});
+
+test('lookupLedger limit, serialize limits and checkpointNode maxOutputTokens: NaN, ±Infinity, negative or fractional is invalid-options', () => {
+  const ledger = { entries: [{ kind: 'item', key: 'ABCD2345' }, { kind: 'item', key: 'EFGH2345' }] };
+  const p = compaction.plan(linear(3), MODEL, { mode: 'manual' });
+  assert.equal(p.action, 'compact');
+  const summary = ['Research Goal', 'User Requirements and Constraints', 'Research Progress', 'Findings and Evidence',
+    'Key Zotero Resources', 'Decisions', 'Next Steps', 'Critical Context'].map((s) => `## ${s}\n- (user) x`).join('\n');
+  for (const value of BAD_COUNTS) {
+    assert.throws(() => compaction.lookupLedger(ledger, { limit: value }), hasCode('invalid-options'), `limit: ${value}`);
+    for (const field of ['maxToolResultChars', 'maxToolInputChars']) {
+      assert.throws(() => compaction.serialize([user('u', null, 'x')], { [field]: value }), hasCode('invalid-options'), `${field}: ${value}`);
+    }
+    assert.throws(() => compaction.checkpointNode(p, summary, ledger, value), hasCode('invalid-options'), `maxOutputTokens: ${value}`);
+    assert.throws(() => compaction.checkpointNode({ ...p, ledgerBudget: value }, summary, ledger), hasCode('invalid-plan'), `ledgerBudget: ${value}`);
+  }
+  assert.equal(compaction.lookupLedger(ledger, { limit: 1 }).length, 1);
+});
