@@ -30,7 +30,9 @@
  *   id: string, leafId: string | null, branchRevision: number,
  *   baseSessionId: string | null, baseNodeId: string | null,
  *   createdAt: number, updatedAt: number, title: string | null, appKey: string | null,
+ *   generation: string | null,
  * }} SessionRow
+ *   `generation`: random per created row (null in rows older versions wrote); a recreation changes it.
  * @typedef {{
  *   id: string, title: string | null, appKey: string | null, createdAt: number, updatedAt: number,
  *   leafId: string | null, branchRevision: number, baseSessionId: string | null, baseNodeId: string | null,
@@ -427,6 +429,8 @@ export class SessionStoreBase {
       id: fields.id, leafId: fields.leafId, branchRevision: fields.branchRevision,
       baseSessionId: fields.baseSessionId ?? null, baseNodeId: fields.baseNodeId ?? null,
       createdAt: now, updatedAt: now, title: fields.title, appKey: fields.appKey,
+      // Another session under a reused id is another generation, even within the same millisecond.
+      generation: randomId(),
     };
     yield this.#driver.insertSession(row);
     return row;

@@ -55,6 +55,13 @@ export function nodeJson(node, where) {
   if (n.parentId !== null && typeof n.parentId !== 'string') {
     throw storeError('invalid-node', `${where}: node ${n.id}: parentId must be a string or null`);
   }
+  // The node's text keeps them (JSON escapes them), but the id columns could not.
+  for (const field of /** @type {const} */ (['id', 'parentId'])) {
+    const value = n[field];
+    if (typeof value === 'string' && !keepsExactly(value)) {
+      throw storeError('invalid-node', `${where}: node.${field} ${JSON.stringify(value)} ${NOT_KEPT}`);
+    }
+  }
   let json;
   try {
     json = JSON.stringify(node);
@@ -69,17 +76,34 @@ export function nodeRow(node, json) {
   return { id: node.id, parentId: node.parentId, kind: isCheckpoint(node) ? 'checkpoint' : 'message', json };
 }
 
+/**
+ * A UTF-16 surrogate without its pair. SQLite keeps text as UTF-8, where one becomes U+FFFD: an id
+ * holding one would be stored as another id (a session row its nodes no longer refer to).
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a store keeps `text` exactly, on every backend. @param {string} text */
+export function keepsExactly(text) {
+  return !LONE_SURROGATE.test(text);
+}
+
+const NOT_KEPT = 'has a lone UTF-16 surrogate, which a store cannot keep exactly';
+
 /** @param {string} where @param {unknown} id @param {string} name */
 export function requireId(where, id, name) {
   if (typeof id !== 'string' || id === '') {
     throw storeError('invalid-argument', `${where}: ${name} must be a non-empty string`);
   }
+  if (!keepsExactly(id)) throw storeError('invalid-argument', `${where}: ${name} ${JSON.stringify(id)} ${NOT_KEPT}`);
 }
 
 /** @param {string} where @param {unknown} value @param {string} name */
 export function optionalText(where, value, name) {
   if (value !== undefined && value !== null && typeof value !== 'string') {
     throw storeError('invalid-argument', `${where}: ${name} must be a string or null`);
+  }
+  if (typeof value === 'string' && !keepsExactly(value)) {
+    throw storeError('invalid-argument', `${where}: ${name} ${JSON.stringify(value)} ${NOT_KEPT}`);
   }
   return value ?? null;
 }

@@ -5,10 +5,13 @@
 // (a leading space, a newline after SELECT or a WITH query returns nothing). No statement
 // binds more than a handful of parameters (Zotero and older SQLite builds allow 999).
 
-/** Written to PRAGMA user_version once the tables exist. 1: sessions and nodes; 2: session title and app key. */
-export const SCHEMA_VERSION = 2;
+/**
+ * Written to PRAGMA user_version once the tables exist. 1: sessions and nodes; 2: session title and
+ * app key; 3: session generation.
+ */
+export const SCHEMA_VERSION = 3;
 
-/** Zotero.DBConnection.MAX_BOUND_PARAMETERS; the largest statement here binds 9. */
+/** Zotero.DBConnection.MAX_BOUND_PARAMETERS; the largest statement here binds 10. */
 export const MAX_BOUND_PARAMETERS = 999;
 
 const SESSION_INDEXES = [
@@ -26,7 +29,7 @@ const SESSION_INDEXES = [
  * continues, and load() prepends that chain (see SessionStoreBase#fork).
  */
 export const SCHEMA_STATEMENTS = Object.freeze([
-  'CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, leaf_id TEXT, branch_revision INTEGER NOT NULL DEFAULT 0, base_session_id TEXT, base_node_id TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, title TEXT, app_key TEXT)',
+  'CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, leaf_id TEXT, branch_revision INTEGER NOT NULL DEFAULT 0, base_session_id TEXT, base_node_id TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, title TEXT, app_key TEXT, generation TEXT)',
   "CREATE TABLE IF NOT EXISTS nodes (session_id TEXT NOT NULL REFERENCES sessions(id), id TEXT NOT NULL, parent_id TEXT, kind TEXT NOT NULL CHECK (kind IN ('message', 'checkpoint')), json TEXT NOT NULL, created_at INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (session_id, id))",
   // Loading a session in insertion order.
   'CREATE UNIQUE INDEX IF NOT EXISTS nodes_by_seq ON nodes (session_id, seq)',
@@ -42,6 +45,9 @@ export const MIGRATIONS = Object.freeze({
     'ALTER TABLE sessions ADD COLUMN app_key TEXT',
     ...SESSION_INDEXES,
   ]),
+  // A random value per created session row: a session deleted and created again under its id is
+  // another generation, which a held index compares (rows of older versions keep NULL).
+  2: Object.freeze(['ALTER TABLE sessions ADD COLUMN generation TEXT']),
 });
 
 /**
@@ -60,7 +66,7 @@ export function schemaSteps(version) {
   return steps;
 }
 
-const SESSION_COLUMNS = 'id, leaf_id, branch_revision, base_session_id, base_node_id, created_at, updated_at, title, app_key';
+const SESSION_COLUMNS = 'id, leaf_id, branch_revision, base_session_id, base_node_id, created_at, updated_at, title, app_key, generation';
 
 /** Named statements; positional `?` parameters in the order given in each comment. */
 export const SQL = Object.freeze({
@@ -84,8 +90,8 @@ export const SQL = Object.freeze({
   selectNode: 'SELECT id, parent_id, kind, json FROM nodes WHERE session_id = ? AND id = ?',
   // (session_id)
   selectMaxSeq: 'SELECT COALESCE(MAX(seq), 0) AS max_seq FROM nodes WHERE session_id = ?',
-  // (id, leaf_id, branch_revision, base_session_id, base_node_id, created_at, updated_at, title, app_key)
-  insertSession: `INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  // (id, leaf_id, branch_revision, base_session_id, base_node_id, created_at, updated_at, title, app_key, generation)
+  insertSession: `INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   // (session_id, id, parent_id, kind, json, created_at, seq)
   insertNode: 'INSERT INTO nodes (session_id, id, parent_id, kind, json, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
   // (leaf_id, branch_revision, updated_at, id)
@@ -117,10 +123,11 @@ export function sessionRow(r) {
     updatedAt: Number(r.updated_at),
     title: r.title ?? null,
     appKey: r.app_key ?? null,
+    generation: r.generation ?? null,
   };
 }
 
 /** @param {import('./base.js').SessionRow} row */
 export function sessionParams(row) {
-  return [row.id, row.leafId, row.branchRevision, row.baseSessionId, row.baseNodeId, row.createdAt, row.updatedAt, row.title, row.appKey];
+  return [row.id, row.leafId, row.branchRevision, row.baseSessionId, row.baseNodeId, row.createdAt, row.updatedAt, row.title, row.appKey, row.generation];
 }

@@ -27,7 +27,7 @@ export const HELD_SESSION_INDEXES = 4;
  * @typedef {{ seq: number, id: string, parentId: string | null, json: string, session?: string }} SeqRow
  * @typedef {{
  *   index: any, texts: string[], ids: Map<string, number>, owners: Map<string, string>, chain: Set<string>,
- *   seq: number, leafId: string | null, branchRevision: number, createdAt: number,
+ *   seq: number, leafId: string | null, branchRevision: number, createdAt: number, generation: string | null,
  *   baseSessionId: string | null, baseNodeId: string | null, token: unknown,
  *   replaced: Map<string, string>, lastOwnId: string | null,
  * }} Held
@@ -148,7 +148,7 @@ function* build(driver, row) {
   }
   return {
     index, texts, ids, owners, chain, seq: lastSeq,
-    leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt,
+    leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt, generation: row.generation ?? null,
     baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined,
     replaced: new Map(), lastOwnId,
   };
@@ -222,7 +222,8 @@ function* syncOnce(driver, sessionId, readRow) {
  * @returns {Generator<unknown, boolean, any>}
  */
 function* caughtUp(driver, held, row, tokenBefore) {
-  if (held.createdAt !== row.createdAt || held.baseSessionId !== row.baseSessionId || held.baseNodeId !== row.baseNodeId) return false;
+  // Another generation is another session under this id (deleted and created again, anywhere).
+  if (held.generation !== (row.generation ?? null) || held.createdAt !== row.createdAt || held.baseSessionId !== row.baseSessionId || held.baseNodeId !== row.baseNodeId) return false;
   const foreign = held.token === undefined || tokenBefore !== held.token;
   const headMoved = held.leafId !== row.leafId || held.branchRevision !== row.branchRevision;
   // Another connection may have updated a node in place (which bumps the revision): not incremental.

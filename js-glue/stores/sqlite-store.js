@@ -241,17 +241,31 @@ function mainFile(/** @type {SqliteDatabase} */ db) {
   return list.find((entry) => entry.name === 'main')?.file ?? '';
 }
 
+/** Whether the file's schema is newer than this version's (a read; a busy file reads as not newer). */
+function hasNewerSchema(/** @type {SqliteDatabase} */ db) {
+  try {
+    return Number(db.pragma('user_version', { simple: true })) > SCHEMA_VERSION;
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+    return false;
+  }
+}
+
 /**
  * @param {SqliteDatabase} db @param {number} busyTimeoutMs
  */
 function configure(db, busyTimeoutMs) {
   // A short blocking wait; longer waits are asynchronous retries (SqliteDriver#retryBusy).
   db.pragma(`busy_timeout = ${SQLITE_BUSY_WAIT_MS}`);
-  try {
-    db.pragma('journal_mode = WAL');
-  } catch (error) {
-    if (!isBusy(error)) throw error;
-    // Another process is switching the file to WAL right now: it will be WAL.
+  // A file from a newer version is refused (SqliteDriver#init) before anything changes it: the
+  // switch to WAL rewrites a rollback-journal file's header.
+  if (!hasNewerSchema(db)) {
+    try {
+      db.pragma('journal_mode = WAL');
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      // Another process is switching the file to WAL right now: it will be WAL.
+    }
   }
   db.pragma('foreign_keys = ON');
   return busyTimeoutMs;

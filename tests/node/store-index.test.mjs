@@ -477,3 +477,57 @@ describe('CompactionController through the store-held index', () => {
     await store.close();
   });
 });
+
+// Issue 23, item 6: a session deleted and imported again under the same id by another connection,
+// in the same millisecond, with the same head and the same last row, but another question before it.
+describe('a session recreated elsewhere with the same head and last row', () => {
+  const openers = [
+    ['SqliteStore', (file) => new SqliteStore(Database, file)],
+    ['ZoteroDBStore', (file) => new ZoteroDBStore(new ZoteroDBConnectionShim(Database, file), { closeConnection: true })],
+  ];
+  for (const [name, open] of openers) {
+    it(`${name}: the held index and submit answer from the new session`, async () => {
+      const file = freshFile();
+      const store = open(file);
+      const other = new SqliteStore(new Database(file)); // its own connection, as another process has
+      const realNow = Date.now;
+      Date.now = () => 1_700_000_000_000; // the same createdAt for both sessions
+      try {
+        const { sessionId: id } = await store.importSession(linearSession(4));
+        await assertCurrent(store, id);
+        await other.deleteSession(id);
+        const recreated = linearSession(4);
+        recreated.nodes[6] = userMessage('U4', 'A3', 'another question, asked in the recreated session');
+        await other.importSession(recreated, { id });
+        await assertCurrent(store, id);
+        const controller = new CompactionController({ store, sessionId: id, model: MODEL, summarize: () => validSummary() });
+        const result = await controller.submit('and one more question');
+        assert.equal(result.status, 'send');
+        const sent = JSON.stringify(result.messages);
+        assert.ok(sent.includes('another question, asked in the recreated session'), 'the new question is sent');
+        assert.ok(!sent.includes('question 4: '), 'the old question is not');
+      } finally {
+        Date.now = realNow;
+      }
+      await other.close();
+      await store.close();
+    });
+  }
+
+  it('MemoryStore: recreated through the store itself', async () => {
+    const store = new MemoryStore();
+    const realNow = Date.now;
+    Date.now = () => 1_700_000_000_000;
+    try {
+      const { sessionId: id } = await store.importSession(linearSession(4));
+      await assertCurrent(store, id);
+      await store.deleteSession(id);
+      const recreated = linearSession(4);
+      recreated.nodes[6] = userMessage('U4', 'A3', 'another question, asked in the recreated session');
+      await store.importSession(recreated, { id });
+      await assertCurrent(store, id);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+});

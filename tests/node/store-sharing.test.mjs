@@ -5,7 +5,7 @@
 // The multi-process side is store-processes.test.mjs.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
@@ -307,4 +307,30 @@ describe('ZoteroDBStore: stores on one connection', () => {
     await b.close();
     assert.equal(closes, 1, 'closed with the last store, as the first one asked');
   });
+});
+
+// Issue 23, item 6: a file from a newer version is refused before anything changes it: opening it
+// switched a rollback-journal file to WAL first (its header bytes changed).
+describe('a file from a newer schema stays byte-identical', () => {
+  for (const [name, open] of openers) {
+    it(`${name}: unsupported-schema, and the file is untouched (no WAL switch, no migration)`, async () => {
+      const file = freshFile();
+      const db = new Database(file);
+      assert.equal(db.pragma('journal_mode', { simple: true }), 'delete');
+      for (const statement of compaction.SESSION_SCHEMA_STATEMENTS) db.exec(statement);
+      db.prepare('INSERT INTO sessions (id, leaf_id, branch_revision, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run('future', null, 0, 1, 1);
+      db.pragma(`user_version = ${SESSION_SCHEMA_VERSION + 1}`);
+      db.close();
+      const bytes = readFileSync(file);
+      const store = open(file);
+      await assert.rejects(store.load('future'), { code: 'unsupported-schema' });
+      await assert.rejects(store.createSession({ id: 'new' }), { code: 'unsupported-schema' });
+      await store.close();
+      assert.ok(readFileSync(file).equals(bytes), 'the file is byte-identical');
+      assert.equal(existsSync(`${file}-wal`), false, 'no WAL file was made');
+      const after = new Database(file, { readonly: true });
+      assert.equal(after.pragma('journal_mode', { simple: true }), 'delete');
+      after.close();
+    });
+  }
 });

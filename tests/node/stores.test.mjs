@@ -609,3 +609,40 @@ describe('SqliteStore', () => {
     db.close();
   });
 });
+
+// Issue 23, item 6: an id (or key) a store cannot keep exactly is refused at once, with the same code
+// on every store. SQLite keeps text as UTF-8, where a lone surrogate becomes U+FFFD: the session row
+// was written as 'pane-\ufffd' while its nodes referred to 'pane-\ud83d'.
+const LONE = ['pane-\ud83d', 'pane-\udc00-x', '\ud83d'];
+for (const backend of backends) {
+  describe(`${backend.name}: ids that cannot be stored exactly`, () => {
+    it('refuses a lone surrogate in a session id, node id, parent id, app key or title with a code, writing nothing', async () => {
+      const handle = backend.open();
+      const { store } = handle;
+      const { id: sessionId } = await store.createSession({ id: 'pane-ok' });
+      await store.appendMessage(sessionId, user('u1', null));
+      const before = JSON.stringify(await store.load(sessionId));
+      for (const bad of LONE) {
+        const label = JSON.stringify(bad);
+        await assert.rejects(store.createSession({ id: bad }), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.importSession({ nodes: [user('u1', null)], leafId: 'u1', branchRevision: 1 }, { id: bad }), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.getOrCreateSession({ appKey: bad }), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.createSession({ id: 'pane-title', title: bad }), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.fork(sessionId, 'u1', { id: bad }), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.load(bad), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.appendMessage(bad, user('u9', null)), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.appendMessage(sessionId, user(bad, 'u1')), { code: 'invalid-node' }, label);
+        await assert.rejects(store.appendMessage(sessionId, user('u2', bad)), { code: 'invalid-node' }, label);
+        await assert.rejects(store.importSession({ nodes: [user(bad, null)], leafId: bad, branchRevision: 1 }, { id: 'pane-nodes' }), { code: 'invalid-node' }, label);
+      }
+      assert.deepEqual((await store.listSessions()).sort(), ['pane-ok'], 'no session was created');
+      assert.equal(JSON.stringify(await store.load(sessionId)), before, 'nothing was written');
+      // A well-formed pair (an emoji) is kept exactly, on every store.
+      const { id: emoji } = await store.createSession({ id: 'pane-\ud83d\ude00', title: 'dogs \ud83d\udc15' });
+      await store.appendMessage(emoji, user('u-\ud83d\ude00', null));
+      assert.deepEqual((await store.load(emoji)).nodes.map((n) => n.id), ['u-\ud83d\ude00']);
+      assert.equal((await store.getSessionInfo(emoji)).title, 'dogs \ud83d\udc15');
+      await handle.close();
+    });
+  });
+}

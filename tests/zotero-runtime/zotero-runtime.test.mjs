@@ -287,6 +287,10 @@ test('ZoteroDBStore on the real connection: a failing transaction is rolled back
   assert.deepEqual(scenario('failedTransaction'), { thrown: 'boom', unchanged: true });
 });
 
+test('ZoteroDBStore on the real connection: a lone surrogate in a session or node id is refused with a code, nothing written', () => {
+  assert.deepEqual(scenario('loneSurrogate'), { codes: ['invalid-argument', 'invalid-node'], created: false, unchanged: true });
+});
+
 test('ZoteroDBStore on the real connection: eight concurrent appends all land, one revision each', () => {
   assert.deepEqual(scenario('concurrentAppends'), {
     revisions: [1, 2, 3, 4, 5, 6, 7, 8], stored: true, chain: true, finalRevision: 8,

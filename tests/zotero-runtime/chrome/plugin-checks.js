@@ -198,6 +198,25 @@ var bibgenieChecks = (() => {
       return { thrown, unchanged: JSON.stringify(after) === JSON.stringify(before) };
     });
 
+    // Issue 23 item 6: an id mozStorage's UTF-8 cannot keep exactly is refused at once, with a code.
+    await step(r, 'loneSurrogate', async () => {
+      const before = await s.load('chat');
+      const codeOf = async (call) => {
+        try {
+          await call();
+          return 'accepted';
+        } catch (error) {
+          return String(error.code);
+        }
+      };
+      const codes = [
+        await codeOf(() => s.createSession({ id: 'pane-\ud83d' })),
+        await codeOf(() => s.appendMessage('chat', { ...user('c-\udc00', 'lone'), parentId: before.leafId })),
+      ];
+      const sessions = await s.listSessions();
+      return { codes, created: sessions.some((id) => id.startsWith('pane-')), unchanged: JSON.stringify(await s.load('chat')) === JSON.stringify(before) };
+    });
+
     await step(r, 'concurrentAppends', async () => {
       const before = await s.load('chat');
       const heads = await Promise.all(Array.from({ length: 8 }, (_, i) => s.appendMessage('chat', user(`c-par${i}`, `parallel ${i}`))));
