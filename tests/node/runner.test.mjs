@@ -534,3 +534,37 @@ test('checkpointNode applies the summary budget when given the request\'s maxOut
     assert.throws(() => compaction.checkpointNode(plan, validSummary(), undefined, bad), (e) => e.code === 'invalid-options', String(bad));
   }
 });
+
+// Issue 23, item 3: the projected ledger's budget comes from the model, never from how short the
+// summary is. A manual compaction on 128k of a turn with Zotero items, an attachment, annotations,
+// collections, tags, a PDF page, an EPUB CFI and a data part, summarized in a few lines.
+test('the projected ledger: a concise summary on a 128k model shows every Zotero locator of the compacted turn', async () => {
+  const { readFileSync } = await import('node:fs');
+  const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/zotero/${name}.json`, import.meta.url), 'utf8'));
+  const reader = fixture('reader-locations');
+  const tool = (name, call, output) => ({ type: `tool-${name}`, toolCallId: call, state: 'output-available', input: {}, output });
+  const a1 = {
+    id: 'A1', parentId: 'U1', role: 'assistant', parts: [
+      tool('zoteroSearch', 'c1', fixture('search-results')),
+      tool('getAnnotations', 'c2', fixture('annotations')),
+      tool('getChildren', 'c3', fixture('children')),
+      tool('listCollections', 'c4', fixture('collections')),
+      tool('listTags', 'c5', fixture('tags')),
+      tool('readPdfPages', 'c6', reader.pdfPageRead),
+      { type: 'data-readerLocation', id: 'd1', data: reader.epubLocation },
+      { type: 'data-zoteroItem', id: 'd2', data: fixture('item-tojson') },
+      { type: 'text', text: 'Six items, their annotations and the reader positions.' },
+    ],
+  };
+  const session = { nodes: [userMessage('U1', null, 'Find the dog longevity studies.'), a1, userMessage('U2', 'A1', 'Summarize them.'), assistantMessage('A2', 'U2', 'Done.')], leafId: 'A2', branchRevision: 4 };
+  const { store, sessionId } = await storeWith(session);
+  const concise = validSummary('dogs');
+  const outcome = await compact({ store, sessionId, model: { contextWindow: 128_000 }, mode: 'manual', summarize: () => concise });
+  assert.equal(outcome.status, 'committed', JSON.stringify(outcome));
+  const checkpoint = outcome.session.nodes.find((n) => n.checkpoint).checkpoint;
+  assert.ok(checkpoint.ledger.entries.length >= 20, `${checkpoint.ledger.entries.length} entries`);
+  const text = compaction.project(outcome.session).messages[0].parts[0].text;
+  assert.doesNotMatch(text, /more entries are kept/);
+  for (const entry of checkpoint.ledger.entries) assert.ok(text.includes(entry.key), `${entry.kind} ${entry.key} is projected`);
+  assert.equal(checkpoint.ledgerBudget, 2056, 'the budget stored on the checkpoint');
+});
