@@ -257,7 +257,13 @@ fn checkpoint_node_within_a_budget_refuses_an_over_budget_summary_first() {
     use bibgenie_compaction::commit::{checkpoint_node_within, summary_estimate_ceiling};
     let ledger = ResourceLedger::default();
     let within = checkpoint_node_within(&plan(), &summary(), &ledger, "ckpt_1", Some(16_000)).unwrap();
-    assert_eq!(within, checkpoint_node(&plan(), &summary(), &ledger, "ckpt_1").unwrap());
+    // A plan without `ledgerBudget` (made before plans carried it) gets the summary budget's.
+    let budgeted = Plan { ledger_budget: Some(bibgenie_compaction::capacity::ledger_budget_for_summary_budget(16_000)), ..plan() };
+    assert_eq!(within, checkpoint_node(&budgeted, &summary(), &ledger, "ckpt_1").unwrap());
+    assert_eq!(within["checkpoint"]["ledgerBudget"], 4_008);
+    let given = Plan { ledger_budget: Some(212), ..plan() };
+    let kept = checkpoint_node_within(&given, &summary(), &ledger, "ckpt_1", Some(16_000)).unwrap();
+    assert_eq!(kept["checkpoint"]["ledgerBudget"], 212, "the plan's budget wins");
     let long = format!("{}{}", summary(), "word ".repeat(2_000));
     assert!(checkpoint_node_within(&plan(), &long, &ledger, "ckpt_1", None).is_ok(), "no budget: not checked");
     assert_eq!(checkpoint_node_within(&plan(), &long, &ledger, "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::SummaryOverBudget);
