@@ -151,7 +151,7 @@ export declare class SessionStoreBase implements SessionStore {
     options?: { parentId?: string | null } & AppendExpectation,
   ): Promise<SessionHead>;
   /**
-   * A tool result (or final metadata) arriving: only for the leaf or a message with a pending tool part.
+   * A tool result (or final metadata) arriving: only for the leaf or a message of the newest turn with a tool part that can still complete (not cut by `metadata.aborted` / `finishReason: 'error'`, no user message after it).
    * A change also bumps the revision of every fork whose inherited chain holds the message.
    */
   updateMessageParts(sessionId: string, messageId: string, parts: UIMessage['parts'], options?: { metadata?: unknown }): Promise<SessionHead>;

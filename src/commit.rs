@@ -55,8 +55,8 @@ pub fn check_commit(fresh: &Session, plan: &Plan) -> Result<std::result::Result<
         return Ok(Err(CommitRefusal::RevisionChanged));
     }
     let on_branch = |id: &str| branch.nodes.iter().any(|&i| fresh.nodes[i].id == id);
-    let pending = branch.nodes.iter().any(|&i| fresh.nodes[i].message().is_some_and(|m| m.has_pending_tool()));
-    if pending {
+    // Rule `interrupted-tool`: only a workflow that can still complete blocks the commit.
+    if crate::model::pending_workflow(fresh, &branch.nodes) {
         return Ok(Err(CommitRefusal::WorkflowPending));
     }
     let boundary_ok = plan.first_kept_message_id.as_deref().is_none_or(|id| {

@@ -170,7 +170,8 @@ pub struct BranchTokens {
     nodes: Vec<usize>,
     /// `prefix[p]` = estimate of the messages at branch positions `< p` (checkpoints count 0).
     prefix: Vec<u64>,
-    /// Branch positions of user messages, of messages with a pending tool, of assistant messages with
+    /// Branch positions of user messages, of messages with a tool that can still complete
+    /// (`Message::has_pending_tool`), of assistant messages with
     /// valid usage, and of checkpoints with the start of their projection.
     users: Vec<usize>,
     pending: Vec<usize>,
@@ -309,8 +310,20 @@ impl BranchTokens {
         &self.users[self.users.partition_point(|&p| p < start)..]
     }
 
-    pub fn has_pending_from(&self, start: usize) -> bool {
-        self.pending.last().is_some_and(|&p| p >= start)
+    /// Rule `interrupted-tool` (`model::pending_workflow`): a message with a tool that can still
+    /// complete, and no user message after it on the branch.
+    pub fn has_pending_workflow(&self) -> bool {
+        self.pending.last().is_some_and(|&p| self.users.last().is_none_or(|&u| p >= u))
+    }
+
+    /// Branch position of the newest user message at or after `start`.
+    pub fn newest_user_from(&self, start: usize) -> Option<usize> {
+        self.users.last().copied().filter(|&u| u >= start)
+    }
+
+    /// Whether the node at `position` is a checkpoint.
+    pub fn is_checkpoint_at(&self, position: usize) -> bool {
+        self.node_at(position).and_then(|i| self.facts.get(i).copied().flatten()).is_some_and(|f| f.checkpoint)
     }
 
     pub fn node_at(&self, position: usize) -> Option<usize> {

@@ -165,7 +165,7 @@ pub enum ToolState {
     OutputAvailable,
     OutputError,
     OutputDenied,
-    /// A state this version does not know; treated as pending (the safe side for compaction).
+    /// A state this version does not know; treated as unfinished (the safe side for compaction).
     Other(String),
 }
 
@@ -196,7 +196,7 @@ impl ToolState {
         }
     }
 
-    /// A tool workflow still waiting for input, execution or approval.
+    /// Not a final state: the call still waits for input, execution or approval (or was interrupted).
     pub fn is_pending(&self) -> bool {
         !matches!(self, ToolState::OutputAvailable | ToolState::OutputError | ToolState::OutputDenied)
     }
@@ -519,10 +519,41 @@ impl Message {
         })
     }
 
-    /// True while a tool call, its result or an approval is outstanding.
-    pub fn has_pending_tool(&self) -> bool {
+    /// A tool part not in a final state (`output-available`, `output-error`, `output-denied`).
+    pub fn has_unfinished_tool(&self) -> bool {
         self.tool_parts().any(|t| t.state.is_pending())
     }
+
+    /// The response was cut: stopped (`metadata.aborted === true`) or ended by an error
+    /// (`metadata.finishReason === 'error'`), as the chat transport marks it. Nothing will finish
+    /// its tool parts.
+    pub fn is_cut(&self) -> bool {
+        let Some(metadata) = self.metadata.as_ref() else { return false };
+        metadata.get("aborted") == Some(&Value::Bool(true)) || metadata.get("finishReason").and_then(Value::as_str) == Some("error")
+    }
+
+    /// An unfinished tool part that can still complete as far as the message tells (it is not cut).
+    /// Whether it is pending also depends on the branch: see `pending_workflow`.
+    pub fn has_pending_tool(&self) -> bool {
+        self.has_unfinished_tool() && !self.is_cut()
+    }
+}
+
+/// Rule `interrupted-tool`: a tool workflow is pending only while its turn is the newest one and can
+/// still complete: an unfinished tool part of a message that is not cut, with no user message after
+/// that message on the branch. Otherwise the part is interrupted and never blocks compaction.
+/// `branch` is node indices, root to leaf.
+pub fn pending_workflow(session: &Session, branch: &[usize]) -> bool {
+    for &i in branch.iter().rev() {
+        let Some(message) = session.nodes[i].message() else { continue };
+        if message.has_pending_tool() {
+            return true;
+        }
+        if message.role == Role::User {
+            return false;
+        }
+    }
+    false
 }
 
 fn read_node(raw: &Value, index: usize) -> std::result::Result<crate::node_text::ReadNode, (String, String)> {

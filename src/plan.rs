@@ -4,10 +4,12 @@
 //! - `read-only`: the session has integrity problems; nothing is planned (action `none`, no `send`).
 //! - `leaf-is-checkpoint` (manual): the branch already ends in a checkpoint.
 //! - `nothing-to-compact` (manual): fewer than two turns before the first checkpoint.
-//! - `workflow-pending`: a tool part on the branch is in `input-streaming`, `input-available`,
-//!   `approval-requested` or `approval-responded` (or a state this version does not know), the same test
-//!   `check_commit` applies. In preflight this comes with `send: 'too-large'`: the draft cannot be sent
-//!   until the workflow finishes, and compaction cannot make room meanwhile.
+//! - `workflow-pending`: a tool part in `input-streaming`, `input-available`, `approval-requested` or
+//!   `approval-responded` (or a state this version does not know) can still complete: its message is not
+//!   cut (`metadata.aborted === true` or `metadata.finishReason === 'error'`) and no user message follows
+//!   it on the branch (rule `interrupted-tool`, `model::pending_workflow`, the same test `check_commit`
+//!   applies). An interrupted part never blocks. In preflight this comes with `send: 'too-large'`: the
+//!   draft cannot be sent until the workflow finishes, and compaction cannot make room meanwhile.
 //! - `under-threshold` (auto): the projection is below `autoCompactAt`.
 //! - `boundary-cannot-advance` (auto): no boundary after the previous one.
 //! - `cannot-free-room` (auto): the boundary advances, but the summary budget would take more room than
@@ -24,10 +26,15 @@
 //! - `too-large` (preflight, `send: 'too-large'`): even after compacting everything it can, the draft
 //!   does not fit; it must be shortened.
 //!
+//! Rule `draft-verbatim` (preflight): the turn being answered is never summarized. It is the given
+//! draft, or without one the stored leaf turn (the leaf user message; for a continuation the leaf
+//! assistant message with everything from its user message on): the boundary is at its user message
+//! or before; when that cannot fit, `too-large`.
+//!
 //! Rules (named in the tests): `read-only-never-compacts`, `auto-only-when-stable`,
 //! `auto-at-threshold`, `auto-boundary-advances`, `auto-frees-room`, `manual-two-turns`, `manual-keeps-latest-turn`,
 //! `manual-refresh`, `manual-leaf-checkpoint-noop`, `preflight-send-now`, `preflight-after-compaction`,
-//! `preflight-too-large`, `summarize-previous-tail` (the previous checkpoint's kept tail that now falls
+//! `preflight-too-large`, `draft-verbatim`, `interrupted-tool`, `summarize-previous-tail` (the previous checkpoint's kept tail that now falls
 //! before the new boundary is summarized again, with its summary), plus the boundary rules of
 //! `boundary.rs`.
 //!
@@ -44,7 +51,7 @@ use crate::boundary::{advances, newest_turn, next_boundary, tail_boundary, turn_
 use crate::capacity::{capacity, Capacity, ModelProfile};
 use crate::error::{Error, ErrorCode, Result};
 use crate::estimate::{BranchTokens, Draft, EstimateRequest, ProjectionSpan};
-use crate::model::{Basis, Mode, Session};
+use crate::model::{Basis, Mode, Role, Session};
 use crate::tokens::EstimateOptions;
 use crate::tree::{read_branch, Branch};
 
@@ -148,16 +155,22 @@ pub fn plan_branch(
         _ => 0,
     };
     let before = tokens.estimate(session, model, capacity.safe_input_limit, draft, options.overhead).tokens;
+    let span = tokens.span();
+    let draft_start = match options.mode {
+        Mode::Preflight => draft_turn_start(tokens, &span, options.draft.as_ref()),
+        _ => span.end,
+    };
     let planner = Planner {
         session,
         tokens,
         estimate_options: &estimate_options,
         capacity,
-        span: tokens.span(),
+        span,
         basis,
         mode: options.mode,
         before,
         draft,
+        draft_start,
         overhead: options.overhead,
     };
     Ok(match options.mode {
@@ -165,6 +178,23 @@ pub fn plan_branch(
         Mode::Manual => planner.manual(),
         Mode::Preflight => planner.preflight(),
     })
+}
+
+/// Rule `draft-verbatim`: the branch position where the turn a preflight answers starts, the latest a
+/// boundary may be. A given user draft is new (the end of the branch). Without a draft the turn is
+/// stored: the leaf user message, or for a continuation the leaf assistant message with everything
+/// from its user message on (a leaf checkpoint answers nothing). A given assistant draft continues the
+/// leaf turn too. With no user message in the projection, no boundary can advance (`span.start`).
+fn draft_turn_start(tokens: &BranchTokens, span: &ProjectionSpan, draft: Option<&Draft>) -> usize {
+    let continues_leaf_turn = match draft {
+        Some(Draft::Message(message)) => message.role == Role::Assistant,
+        Some(Draft::Text(_)) => false,
+        None => !span.checkpoint.is_some_and(|c| c + 1 == span.end),
+    };
+    if !continues_leaf_turn || span.end == 0 {
+        return span.end;
+    }
+    tokens.newest_user_from(span.start).unwrap_or(span.start)
 }
 
 struct Planner<'a> {
@@ -177,6 +207,8 @@ struct Planner<'a> {
     mode: Mode,
     before: u64,
     draft: u64,
+    /// The latest branch position a preflight boundary may take (`draft_turn_start`).
+    draft_start: usize,
     overhead: u64,
 }
 
@@ -266,7 +298,7 @@ impl Planner<'_> {
         if self.before < self.capacity.auto_compact_at {
             return self.none("under-threshold", None);
         }
-        if self.tokens.has_pending_from(0) {
+        if self.tokens.has_pending_workflow() {
             return self.none("workflow-pending", None);
         }
         let boundary = tail_boundary(self.tokens, &self.span, self.capacity.tail_budget);
@@ -289,7 +321,7 @@ impl Planner<'_> {
         if self.leaf_is_checkpoint() {
             return self.none("leaf-is-checkpoint", None);
         }
-        if self.tokens.has_pending_from(0) {
+        if self.tokens.has_pending_workflow() {
             return self.none("workflow-pending", None);
         }
         let frame = self.frame();
@@ -318,13 +350,19 @@ impl Planner<'_> {
         if self.before <= self.capacity.safe_input_limit {
             return self.none("fits", Some(SendDecision::Now));
         }
-        if self.tokens.has_pending_from(0) {
+        if self.tokens.has_pending_workflow() {
             return self.none("workflow-pending", Some(SendDecision::TooLarge));
         }
         let frame = self.frame();
-        // Keep as much verbatim tail as fits: from the tail-budget boundary, one turn less at a time.
-        let mut candidate = Some(tail_boundary(self.tokens, &self.span, self.capacity.tail_budget));
-        while let Some(boundary) = candidate {
+        // Keep as much verbatim tail as fits: from the tail-budget boundary, one turn less at a time,
+        // but never past the start of the turn being answered (rule `draft-verbatim`).
+        let limit = self.draft_start;
+        let first = match tail_boundary(self.tokens, &self.span, self.capacity.tail_budget) {
+            b if b.position(&self.span) <= limit => b,
+            _ => Boundary::At(limit),
+        };
+        let mut candidate = Some(first);
+        while let Some(boundary) = candidate.filter(|b| b.position(&self.span) <= limit) {
             if advances(self.tokens, &self.span, boundary) && self.after(boundary, frame) <= self.capacity.safe_input_limit {
                 return self.compact("over-limit", boundary, frame, Some(SendDecision::AfterCompaction));
             }

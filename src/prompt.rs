@@ -13,7 +13,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::ledger::{self, ResourceLedger};
 use crate::model::{Node, Session};
 use crate::plan::{Plan, PlanAction};
-use crate::serialize::{serialize, SerializeOptions};
+use crate::serialize::{serialize_followed, SerializeOptions};
 use crate::summary::SECTIONS;
 use crate::tree::{read_branch, Branch};
 
@@ -104,7 +104,7 @@ fn request_with_budget(
     model_output_cap: Option<u64>,
 ) -> Result<SummaryRequest> {
     let material = summarized_material(session, branch, plan)?;
-    let history = serialize(&material.messages, &SerializeOptions::default());
+    let history = serialize_followed(&material.messages, &SerializeOptions::default(), material.followed_by_user);
     let messages = material.messages.iter().filter_map(|node| node.message());
     let ledger = ledger::merge(&material.previous_ledger, &ledger::collect(messages));
     let rendered_ledger = ledger::render(&ledger);
@@ -119,6 +119,8 @@ struct Material<'a> {
     messages: Vec<&'a Node>,
     previous_summary: Option<&'a str>,
     previous_ledger: ResourceLedger,
+    /// A user message follows the last summarized message on the branch (its tools are interrupted).
+    followed_by_user: bool,
 }
 
 /// The previous checkpoint and the messages of `plan.summarizeIds`, looked up on the active branch.
@@ -151,8 +153,11 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -
     if positions.is_empty() && previous_summary.is_none() {
         return Err(Error::new(ErrorCode::InvalidPlan, "plan has nothing to summarize: no summarizeIds and no previous checkpoint"));
     }
+    let followed_by_user = positions
+        .last()
+        .is_some_and(|&last| branch.nodes[last + 1..].iter().any(|&i| session.nodes[i].is_user_message()));
     let messages = positions.into_iter().map(|p| &session.nodes[branch.nodes[p]]).collect();
-    Ok(Material { messages, previous_summary, previous_ledger })
+    Ok(Material { messages, previous_summary, previous_ledger, followed_by_user })
 }
 
 /// A random hex nonce that occurs in none of `material` (case-insensitively).

@@ -21,7 +21,9 @@
 //! whitespace) are prefixed with a backslash, so the content cannot open or close a message.
 //! Reasoning is left out; files and images keep only filename and media type; tool results
 //! over the limit keep their head and tail around a `cut` line; tool errors, denials and refused
-//! approvals get a header of their own; Zotero data is rendered by `zotero::render`.
+//! approvals get a header of their own; an unfinished tool call that nothing will finish (its
+//! response was cut, or a user message follows it) is `interrupted, no result`; Zotero data is
+//! rendered by `zotero::render`.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -73,10 +75,26 @@ impl SerializeOptions {
 
 /// Serializes nodes (messages; a checkpoint node contributes its summary).
 pub fn serialize(nodes: &[&Node], options: &SerializeOptions) -> String {
+    serialize_followed(nodes, options, false)
+}
+
+/// `serialize`, where `followed_by_user` says a user message follows the last node on the branch (a
+/// summary request's history ends before the kept tail's first user message). Rule
+/// `interrupted-tool`: an unfinished tool part of a cut message, or of one a user message follows,
+/// is written as interrupted with no result.
+pub fn serialize_followed(nodes: &[&Node], options: &SerializeOptions, followed_by_user: bool) -> String {
     let mut out = String::new();
+    // For each node: whether a user message comes after it.
+    let mut followed = vec![followed_by_user; nodes.len()];
+    for k in (0..nodes.len().saturating_sub(1)).rev() {
+        followed[k] = followed[k + 1] || nodes[k + 1].is_user_message();
+    }
     for (number, node) in nodes.iter().enumerate() {
         match &node.kind {
-            NodeKind::Message(message) => write_message(&mut out, number + 1, &node.id, message, options),
+            NodeKind::Message(message) => {
+                let interrupted = followed[number] || message.is_cut();
+                write_message(&mut out, number + 1, &node.id, message, interrupted, options)
+            }
             NodeKind::Checkpoint(checkpoint) => {
                 header(&mut out, &format!("message {} | earlier checkpoint summary | id {}", number + 1, field(&node.id)));
                 content(&mut out, &checkpoint.summary);
@@ -114,7 +132,7 @@ fn role_label(role: Role) -> &'static str {
     }
 }
 
-fn write_message(out: &mut String, number: usize, id: &str, message: &Message, options: &SerializeOptions) {
+fn write_message(out: &mut String, number: usize, id: &str, message: &Message, interrupted: bool, options: &SerializeOptions) {
     header(out, &format!("message {number} | {} | id {}", role_label(message.role), field(id)));
     // A text part right after the header needs no header of its own.
     let mut after_header = true;
@@ -145,7 +163,7 @@ fn write_message(out: &mut String, number: usize, id: &str, message: &Message, o
                 let name = filename.as_deref().map(field).unwrap_or_default();
                 header(out, &format!("source document | {} | {name} | {}", field(title), field(media_type)));
             }
-            Part::Tool(tool) => write_tool(out, tool, options),
+            Part::Tool(tool) => write_tool(out, tool, interrupted, options),
             Part::Data { name, id, data } => {
                 let id = id.as_deref().map(|id| format!(" | id {}", field(id))).unwrap_or_default();
                 header(out, &format!("data {}{id}", field(name)));
@@ -160,7 +178,7 @@ fn write_message(out: &mut String, number: usize, id: &str, message: &Message, o
     }
 }
 
-fn write_tool(out: &mut String, tool: &ToolPart, options: &SerializeOptions) {
+fn write_tool(out: &mut String, tool: &ToolPart, interrupted: bool, options: &SerializeOptions) {
     let name = format!("tool {} | call {}", field(&tool.tool_name), field(&tool.tool_call_id));
     if let Some(input) = tool.input.as_ref().filter(|v| !v.is_null()) {
         header(out, &format!("{name} | input"));
@@ -190,6 +208,7 @@ fn write_tool(out: &mut String, tool: &ToolPart, options: &SerializeOptions) {
                 content(out, reason);
             }
         }
+        state if interrupted && state.is_pending() => header(out, &format!("{name} | interrupted, no result")),
         ToolState::ApprovalResponded => header(out, &format!("{name} | approved, no result yet")),
         ToolState::ApprovalRequested => header(out, &format!("{name} | awaiting approval")),
         ToolState::InputStreaming | ToolState::InputAvailable | ToolState::Other(_) => {

@@ -372,6 +372,7 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
                 "denied by the user" => sections[5].push(bullet("user", &format!("Denied the tool call {name}. {content}"))),
                 "approval refused" => sections[5].push(bullet("user", &format!("Refused approval for {name}. {content}"))),
                 "awaiting approval" => sections[2].push(bullet("", &format!("Active: {name} awaits the user's approval"))),
+                "interrupted, no result" => sections[2].push(bullet("", &format!("Interrupted: {name} ended without a result"))),
                 _ => {}
             }
         }

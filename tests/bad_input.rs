@@ -280,9 +280,12 @@ fn a_ten_megabyte_string_is_estimated_and_planned() {
     let s = session(vec![user("U1", None, "q"), assistant("A1", "U1", "a"), user("U2", Some("A1"), &big)], "U2");
     let e = estimate(&s, &model(200_000, None), &EstimateRequest::default()).unwrap();
     assert!(e.tokens > 1_000_000 && !e.fits);
-    let p = plan(&s, &model(200_000, None), &PlanOptions { mode: Mode::Preflight, draft: None, overhead: 0 }).unwrap();
+    let p = plan(&s, &model(200_000, None), &PlanOptions::new(Mode::Manual)).unwrap();
     assert_eq!(p.action, PlanAction::Compact, "{}", p.reason);
     assert_eq!(p.first_kept_message_id, None, "the oversized newest turn is not kept verbatim");
+    // In preflight it is the question being answered (rule `draft-verbatim`): never summarized.
+    let p = plan(&s, &model(200_000, None), &PlanOptions { mode: Mode::Preflight, draft: None, overhead: 0 }).unwrap();
+    assert_eq!((p.action, p.reason.as_str()), (PlanAction::None, "too-large"));
 }
 
 #[test]

@@ -1,10 +1,11 @@
 //! Model-based property tests (issue 9): random operation sequences on a random session tree, with a
-//! reference model of the durable session (node JSON + leaf + revision, the store's view) and the eight
-//! compaction invariants checked after every step.
+//! reference model of the durable session (node JSON + leaf + revision, the store's view) and the
+//! compaction invariants checked after every step (10: every send ends with the stored or given draft
+//! turn, byte-identical; 11: an interrupted tool part never makes a plan workflow-pending).
 //!
 //! The reference plays the store: it appends nodes, moves the leaf, bumps the revision, and updates a
 //! message's parts in place (the only in-place change the stores allow: the leaf message, or a message
-//! with a pending tool part). Compactions go through the core exactly as the runner does: `plan` and
+//! of the newest turn with a tool part that can still complete). Compactions go through the core exactly as the runner does: `plan` and
 //! `summary_request` when the compaction starts, the extractive summarizer, then after 0..N other
 //! operations `check_commit` + `checkpoint_node` on the state of that moment, or a cancel.
 //!
@@ -66,7 +67,9 @@ enum UsageSpec {
 enum Op {
     User { words: usize },
     Assistant { words: usize, usage: UsageSpec },
-    ToolCall { state: usize, items: usize },
+    /// `cut`: 0 a normal response; 1 cut by Stop (`metadata.aborted`); 2 cut by an error
+    /// (`metadata.finishReason: 'error'`), as the chat transport marks it.
+    ToolCall { state: usize, items: usize, cut: usize },
     /// A pending tool part moves to its next state: the message's parts are replaced in place.
     AdvanceTool { pick: usize, outcome: usize },
     /// The final usage of the leaf response arrives (an in-place metadata update).
@@ -126,15 +129,17 @@ fn overhead_percent() -> impl Strategy<Value = u64> {
     prop_oneof![4 => Just(0u64), 3 => 1u64..=15, 1 => 16u64..=70]
 }
 
+/// 0: no draft given, the leaf turn is the draft (saved before `submit`, a continuation).
 fn draft_words() -> impl Strategy<Value = usize> {
-    prop_oneof![4 => 1usize..=60, 1 => 61usize..=4_000]
+    prop_oneof![4 => 1usize..=60, 1 => 61usize..=4_000, 2 => Just(0usize)]
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         5 => words().prop_map(|words| Op::User { words }),
         5 => (words(), usage_spec()).prop_map(|(words, usage)| Op::Assistant { words, usage }),
-        3 => (0usize..TOOL_STATES.len(), 0usize..40).prop_map(|(state, items)| Op::ToolCall { state, items }),
+        3 => (0usize..TOOL_STATES.len(), 0usize..40, prop_oneof![4 => Just(0usize), 1 => 1usize..=2])
+            .prop_map(|(state, items, cut)| Op::ToolCall { state, items, cut }),
         4 => (any::<usize>(), any::<usize>()).prop_map(|(pick, outcome)| Op::AdvanceTool { pick, outcome }),
         1 => usage_spec().prop_map(|usage| Op::UsageArrives { usage }),
         1 => (words(), usage_spec()).prop_map(|(words, usage)| Op::Retry { words, usage }),
@@ -263,13 +268,33 @@ fn is_pending_state(state: &str) -> bool {
     !matches!(state, "output-available" | "output-error" | "output-denied")
 }
 
-fn has_pending_tool(node: &Value) -> bool {
+fn has_unfinished_tool(node: &Value) -> bool {
     node["parts"].as_array().is_some_and(|parts| {
         parts.iter().any(|p| {
             let t = p["type"].as_str().unwrap_or("");
             (t.starts_with("tool-") || t == "dynamic-tool") && p["state"].as_str().is_some_and(is_pending_state)
         })
     })
+}
+
+/// The transport's mark of a response cut by Stop or by an error.
+fn is_cut(node: &Value) -> bool {
+    node["metadata"]["aborted"] == json!(true) || node["metadata"]["finishReason"] == json!("error")
+}
+
+/// An unfinished tool part the message itself does not rule out completing.
+fn may_still_complete(node: &Value) -> bool {
+    has_unfinished_tool(node) && !is_cut(node)
+}
+
+/// Positions of `chain` (node indices, root to leaf) in the newest turn: from the newest user message on.
+fn newest_turn_start(nodes: &[Rc<Value>], chain: &[usize]) -> usize {
+    chain.iter().rposition(|&i| is_user(&nodes[i])).unwrap_or(0)
+}
+
+/// Rule `interrupted-tool`: a workflow is pending only in the newest turn and when not cut.
+fn pending_on(nodes: &[Rc<Value>], chain: &[usize]) -> bool {
+    chain[newest_turn_start(nodes, chain)..].iter().any(|&i| may_still_complete(&nodes[i]))
 }
 
 fn is_checkpoint(node: &Value) -> bool {
@@ -333,6 +358,10 @@ struct Stats {
     max_checkpoints_on_branch: usize,
     /// Committed preflights whose compacted request the controller sends (it fits) or refuses.
     sends_after_compaction: u64,
+    /// Sends of a stored draft turn checked by invariant 10.
+    stored_draft_sends: u64,
+    /// Plans on a branch whose only unfinished tool parts are interrupted (invariant 11's cases).
+    interrupted_plans: u64,
 }
 
 static STATS: Mutex<Option<Stats>> = Mutex::new(None);
@@ -492,11 +521,16 @@ impl Reference {
                 let node = self.assistant_node(self.leaf.clone(), words, usage);
                 self.append(node)
             }
-            Op::ToolCall { state, items } => {
+            Op::ToolCall { state, items, cut } => {
                 let id = self.fresh("t");
                 let call = format!("call-{id}");
                 let part = tool_part(&call, TOOL_STATES[state % TOOL_STATES.len()], self.next, items, None);
-                let node = json!({ "id": id, "parentId": self.leaf, "role": "assistant", "parts": [{ "type": "step-start" }, part] });
+                let mut node = json!({ "id": id, "parentId": self.leaf, "role": "assistant", "parts": [{ "type": "step-start" }, part] });
+                match cut {
+                    1 => node["metadata"] = json!({ "aborted": true }),
+                    2 => node["metadata"] = json!({ "finishReason": "error" }),
+                    _ => {}
+                }
                 self.append(node)
             }
             Op::AdvanceTool { pick, outcome } => self.advance_tool(pick, outcome),
@@ -559,10 +593,12 @@ impl Reference {
         }
     }
 
-    /// Moves the first pending tool part of a message the store lets change in place (the leaf message,
-    /// or any message with a pending tool part) to its next state, replacing that message's parts.
+    /// Moves the first unfinished tool part of a message the store lets change in place (the leaf
+    /// message, or a message of the newest turn whose workflow is pending) to its next state, replacing
+    /// that message's parts.
     fn advance_tool(&mut self, pick: usize, outcome: usize) -> Write {
-        let candidates: Vec<usize> = (0..self.nodes.len()).filter(|&i| has_pending_tool(&self.nodes[i])).collect();
+        let candidates: Vec<usize> =
+            (0..self.nodes.len()).filter(|&i| has_unfinished_tool(&self.nodes[i]) && self.updatable(i)).collect();
         if candidates.is_empty() {
             return Write::Nothing;
         }
@@ -597,7 +633,7 @@ impl Reference {
         let mut forkable = Vec::new();
         for (position, &i) in chain.iter().enumerate() {
             let node = &self.nodes[i];
-            let expected = is_assistant(node) && !has_pending_tool(node);
+            let expected = is_assistant(node) && !may_still_complete(node);
             let answer = can_fork(&session, &id_of(node));
             assert_eq!(answer.ok, expected, "canFork({}) = {answer:?}", id_of(node));
             if expected {
@@ -629,8 +665,46 @@ impl Reference {
         write
     }
 
+    /// Whether the store may update node `at` in place: the leaf, or a message of the newest turn with a
+    /// workflow that can still complete (rule `interrupted-tool`).
+    fn updatable(&self, at: usize) -> bool {
+        if self.leaf.as_deref() == Some(id_of(&self.nodes[at]).as_str()) {
+            return true;
+        }
+        let chain = self.chain();
+        may_still_complete(&self.nodes[at]) && chain[newest_turn_start(&self.nodes, &chain)..].contains(&at)
+    }
+
+    /// The draft turn of a preflight without a given draft, as message ids: the branch's messages from
+    /// its newest user message (or from the boundary in force, if that is later) to the leaf; none
+    /// when the leaf is a checkpoint.
+    fn stored_draft_turn(&self, chain: &[usize]) -> Vec<String> {
+        if chain.last().is_none_or(|&i| is_checkpoint(&self.nodes[i])) {
+            return Vec::new();
+        }
+        let start = newest_turn_start(&self.nodes, chain).max(self.boundary_in_force(chain));
+        chain[start..].iter().map(|&i| &*self.nodes[i]).filter(|n| !is_checkpoint(n)).map(id_of).collect()
+    }
+
+    /// Invariant 10: every `send` ends with the draft turn, byte-identical: the given draft, or the
+    /// stored turn `expected` (ids) as the durable nodes.
+    fn check_send(&self, given_draft: bool, expected: &[String]) {
+        let session = self.session();
+        let projection = project(&session).expect("project").to_json(&session);
+        let messages = projection["messages"].as_array().expect("messages");
+        if given_draft {
+            return; // the controller appends the given draft itself, after the projection
+        }
+        assert!(messages.len() >= expected.len(), "invariant 10: the send lacks the draft turn {expected:?}");
+        let sent = &messages[messages.len() - expected.len()..];
+        for (message, id) in sent.iter().zip(expected) {
+            assert_eq!(message, self.node(id), "invariant 10: the draft turn is sent verbatim, at the end");
+        }
+        record(|s| s.stored_draft_sends += 1);
+    }
+
     fn plan_options(&self, mode: Mode, draft_words: usize, overhead_percent: u64) -> PlanOptions {
-        let draft = (mode == Mode::Preflight).then(|| Draft::Text(text(self.next + 11, draft_words)));
+        let draft = (mode == Mode::Preflight && draft_words > 0).then(|| Draft::Text(text(self.next + 11, draft_words)));
         PlanOptions { mode, draft, overhead: self.model.context_window * overhead_percent / 100 }
     }
 
@@ -662,12 +736,31 @@ impl Reference {
             assert_eq!(p.summarize_ids, expected, "summarizeIds are the messages from the old boundary to the new one");
         }
         // Invariant 7 (first half): an auto plan never fires with a pending tool workflow.
-        let pending = chain.iter().any(|&i| has_pending_tool(&self.nodes[i]));
+        let pending = pending_on(&self.nodes, &chain);
+        // Invariant 11: an interrupted tool part (cut, or a user message after it) never makes a plan
+        // workflow-pending.
+        if p.reason == "workflow-pending" {
+            assert!(pending, "invariant 11: workflow-pending with only interrupted tool parts");
+        }
+        if !pending && chain.iter().any(|&i| has_unfinished_tool(&self.nodes[i])) {
+            record(|s| s.interrupted_plans += 1);
+        }
         if p.mode == Mode::Auto && p.action == PlanAction::Compact {
             assert!(!pending, "invariant 7: auto fired with a pending tool workflow");
         }
         if pending {
             assert_eq!(p.action, PlanAction::None, "no plan compacts with a pending workflow");
+        }
+        // Invariant 10 (plan): a preflight boundary is never after the start of the stored draft turn.
+        if p.mode == Mode::Preflight && options.draft.is_none() && p.action == PlanAction::Compact {
+            let turn = self.stored_draft_turn(&chain);
+            if let Some(first) = turn.first() {
+                let new_at = p.first_kept_message_id.as_deref().map_or(chain.len(), |k| position(k).unwrap_or(usize::MAX));
+                assert!(new_at <= position(first).unwrap(), "invariant 10: the boundary is after the draft turn's start {first}");
+            }
+        }
+        if p.mode == Mode::Preflight && p.send == Some(SendDecision::Now) {
+            self.check_send(options.draft.is_some(), &self.stored_draft_turn(&chain));
         }
         // Invariant 8: preflight never answers `now` when the estimate is over the safe limit.
         if p.mode == Mode::Preflight {
@@ -744,6 +837,7 @@ impl Reference {
             return Write::Nothing;
         }
         let before = estimate(&fresh, &c.model, &EstimateRequest { draft: None, overhead: c.overhead }).expect("estimate");
+        let draft_turn = self.stored_draft_turn(&self.chain());
         let id = self.fresh("ckpt_");
         let node = checkpoint_node(&c.plan, &c.summary, &c.ledger, &id).expect("the extractive summary is a valid checkpoint");
         assert_eq!(node["parentId"].as_str(), self.leaf.as_deref(), "the checkpoint hangs under the basis leaf");
@@ -782,6 +876,7 @@ impl Reference {
                 sent.safe_input_limit,
                 c.plan.tokens_after_estimate
             );
+            self.check_send(c.draft.is_some(), &draft_turn);
             record(|s| s.sends_after_compaction += 1);
         }
         record(|s| *s.committed.entry(c.plan.mode.as_str()).or_default() += 1);
@@ -840,7 +935,20 @@ impl Reference {
                     assert_eq!(now[key], was[key], "an in-place update changes parts and metadata only");
                 }
                 assert!(!is_checkpoint(was), "checkpoints are never updated");
-                assert!(before.leaf.as_deref() == Some(id_of(was).as_str()) || has_pending_tool(was), "the store updates only the leaf or a pending workflow");
+                let before_index: HashMap<String, usize> = before.nodes.iter().enumerate().map(|(i, n)| (id_of(n), i)).collect();
+                let mut before_chain = Vec::new();
+                let mut up = before.leaf.clone();
+                while let Some(id) = up {
+                    let i = before_index[&id];
+                    before_chain.push(i);
+                    up = before.nodes[i]["parentId"].as_str().map(str::to_string);
+                }
+                before_chain.reverse();
+                let in_newest_turn = before_chain[newest_turn_start(&before.nodes, &before_chain)..].contains(at);
+                assert!(
+                    before.leaf.as_deref() == Some(id_of(was).as_str()) || (may_still_complete(was) && in_newest_turn),
+                    "the store updates only the leaf or a pending workflow of the newest turn"
+                );
                 assert_eq!((&self.leaf, self.revision), (&before.leaf, before.revision + 1));
             }
         }
@@ -985,7 +1093,10 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
         stats.cases, stats.steps, elapsed.as_secs_f64(), stats.started, stats.committed, stats.refused, stats.cancelled,
         stats.forks, stats.tool_moves, stats.max_checkpoints_on_branch
     );
-    eprintln!("after a preflight compaction: sent {} (each fits)", stats.sends_after_compaction);
+    eprintln!(
+        "after a preflight compaction: sent {} (each fits); stored draft turns sent verbatim {}; plans with only interrupted tools {}",
+        stats.sends_after_compaction, stats.stored_draft_sends, stats.interrupted_plans
+    );
     eprintln!("plans by mode/reason: {:?}", stats.plans);
     if cases >= 1_000 {
         // The generator reaches every path it is meant to test (a sanity check of the test itself).
@@ -996,6 +1107,7 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
             assert!(stats.refused.get(reason).copied().unwrap_or(0) > 0, "no commit refused for {reason}");
         }
         assert!(stats.sends_after_compaction > 0, "no send after a preflight compaction");
+        assert!(stats.stored_draft_sends > 0 && stats.interrupted_plans > 0, "invariants 10 and 11 were exercised");
         assert!(stats.forks > 0 && stats.cancelled > 0 && stats.tool_moves > 0 && stats.max_checkpoints_on_branch >= 3);
     }
 }

@@ -72,7 +72,7 @@
 
 import { drive } from './sequencing.js';
 import {
-  ancestorChain, checkHeadMove, isCheckpoint, isPendingToolPart, nodeJson, nodeRow, optionalText, randomId, requireId, storeError,
+  ancestorChain, checkHeadMove, isCheckpoint, mayStillCompleteTool, nodeJson, nodeRow, optionalText, randomId, requireId, storeError,
 } from './nodes.js';
 import { sessionFromMessages } from './linear-import.js';
 import { TxBuffer } from './tx-buffer.js';
@@ -663,7 +663,8 @@ export class SessionStoreBase {
   /**
    * Replaces a message's parts (and, if given, its metadata): a tool result, approval or the
    * final usage arriving. The only in-place update: allowed for the message at the leaf or a
-   * message with a pending tool part; bumps the revision only when the stored JSON changes,
+   * message of the newest turn with a tool part that can still complete (not cut, no user message
+   * after it on the branch: rule `interrupted-tool`); bumps the revision only when the stored JSON changes,
    * and then also the revision of every fork whose inherited chain holds the message.
    * Nodes inherited from a fork's base session cannot be updated through the fork.
    * @param {string} sessionId
@@ -684,8 +685,7 @@ export class SessionStoreBase {
       if (!stored) throw storeError('unknown-node', `updateMessageParts: session ${sessionId} has no own node ${messageId}`);
       const node = JSON.parse(stored.json);
       if (isCheckpoint(node)) throw storeError('not-updatable', `updateMessageParts: node ${messageId} is a checkpoint`);
-      const pending = Array.isArray(node.parts) && node.parts.some(isPendingToolPart);
-      if (row.leafId !== messageId && !pending) {
+      if (row.leafId !== messageId && !(yield* self.#pendingInNewestTurn(row, node))) {
         throw storeError('not-updatable', `updateMessageParts: message ${messageId} is neither the leaf nor waiting for a tool`);
       }
       const updated = { ...node, parts };
@@ -703,6 +703,28 @@ export class SessionStoreBase {
       }
       return { node: JSON.parse(json), sessionId, leafId: row.leafId, branchRevision: row.branchRevision };
     });
+  }
+
+  /**
+   * Rule `interrupted-tool` (the core's `pending_workflow`): `node`, an own message that is not the
+   * leaf, has a tool workflow that can still complete: not cut, and on the branch with no user
+   * message after it. The walk up from the leaf stops at the first user message (one turn).
+   * @param {SessionRow} row @param {Record<string, any>} node @returns {Generator<unknown, boolean, any>}
+   */
+  *#pendingInNewestTurn(row, node) {
+    if (!mayStillCompleteTool(node)) return false;
+    const seen = new Set();
+    for (let at = row.leafId; at !== null && !seen.has(at); ) {
+      if (at === node.id) return true;
+      seen.add(at);
+      /** @type {NodeRow | null} */
+      const stored = yield this.#driver.getNode(row.id, at);
+      // Not an own node: the chain left the session's own nodes before reaching the message.
+      if (!stored) return false;
+      if (stored.kind === 'message' && JSON.parse(stored.json).role === 'user') return false;
+      at = stored.parentId;
+    }
+    return false;
   }
 
   /**

@@ -7,13 +7,11 @@ import { randomHex } from '../random-id.js';
 /** @typedef {import('./base.js').SessionNode} SessionNode */
 /** @typedef {import('./base.js').NodeRow} NodeRow */
 
-/** Tool part states that mean the workflow is still waiting (the contract's "pending" set). */
-export const PENDING_TOOL_STATES = Object.freeze([
-  'input-streaming',
-  'input-available',
-  'approval-requested',
-  'approval-responded',
-]);
+/**
+ * The final tool part states; any other (`input-streaming`, `input-available`, `approval-requested`,
+ * `approval-responded`, a state this version does not know) is unfinished, as in the core.
+ */
+export const FINISHED_TOOL_STATES = Object.freeze(['output-available', 'output-error', 'output-denied']);
 
 /** A JS Error with a stable `code` (and fields such as `retryable`), like the wasm core's. */
 export { storeError };
@@ -30,12 +28,34 @@ export function isCheckpoint(node) {
   return typeof node === 'object' && node !== null && Object.prototype.hasOwnProperty.call(node, 'checkpoint');
 }
 
-/** @param {unknown} part */
-export function isPendingToolPart(part) {
+/** A tool part (static or dynamic) not in a final state. @param {unknown} part */
+export function isUnfinishedToolPart(part) {
   if (typeof part !== 'object' || part === null) return false;
   const p = /** @type {{ type?: unknown, state?: unknown }} */ (part);
   const isTool = typeof p.type === 'string' && (p.type.startsWith('tool-') || p.type === 'dynamic-tool');
-  return isTool && typeof p.state === 'string' && PENDING_TOOL_STATES.includes(p.state);
+  return isTool && typeof p.state === 'string' && !FINISHED_TOOL_STATES.includes(p.state);
+}
+
+/**
+ * The chat transport's mark of a response cut by Stop (`metadata.aborted === true`) or by an error
+ * (`metadata.finishReason === 'error'`): nothing will finish its tool parts.
+ * @param {unknown} message
+ */
+export function isCutMessage(message) {
+  const metadata = typeof message === 'object' && message !== null ? /** @type {any} */ (message).metadata : undefined;
+  if (typeof metadata !== 'object' || metadata === null) return false;
+  return metadata.aborted === true || metadata.finishReason === 'error';
+}
+
+/**
+ * Rule `interrupted-tool`, as the core applies it: a message whose unfinished tool part can still
+ * complete as far as the message tells (not cut). It is pending only while no user message follows
+ * it on the branch (the store checks that part).
+ * @param {unknown} message
+ */
+export function mayStillCompleteTool(message) {
+  const parts = typeof message === 'object' && message !== null ? /** @type {any} */ (message).parts : undefined;
+  return Array.isArray(parts) && parts.some(isUnfinishedToolPart) && !isCutMessage(message);
 }
 
 /**

@@ -87,8 +87,10 @@ const versionOf = (node) => {
   return found ? Number(found[1]) : null;
 };
 const isCheckpoint = (node) => Object.prototype.hasOwnProperty.call(node, 'checkpoint');
-const PENDING = new Set(['input-streaming', 'input-available', 'approval-requested', 'approval-responded']);
-const isPending = (node) => Array.isArray(node.parts) && node.parts.some((p) => p.type?.startsWith('tool-') && PENDING.has(p.state));
+const FINISHED = new Set(['output-available', 'output-error', 'output-denied']);
+const isPending = (node) => Array.isArray(node.parts) && node.parts.some((p) => p.type?.startsWith('tool-') && typeof p.state === 'string' && !FINISHED.has(p.state));
+/** Cut by Stop or an error (the transport's mark): its tool parts are interrupted. */
+const isCut = (node) => node.metadata?.aborted === true || node.metadata?.finishReason === 'error';
 
 /** Parts of a message: a marked text, and for a tool turn a tool part carrying the marker too. */
 function partsOf(id, version, kind, rng) {
@@ -146,12 +148,29 @@ class Reference {
     return { node: clone(node), sessionId: s.id, leafId: s.leafId, branchRevision: s.rev };
   }
 
+  /**
+   * Rule `interrupted-tool`: an own message whose unfinished tool part can still complete: not cut,
+   * on the branch with no user message after it.
+   */
+  pendingInNewestTurn(sessionId, node) {
+    const s = this.sessions.get(sessionId);
+    if (!isPending(node) || isCut(node)) return false;
+    const byId = new Map(this.visible(sessionId).map((n) => [n.id, n]));
+    for (let at = s.leafId, steps = 0; at !== null && byId.has(at) && steps <= byId.size; steps++) {
+      if (at === node.id) return true;
+      const n = byId.get(at);
+      if (!isCheckpoint(n) && n.role === 'user') return false;
+      at = n.parentId;
+    }
+    return false;
+  }
+
   update(sessionId, messageId, parts, options) {
     const s = this.sessions.get(sessionId);
     const node = s.own.find((n) => n.id === messageId);
     if (!node) return { code: 'unknown-node' };
     if (isCheckpoint(node)) return { code: 'not-updatable' };
-    if (s.leafId !== messageId && !isPending(node)) return { code: 'not-updatable' };
+    if (s.leafId !== messageId && !this.pendingInNewestTurn(sessionId, node)) return { code: 'not-updatable' };
     const updated = { ...node, parts: clone(parts) };
     if (options.metadata !== undefined) updated.metadata = clone(options.metadata);
     if (JSON.stringify(updated) === JSON.stringify(node)) {
@@ -364,11 +383,11 @@ async function runSequence(store, seed, figures, prefix) {
     const s = ref.sessions.get(sessionId);
     const visible = ref.visible(sessionId);
     const leaf = s.own.find((n) => n.id === s.leafId);
-    const pending = s.own.filter(isPending);
+    const pending = s.own.filter((n) => !isCheckpoint(n) && ref.pendingInNewestTurn(sessionId, n));
     // Updatable nodes other sessions see: the shared nodes whose change must reach every fork.
     const sharedUpdatable = sessionIds().flatMap((id) => {
       const owner = ref.sessions.get(id);
-      return owner.own.filter((n) => (n.id === owner.leafId || isPending(n)) && !isCheckpoint(n) &&
+      return owner.own.filter((n) => !isCheckpoint(n) && (n.id === owner.leafId || ref.pendingInNewestTurn(id, n)) &&
         sessionIds().some((other) => other !== id && ref.visible(other).includes(n))).map((n) => [id, n]);
     });
     // ... and of those, the ones a held compaction of another session planned on.
