@@ -198,8 +198,8 @@ function checkVersion(options, where) {
 }
 
 /**
- * Loads and initializes the wasm once per plugin lifetime; later calls return the same
- * promise whatever they pass. A failed load (code `wasm-load-failed`) is forgotten, wasm-bindgen's
+ * Loads and initializes the wasm once per plugin lifetime; later calls wait for the same load
+ * whatever they pass, and resolve to their own `bindings` when they give them. A failed load (code `wasm-load-failed`) is forgotten, wasm-bindgen's
  * state included when `bindings` has `resetWasmState`, so it can be retried. Resolves to `bindings`
  * when given, otherwise to what the init function returned.
  *
@@ -210,7 +210,8 @@ function checkVersion(options, where) {
  * @returns {Promise<any>}
  */
 export function loadCompaction(options) {
-  if (loaded) return loaded;
+  // A later call gets its own bindings (the same module's functions over the one instance), as typed.
+  if (loaded) return options && typeof options === 'object' && options.bindings ? loaded.then(() => options.bindings) : loaded;
   if (!options || typeof options !== 'object') return Promise.reject(loadError('loadCompaction: options are required'));
   const attempt = load(options);
   loaded = attempt;
