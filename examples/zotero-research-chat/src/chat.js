@@ -23,9 +23,8 @@ export async function loadChatCore(addonRef) {
 
 // #region store
 export function openStore(addonRef) {
-  const db = new Zotero.DBConnection(`${addonRef}-sessions`); // <Zotero data dir>/<addonRef>-sessions.sqlite
-  const store = new ZoteroDBStore(db);
-  return { db, store };
+  // <Zotero data dir>/<addonRef>-sessions.sqlite; store.close() closes it too.
+  return new ZoteroDBStore(new Zotero.DBConnection(`${addonRef}-sessions`), { closeConnection: true });
 }
 // #endregion store
 
@@ -120,10 +119,9 @@ export class ItemChat {
 }
 
 // #region shutdown
-export async function closeChatCore({ chats, store, db }) {
+export async function closeChatCore({ chats, store }) {
   for (const chat of chats) chat.close(); // controller.cancel(): a running compaction writes nothing
-  await store.close(); // frees the store's per-session indexes
-  await db.closeDatabase(true);
+  await store.close(); // frees the store's per-session indexes, then closes the connection
   unloadCompaction();
 }
 // #endregion shutdown

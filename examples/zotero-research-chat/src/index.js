@@ -21,8 +21,8 @@ function modelsFromPrefs() {
 
 export async function startup({ id, rootURI }) {
   await loadChatCore(ADDON_REF);
-  const { db, store } = openStore(ADDON_REF);
-  plugin = { id, rootURI, db, store, chats: new Map(), models: modelsFromPrefs, windows: new Set() };
+  const store = openStore(ADDON_REF);
+  plugin = { id, rootURI, store, chats: new Map(), models: modelsFromPrefs, windows: new Set() };
   Zotero.PreferencePanes?.register({ pluginID: id, src: `${rootURI}content/preferences.xhtml`, label: "Research chat" });
   plugin.section = Zotero.ItemPaneManager?.registerSection(chatSection({ pluginID: id, rootURI, chatFor }));
   // For other code of the user's (and the tests): the same chats the panes use.
@@ -76,11 +76,11 @@ export function onMainWindowUnload(window) {
 
 export async function shutdown() {
   if (!plugin) return;
-  const { store, db, section } = plugin;
+  const { store, section } = plugin;
   const chats = await Promise.all([...plugin.chats.values()].map((chat) => chat.catch(() => null)));
   if (section) Zotero.ItemPaneManager?.unregisterSection(section);
   delete Zotero.ResearchChat;
   plugin = null;
-  await closeChatCore({ chats: chats.filter(Boolean), store, db });
+  await closeChatCore({ chats: chats.filter(Boolean), store });
   windowGlobals.uninstall();
 }
