@@ -279,7 +279,10 @@ export interface LoadCompactionOptions<B = unknown> {
  * when the scope may not compile wasm (Firefox 153+ privileged code without Zotero's eval prefs).
  */
 export function loadCompaction<B>(options: LoadCompactionOptions<B> & { bindings: B }): Promise<B>;
-/** A later call waits for the first call's load and resolves to what that call resolved to. */
+/**
+ * A later call waits for the first call's load: with `bindings` of the same module it resolves to
+ * them (another copy of the module: `already-loaded`), without, to what the first call resolved to.
+ */
 export function loadCompaction(options: LoadCompactionOptions): Promise<unknown>;
 /** Forgets the loaded instance (shutdown, tests); free wasm objects first. */
 export function unloadCompaction(): void;

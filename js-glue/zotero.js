@@ -198,8 +198,8 @@ function checkVersion(options, where) {
 }
 
 /**
- * Loads and initializes the wasm once per plugin lifetime; later calls wait for the same load
- * whatever they pass, and resolve to their own `bindings` when they give them. A failed load (code `wasm-load-failed`) is forgotten, wasm-bindgen's
+ * Loads and initializes the wasm once per plugin lifetime; later calls wait for the same load and
+ * resolve to their own `bindings` when they give the same module's (else `already-loaded`). A failed load (code `wasm-load-failed`) is forgotten, wasm-bindgen's
  * state included when `bindings` has `resetWasmState`, so it can be retried. Resolves to `bindings`
  * when given, otherwise to what the init function returned.
  *
@@ -210,15 +210,35 @@ function checkVersion(options, where) {
  * @returns {Promise<any>}
  */
 export function loadCompaction(options) {
-  // A later call gets its own bindings (the same module's functions over the one instance), as typed.
-  if (loaded) return options && typeof options === 'object' && options.bindings ? loaded.then(() => options.bindings) : loaded;
+  if (loaded) return laterLoad(loaded, options);
   if (!options || typeof options !== 'object') return Promise.reject(loadError('loadCompaction: options are required'));
   const attempt = load(options);
   loaded = attempt;
+  loadedBindings = options.bindings ?? null;
   attempt.catch(() => {
     if (loaded === attempt) loaded = null;
   });
   return attempt;
+}
+
+/** The bindings the first load was given (a later call's are compared with them). @type {any} */
+let loadedBindings = null;
+
+/**
+ * A later call: waits for the same load, and resolves to its own `bindings` (as typed) when they are
+ * the same module's functions; bindings of another copy of the module were never initialized:
+ * `already-loaded`.
+ * @param {Promise<unknown>} first @param {LoadCompactionOptions | undefined} options
+ */
+function laterLoad(first, options) {
+  const bindings = options && typeof options === 'object' ? options.bindings : undefined;
+  if (!bindings || bindings === loadedBindings) return first;
+  const same = loadedBindings && ['initSync', 'default', 'version', 'resetWasmState'].every(
+    (name) => bindings[name] === undefined || loadedBindings[name] === undefined || bindings[name] === loadedBindings[name]);
+  if (!same) {
+    return Promise.reject(loadError('loadCompaction: already loaded with other bindings (another copy of the module?); call unloadCompaction() first', undefined, 'already-loaded'));
+  }
+  return first.then(() => bindings);
 }
 
 /**
@@ -229,6 +249,7 @@ export function loadCompaction(options) {
 export function unloadCompaction() {
   releaseHeldSessions();
   loaded = null;
+  loadedBindings = null;
 }
 
 /** An Error named AbortError (DOMException where the runtime has it). @param {string} message */
