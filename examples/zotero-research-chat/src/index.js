@@ -60,6 +60,12 @@ function windowKey(window) {
 
 export function onMainWindowLoad(window) {
   plugin?.windows.add(window);
+  // The pane's labels (addon/locale/, registered for Fluent by Zotero's plugin loader).
+  try {
+    window.MozXULElement?.insertFTLIfNeeded("research-chat.ftl");
+  } catch {
+    // a window without Fluent (the tests' plain browser windows) shows no labels, nothing else
+  }
 }
 
 /** The window's chats end with it (a compaction it runs is cancelled; the session stays). */
