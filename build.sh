@@ -30,6 +30,8 @@ usage: ./build.sh <command>
           consumer + Node consumer tests; the Zotero-style IIFE bundle in headless Firefox; the
           package in a Zotero plugin scope (Firefox chrome context, Sqlite.sys.mjs)
   demo    build, then run the demo on the bundled sample session
+  example build, then the example Zotero plugin (examples/zotero-research-chat) into
+          .work/research-chat.xpi (esbuild and a zip writer in Node; stage 7 runs that build)
   bench   build, then run the benchmarks
   soak    the long reliability run: model-based property tests in release mode
           (BIBGENIE_SOAK_CASES cases, default 200,000)
@@ -401,6 +403,13 @@ run_demo() {
   BIBGENIE_REPO_ROOT="$ROOT" node "$CONSUMER/node_modules/bibgenie-compaction/demo/demo.js" "$@"
 }
 
+# The example plugin as a user builds it: esbuild over its src/ against the installed tarball (the AI
+# SDK from tests/node_modules), zipped by Node into an .xpi. tests/zotero-runtime runs the same build.
+run_example() {
+  build_and_pack
+  node examples/zotero-research-chat/build.mjs --package-root "$CONSUMER" --deps-root tests --out "$WORK/research-chat.xpi"
+}
+
 # The benchmarks, each printing markdown tables (also collected in .work/bench.md): the
 # estimator's fidelity against real tokenizers (bench/estimator), speed in Node and in headless
 # Firefox against the installed tarball (bench/speed; the baseline is bench/baseline/, the peer pi;
@@ -475,6 +484,7 @@ main() {
     build) setup; build_pkg ;;
     test) setup; run_tests "$@" ;;
     demo) setup >&2; run_demo "$@" ;;
+    example) setup; run_example ;;
     bench) setup; run_bench "$@" ;;
     soak) setup; run_soak ;;
     fuzz) run_fuzz "$@" ;;

@@ -1,5 +1,5 @@
 // AI SDK adapters. `ai` is a peer dependency and never imported here: the app passes its own
-// `generateText` (v5 or v6), so the package bundles no SDK and works with the app's version.
+// `generateText` (v5, v6 or v7), so the package bundles no SDK and works with the app's version.
 
 import { codedError as adapterError } from './coded-error.js';
 

@@ -77,7 +77,8 @@ export declare class CompactionController {
    * Background automatic check; resolves null when skipped because a compaction runs. Never rejects.
    * Planned on the store-held index when the store has one: the runner runs only to compact.
    */
-  afterTurn(): Promise<CompactOutcome | null>;
+  afterTurn(options?: { overhead?: Overhead }): Promise<CompactOutcome | null>;
   /** Preflight of a send; waits for a running compaction first. Rejects with code `not-loaded` before the wasm is loaded. */
-  submit<D extends Draft>(draft: D): Promise<SubmitResult & { draft: D }>;
+  /** `overhead` replaces the controller's for this send (the transport passes its system and tools). */
+  submit<D extends Draft>(draft: D, options?: { overhead?: Overhead }): Promise<SubmitResult & { draft: D }>;
 }

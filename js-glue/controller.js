@@ -1,6 +1,9 @@
-// CompactionController: one per open session. Runs at most one compaction at a time on top of the
-// wasm `compact` runner, gates the session operations while it runs, and turns a send into a
-// preflight (compact first when the draft would not fit).
+// CompactionController: one per open session and window (or one per session shared by its windows).
+// Runs at most one compaction at a time per session on top of the wasm `compact` runner: the
+// running compaction is shared by every controller of the same store and session in the process
+// (./session-turns.js), so a second window joins or waits for it instead of racing it into `stale`.
+// Gates the session operations while it runs, and turns a send into a preflight (compact first
+// when the draft would not fit).
 //
 // With a store that holds an index per open session (`withSessionIndex`, the package's stores),
 // every decision is planned on that index first: a send that fits, or an after-turn check with
@@ -17,6 +20,7 @@ import { createAbortSignalLike } from './zotero.js';
 import { randomHex } from './random-id.js';
 import { codedError as controllerError } from './coded-error.js';
 import { checkModelCounts, checkOverheadCounts } from './counts.js';
+import { sessionSlot } from './session-turns.js';
 
 // The default core: the wasm exports, with the package's project/estimate/plan (they answer with the
 // caller's own node objects, exactly as given, and share one hidden index for one session), and the
@@ -57,6 +61,19 @@ const MAX_PREFLIGHT_ATTEMPTS = 3;
 /** The counts of the `compacting` state from a plan. @param {any} plan */
 function countsOf(plan) {
   return { foldedMessages: plan.summarizeIds.length, tokensBefore: plan.tokensBefore, tokensAfterEstimate: plan.tokensAfterEstimate };
+}
+
+/**
+ * The overhead a call gives (`{ overhead }`), else the controller's.
+ * @param {unknown} options @param {unknown} fallback
+ */
+function overheadOption(options, fallback) {
+  if (options === undefined || options === null) return fallback;
+  if (typeof options !== 'object') throw controllerError('invalid-options', 'the options must be an object ({ overhead })');
+  const given = /** @type {any} */ (options).overhead;
+  if (given === undefined) return fallback;
+  checkOverheadCounts(given, 'overhead option');
+  return given;
 }
 
 /** @param {unknown} error */
@@ -100,8 +117,9 @@ export class CompactionController {
   /** @type {CompactSummarize} */ #summarize;
   /** @type {unknown} */ #overhead;
   /** @type {CompactionCore} */ #core;
-  /** @type {{ mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, promise: Promise<CompactOutcome>, announced: boolean } | null} */
-  #run = null;
+  /** The session's slot shared with the other controllers and transports of the same store and session. */
+  /** @type {{ run: { mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, promise: Promise<CompactOutcome>, announced: boolean } | null, turn: object | null }} */
+  #slot;
   /** @type {CompactionState} */
   #state = { status: 'idle' };
   /** Whether decisions may be planned on the store's held index (the wasm core and a store that has one). */
@@ -139,6 +157,7 @@ export class CompactionController {
     this.#model = model;
     this.#summarize = summarize;
     this.#overhead = overhead;
+    this.#slot = sessionSlot(store, sessionId);
     this.#core = core ?? /** @type {CompactionCore} */ (/** @type {unknown} */ (wasm));
     // A replaced core is what decides (tests, another copy of the module): never bypassed.
     this.#indexed = core === undefined && typeof (/** @type {any} */ (store).withSessionIndex) === 'function';
@@ -153,7 +172,7 @@ export class CompactionController {
 
   /** True while a compaction (including the planning before it) runs. */
   get busy() {
-    return this.#run !== null;
+    return this.#slot.run !== null;
   }
 
   get model() {
@@ -165,7 +184,7 @@ export class CompactionController {
    * @param {object} model
    */
   setModel(model) {
-    if (this.#run) throw controllerError('busy', 'setModel: a compaction is running; wait for it or cancel it first');
+    if (this.#slot.run) throw controllerError('busy', 'setModel: a compaction is running; wait for it or cancel it first');
     if (!model || typeof model !== 'object') throw controllerError('invalid-model', 'setModel: model must be a ModelProfile object');
     checkModelCounts(model, 'setModel');
     this.#model = model;
@@ -177,7 +196,7 @@ export class CompactionController {
    * @param {'retry' | 'edit' | 'fork' | 'switch-model' | 'compact' | 'edit-draft' | 'submit'} action
    */
   can(action) {
-    if (GATED_ACTIONS.has(action)) return this.#run === null;
+    if (GATED_ACTIONS.has(action)) return this.#slot.run === null;
     if (FREE_ACTIONS.has(action)) return true;
     throw controllerError('invalid-options', `can: unknown action ${JSON.stringify(action)}`);
   }
@@ -192,7 +211,7 @@ export class CompactionController {
     if (mode !== 'manual' && mode !== 'auto') {
       return Promise.reject(controllerError('invalid-options', "compact: mode must be 'manual' or 'auto' (a send uses submit)"));
     }
-    if (this.#run) return this.#run.promise;
+    if (this.#slot.run) return this.#slot.run.promise;
     return this.#start(mode, undefined).promise;
   }
 
@@ -201,8 +220,8 @@ export class CompactionController {
    * @param {unknown} [reason]
    */
   cancel(reason) {
-    if (!this.#run) return false;
-    this.#run.abort.abort(reason);
+    if (!this.#slot.run) return false;
+    this.#slot.run.abort.abort(reason);
     return true;
   }
 
@@ -211,11 +230,12 @@ export class CompactionController {
    * need not await (it never rejects); skipped while a compaction runs (resolves null). The runner
    * plans in `auto` mode, which does nothing while a tool call, result or approval is pending or
    * while the projection is under the threshold.
+   * @param {{ overhead?: unknown }} [options] `overhead` replaces the controller's for this check
    * @returns {Promise<CompactOutcome | null>}
    */
-  afterTurn() {
-    if (this.#run) return Promise.resolve(null);
-    return this.#start('auto', undefined).promise;
+  afterTurn(options) {
+    if (this.#slot.run) return Promise.resolve(null);
+    return this.#start('auto', undefined, overheadOption(options, this.#overhead)).promise;
   }
 
   /**
@@ -227,10 +247,13 @@ export class CompactionController {
    * failed, the submit ends so too, and only the user's next submit tries again. After its own
    * compaction the new projection is estimated with the draft; `send` only when that fits.
    * @param {string | object} draft the user's message (a UIMessage, or its text)
+   * @param {{ overhead?: unknown }} [options] `overhead` (what this request carries besides the
+   *   session: `{ system, tools }` or `{ tokens }`) replaces the controller's for this send
    * @returns {Promise<SubmitResult>}
    */
-  async submit(draft) {
+  async submit(draft, options) {
     if (draft === undefined || draft === null) throw controllerError('invalid-options', 'submit: draft must be a UIMessage or a string');
+    const overhead = overheadOption(options, this.#overhead);
     // A draft the app already persisted ("save first") is sent once: the stored leaf is used as is.
     const stored = await this.#storedDraft(draft);
     if (stored === 'elsewhere') {
@@ -240,15 +263,15 @@ export class CompactionController {
     /** @type {CompactOutcome | undefined} */
     let outcome;
     for (let attempt = 0; attempt < MAX_PREFLIGHT_ATTEMPTS; attempt++) {
-      while (this.#run) {
-        const waited = await this.#run.promise;
+      while (this.#slot.run) {
+        const waited = await this.#slot.run.promise;
         if (waited.status === 'cancelled' || waited.status === 'failed') return interruptedSubmit(waited, draft);
       }
-      const run = this.#start('preflight', stored ? undefined : draft);
+      const run = this.#start('preflight', stored ? undefined : draft, overhead);
       outcome = await run.promise;
       // Not loaded is a mistake in the app, not a failed compaction: say so loudly.
       if (outcome.status === 'failed' && outcome.reason === 'not-loaded') throw /** @type {any} */ (outcome).error;
-      if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft, stored);
+      if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft, stored, overhead);
       if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft, stored, run.projected);
       switch (outcome.status) {
         case 'stale':
@@ -280,10 +303,11 @@ export class CompactionController {
    * @param {CompactOutcome} outcome a `committed` outcome
    * @param {unknown} draft
    * @param {'leaf' | false} stored whether the draft is already the session's leaf
+   * @param {unknown} overhead
    * @returns {Promise<SubmitResult>}
    */
-  async #sendIfFits(outcome, draft, stored) {
-    const options = this.#requestOptions(stored ? undefined : draft);
+  async #sendIfFits(outcome, draft, stored, overhead) {
+    const options = this.#requestOptions(stored ? undefined : draft, overhead);
     const held = this.#indexed ? await this.#committedOnIndex(outcome, options) : null;
     let estimated;
     if (held) {
@@ -370,8 +394,9 @@ export class CompactionController {
   /**
    * @param {CompactionMode} mode
    * @param {unknown} draft
+   * @param {unknown} [overhead]
    */
-  #start(mode, draft) {
+  #start(mode, draft, overhead = this.#overhead) {
     const abort = createAbortSignalLike();
     /** @type {{ mode: CompactionMode, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown, plan?: any, projected?: unknown[] }} */
     const run = { mode, abort, promise: /** @type {any} */ (null), announced: false, session: undefined };
@@ -388,13 +413,13 @@ export class CompactionController {
     /** @type {CompactSummarize} */
     const summarize = (request, signal) => {
       // Announced only once a summary is really being made: a send that fits never shows "Compacting".
-      if (this.#run === run && !run.announced) {
+      if (this.#slot.run === run && !run.announced) {
         run.announced = true;
         this.#setState({
           status: 'compacting',
           mode,
-          cancel: () => (this.#run === run ? this.cancel() : false),
-          ...(run.plan ? countsOf(run.plan) : this.#compactingCounts(run.session, mode, draft)),
+          cancel: () => (this.#slot.run === run ? this.cancel() : false),
+          ...(run.plan ? countsOf(run.plan) : this.#compactingCounts(run.session, mode, draft, overhead)),
         });
       }
       return this.#summarize(request, signal);
@@ -406,9 +431,9 @@ export class CompactionController {
       mode,
       summarize,
       signal: abort.signal,
-      ...this.#requestOptions(draft),
+      ...this.#requestOptions(draft, overhead),
     };
-    this.#run = run;
+    this.#slot.run = run;
     run.promise = Promise.resolve()
       .then(() => this.#execute(run, options))
       .catch((error) => /** @type {CompactOutcome} */ ({
@@ -429,11 +454,11 @@ export class CompactionController {
    * case the runner reports: too large, no index). The index path's outcome is the runner's: a
    * `noop` with the same plan, and `session` as load() gives it, its `nodes` parsed when first read.
    * @param {{ mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, plan?: any, projected?: unknown[] }} run
-   * @param {{ mode: CompactionMode, draft?: unknown }} options the runner's options
+   * @param {{ mode: CompactionMode, draft?: unknown, overhead?: unknown }} options the runner's options
    * @returns {Promise<CompactOutcome>}
    */
   async #execute(run, options) {
-    const planned = this.#indexed ? await this.#planOnIndex(run.mode, options.draft) : null;
+    const planned = this.#indexed ? await this.#planOnIndex(run.mode, /** @type {any} */ (options)) : null;
     if (planned) {
       run.plan = planned.plan;
       if (planned.outcome) {
@@ -449,11 +474,11 @@ export class CompactionController {
    * The plan on the store's held index, with the outcome when no runner call is needed (and for a
    * send that fits, the projection's messages); null when the index cannot answer (the runner then
    * decides, with its own load, and reports any problem as before).
-   * @param {CompactionMode} mode @param {unknown} draft
+   * @param {CompactionMode} mode @param {{ draft?: unknown, overhead?: unknown }} request the runner's options
    * @returns {Promise<{ plan: any, outcome?: CompactOutcome, messages?: unknown[] } | null>}
    */
-  async #planOnIndex(mode, draft) {
-    const options = { mode, ...this.#requestOptions(draft) };
+  async #planOnIndex(mode, request) {
+    const options = { mode, ...this.#requestOptions(request.draft, request.overhead) };
     return this.#onIndex((view) => {
       const plan = view.index.plan(this.#model, options);
       if (plan.action === 'compact' || plan.send === 'too-large') return { plan };
@@ -477,21 +502,24 @@ export class CompactionController {
     }
   }
 
-  /** The draft (when given) and the controller's overhead, as plan and estimate options. @param {unknown} draft */
-  #requestOptions(draft) {
-    return { ...(draft === undefined ? {} : { draft }), ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }) };
+  /**
+   * The draft (when given) and the overhead (the controller's unless the call gave one), as plan and
+   * estimate options. @param {unknown} draft @param {unknown} [overhead]
+   */
+  #requestOptions(draft, overhead = this.#overhead) {
+    return { ...(draft === undefined ? {} : { draft }), ...(overhead === undefined ? {} : { overhead }) };
   }
 
   /**
    * For a status line ("Compacting 14 earlier messages, 9,800 -> 3,100 tokens") when no plan was
    * made on an index: the plan the runner is carrying out, planned again on the session it loaded.
-   * @param {unknown} session @param {CompactionMode} mode @param {unknown} draft
+   * @param {unknown} session @param {CompactionMode} mode @param {unknown} draft @param {unknown} overhead
    */
-  #compactingCounts(session, mode, draft) {
+  #compactingCounts(session, mode, draft, overhead) {
     const plan = /** @type {any} */ (this.#core).plan;
     if (typeof plan !== 'function' || session === undefined) return {};
     try {
-      return countsOf(plan(session, this.#model, { mode, ...this.#requestOptions(draft) }));
+      return countsOf(plan(session, this.#model, { mode, ...this.#requestOptions(draft, overhead) }));
     } catch {
       return {}; // the counts are for display; the runner reports real problems
     }
@@ -502,7 +530,7 @@ export class CompactionController {
    * @param {CompactOutcome} outcome
    */
   #finish(run, outcome) {
-    if (this.#run === run) this.#run = null;
+    if (this.#slot.run === run) this.#slot.run = null;
     if (outcome.status === 'failed') {
       this.#setState({ status: 'failed', mode: run.mode, reason: outcome.reason, message: outcome.message ?? outcome.reason, outcome });
     } else if (run.announced || this.#state.status !== 'idle') {

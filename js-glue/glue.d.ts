@@ -279,9 +279,34 @@ export interface LoadCompactionOptions<B = unknown> {
  * when the scope may not compile wasm (Firefox 153+ privileged code without Zotero's eval prefs).
  */
 export function loadCompaction<B>(options: LoadCompactionOptions<B> & { bindings: B }): Promise<B>;
+/**
+ * A later call waits for the first call's load: with `bindings` of the same module it resolves to
+ * them (another copy of the module: `already-loaded`), without, to what the first call resolved to.
+ */
 export function loadCompaction(options: LoadCompactionOptions): Promise<unknown>;
 /** Forgets the loaded instance (shutdown, tests); free wasm objects first. */
 export function unloadCompaction(): void;
+
+/** What the AI SDK uses bare and Zotero's plugin scope lacks (web streams, AbortController, ...). */
+export const WINDOW_GLOBALS: readonly string[];
+
+/** What installWindowGlobals installed. */
+export interface WindowGlobals {
+  /** The names given stand-ins (those the scope lacked). */
+  installed: string[];
+  /** The current main window; throws code `no-main-window` when none is open. */
+  window(): any;
+  /** Removes the stand-ins (plugin shutdown). */
+  uninstall(): void;
+}
+
+/**
+ * Gives `scope` (the plugin's global) stand-ins for `names` (WINDOW_GLOBALS) that construct, call
+ * and read the CURRENT main window's own at each use: the chat survives that window closing and
+ * another opening, the AI SDK's bundle loads with no window, and a use with none throws code
+ * `no-main-window`. Call it before the AI SDK's code runs.
+ */
+export function installWindowGlobals(scope: object, getWindow: () => unknown, names?: readonly string[]): WindowGlobals;
 
 // ---- AI SDK adapters --------------------------------------------------------------------------
 
@@ -302,12 +327,12 @@ export interface AiSdkSummaryCall {
 }
 
 /**
- * summarize() through AI SDK generateText (v5 or v6): system, prompt, maxOutputTokens and the
+ * summarize() through AI SDK generateText (v5, v6 or v7): system, prompt, maxOutputTokens and the
  * abort signal, no tools. `callOptions` adds settings such as temperature or providerOptions.
  */
 export function createAiSdkSummarizer(options: {
   model: LanguageModel;
-  /** `generateText` from 'ai' (v5 or v6). */
+  /** `generateText` from 'ai' (v5, v6 or v7). */
   generateText: (options: AiSdkSummaryCall) => PromiseLike<{ text: string }>;
   callOptions?: Record<string, unknown>;
   /**

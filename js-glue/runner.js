@@ -11,6 +11,7 @@ import { SessionIndex, checkCommit, checkpointNode } from './bibgenie_compaction
 import { codedError } from './coded-error.js';
 
 const STORE_FAILED = 'store-failed';
+const UNKNOWN_SESSION = 'unknown-session';
 const SUMMARIZER_FAILED = 'summarizer-failed';
 const ABORTED = 'aborted';
 
@@ -298,7 +299,9 @@ function failed(error) {
 }
 
 function failedThrown(reason, context, error) {
-  return outcome('failed', reason, { message: `${context}: ${describe(error)}`, error });
+  // A missing session is the app's mistake to name (`unknown-session`), not a failing store.
+  const code = reason === STORE_FAILED && isObject(error) ? get(error, 'code') : undefined;
+  return outcome('failed', code === UNKNOWN_SESSION ? UNKNOWN_SESSION : reason, { message: `${context}: ${describe(error)}`, error });
 }
 
 function describe(thrown) {

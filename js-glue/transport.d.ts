@@ -2,6 +2,7 @@
 import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import type { CompactionController, SubmitResult } from './controller.js';
 import type { SessionStoreBase } from './glue.js';
+import type { Overhead } from './bibgenie_compaction.js';
 
 /** What streamResponse gets: the projection (summary message first) ending with the message to answer. */
 export interface TurnRequest<UI_MESSAGE extends UIMessage = UIMessage> {
@@ -9,6 +10,10 @@ export interface TurnRequest<UI_MESSAGE extends UIMessage = UIMessage> {
   abortSignal: AbortSignal | undefined;
   trigger: 'submit-message' | 'regenerate-message';
   chatId: string;
+  /** The transport's `system`, when given: pass it to streamText. */
+  system?: string;
+  /** The transport's `tools`, when given: pass them to streamText. */
+  tools?: any;
 }
 
 /** The part of streamText's result the transport uses. */
@@ -33,19 +38,30 @@ export interface CompactionChatTransportOptions<UI_MESSAGE extends UIMessage = U
   messageMetadata?: (options: { part: any }) => Record<string, unknown> | undefined | null;
   /** After the response message is persisted, before the automatic compaction check starts. */
   onFinish?: (event: { responseMessage: UI_MESSAGE; isAborted: boolean; isContinuation: boolean }) => unknown;
+  /** The system prompt of every request: handed to streamResponse and counted as overhead before sending. */
+  system?: string;
+  /** The tools of every request (streamText's `tools`): handed to streamResponse and counted as overhead. */
+  tools?: Record<string, unknown>;
+  /** Replaces the overhead counted from `system` and `tools`: `{ system?, tools? }` or `{ tokens }`. */
+  overhead?: Overhead;
+  /** The window the turn's web globals come from (`() => Zotero.getMainWindow()`); none: `no-main-window`. */
+  globals?: () => unknown;
   /** Other toUIMessageStream options (sendReasoning, sendSources, onError, ...). */
   [uiMessageStreamOption: string]: unknown;
 }
 
 /** The coded error sendMessages rejects with when a turn is not sent. */
 export interface TurnError extends Error {
-  code: 'too-large' | 'cancelled' | 'busy' | 'invalid-messages' | 'not-loaded' | string;
+  code: 'too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'unknown-session' | 'invalid-messages' | 'not-loaded' | string;
   result?: SubmitResult;
 }
 
 /**
  * In-process ChatTransport: preflight (compact if needed), persist the user message once, stream
  * the projection, persist only the response, then afterTurn. `reconnectToStream` resolves null.
+ * One turn at a time per store and session in the process (`turn-in-flight`). A response cut by
+ * Stop is stored with `metadata.aborted = true`; `metadata.finishReason` whenever known (`'error'`
+ * when a stream error cut it).
  */
 export declare class CompactionChatTransport<UI_MESSAGE extends UIMessage = UIMessage> implements ChatTransport<UI_MESSAGE> {
   constructor(options: CompactionChatTransportOptions<UI_MESSAGE>);

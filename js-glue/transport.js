@@ -7,11 +7,16 @@
 //      message ids and usage metadata (`usageMetadata`) set,
 //   4. persists only the response message (never the projection's summary message),
 //   5. starts the controller's automatic check (`afterTurn`).
+// What the request carries besides the session (`system`, `tools`) is given to the transport: it
+// hands them to `streamResponse` and counts them as overhead in every estimate of the turn, so a
+// request that would overflow with them compacts first. One turn at a time per session in the
+// process (./session-turns.js): a second window's send is refused with `turn-in-flight`.
 // `ai` is never imported: the app's own streamText (v5, v6 or v7) makes the stream.
 
 import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
 import { randomHex } from './random-id.js';
 import { codedError as turnError } from './coded-error.js';
+import { beginTurn } from './session-turns.js';
 
 /** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
 
@@ -26,6 +31,54 @@ function asStored(/** @type {any} */ message) {
   return rest;
 }
 
+/**
+ * The tools as the request sends them, for the estimate: name, description and the JSON schema of
+ * the input (an AI SDK `jsonSchema()`/`tool()` keeps it in `inputSchema.jsonSchema`); functions dropped.
+ * @param {unknown} tools
+ */
+function toolsAsSent(tools) {
+  if (!tools || typeof tools !== 'object') return tools;
+  /** @type {Record<string, unknown>} */
+  const sent = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const t = /** @type {any} */ (tool) ?? {};
+    const schema = t.inputSchema ?? t.parameters;
+    sent[name] = {
+      ...(typeof t.description === 'string' ? { description: t.description } : {}),
+      inputSchema: schema && typeof schema === 'object' && 'jsonSchema' in schema ? plainJson(schema.jsonSchema) : plainJson(schema),
+    };
+  }
+  return sent;
+}
+
+/** JSON-safe copy (functions, symbols and cycles dropped). @param {unknown} value */
+function plainJson(value) {
+  const seen = new WeakSet();
+  try {
+    const text = JSON.stringify(value, (_, v) => {
+      if (typeof v === 'function' || typeof v === 'symbol') return undefined;
+      if (v && typeof v === 'object') {
+        if (seen.has(v)) return undefined;
+        seen.add(v);
+      }
+      return v;
+    });
+    return text === undefined ? null : JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a window (or any object) is usable: closed or dead (a nuked wrapper throws) is not. @param {unknown} win */
+function usableWindow(win) {
+  if (!win) return false;
+  try {
+    return /** @type {any} */ (win).closed !== true;
+  } catch {
+    return false;
+  }
+}
+
 export class CompactionChatTransport {
   #controller;
   #store;
@@ -35,6 +88,12 @@ export class CompactionChatTransport {
   #messageMetadata;
   #onFinish;
   #streamOptions;
+  /** @type {{ system?: unknown, tools?: unknown }} */
+  #request;
+  /** @type {unknown} */
+  #overhead;
+  /** @type {(() => unknown) | null} */
+  #globals;
 
   /**
    * @param {{
@@ -45,12 +104,22 @@ export class CompactionChatTransport {
    *   generateMessageId?: () => string,
    *   messageMetadata?: (options: any) => Record<string, unknown> | undefined | null,
    *   onFinish?: (event: { responseMessage: object, isAborted: boolean, isContinuation: boolean }) => unknown,
+   *   system?: unknown,
+   *   tools?: unknown,
+   *   overhead?: unknown,
+   *   globals?: () => unknown,
    *   [uiMessageStreamOption: string]: unknown,
-   * }} options the other keys go to toUIMessageStream as they are (sendReasoning, sendSources, onError...)
+   * }} options `system` and `tools` go to streamResponse and count as overhead (`overhead` replaces
+   *   that count: `{ tokens }` or `{ system, tools }`); `globals` returns the window the turn's web
+   *   globals come from (no window: `no-main-window`); the other keys go to toUIMessageStream as
+   *   they are (sendReasoning, sendSources, onError...)
    */
   constructor(options) {
     if (!options || typeof options !== 'object') throw turnError('invalid-options', 'CompactionChatTransport: options must be an object');
-    const { controller, store, sessionId, streamResponse, generateMessageId, messageMetadata, onFinish, ...streamOptions } = options;
+    const {
+      controller, store, sessionId, streamResponse, generateMessageId, messageMetadata, onFinish,
+      system, tools, overhead, globals, ...streamOptions
+    } = options;
     if (!controller || typeof controller.submit !== 'function' || typeof controller.afterTurn !== 'function') {
       throw turnError('invalid-options', 'CompactionChatTransport: controller must be the CompactionController of the session');
     }
@@ -63,7 +132,11 @@ export class CompactionChatTransport {
     if (typeof streamResponse !== 'function') {
       throw turnError('invalid-options', 'CompactionChatTransport: streamResponse must return streamText(...) for the messages it is given');
     }
-    for (const [name, value] of Object.entries({ generateMessageId, messageMetadata, onFinish })) {
+    if (system !== undefined && typeof system !== 'string') throw turnError('invalid-options', 'CompactionChatTransport: system must be a string');
+    if (overhead !== undefined && (overhead === null || typeof overhead !== 'object')) {
+      throw turnError('invalid-options', 'CompactionChatTransport: overhead must be { system?, tools? } or { tokens }');
+    }
+    for (const [name, value] of Object.entries({ generateMessageId, messageMetadata, onFinish, globals })) {
       if (value !== undefined && typeof value !== 'function') throw turnError('invalid-options', `CompactionChatTransport: ${name} must be a function`);
     }
     this.#controller = controller;
@@ -74,6 +147,11 @@ export class CompactionChatTransport {
     this.#messageMetadata = messageMetadata ? withUsageMetadata(messageMetadata) : usageMetadata;
     this.#onFinish = onFinish ?? null;
     this.#streamOptions = streamOptions;
+    this.#request = { ...(system === undefined ? {} : { system }), ...(tools === undefined ? {} : { tools }) };
+    this.#overhead = overhead ?? (system === undefined && tools === undefined
+      ? undefined
+      : { ...(system === undefined ? {} : { system }), ...(tools === undefined ? {} : { tools: toolsAsSent(tools) }) });
+    this.#globals = globals ?? null;
   }
 
   /**
@@ -81,7 +159,8 @@ export class CompactionChatTransport {
    * stored user message, or (after a client-side tool result) the stored assistant message.
    * Rejects with a coded error when the turn cannot be sent: `too-large` (the draft must be
    * shortened), `cancelled`, the controller's failure reason, `busy` (a regenerate while
-   * compacting) or `invalid-messages`; `error.result` is the controller's SubmitResult.
+   * compacting), `turn-in-flight` (another turn on the session is being answered), `no-main-window`
+   * (`globals` found no window) or `invalid-messages`; `error.result` is the controller's SubmitResult.
    * @param {{ trigger: 'submit-message' | 'regenerate-message', chatId: string, messageId?: string, messages: any[], abortSignal?: any }} options
    */
   async sendMessages({ trigger, chatId, messages, abortSignal }) {
@@ -89,6 +168,27 @@ export class CompactionChatTransport {
     if (!last || typeof last !== 'object' || typeof last.id !== 'string' || !Array.isArray(last.parts)) {
       throw turnError('invalid-messages', 'sendMessages: the newest message must be a UIMessage with an id and parts');
     }
+    if (this.#globals && !usableWindow(this.#globals())) {
+      throw turnError('no-main-window', 'sendMessages: no main window is open; the AI SDK takes its streams and abort signals from one. Open a Zotero window and send again');
+    }
+    const release = beginTurn(this.#store, this.#sessionId);
+    if (!release) {
+      throw turnError('turn-in-flight', 'sendMessages: another turn on this session is still being answered (another window?); send again when it is done');
+    }
+    try {
+      const stream = await this.#turn(trigger, chatId, last, abortSignal, release);
+      return releasingOnCancel(stream, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /**
+   * @param {'submit-message' | 'regenerate-message'} trigger @param {string} chatId @param {any} last
+   * @param {any} abortSignal @param {() => void} release ends the session's turn
+   */
+  async #turn(trigger, chatId, last, abortSignal, release) {
     const store = this.#store;
     const sessionId = this.#sessionId;
     if (trigger === 'regenerate-message') {
@@ -111,7 +211,7 @@ export class CompactionChatTransport {
     abortSignal?.addEventListener?.('abort', cancel);
     let result;
     try {
-      result = await this.#controller.submit(last);
+      result = await this.#controller.submit(last, this.#overhead === undefined ? undefined : { overhead: this.#overhead });
     } finally {
       abortSignal?.removeEventListener?.('abort', cancel);
     }
@@ -127,16 +227,28 @@ export class CompactionChatTransport {
     const expected = seen ? { expectedLeafId: seen.leafId, expectedRevision: seen.branchRevision } : {};
     if (!result.stored) await store.appendMessage(sessionId, asStored(sent), expected);
 
-    const streamed = await this.#streamResponse({ messages: result.messages, abortSignal, trigger, chatId });
+    const streamed = await this.#streamResponse({ messages: result.messages, abortSignal, trigger, chatId, ...this.#request });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
       throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
     }
+    // How the response ended, for its stored metadata: the finish part's reason, or a stream error.
+    const ending = { finishReason: /** @type {unknown} */ (undefined), errored: false };
+    const metadata = this.#messageMetadata;
+    const appOnError = /** @type {any} */ (this.#streamOptions).onError;
     return streamed.toUIMessageStream({
       ...this.#streamOptions,
       originalMessages: result.messages,
       generateMessageId: this.#generateMessageId,
-      messageMetadata: this.#messageMetadata,
-      onFinish: (/** @type {any} */ event) => this.#persist(event, sent.id),
+      messageMetadata: (/** @type {any} */ options) => {
+        if (options?.part?.type === 'finish' && options.part.finishReason !== undefined) ending.finishReason = options.part.finishReason;
+        return metadata(options);
+      },
+      onError: (/** @type {unknown} */ error) => {
+        ending.errored = true;
+        if (typeof appOnError === 'function') return appOnError(error);
+        return error instanceof Error ? error.message : String(error);
+      },
+      onFinish: (/** @type {any} */ event) => this.#persist(event, sent.id, ending, release),
     });
   }
 
@@ -147,21 +259,71 @@ export class CompactionChatTransport {
 
   /**
    * @param {{ responseMessage: any, isContinuation: boolean, isAborted?: boolean }} event
-   * @param {string} sentId the message the response answers: its parent, wherever the leaf moved meanwhile
+   * @param {string} sentId the message the response answers: its parent (no other turn of this
+   *   process moved the leaf meanwhile: the session's turn is held until here)
+   * @param {{ finishReason: unknown, errored: boolean }} ending
+   * @param {() => void} release ends the session's turn
    */
-  async #persist({ responseMessage, isContinuation, isAborted = false }, sentId) {
+  async #persist(event, sentId, ending, release) {
+    const { isContinuation, isAborted = false } = event;
+    let { responseMessage } = event;
     try {
       if (responseMessage && Array.isArray(responseMessage.parts) && responseMessage.parts.length > 0) {
+        responseMessage = { ...responseMessage, metadata: endingMetadata(responseMessage.metadata, event, ending) };
         if (isContinuation) {
-          const options = responseMessage.metadata === undefined ? undefined : { metadata: responseMessage.metadata };
-          await this.#store.updateMessageParts(this.#sessionId, responseMessage.id, responseMessage.parts, options);
+          await this.#store.updateMessageParts(this.#sessionId, responseMessage.id, responseMessage.parts, { metadata: responseMessage.metadata });
         } else {
           await this.#store.appendMessage(this.#sessionId, asStored(responseMessage), { parentId: sentId });
         }
       }
       if (this.#onFinish) await this.#onFinish({ responseMessage, isAborted, isContinuation });
     } finally {
-      this.#controller.afterTurn(); // never rejects; its state reports what it did
+      release();
+      this.#controller.afterTurn(this.#overhead === undefined ? undefined : { overhead: this.#overhead }); // never rejects
     }
   }
+}
+
+/**
+ * The stored response's metadata with how it ended: `aborted: true` when Stop (the request's
+ * abortSignal) cut it, `finishReason` (the AI SDK's; `'error'` when a stream error cut it) whenever known.
+ * @param {unknown} metadata @param {any} event @param {{ finishReason: unknown, errored: boolean }} ending
+ */
+function endingMetadata(metadata, event, ending) {
+  const base = metadata && typeof metadata === 'object' ? /** @type {Record<string, unknown>} */ (metadata) : {};
+  const known = event.finishReason ?? ending.finishReason;
+  const finishReason = ending.errored ? 'error' : typeof known === 'string' ? known : /** @type {any} */ (known)?.unified;
+  return {
+    ...base,
+    ...(event.isAborted ? { aborted: true } : {}),
+    ...(typeof finishReason === 'string' ? { finishReason } : {}),
+  };
+}
+
+/**
+ * The UI message stream, ending the session's turn also when the reader cancels it before the end
+ * (the response is then persisted by onFinish only if the SDK still calls it). Built with the
+ * stream's own class: the plugin sandbox has no ReadableStream of its own.
+ * @param {any} stream @param {() => void} release
+ */
+function releasingOnCancel(stream, release) {
+  const Readable = stream && stream.constructor;
+  if (typeof Readable !== 'function' || typeof stream.getReader !== 'function') return stream;
+  const reader = stream.getReader();
+  return new Readable({
+    async pull(/** @type {any} */ controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    cancel(/** @type {unknown} */ reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
 }

@@ -198,8 +198,8 @@ function checkVersion(options, where) {
 }
 
 /**
- * Loads and initializes the wasm once per plugin lifetime; later calls return the same
- * promise whatever they pass. A failed load (code `wasm-load-failed`) is forgotten, wasm-bindgen's
+ * Loads and initializes the wasm once per plugin lifetime; later calls wait for the same load and
+ * resolve to their own `bindings` when they give the same module's (else `already-loaded`). A failed load (code `wasm-load-failed`) is forgotten, wasm-bindgen's
  * state included when `bindings` has `resetWasmState`, so it can be retried. Resolves to `bindings`
  * when given, otherwise to what the init function returned.
  *
@@ -210,14 +210,35 @@ function checkVersion(options, where) {
  * @returns {Promise<any>}
  */
 export function loadCompaction(options) {
-  if (loaded) return loaded;
+  if (loaded) return laterLoad(loaded, options);
   if (!options || typeof options !== 'object') return Promise.reject(loadError('loadCompaction: options are required'));
   const attempt = load(options);
   loaded = attempt;
+  loadedBindings = options.bindings ?? null;
   attempt.catch(() => {
     if (loaded === attempt) loaded = null;
   });
   return attempt;
+}
+
+/** The bindings the first load was given (a later call's are compared with them). @type {any} */
+let loadedBindings = null;
+
+/**
+ * A later call: waits for the same load, and resolves to its own `bindings` (as typed) when they are
+ * the same module's functions; bindings of another copy of the module were never initialized:
+ * `already-loaded`.
+ * @param {Promise<unknown>} first @param {LoadCompactionOptions | undefined} options
+ */
+function laterLoad(first, options) {
+  const bindings = options && typeof options === 'object' ? options.bindings : undefined;
+  if (!bindings || bindings === loadedBindings) return first;
+  const same = loadedBindings && ['initSync', 'default', 'version', 'resetWasmState'].every(
+    (name) => bindings[name] === undefined || loadedBindings[name] === undefined || bindings[name] === loadedBindings[name]);
+  if (!same) {
+    return Promise.reject(loadError('loadCompaction: already loaded with other bindings (another copy of the module?); call unloadCompaction() first', undefined, 'already-loaded'));
+  }
+  return first.then(() => bindings);
 }
 
 /**
@@ -228,6 +249,7 @@ export function loadCompaction(options) {
 export function unloadCompaction() {
   releaseHeldSessions();
   loaded = null;
+  loadedBindings = null;
 }
 
 /** An Error named AbortError (DOMException where the runtime has it). @param {string} message */
@@ -293,4 +315,109 @@ export function createAbortSignalLike() {
     },
   };
   return signal;
+}
+
+/**
+ * What the AI SDK (5, 6, 7) uses bare and Zotero's plugin sandbox lacks: web streams, abort
+ * signals, DOMException and structuredClone (docs/zotero-runtime.md measures which, per major).
+ */
+export const WINDOW_GLOBALS = Object.freeze([
+  'ReadableStream', 'TransformStream', 'WritableStream', 'TextDecoderStream', 'TextEncoderStream',
+  'AbortController', 'AbortSignal', 'DOMException', 'structuredClone',
+]);
+
+/** @param {unknown} win */
+function liveWindow(win) {
+  if (!win) return null;
+  try {
+    // A closed window's objects are dead to other compartments: reading through them throws.
+    return /** @type {any} */ (win).closed === true ? null : win;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Gives the plugin scope the web globals the AI SDK needs, taken from Zotero's CURRENT main window
+ * at each use: each name becomes a stable stand-in whose `new`, call, static members (such as
+ * `AbortSignal.timeout`) and `instanceof` go to `getWindow()`'s own at that moment. A turn after the
+ * window closed and another opened uses the new window's classes (copies taken once belong to a
+ * window that may be gone: every later turn hung), and `class X extends TransformStream` in the
+ * SDK's code (evaluated when its bundle loads) needs no window: a plugin can start with none. With
+ * no window open a use throws code `no-main-window`. A name the scope already has is left alone.
+ * Call it before the AI SDK's code runs.
+ *
+ *   installWindowGlobals(globalThis, () => Zotero.getMainWindow());
+ *
+ * @param {object} scope the plugin's global (globalThis in its bundle)
+ * @param {() => unknown} getWindow the current main window, or null
+ * @param {readonly string[]} [names] WINDOW_GLOBALS by default
+ * @returns {{ installed: string[], window(): any, uninstall(): void }} `window()` is the current
+ *   window (throws `no-main-window`); `uninstall()` removes the stand-ins (plugin shutdown)
+ */
+export function installWindowGlobals(scope, getWindow, names = WINDOW_GLOBALS) {
+  if (!scope || (typeof scope !== 'object' && typeof scope !== 'function')) {
+    throw loadError('installWindowGlobals: scope must be the plugin\'s global object', undefined, 'invalid-argument');
+  }
+  if (typeof getWindow !== 'function') {
+    throw loadError('installWindowGlobals: getWindow must be a function returning the main window (Zotero.getMainWindow)', undefined, 'invalid-argument');
+  }
+  const current = () => {
+    let win;
+    try {
+      win = liveWindow(getWindow());
+    } catch {
+      win = null;
+    }
+    if (!win) {
+      throw loadError('no main window is open: the AI SDK takes its streams and abort signals from one (open a Zotero window and try again)', undefined, 'no-main-window');
+    }
+    return win;
+  };
+  /** @type {string[]} */
+  const installed = [];
+  /** @type {Map<string, unknown>} */
+  const standIns = new Map();
+  const target = /** @type {any} */ (scope);
+  for (const name of names) {
+    const own = Object.getOwnPropertyDescriptor(target, name);
+    if (own && (!('value' in own) || own.value !== undefined)) continue; // the scope's own
+    const standIn = windowStandIn(name, current);
+    Object.defineProperty(target, name, { configurable: true, writable: true, enumerable: false, value: standIn });
+    standIns.set(name, standIn);
+    installed.push(name);
+  }
+  return {
+    installed,
+    window: current,
+    uninstall() {
+      for (const [name, standIn] of standIns) {
+        if (target[name] === standIn) delete target[name];
+      }
+    },
+  };
+}
+
+/**
+ * A function standing for `current()[name]`: constructing it constructs the window's class (a
+ * subclass's `super(...)` too: the instance is the window's, made with the subclass's arguments),
+ * calling it calls the window's function, and every other member is read from the window's at that
+ * moment; only `prototype` is its own, so `class X extends` it works with no window.
+ * @param {string} name @param {() => any} current
+ */
+function windowStandIn(name, current) {
+  const stand = function () {};
+  Object.defineProperty(stand, 'name', { value: name });
+  return new Proxy(stand, {
+    construct: (_, args) => Reflect.construct(current()[name], args),
+    apply: (_, thisArg, args) => Reflect.apply(current()[name], thisArg, args),
+    get: (fn, property) => {
+      if (property === 'prototype') return fn.prototype;
+      if (property === Symbol.hasInstance) return (/** @type {unknown} */ value) => value instanceof current()[name];
+      const real = current()[name];
+      const member = real[property];
+      return typeof member === 'function' ? member.bind(real) : member;
+    },
+    has: (_, property) => property in current()[name],
+  });
 }

@@ -56,10 +56,16 @@ describe('loadCompaction', () => {
     const bindings = fakeBindings();
     const url = 'chrome://bibgenie/content/bibgenie_compaction_bg.wasm';
     const first = loadCompaction({ wasmURL: url, bindings, Zotero });
-    const second = loadCompaction({ wasmURL: 'chrome://other/x.wasm', bindings: fakeBindings(), Zotero });
-    assert.equal(first, second, 'one load per plugin lifetime');
+    const again = loadCompaction({ wasmURL: url, bindings, Zotero });
+    assert.equal(first, again, 'one load per plugin lifetime');
+    // A later call with the same module's functions gets its own bindings object, as typed (issue 24);
+    // another module's were never initialized: refused.
+    const ownBindings = { ...bindings };
+    const second = loadCompaction({ wasmURL: 'chrome://other/x.wasm', bindings: ownBindings, Zotero });
+    await assert.rejects(loadCompaction({ wasmURL: 'chrome://other/x.wasm', bindings: fakeBindings(), Zotero }), { code: 'already-loaded' });
     const loaded = await first;
     assert.equal(loaded, bindings);
+    assert.equal(await second, ownBindings);
     assert.equal(loaded.answer(), 42);
     assert.deepEqual(Zotero.requests, [['GET', url, { responseType: 'arraybuffer' }]]);
     assert.deepEqual(bindings.calls, [['initSync', true]], 'initSync gets a compiled WebAssembly.Module');

@@ -11,6 +11,7 @@ import init, {
   SessionIndex,
   SessionStoreBase,
   SqliteStore,
+  WINDOW_GLOBALS,
   ZoteroDBStore,
   canFork,
   capacity,
@@ -27,6 +28,7 @@ import init, {
   historyPositions,
   init as initNamed,
   initSync,
+  installWindowGlobals,
   loadCompaction,
   lookupLedger,
   plan,
@@ -109,6 +111,7 @@ export const MAIN_EXPORTS = {
   SessionIndex,
   SessionStoreBase,
   SqliteStore,
+  WINDOW_GLOBALS,
   ZoteroDBStore,
   canFork,
   capacity,
@@ -126,6 +129,7 @@ export const MAIN_EXPORTS = {
   historyPositions,
   init: initNamed,
   initSync,
+  installWindowGlobals,
   loadCompaction,
   lookupLedger,
   plan,
@@ -155,6 +159,7 @@ export const SLIM_EXPORTS = {
   SessionIndex: slim.SessionIndex,
   SessionStoreBase: slim.SessionStoreBase,
   SqliteStore: slim.SqliteStore,
+  WINDOW_GLOBALS: slim.WINDOW_GLOBALS,
   ZoteroDBStore: slim.ZoteroDBStore,
   canFork: slim.canFork,
   capacity: slim.capacity,
@@ -172,6 +177,7 @@ export const SLIM_EXPORTS = {
   historyPositions: slim.historyPositions,
   init: slim.init,
   initSync: slim.initSync,
+  installWindowGlobals: slim.installWindowGlobals,
   loadCompaction: slim.loadCompaction,
   lookupLedger: slim.lookupLedger,
   plan: slim.plan,
@@ -636,3 +642,30 @@ export {
   indexEstimateDefault, indexPlan, roundTrip, contractStores, schema, database, connection, asContractSummarize, state, busy,
   controllerModel, allowed, cancelled, recorded, asChatTransport, zoteroSummarizer, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
 };
+
+// Issue 24: the AI SDK's web globals from the current main window, and a transport that knows what
+// each request carries besides the session.
+declare const pluginWindow: { closed: boolean } | null;
+const windowGlobals = installWindowGlobals(globalThis, () => pluginWindow, WINDOW_GLOBALS);
+const installedNames: string[] = windowGlobals.installed;
+windowGlobals.uninstall();
+// @ts-expect-error getWindow is a function, not a window
+installWindowGlobals(globalThis, pluginWindow);
+declare const turnController: CompactionController;
+declare const turnStore: MemoryStore;
+const systemTransport = new CompactionChatTransport({
+  controller: turnController,
+  store: turnStore,
+  sessionId: 's',
+  system: 'You are a research assistant.',
+  tools: {},
+  globals: () => pluginWindow,
+  streamResponse: async ({ messages, system, tools }) => {
+    const prompt: string | undefined = system;
+    void [messages, prompt, tools];
+    return { toUIMessageStream: (): any => null };
+  },
+});
+void [installedNames, systemTransport];
+void turnController.submit('draft', { overhead: { tokens: 1500 } });
+void turnController.afterTurn({ overhead: { system: 'You are a research assistant.' } });

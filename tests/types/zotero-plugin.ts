@@ -7,6 +7,7 @@ import {
   ZoteroDBStore,
   createAiSdkSummarizer,
   initSync,
+  installWindowGlobals,
   loadCompaction,
   resetWasmState,
   unloadCompaction,
@@ -20,6 +21,10 @@ declare const addonRef: string;
 declare const model: LanguageModel;
 declare const wasmBytes: ArrayBuffer;
 declare const compiled: WasmModule;
+declare const item: Zotero.Item;
+
+// The AI SDK's web globals from the current main window (examples/zotero-research-chat/src/window-globals.js).
+const windowGlobals = installWindowGlobals(globalThis, () => Zotero.getMainWindow());
 
 export async function startup(): Promise<() => Promise<void>> {
   await loadCompaction({
@@ -27,13 +32,12 @@ export async function startup(): Promise<() => Promise<void>> {
     wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm`,
   });
   // Zotero.DBConnection is typed by zotero-types; it goes into the store without a cast.
-  const db = new Zotero.DBConnection(`${addonRef}-sessions`);
-  const store = new ZoteroDBStore(db);
-  const win = Zotero.getMainWindow();
-  const summarize = createAiSdkSummarizer({ model, generateText, createAbortController: () => new win.AbortController() });
+  const store = new ZoteroDBStore(new Zotero.DBConnection(`${addonRef}-sessions`), { closeConnection: true });
+  const { id: sessionId } = await store.getOrCreateSession({ appKey: `zotero:${item.libraryID}/${item.key}` });
+  const summarize = createAiSdkSummarizer({ model, generateText, createAbortController: () => new AbortController() });
   const controller = new CompactionController({
     store,
-    sessionId: 'ABCD2345',
+    sessionId,
     model: { id: 'gpt-4.1-mini', contextWindow: 128_000 },
     summarize,
     onStatus: (state: CompactionState) => {
@@ -43,16 +47,18 @@ export async function startup(): Promise<() => Promise<void>> {
   const transport: ChatTransport<UIMessage> = new CompactionChatTransport({
     controller,
     store,
-    sessionId: 'ABCD2345',
-    streamResponse: async ({ messages, abortSignal }) =>
-      streamText({ model, messages: await convertToModelMessages(messages), abortSignal }),
+    sessionId,
+    system: 'You are a research assistant inside Zotero.',
+    globals: () => Zotero.getMainWindow(),
+    streamResponse: async ({ messages, abortSignal, system, tools }) =>
+      streamText({ model, system, tools, messages: await convertToModelMessages(messages), abortSignal }),
   });
   Zotero.debug(String(transport));
   return async () => {
     controller.cancel('shutdown');
-    await store.close(); // frees the store's per-session indexes
-    await db.closeDatabase(true);
+    await store.close(); // frees the store's per-session indexes, then closes the connection
     unloadCompaction();
+    windowGlobals.uninstall();
   };
 }
 

@@ -93,9 +93,11 @@ const AI_SDK_NEEDS = {
   ai6: { load: ['TransformStream'], turn: ['ReadableStream', 'WritableStream', 'AbortController', 'structuredClone'] },
   ai: { load: ['TransformStream'], turn: ['ReadableStream', 'WritableStream', 'AbortController', 'structuredClone'] },
 };
-// What docs/zotero-plugin.md tells a plugin to copy from the main window before loading the AI SDK:
-// the names above, and those the SDK's code uses bare on paths this test does not take (a real
-// provider's SSE parsing: TextDecoderStream; timeouts: AbortSignal.timeout/any; abort errors: DOMException).
+// What a plugin takes from the main window before loading the AI SDK (the package's WINDOW_GLOBALS,
+// which installWindowGlobals installs; docs/zotero-plugin.md): the names above, and those the SDK's
+// code uses bare on paths this test does not take (a real provider's SSE parsing:
+// TextDecoderStream; timeouts: AbortSignal.timeout/any; abort errors: DOMException). Copied once
+// here; example-plugin.test.mjs runs the stand-ins through windows closing and opening.
 const PLUGIN_PROVIDES = [
   'ReadableStream', 'TransformStream', 'WritableStream', 'TextDecoderStream', 'TextEncoderStream',
   'AbortController', 'AbortSignal', 'DOMException', 'structuredClone',

@@ -1,0 +1,4 @@
+research-chat-header =
+    .label = Research chat
+research-chat-sidebar =
+    .tooltiptext = Research chat

@@ -1,0 +1,127 @@
+// The chat logic of the plugin: the recipe of docs/zotero-plugin.md (its blocks are quoted from
+// this file; tests/node/zotero-recipe.test.mjs checks that they agree).
+import {
+  CompactionChatTransport, CompactionController, ZoteroDBStore, createAiSdkSummarizer,
+  initSync, loadCompaction, resetWasmState, unloadCompaction, version,
+} from "bibgenie-compaction/slim";
+import { convertToModelMessages, generateText, readUIMessageStream, streamText } from "ai";
+
+export const SYSTEM_PROMPT = [
+  "You are a research assistant inside Zotero. You help the user with the item they selected:",
+  "its metadata, notes and attachments, related literature, and their research questions.",
+  "Cite the items you rely on by title. Say so when you are unsure; never invent references.",
+].join(" ");
+
+// #region load
+export async function loadChatCore(addonRef) {
+  await loadCompaction({
+    bindings: { initSync, version, resetWasmState },
+    wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm`,
+  });
+}
+// #endregion load
+
+// #region store
+export function openStore(addonRef) {
+  // <Zotero data dir>/<addonRef>-sessions.sqlite; store.close() closes it too.
+  return new ZoteroDBStore(new Zotero.DBConnection(`${addonRef}-sessions`), { closeConnection: true });
+}
+// #endregion store
+
+/**
+ * One chat of one item pane: a controller and a transport on the item's session. Two windows on
+ * one item each have their own ItemChat on the same session: the package shares the running
+ * compaction and the turn in flight between them (a second send gets `turn-in-flight`).
+ */
+export class ItemChat {
+  constructor({ store, models, item, onStatus }) {
+    this.store = store;
+    this.models = models;
+    this.item = item;
+    this.onStatus = onStatus ?? (() => {});
+    this.stopController = null;
+  }
+
+  // #region session
+  async open() {
+    // Item keys are unique within a library only: the app key names both.
+    const { id } = await this.store.getOrCreateSession({
+      appKey: `zotero:${this.item.libraryID}/${this.item.key}`,
+      title: this.item.getField("title") || null,
+    });
+    this.sessionId = id;
+    // #endregion session
+    // #region controller
+    const { chatModel, summaryModel, contextWindow, modelId } = this.models();
+    const summarize = createAiSdkSummarizer({
+      model: summaryModel,
+      generateText,
+      // From the current main window (window-globals.js): cancel() stops the provider request.
+      createAbortController: () => new AbortController(),
+    });
+    this.controller = new CompactionController({
+      store: this.store, sessionId: id, model: { id: modelId, contextWindow }, summarize,
+      onStatus: (state) => this.onStatus(state),
+    });
+    // #endregion controller
+    // #region transport
+    this.transport = new CompactionChatTransport({
+      controller: this.controller, store: this.store, sessionId: id,
+      system: SYSTEM_PROMPT, // sent with every request and counted before it is sent
+      // tools: { ... },     // the same: handed to streamResponse and counted
+      globals: () => Zotero.getMainWindow(), // no window: `no-main-window`, not a hang
+      streamResponse: async ({ messages, abortSignal, system, tools }) =>
+        streamText({ model: chatModel, system, tools, messages: await convertToModelMessages(messages), abortSignal }),
+      // PROMPT-CACHE: issue 26's cache breakpoints (applyCacheBreakpoints / the `cache` option) go here.
+    });
+    // #endregion transport
+    return this;
+  }
+
+  // #region send
+  /** One turn: `render` gets the answer as it streams. Rejects with a coded error when not sent. */
+  async send(text, render) {
+    const message = { id: `u_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`, role: "user", parts: [{ type: "text", text }] };
+    this.stopController = new AbortController();
+    try {
+      const stream = await this.transport.sendMessages({
+        trigger: "submit-message", chatId: this.sessionId, messageId: undefined, messages: [message],
+        abortSignal: this.stopController.signal,
+      });
+      let last;
+      let failure;
+      for await (last of readUIMessageStream({ stream, onError: (error) => (failure = error) })) render?.(last);
+      if (failure) throw failure;
+      return last;
+    } finally {
+      this.stopController = null;
+    }
+  }
+
+  /** Stop: ends the stream; the partial answer is stored with `metadata.aborted = true`. */
+  stop() {
+    this.stopController?.abort();
+  }
+  // #endregion send
+
+  /** The chat so far (the active branch, root first), for the pane to show. */
+  async history() {
+    const session = await this.store.load(this.sessionId);
+    const byId = new Map(session.nodes.map((node) => [node.id, node]));
+    const branch = [];
+    for (let id = session.leafId; id; id = byId.get(id)?.parentId) branch.unshift(byId.get(id));
+    return branch;
+  }
+
+  close() {
+    this.controller?.cancel("the chat was closed");
+  }
+}
+
+// #region shutdown
+export async function closeChatCore({ chats, store }) {
+  for (const chat of chats) chat.close(); // controller.cancel(): a running compaction writes nothing
+  await store.close(); // frees the store's per-session indexes, then closes the connection
+  unloadCompaction();
+}
+// #endregion shutdown

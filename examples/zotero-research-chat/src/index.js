@@ -1,0 +1,92 @@
+// The Research chat plugin's lifecycle (bootstrap.js calls these) and its chats, one per item and
+// window. Bundled by build.mjs into content/research-chat.js as the global ResearchChatPlugin.
+import { windowGlobals } from "./window-globals.js"; // first: before the AI SDK's code runs
+import { createGateway } from "ai";
+import { ItemChat, closeChatCore, loadChatCore, openStore } from "./chat.js";
+import { PANE_ID, chatSection } from "./pane.js";
+
+const ADDON_REF = "research-chat";
+const PREF = "extensions.research-chat.";
+
+let plugin = null;
+
+/** The models from the prefs: one provider (the AI SDK's gateway) with the key the user pasted. */
+function modelsFromPrefs() {
+  const apiKey = Zotero.Prefs.get(`${PREF}apiKey`, true) || undefined; // never logged
+  const modelId = Zotero.Prefs.get(`${PREF}model`, true) || "openai/gpt-4.1-mini";
+  const contextWindow = Number(Zotero.Prefs.get(`${PREF}contextWindow`, true)) || 128_000;
+  const gateway = createGateway({ apiKey });
+  return { chatModel: gateway(modelId), summaryModel: gateway(modelId), contextWindow, modelId };
+}
+
+export async function startup({ id, rootURI }) {
+  await loadChatCore(ADDON_REF);
+  const store = openStore(ADDON_REF);
+  plugin = { id, rootURI, store, chats: new Map(), models: modelsFromPrefs, windows: new Set() };
+  Zotero.PreferencePanes?.register({ pluginID: id, src: `${rootURI}content/preferences.xhtml`, label: "Research chat" });
+  plugin.section = Zotero.ItemPaneManager?.registerSection(chatSection({ pluginID: id, rootURI, chatFor }));
+  // For other code of the user's (and the tests): the same chats the panes use.
+  Zotero.ResearchChat = { chatFor, useModels, store, paneID: PANE_ID };
+}
+
+/**
+ * The chat of an item in a window, made when first used (its session too).
+ * @param {Window} window @param {Zotero.Item} item @param {(state) => void} [onStatus]
+ */
+async function chatFor(window, item, onStatus) {
+  const key = `${windowKey(window)} ${item.libraryID}/${item.key}`;
+  let chat = plugin.chats.get(key);
+  if (!chat) {
+    chat = new ItemChat({ store: plugin.store, models: () => plugin.models(), item, onStatus }).open();
+    plugin.chats.set(key, chat);
+    chat.catch(() => plugin.chats.delete(key));
+  }
+  const opened = await chat;
+  if (onStatus) opened.onStatus = onStatus;
+  return opened;
+}
+
+/** Other models than the prefs' (another provider, or a mock model in tests); chats opened later use them. */
+function useModels(models) {
+  plugin.models = () => models;
+}
+
+const windowIds = new WeakMap();
+let nextWindowId = 0;
+function windowKey(window) {
+  if (!windowIds.has(window)) windowIds.set(window, ++nextWindowId);
+  return windowIds.get(window);
+}
+
+export function onMainWindowLoad(window) {
+  plugin?.windows.add(window);
+  // The pane's labels (addon/locale/, registered for Fluent by Zotero's plugin loader).
+  try {
+    window.MozXULElement?.insertFTLIfNeeded("research-chat.ftl");
+  } catch {
+    // a window without Fluent (the tests' plain browser windows) shows no labels, nothing else
+  }
+}
+
+/** The window's chats end with it (a compaction it runs is cancelled; the session stays). */
+export function onMainWindowUnload(window) {
+  if (!plugin) return;
+  plugin.windows.delete(window);
+  const prefix = `${windowKey(window)} `;
+  for (const [key, chat] of plugin.chats) {
+    if (!key.startsWith(prefix)) continue;
+    plugin.chats.delete(key);
+    void chat.then((c) => c.close(), () => {});
+  }
+}
+
+export async function shutdown() {
+  if (!plugin) return;
+  const { store, section } = plugin;
+  const chats = await Promise.all([...plugin.chats.values()].map((chat) => chat.catch(() => null)));
+  if (section) Zotero.ItemPaneManager?.unregisterSection(section);
+  delete Zotero.ResearchChat;
+  plugin = null;
+  await closeChatCore({ chats: chats.filter(Boolean), store });
+  windowGlobals.uninstall();
+}

@@ -1,0 +1,131 @@
+// The example plugin (examples/zotero-research-chat) as a user installs it: built by its
+// build.mjs into an .xpi against the installed tarball, then run in headless Firefox's parent
+// process through its own bootstrap.js (chrome/example-plugin.js plays Zotero's part): started with
+// no main window, a multi-turn chat on an 8k window with the AI SDK's mock models (automatic and
+// preflight compaction, Cancel during one, Stop during a stream), two windows on one item, a window
+// closed and another opened, and a restart with the history byte-identical.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import { Builder } from 'selenium-webdriver';
+import firefox from 'selenium-webdriver/firefox.js';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const repoRoot = process.env.BIBGENIE_REPO_ROOT ?? join(HERE, '..', '..');
+const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
+
+let work;
+let driver;
+let report;
+let built;
+
+const CHROME_SCRIPT = `
+const [runtimeFolderURL, config, done] = arguments;
+const resource = Services.io.getProtocolHandler('resource').QueryInterface(Ci.nsIResProtocolHandler);
+resource.setSubstitution('bibgenie-runtime', Services.io.newURI(runtimeFolderURL));
+resource.setSubstitution('research-chat-work', Services.io.newURI(config.workFolderURL));
+const harness = {};
+Services.scriptloader.loadSubScript('resource://bibgenie-runtime/chrome/harness.js', harness);
+Services.scriptloader.loadSubScript('resource://bibgenie-runtime/chrome/example-plugin.js', harness);
+harness.runExamplePlugin(config).then(done, (e) => done(JSON.stringify({ fatal: String(e), stack: String(e && e.stack) })));
+`;
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'bibgenie-example-plugin-'));
+  const { buildExample } = await import(pathToFileURL(join(repoRoot, 'examples', 'zotero-research-chat', 'build.mjs')).href);
+  built = await buildExample({ packageRoot: consumerDir ?? repoRoot, depsRoot: join(HERE, '..'), out: join(work, 'research-chat.xpi') });
+  // The AI SDK's mock models, bundled like plugin code (ai 7, the major the example bundles).
+  const mock = await esbuild.build({
+    stdin: { contents: "export { MockLanguageModelV4, convertArrayToReadableStream } from 'ai7/test';", resolveDir: HERE, loader: 'js' },
+    bundle: true, format: 'iife', globalName: 'AiSdkMock', platform: 'browser', target: ['firefox115'], write: false, logLevel: 'silent',
+  });
+  writeFileSync(join(work, 'ai-sdk-mock.js'), mock.outputFiles[0].text);
+  const dbDir = join(work, 'db');
+  mkdirSync(dbDir);
+  const config = {
+    runtimeURL: 'resource://bibgenie-runtime/',
+    workFolderURL: pathToFileURL(work).href + '/',
+    dbDir,
+    xpiURL: `jar:${pathToFileURL(built.xpi).href}!/`,
+    mockBundle: 'resource://research-chat-work/ai-sdk-mock.js',
+  };
+  const options = new firefox.Options().setBinary(process.env.BIBGENIE_FIREFOX).addArguments('-headless');
+  const service = new firefox.ServiceBuilder(process.env.BIBGENIE_GECKODRIVER).addArguments('--allow-system-access');
+  driver = await new Builder().forBrowser('firefox').setFirefoxOptions(options).setFirefoxService(service).build();
+  await driver.manage().setTimeouts({ script: 480_000 });
+  await driver.setContext(firefox.Context.CHROME);
+  report = JSON.parse(await driver.executeAsyncScript(CHROME_SCRIPT, pathToFileURL(HERE).href, config));
+  if (process.env.BIBGENIE_RUNTIME_REPORT) writeFileSync(`${process.env.BIBGENIE_RUNTIME_REPORT}.example.json`, JSON.stringify(report, null, 2));
+});
+
+after(async () => {
+  await driver?.quit();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** A step of the scenario, failing with the error it reported. */
+function step(name) {
+  assert.equal(report.fatal, undefined, `${report.fatal}\n${report.stack}`);
+  const result = report.steps[name];
+  assert.ok(result, `step ${name} did not run`);
+  assert.equal(result.error, undefined, `${name}: ${JSON.stringify(result.error)}\n${result.stack}`);
+  return result;
+}
+
+test('build.mjs makes the .xpi with esbuild and no warning: bootstrap.js, manifest, prefs, the bundle and the .wasm', () => {
+  assert.deepEqual(built.warnings, []);
+  for (const file of ['bootstrap.js', 'manifest.json', 'prefs.js', 'content/preferences.xhtml', 'content/research-chat.js', 'content/bibgenie_compaction_bg.wasm']) {
+    assert.ok(built.files.includes(file), file);
+  }
+});
+
+test('startup() with no main window succeeds; a turn then is refused with no-main-window, nothing stored', () => {
+  assert.deepEqual(step('startWithoutWindow'), { started: true, section: 'research-chat', prefPane: 'content/preferences.xhtml', chatAPI: 'function' });
+  assert.deepEqual(step('turnWithoutWindow'), { code: 'no-main-window', stored: 0 });
+});
+
+test('a multi-turn chat on an 8k window compacts automatically after a turn', () => {
+  const turns = step('turns');
+  assert.equal(turns.autoCompacted, true, JSON.stringify(turns));
+  assert.ok(turns.checkpoints >= 1);
+  assert.ok(turns.turns >= 2);
+  assert.equal(turns.usage, 'stop', 'the stored answer carries its finish reason');
+});
+
+test('a question that does not fit compacts first (preflight), then is answered', () => {
+  assert.deepEqual(step('preflight'), { overflowing: true, mode: 'preflight', newCheckpoints: 1, summaries: 1, answered: true });
+});
+
+test('Cancel during the compaction: the send rejects with cancelled, the session is unchanged, the provider sees the abort', () => {
+  assert.deepEqual(step('cancelCompaction'), { overflowing: true, code: 'cancelled', unchanged: true, modelAsked: 0, providerSawAbort: true });
+});
+
+test('Stop during a stream: the partial answer is stored with metadata.aborted and stays the leaf', () => {
+  assert.deepEqual(step('stopStreaming'), { text: 'The first half', aborted: true, leaf: true });
+});
+
+test('two windows on one item: the second send is refused with turn-in-flight, the first answer stays the leaf', () => {
+  assert.deepEqual(step('twoWindows'), { sameSession: true, refused: 'turn-in-flight', leafIsA: true, bStored: false });
+});
+
+test('a window closed and another open: the next turn completes (no hang); with none open it is no-main-window, and a reopened window works', () => {
+  assert.deepEqual(step('windowClosed'), { closed: true, answered: true, onBranch: true });
+  assert.deepEqual(step('noWindowThenReopened'), { code: 'no-main-window', answered: true, onBranch: true });
+});
+
+test('shutdown() and a second startup: the same session, history and checkpoints byte-identical, and it chats on', () => {
+  const restart = step('restart');
+  assert.equal(restart.unloaded, 'undefined', 'shutdown removed Zotero.ResearchChat');
+  assert.equal(restart.sameSession, true);
+  assert.equal(restart.identical, true);
+  assert.ok(restart.checkpoints >= 2, `${restart.checkpoints} checkpoints`);
+  assert.equal(restart.answerUnderOldLeaf, true);
+});
+
+test('the API key from the prefs is never logged', () => {
+  assert.equal(report.keyLogged, false);
+});
