@@ -301,7 +301,7 @@ check_skips() {
 # seed fails the stage. Nightly when installed (what `./build.sh fuzz` uses), else stable: these
 # flags need no -Z option. BIBGENIE_FUZZ_SMOKE_RUNS executions each (default 5,000; 0 = build only).
 FUZZ_TRIPLE=x86_64-unknown-linux-gnu
-FUZZ_RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
+FUZZ_RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions"
 
 fuzz_smoke() {
   local toolchain=stable runs=${BIBGENIE_FUZZ_SMOKE_RUNS:-5000} target bin corpus
