@@ -273,9 +273,54 @@ consumer_node_tests() {
     ((${#kept[@]})) || { log "no file of tests/$1 matches BIBGENIE_TESTS=$BIBGENIE_TESTS"; return 0; }
     files=("${kept[@]}")
   fi
+  # TAP on stdout as before, and into a file for the skip check.
+  local tap="$WORK/tests-${1//\//-}.tap"
   BIBGENIE_REPO_ROOT="$ROOT" BIBGENIE_CONSUMER_DIR="$CONSUMER" BIBGENIE_TARBALL="$TARBALL" \
     BIBGENIE_PKG=bibgenie-compaction BIBGENIE_GECKODRIVER="$GECKODRIVER_BIN" BIBGENIE_FIREFOX="$FIREFOX_BIN" \
-    node --test --test-concurrency=1 "${files[@]}"
+    node --test --test-concurrency=1 --test-reporter=tap --test-reporter-destination=stdout \
+    --test-reporter=tap --test-reporter-destination="$tap" "${files[@]}"
+  check_skips "tests/$1" "$tap"
+}
+
+# node --test exits 0 when tests were skipped (t.skip, { skip }, todo): a test that stopped running
+# would pass unseen. Prints the count, and fails on a skip whose line no entry of
+# tests/allowed-skips.txt (fixed strings, one a line) matches.
+check_skips() {
+  local what=$1 tap=$2 skipped allowed unexpected count
+  skipped=$(sed -nE 's/^[[:space:]]*((not )?ok [0-9]+ - .* # (SKIP|TODO).*)$/\1/p' "$tap")
+  count=$(grep -c . <<<"$skipped" || true)
+  allowed=$(grep -vE '^[[:space:]]*(#|$)' tests/allowed-skips.txt 2>/dev/null || true)
+  unexpected=$skipped
+  [[ -z $allowed || -z $skipped ]] || unexpected=$(grep -vF -- "$allowed" <<<"$skipped" || true)
+  log "$what: $count skipped or todo ($(grep -c . <<<"$unexpected" || true) not allowed by tests/allowed-skips.txt)"
+  [[ -z $skipped ]] || sed 's/^/    /' <<<"$skipped"
+  [[ -z $unexpected ]] || fail "$what: tests skipped that tests/allowed-skips.txt does not allow:"$'\n'"$unexpected"
+}
+
+# The fuzz targets (fuzz/, its own workspace) built as `cargo fuzz build --sanitizer none` builds
+# them (the coverage instrumentation and cfg(fuzzing) of cargo-fuzz, without needing cargo-fuzz),
+# then a short run of each over its committed seeds: a target that stops compiling or panics on a
+# seed fails the stage. Nightly when installed (what `./build.sh fuzz` uses), else stable: these
+# flags need no -Z option. BIBGENIE_FUZZ_SMOKE_RUNS executions each (default 5,000; 0 = build only).
+FUZZ_TRIPLE=x86_64-unknown-linux-gnu
+FUZZ_RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions"
+
+fuzz_smoke() {
+  local toolchain=stable runs=${BIBGENIE_FUZZ_SMOKE_RUNS:-5000} target bin corpus
+  rustup toolchain list | grep -q '^nightly' && toolchain=nightly
+  log "fuzz targets: cargo +$toolchain build (cargo-fuzz's flags, no sanitizer)"
+  RUSTFLAGS="$FUZZ_RUSTFLAGS" cargo "+$toolchain" build --manifest-path fuzz/Cargo.toml --target "$FUZZ_TRIPLE" --release --bins
+  ((runs > 0)) || return 0
+  for target in session_json parts summary_text data_url; do
+    bin="fuzz/target/$FUZZ_TRIPLE/release/$target"
+    corpus="$WORK/fuzz-smoke/$target"
+    rm -rf "$corpus"
+    mkdir -p "$corpus"
+    # The scratch corpus first: libFuzzer writes new inputs there, never into the committed seeds.
+    "$bin" -runs="$runs" -max_total_time=60 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$WORK/fuzz-smoke-$target-" "$corpus" "fuzz/seeds/$target" >"$WORK/fuzz-smoke-$target.log" 2>&1 ||
+      { tail -n 30 "$WORK/fuzz-smoke-$target.log" >&2; fail "fuzz target $target failed on its seeds or within $runs runs (the input: .work/fuzz-smoke-$target-*)"; }
+    log "fuzz $target: $(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' "$WORK/fuzz-smoke-$target.log" | tail -n 1)"
+  done
 }
 
 # tsc --noEmit over tests/types/consumer.ts, as a TypeScript app that installed the tarball and the
@@ -343,7 +388,7 @@ run_stages() {
   local stage packed=0
   for stage in "$@"; do
     case $stage in
-      native) timed "native: cargo test" cargo test --workspace ;;
+      native) timed "native: cargo test" cargo test --workspace; timed "native: fuzz targets" fuzz_smoke ;;
       browser) timed "browser: wasm-bindgen-test" wasm_browser_tests ;;
       package) timed "package" build_and_pack; packed=1 ;;
       types | node | firefox | zotero)
@@ -363,6 +408,7 @@ run_tests() {
   local start=$SECONDS
   if (($#)); then run_stages "$@"; return; fi
   timed "1/7 native: cargo test" cargo test --workspace
+  timed "1/7 native: fuzz targets build, a short run of each" fuzz_smoke
   timed "2/7 browser: wasm-bindgen-test in headless Firefox ESR" wasm_browser_tests
   timed "3/7 package: build pkg/, npm pack, install into a consumer" build_and_pack
   timed "4/7 types: tsc --noEmit over a TypeScript consumer (AI SDK v5, v6, v7) and a Zotero plugin (zotero-types)" consumer_type_check

@@ -16,7 +16,8 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
-use std::sync::Mutex;
+use std::cell::{Cell, RefCell};
+use std::sync::Once;
 use std::time::Instant;
 
 use bibgenie_compaction::capacity::{capacity, ModelProfile};
@@ -67,9 +68,12 @@ enum UsageSpec {
 enum Op {
     User { words: usize },
     Assistant { words: usize, usage: UsageSpec },
+    /// An assistant message with one to three tool calls, each static (`tool-*`) or `dynamic-tool`.
     /// `cut`: 0 a normal response; 1 cut by Stop (`metadata.aborted`); 2 cut by an error
     /// (`metadata.finishReason: 'error'`), as the chat transport marks it.
-    ToolCall { state: usize, items: usize, cut: usize },
+    ToolCall { calls: Vec<(usize, bool)>, items: usize, cut: usize },
+    /// A user message with a file or image part (`Attachment::kind` picks which) beside its text.
+    Attachment { kind: usize, bytes: usize },
     /// A pending tool part moves to its next state: the message's parts are replaced in place.
     AdvanceTool { pick: usize, outcome: usize },
     /// The final usage of the leaf response arrives (an in-place metadata update).
@@ -138,8 +142,13 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         5 => words().prop_map(|words| Op::User { words }),
         5 => (words(), usage_spec()).prop_map(|(words, usage)| Op::Assistant { words, usage }),
-        3 => (0usize..TOOL_STATES.len(), 0usize..40, prop_oneof![4 => Just(0usize), 1 => 1usize..=2])
-            .prop_map(|(state, items, cut)| Op::ToolCall { state, items, cut }),
+        3 => (
+            prop::collection::vec((0usize..TOOL_STATES.len(), prop::bool::weighted(0.4)), 1..=3),
+            0usize..40,
+            prop_oneof![4 => Just(0usize), 1 => 1usize..=2],
+        )
+            .prop_map(|(calls, items, cut)| Op::ToolCall { calls, items, cut }),
+        1 => (0usize..ATTACHMENTS, 0usize..3_000).prop_map(|(kind, bytes)| Op::Attachment { kind, bytes }),
         4 => (any::<usize>(), any::<usize>()).prop_map(|(pick, outcome)| Op::AdvanceTool { pick, outcome }),
         1 => usage_spec().prop_map(|usage| Op::UsageArrives { usage }),
         1 => (words(), usage_spec()).prop_map(|(words, usage)| Op::Retry { words, usage }),
@@ -250,9 +259,13 @@ const TOOL_STATES: [&str; 9] = [
     "output-denied",
 ];
 
-fn tool_part(call: &str, state: &str, seed: usize, items: usize, approved: Option<bool>) -> Value {
+fn tool_part(call: &str, state: &str, seed: usize, items: usize, approved: Option<bool>, dynamic: bool) -> Value {
     let mut part = json!({ "type": "tool-zoteroSearch", "toolCallId": call, "state": state,
                            "input": { "query": format!("graphene {seed}") } });
+    if dynamic {
+        part["type"] = json!("dynamic-tool");
+        part["toolName"] = json!("zoteroSearch");
+    }
     match state {
         "approval-requested" => part["approval"] = json!({ "id": format!("ap-{call}") }),
         "approval-responded" => part["approval"] = json!({ "id": format!("ap-{call}"), "approved": approved.unwrap_or(true) }),
@@ -262,6 +275,51 @@ fn tool_part(call: &str, state: &str, seed: usize, items: usize, approved: Optio
         _ => {}
     }
     part
+}
+
+fn is_dynamic(part: &Value) -> bool {
+    part["type"] == "dynamic-tool"
+}
+
+/// How many kinds of attachment `attachment_part` makes.
+const ATTACHMENTS: usize = 4;
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            out.push(if i <= chunk.len() { ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
+        }
+    }
+    out
+}
+
+/// A UIMessage file part: a PNG screenshot as a data URL (its header gives the size), a JPEG figure by
+/// URL, a PDF as a data URL, a plain-text note as a data URL.
+fn attachment_part(kind: usize, seed: usize, bytes: usize) -> Value {
+    match kind % ATTACHMENTS {
+        0 => {
+            let (width, height) = (16 + (seed * 37 + bytes) % 2_000, 16 + (seed * 11 + bytes / 3) % 1_500);
+            let mut png = vec![0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, b'I', b'H', b'D', b'R'];
+            png.extend((width as u32).to_be_bytes());
+            png.extend((height as u32).to_be_bytes());
+            png.extend([8, 2, 0, 0, 0, 0, 0, 0, 0]);
+            png.extend((0..bytes).map(|i| (i * 131 + seed) as u8));
+            json!({ "type": "file", "mediaType": "image/png", "filename": format!("figure-{seed}.png"),
+                    "url": format!("data:image/png;base64,{}", base64(&png)) })
+        }
+        1 => json!({ "type": "file", "mediaType": "image/jpeg", "url": format!("https://example.org/figures/{seed}.jpg") }),
+        2 => {
+            let pdf: Vec<u8> = b"%PDF-1.7\n".iter().copied().chain((0..bytes).map(|i| (i * 97 + seed) as u8)).collect();
+            json!({ "type": "file", "mediaType": "application/pdf", "filename": format!("paper-{seed}.pdf"),
+                    "url": format!("data:application/pdf;base64,{}", base64(&pdf)) })
+        }
+        _ => json!({ "type": "file", "mediaType": "text/plain", "filename": format!("notes-{seed}.txt"),
+                     "url": format!("data:text/plain;base64,{}", base64(text(seed, bytes / 6 + 1).as_bytes())) }),
+    }
 }
 
 fn is_pending_state(state: &str) -> bool {
@@ -295,6 +353,14 @@ fn newest_turn_start(nodes: &[Rc<Value>], chain: &[usize]) -> usize {
 /// Rule `interrupted-tool`: a workflow is pending only in the newest turn and when not cut.
 fn pending_on(nodes: &[Rc<Value>], chain: &[usize]) -> bool {
     chain[newest_turn_start(nodes, chain)..].iter().any(|&i| may_still_complete(&nodes[i]))
+}
+
+fn has_pending_dynamic_tool(node: &Value) -> bool {
+    node["parts"].as_array().is_some_and(|parts| parts.iter().any(|p| is_dynamic(p) && p["state"].as_str().is_some_and(is_pending_state))) && !is_cut(node)
+}
+
+fn has_file_part(node: &Value) -> bool {
+    node["parts"].as_array().is_some_and(|parts| parts.iter().any(|p| p["type"] == "file"))
 }
 
 fn is_checkpoint(node: &Value) -> bool {
@@ -362,13 +428,45 @@ struct Stats {
     stored_draft_sends: u64,
     /// Plans on a branch whose only unfinished tool parts are interrupted (invariant 11's cases).
     interrupted_plans: u64,
+    /// What the generators must reach (asserted): messages with several tool parts, file and image
+    /// parts, and a pending `dynamic-tool` part through plan, commit check, fork and in-place update.
+    multi_tool_messages: u64,
+    file_parts: u64,
+    image_parts: u64,
+    dynamic_tool_moves: u64,
+    plans_with_pending_dynamic: u64,
+    commit_checks_with_pending_dynamic: u64,
+    forks_past_pending_dynamic: u64,
+    commits_over_files: u64,
 }
 
-static STATS: Mutex<Option<Stats>> = Mutex::new(None);
+thread_local! {
+    /// Per thread: each test runs on its own thread, so one test's figures are not another's.
+    static STATS: RefCell<Stats> = RefCell::new(Stats::default());
+    /// Set while proptest shrinks on this thread: its many expected panics are not printed.
+    static QUIET_PANICS: Cell<bool> = const { Cell::new(false) };
+}
 
 fn record(f: impl FnOnce(&mut Stats)) {
-    let mut guard = STATS.lock().unwrap_or_else(|e| e.into_inner());
-    f(guard.get_or_insert_with(Stats::default));
+    STATS.with(|stats| f(&mut stats.borrow_mut()));
+}
+
+fn take_stats() -> Stats {
+    STATS.with(|stats| std::mem::take(&mut *stats.borrow_mut()))
+}
+
+/// A panic hook that stays quiet only on a thread that asked for it, so a test running beside the
+/// shrinking one still prints its failure.
+fn install_thread_quiet_panic_hook() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET_PANICS.with(Cell::get) {
+                default(info);
+            }
+        }));
+    });
 }
 
 struct Reference {
@@ -521,16 +619,30 @@ impl Reference {
                 let node = self.assistant_node(self.leaf.clone(), words, usage);
                 self.append(node)
             }
-            Op::ToolCall { state, items, cut } => {
+            Op::ToolCall { ref calls, items, cut } => {
                 let id = self.fresh("t");
-                let call = format!("call-{id}");
-                let part = tool_part(&call, TOOL_STATES[state % TOOL_STATES.len()], self.next, items, None);
-                let mut node = json!({ "id": id, "parentId": self.leaf, "role": "assistant", "parts": [{ "type": "step-start" }, part] });
+                let mut parts = vec![json!({ "type": "step-start" })];
+                for (k, &(state, dynamic)) in calls.iter().enumerate() {
+                    let call = format!("call-{id}-{k}");
+                    parts.push(tool_part(&call, TOOL_STATES[state % TOOL_STATES.len()], self.next + k, items, None, dynamic));
+                }
+                if calls.len() > 1 {
+                    record(|s| s.multi_tool_messages += 1);
+                }
+                let mut node = json!({ "id": id, "parentId": self.leaf, "role": "assistant", "parts": parts });
                 match cut {
                     1 => node["metadata"] = json!({ "aborted": true }),
                     2 => node["metadata"] = json!({ "finishReason": "error" }),
                     _ => {}
                 }
+                self.append(node)
+            }
+            Op::Attachment { kind, bytes } => {
+                let mut node = self.user_node(self.leaf.clone(), 12);
+                let part = attachment_part(kind, self.next, bytes);
+                let image = part["mediaType"].as_str().is_some_and(|t| t.starts_with("image/"));
+                record(|s| if image { s.image_parts += 1 } else { s.file_parts += 1 });
+                node["parts"].as_array_mut().expect("a user node has parts").push(part);
                 self.append(node)
             }
             Op::AdvanceTool { pick, outcome } => self.advance_tool(pick, outcome),
@@ -604,9 +716,12 @@ impl Reference {
         }
         let at = candidates[pick % candidates.len()];
         let mut parts = self.nodes[at]["parts"].as_array().cloned().unwrap_or_default();
-        let Some(k) = parts.iter().position(|p| p["state"].as_str().is_some_and(is_pending_state)) else {
+        // Any pending tool part of the message, not only the first (a message may hold several).
+        let pending: Vec<usize> = (0..parts.len()).filter(|&k| parts[k]["state"].as_str().is_some_and(is_pending_state)).collect();
+        let Some(&k) = pending.get((outcome / 3) % pending.len().max(1)) else {
             return Write::Nothing;
         };
+        let dynamic = is_dynamic(&parts[k]);
         let call = parts[k]["toolCallId"].as_str().unwrap_or_default().to_string();
         let approved = parts[k]["approval"]["approved"].as_bool();
         let next = match parts[k]["state"].as_str().unwrap_or_default() {
@@ -618,10 +733,13 @@ impl Reference {
             _ => return Write::Nothing,
         };
         let decision = (next == "approval-responded").then_some(outcome % 2 == 0).or(approved);
-        parts[k] = tool_part(&call, next, at, 3 + outcome % 20, decision);
+        parts[k] = tool_part(&call, next, at, 3 + outcome % 20, decision, dynamic);
         let mut node = (*self.nodes[at]).clone();
         node["parts"] = Value::Array(parts);
-        record(|s| s.tool_moves += 1);
+        record(|s| {
+            s.tool_moves += 1;
+            s.dynamic_tool_moves += u64::from(dynamic);
+        });
         self.replace(at, node)
     }
 
@@ -634,6 +752,9 @@ impl Reference {
         for (position, &i) in chain.iter().enumerate() {
             let node = &self.nodes[i];
             let expected = is_assistant(node) && !may_still_complete(node);
+            if has_pending_dynamic_tool(node) {
+                record(|s| s.forks_past_pending_dynamic += 1);
+            }
             let answer = can_fork(&session, &id_of(node));
             assert_eq!(answer.ok, expected, "canFork({}) = {answer:?}", id_of(node));
             if expected {
@@ -745,6 +866,9 @@ impl Reference {
         if !pending && chain.iter().any(|&i| has_unfinished_tool(&self.nodes[i])) {
             record(|s| s.interrupted_plans += 1);
         }
+        if chain.iter().any(|&i| has_pending_dynamic_tool(&self.nodes[i])) {
+            record(|s| s.plans_with_pending_dynamic += 1);
+        }
         if p.mode == Mode::Auto && p.action == PlanAction::Compact {
             assert!(!pending, "invariant 7: auto fired with a pending tool workflow");
         }
@@ -825,6 +949,9 @@ impl Reference {
         let verdict = check_commit(&fresh, &c.plan).expect("check_commit of a compact plan");
         let branch_now: Vec<Rc<Value>> = self.chain().iter().map(|&i| self.nodes[i].clone()).collect();
         let changed = self.leaf != c.leaf_at_start || branch_now != c.branch_at_start;
+        if branch_now.iter().any(|n| has_pending_dynamic_tool(n)) {
+            record(|s| s.commit_checks_with_pending_dynamic += 1);
+        }
         // Invariant 5: a summary made from a basis that changed is never committed.
         if changed {
             assert!(verdict.is_err(), "invariant 5: a summary of a changed branch was accepted");
@@ -878,6 +1005,9 @@ impl Reference {
             );
             self.check_send(c.draft.is_some(), &draft_turn);
             record(|s| s.sends_after_compaction += 1);
+        }
+        if c.branch_at_start.iter().any(|n| has_file_part(n) && c.plan.summarize_ids.contains(&id_of(n))) {
+            record(|s| s.commits_over_files += 1);
         }
         record(|s| *s.committed.entry(c.plan.mode.as_str()).or_default() += 1);
         Write::Committed(id)
@@ -1075,19 +1205,19 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
     let started = Instant::now();
     let mut runner = TestRunner::new(config);
     // Shrinking re-runs failing cases many times; proptest reports the minimal one, so the panic hook's
-    // own report of every attempt is silenced for the run.
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    // own report of every attempt is silenced for the run, on this thread only.
+    install_thread_quiet_panic_hook();
+    QUIET_PANICS.with(|quiet| quiet.set(true));
     let result = runner.run(&scenario(), |s| {
         run(&s);
         Ok(())
     });
-    std::panic::set_hook(hook);
+    QUIET_PANICS.with(|quiet| quiet.set(false));
     let elapsed = started.elapsed();
     if let Err(e) = result {
         panic!("{e}");
     }
-    let stats = STATS.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
+    let stats = take_stats();
     eprintln!(
         "model-based: {} cases, {} operations in {:.1}s; started {}, committed {:?}, refused {:?}, cancelled {}, forks {}, tool moves {}, most checkpoints on one branch {}",
         stats.cases, stats.steps, elapsed.as_secs_f64(), stats.started, stats.committed, stats.refused, stats.cancelled,
@@ -1098,6 +1228,11 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
         stats.sends_after_compaction, stats.stored_draft_sends, stats.interrupted_plans
     );
     eprintln!("plans by mode/reason: {:?}", stats.plans);
+    eprintln!(
+        "generated: {} messages with several tool parts, {} file and {} image parts ({} commits summarizing one); pending dynamic-tool parts: {} in-place moves, on the branch of {} plans, {} commit checks and {} fork checks",
+        stats.multi_tool_messages, stats.file_parts, stats.image_parts, stats.commits_over_files, stats.dynamic_tool_moves,
+        stats.plans_with_pending_dynamic, stats.commit_checks_with_pending_dynamic, stats.forks_past_pending_dynamic
+    );
     if cases >= 1_000 {
         // The generator reaches every path it is meant to test (a sanity check of the test itself).
         for mode in ["manual", "auto", "preflight"] {
@@ -1109,6 +1244,19 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
         assert!(stats.sends_after_compaction > 0, "no send after a preflight compaction");
         assert!(stats.stored_draft_sends > 0 && stats.interrupted_plans > 0, "invariants 10 and 11 were exercised");
         assert!(stats.forks > 0 && stats.cancelled > 0 && stats.tool_moves > 0 && stats.max_checkpoints_on_branch >= 3);
+        let reached = [
+            ("a message with several tool parts", stats.multi_tool_messages),
+            ("a file part", stats.file_parts),
+            ("an image part", stats.image_parts),
+            ("a commit summarizing a message with a file part", stats.commits_over_files),
+            ("an in-place update of a pending dynamic-tool part", stats.dynamic_tool_moves),
+            ("a plan with a pending dynamic-tool part on the branch", stats.plans_with_pending_dynamic),
+            ("a commit check with a pending dynamic-tool part on the branch", stats.commit_checks_with_pending_dynamic),
+            ("a fork check of a message with a pending dynamic-tool part", stats.forks_past_pending_dynamic),
+        ];
+        for (what, count) in reached {
+            assert!(count > 0, "the generator never made {what}");
+        }
     }
 }
 
@@ -1128,6 +1276,10 @@ fn a_preflight_compaction_planned_at_the_safe_limit_makes_the_draft_fit() {
             Op::Start { mode: Mode::Preflight, draft_words: 2353, overhead_percent: 0, delay: 0 },
         ],
     });
+    // The case is the preflight's commit and send: without them the run above checks nothing.
+    let stats = take_stats();
+    assert_eq!(stats.committed.get("preflight"), Some(&1), "the preflight compaction committed: {:?}", stats.committed);
+    assert_eq!(stats.sends_after_compaction, 1, "and its draft was sent");
 }
 
 /// Issue 23, item 3: the projected ledger fits the budget the checkpoint stores, which the model's

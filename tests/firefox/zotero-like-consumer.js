@@ -59,8 +59,20 @@ async function failure(fn) {
   }
 }
 
+/** `[object X]`'s X: ArrayBuffer, Uint8Array, WebAssembly.Module. */
+const kindOf = (value) => Object.prototype.toString.call(value).slice(8, -1);
+
+// What initSync was handed, call by call, so the test sees how the instance was made.
+const initSyncCalls = [];
 // The named (tree-shaken) form of the loader's bindings.
-const bindings = { initSync: compaction.initSync, version: compaction.version, resetWasmState: compaction.resetWasmState };
+const bindings = {
+  initSync: (input) => {
+    initSyncCalls.push(kindOf(input && input.module));
+    return compaction.initSync(input);
+  },
+  version: compaction.version,
+  resetWasmState: compaction.resetWasmState,
+};
 
 async function run(script) {
   const loading = {
@@ -70,10 +82,12 @@ async function run(script) {
     missingFile: await failure(() => compaction.loadCompaction({ bindings, wasmURL: new URL('/missing.wasm', location.href).href })),
   };
   const bytes = await loadArrayBuffer(script.dataset.wasm);
+  const callsBefore = initSyncCalls.length;
   await compaction.loadCompaction({ bindings, wasmBytes: bytes });
+  const load = { bytes: kindOf(bytes), byteLength: bytes.byteLength, initSync: initSyncCalls.slice(callsBefore) };
   const results = {};
   for (const [name, check] of Object.entries(CHECKS)) results[name] = runCheck(name, check);
-  return { ok: true, results, loading };
+  return { ok: true, results, loading, load };
 }
 
 const currentScript = document.currentScript; // null once the first await has run

@@ -7,14 +7,6 @@ import { glue } from './glue-modules.mjs';
 
 const { createAiSdkSummarizer, usageMetadata, withUsageMetadata, createAbortSignalLike } = glue;
 
-async function importOptional(spec) {
-  try {
-    return await import(spec);
-  } catch {
-    return null;
-  }
-}
-
 const sdks = [
   {
     name: 'ai@5',
@@ -39,10 +31,9 @@ const v3Shapes = {
     outputTokens: { total: output, text: reasoning === undefined ? output : output - reasoning, reasoning },
   }),
 };
-const ai6 = await importOptional('ai6');
-if (ai6) sdks.push({ name: 'ai@6', ai: ai6, test: await import('ai6/test'), Mock: 'MockLanguageModelV3', ...v3Shapes });
-const ai7 = await importOptional('ai7');
-if (ai7) sdks.push({ name: 'ai@7', ai: ai7, test: await import('ai7/test'), Mock: 'MockLanguageModelV4', ...v3Shapes });
+// Required by tests/package.json: an import error fails the file rather than dropping a suite.
+sdks.push({ name: 'ai@6', ai: await import('ai6'), test: await import('ai6/test'), Mock: 'MockLanguageModelV3', ...v3Shapes });
+sdks.push({ name: 'ai@7', ai: await import('ai7'), test: await import('ai7/test'), Mock: 'MockLanguageModelV4', ...v3Shapes });
 
 const request = {
   system: 'You write research checkpoints.',

@@ -9,6 +9,10 @@ import * as compaction from 'bibgenie-compaction';
 await compaction.init();
 
 const MODEL = Object.freeze({ contextWindow: 8192 });
+/** The core's error codes for refused input (src/error.rs, docs/reliability.md); `internal` is a bug, not one. */
+const ERROR_CODES = new Set(['invalid-session', 'invalid-node', 'invalid-model', 'invalid-plan', 'invalid-options',
+  'invalid-message', 'invalid-summary', 'invalid-request', 'invalid-ledger', 'summary-over-budget', 'not-found',
+  'missing-leaf', 'missing-parent', 'cycle', 'duplicate-id', 'dangling-boundary', 'read-only']);
 
 const user = (id, parentId, text) => ({ id, parentId, role: 'user', parts: [{ type: 'text', text }] });
 const assistant = (id, parentId, text, metadata) => ({
@@ -172,13 +176,21 @@ test('a lone UTF-16 surrogate in a text part is read as U+FFFD; the input keeps 
 
 test('a 100 MB string: estimated (or a coded error), never a crash or hang', () => {
   let big = 'a'.repeat(100 * 1024 * 1024);
+  // Only the call is inside the try: an assertion's own AssertionError (code ERR_ASSERTION) must
+  // not pass as the package's coded error.
+  let outcome;
   try {
-    const tokens = compaction.estimateMessage({ role: 'user', parts: [{ type: 'text', text: big }] });
-    assert.ok(Number.isFinite(tokens) && tokens > 1_000_000, `${tokens}`);
+    outcome = { tokens: compaction.estimateMessage({ role: 'user', parts: [{ type: 'text', text: big }] }) };
   } catch (error) {
-    assert.ok(error instanceof Error && typeof error.code === 'string', `a coded Error, got ${error}`);
+    outcome = { error };
   } finally {
     big = null;
+  }
+  if ('tokens' in outcome) {
+    assert.ok(Number.isFinite(outcome.tokens) && outcome.tokens > 1_000_000, `${outcome.tokens}`);
+  } else {
+    assert.ok(outcome.error instanceof Error, `an Error, got ${outcome.error}`);
+    assert.ok(ERROR_CODES.has(outcome.error.code), `a code of the catalogue (docs/reliability.md), got ${outcome.error.code}: ${outcome.error.message}`);
   }
 });
 

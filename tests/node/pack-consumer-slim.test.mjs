@@ -48,7 +48,15 @@ test('initSync({ module }) with the bytes, then the API works', () => {
 });
 
 test('initSync also takes a compiled WebAssembly.Module', () => {
+  const before = slim.initSync({ module: installedWasmBytes() });
+  // Forget the instance first: an initialized module returns early without reading its argument.
+  slim.resetWasmState();
+  assert.throws(() => slim.version(), (error) => error.code === 'not-loaded', 'nothing is loaded after the reset');
   const module = new WebAssembly.Module(installedWasmBytes());
-  slim.initSync({ module }); // already initialized: returns the same instance, does not throw
+  const exports = slim.initSync({ module });
+  assert.ok(exports.memory instanceof WebAssembly.Memory);
+  assert.notEqual(exports, before, 'a new instance, made from the Module');
   assert.equal(slim.version(), crateVersion());
+  const session = { nodes: [{ id: 'u1', parentId: null, role: 'user', parts: [{ type: 'text', text: 'q' }] }], leafId: 'u1', branchRevision: 1 };
+  assert.deepEqual(slim.project(session).messages.map((m) => m.id), ['u1'], 'the new instance works');
 });

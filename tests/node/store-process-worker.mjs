@@ -8,7 +8,10 @@
 //   forker   forks S at A4, adds a turn to the fork and compacts it manually with a slow
 //            summarizer whose summary says which version of A4 it read (`saw-v<k>`); its last
 //            round waits until the base's last update (`shared v<base updates>`) is in, so at
-//            least that compaction runs with nobody writing and must commit
+//            least that compaction runs with nobody writing and must commit; in its first round
+//            the summarizer waits until the base has updated A4 past the version it read, so
+//            that compaction overlaps a base update for sure and must end stale
+//            (the base starts only once the first forker's first fork exists)
 //   appender appends replies to session T saying which leaf it saw (expectedLeafId and
 //            expectedRevision), and runs slow store transactions on T
 // Every outcome is one stdout line: `ok <id> <parent>`, `moved`, `tx <id> <parent>`,
@@ -45,7 +48,25 @@ function failure(error) {
   if (!ALLOWED.has(code)) process.exitCode = 1;
 }
 
+/** The version of A4 in the file: -1 before the base wrote, else k of `shared v<k>`. */
+async function sharedVersion() {
+  const a4 = (await store.load('S')).nodes.find((n) => n.id === 'A4');
+  const seen = /shared v(\d+)/.exec(a4.parts[0].text);
+  return seen ? Number(seen[1]) : -1;
+}
+
 async function base(k) {
+  if (k === 1) {
+    for (;;) {
+      try {
+        await store.load('F1-1');
+        break;
+      } catch (error) {
+        if (error?.code !== 'unknown-session') throw error;
+        await sleep(5);
+      }
+    }
+  }
   await store.updateMessageParts('S', 'A4', [{ type: 'text', text: `shared v${k}` }]);
   report(`update ${k}`);
   await sleep(Math.floor(Math.random() * 8));
@@ -63,6 +84,10 @@ async function forker(k) {
     const seen = /shared v(\d+)/.exec(request.prompt);
     const version = seen ? Number(seen[1]) : request.prompt.includes('answer 4:') ? 0 : -1;
     await sleep(5 + Math.floor(Math.random() * 25)); // the base window writes meanwhile
+    if (k === 1 && worker === 1) {
+      const read = seen ? version : -1;
+      while (read < baseUpdates && (await sharedVersion()) <= read) await sleep(2);
+    }
     return summaryText(`saw-v${version}`);
   };
   const outcome = await compact({ store, sessionId: forkId, model: MODEL, mode: 'manual', summarize });

@@ -97,6 +97,9 @@ test(`${PLAN.length} processes on one SQLite file: no stale fork commit, no misp
     }
     assert.equal(checkpoints, count((l) => l.startsWith('ckpt ')), 'every reported commit is in the file, and only those');
     assert.ok(checkpoints >= 2, 'each forker\'s last compaction, run after the base stopped writing, committed');
+    // The check above holds trivially unless a compaction overlapped a base update: the first forker's
+    // first one is made to (its summarizer waits for the base), and must have been refused.
+    assert.ok(count((l) => l.startsWith('stale ')) >= 1, 'a fork compaction overlapped a base update of A4 and was refused as stale');
 
     // 2. Every reply landed under the leaf its writer saw; the revision counts each head move once.
     const parents = new Map(check.prepare("SELECT id, parent_id FROM nodes WHERE session_id = 'T'").all().map((r) => [r.id, r.parent_id]));

@@ -8,14 +8,6 @@ import { compaction, MODEL, SMALL_MODEL, linearSession, storeWith, scriptedSumma
 
 const { CompactionController, CompactionChatTransport } = compaction;
 
-async function importOptional(spec) {
-  try {
-    return await import(spec);
-  } catch {
-    return null;
-  }
-}
-
 const v2 = { finishReason: (r) => r, usage: (input, output) => ({ inputTokens: input, outputTokens: output, totalTokens: input + output }) };
 const v3 = {
   finishReason: (r) => ({ unified: r, raw: r }),
@@ -25,9 +17,9 @@ const v3 = {
   }),
 };
 const sdks = [{ name: 'ai@5', ai: await import('ai'), test: await import('ai/test'), Mock: 'MockLanguageModelV2', ...v2 }];
+// Required by tests/package.json: an import error fails the file rather than dropping a suite.
 for (const [name, spec, Mock] of [['ai@6', 'ai6', 'MockLanguageModelV3'], ['ai@7', 'ai7', 'MockLanguageModelV4']]) {
-  const ai = await importOptional(spec);
-  if (ai) sdks.push({ name, ai, test: await import(`${spec}/test`), Mock, ...v3 });
+  sdks.push({ name, ai: await import(spec), test: await import(`${spec}/test`), Mock, ...v3 });
 }
 
 /** A user message as useChat makes it (no parentId). */

@@ -1,8 +1,19 @@
-// The same probe of a Zotero.DBConnection's observable behaviour, run against the real one
-// (Sqlite.sys.mjs in Firefox, zotero-runtime.test.mjs) and against the Node fake
-// (tests/node/zotero-shim.test.mjs). Both tests compare the result with MOZSTORAGE_FACTS, so the
-// fake cannot drift from what Zotero really gives a plugin. Only the connection's public API is
-// used, so the module runs unchanged in Node and in Firefox's parent process.
+// The same probe of a Zotero.DBConnection's observable behaviour, run against the stage-7
+// connection (chrome/zotero-db-connection.mjs on Firefox's Sqlite.sys.mjs, zotero-runtime.test.mjs)
+// and against the Node fake (tests/node/zotero-shim.test.mjs); both compare it with MOZSTORAGE_FACTS.
+// Only the connection's public API is used, so the module runs unchanged in Node and in Firefox.
+//
+// What that comparison proves, precisely. Neither connection is Zotero's: both are the project's,
+// and both take db.js's JavaScript rules from one module (zotero-db-rules.mjs, written from reading
+// db.js). So the facts those rules make agree by construction and prove nothing about Zotero:
+// spread, stringify, inOperator, unknownColumn, thenIsUndefined (the row proxy), booleanParameter,
+// undefinedParameter, nullInlined (parameter parsing), firstWord, nonSelectResult (the first-word
+// rule), transactionOrder and nested (the transaction gate). Independent of that module, measured
+// from mozStorage in Firefox and reproduced by the fake's own engine code: rowValues, rowKeys,
+// bigintStoredAs, bindTypes, thousandParameters, sqliteParameterLimit, valueQueryNoRow,
+// failedTransaction. The rules are held against Firefox's own Sqlite.sys.mjs with nothing of the
+// project's in between by chrome/sqlite-engine-probe.mjs (zotero-runtime.test.mjs): each rule must be
+// what makes the connection differ from the engine, and what passes through must be the engine's.
 
 /**
  * What the probe returns on Firefox ESR 153 (mozStorage under Sqlite.sys.mjs, observed

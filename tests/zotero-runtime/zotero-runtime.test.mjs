@@ -193,6 +193,55 @@ test('real Zotero.DBConnection on Sqlite.sys.mjs: rows, parameters and transacti
   }
 });
 
+// Firefox's Sqlite.sys.mjs alone (chrome/sqlite-engine-probe.mjs), observed on Firefox ESR 153.
+const SQLITE_ENGINE_FACTS = {
+  nonSelectResult: 'rows',
+  rowValues: [[1, 0, ''], [2, 5, 'x'], [3, null, null]],
+  rowKeys: null, // as the connection's: MOZSTORAGE_FACTS.rowKeys
+  columnAsProperty: 'undefined',
+  unknownColumnThrows: true,
+  thenOfRow: 'undefined',
+  nullBinding: { equalsNull: 0, isNull: 1 },
+  bindTypes: { integer: 'integer', fraction: 'real', text: 'text' },
+  booleanBinds: 'integer',
+  undefinedBinds: 'null',
+  firstWord: { leadingSpace: 'rows', newline: 'rows', with: 'rows' },
+  transactionOrder: ['first:start', 'first:end', 'second'],
+  failedTransaction: { error: 'boom', rolledBack: true },
+};
+SQLITE_ENGINE_FACTS.rowKeys = MOZSTORAGE_FACTS.rowKeys;
+
+test('Sqlite.sys.mjs alone: what the engine does without the db.js rules', () => {
+  for (const [fact, expected] of Object.entries(SQLITE_ENGINE_FACTS)) {
+    assert.deepEqual(report.engine[fact], expected, `engine fact ${fact}`);
+  }
+});
+
+test('the connection passes the engine through where db.js adds nothing, and differs where a rule acts', () => {
+  const { probe, engine } = report;
+  // Passed through: values, keys of the real row behind the proxy, bind types, transactions.
+  assert.deepEqual(probe.rowValues, engine.rowValues, 'row values');
+  assert.deepEqual(probe.rowKeys, engine.rowKeys, 'the proxy shows the real row\'s keys');
+  assert.deepEqual(probe.bindTypes, engine.bindTypes, 'bind types');
+  assert.deepEqual(probe.transactionOrder, engine.transactionOrder, 'transactions queue as Sqlite.sys.mjs queues them');
+  assert.deepEqual(probe.failedTransaction, engine.failedTransaction, 'a rejected callback rolls back as in Sqlite.sys.mjs');
+  // Each rule changes what the engine alone gives (else it would be no rule, or a wrong one).
+  assert.equal(engine.columnAsProperty, 'undefined', 'a bare row has no column properties: the proxy adds them');
+  assert.ok(engine.unknownColumnThrows && probe.unknownColumn !== 'no error', 'an unknown column is refused by the engine and by the proxy');
+  assert.equal(engine.nullBinding.equalsNull, 0, '`= ?` with a bound NULL matches nothing in the engine');
+  assert.ok(probe.nullInlined.selectEquals > 0, 'so the connection\'s match of `= ?` NULL is the inlining rule');
+  assert.notEqual(engine.booleanBinds, 'error', 'the engine binds a boolean');
+  assert.match(probe.booleanParameter, /Invalid boolean parameter/, 'so its refusal is the parameter rule');
+  assert.equal(engine.undefinedBinds, 'null', 'the engine binds undefined as NULL');
+  assert.match(probe.undefinedParameter, /is undefined/, 'so its refusal is the parameter rule');
+  assert.equal(engine.nonSelectResult, 'rows', 'the engine answers a non-select with rows (none)');
+  assert.equal(probe.nonSelectResult, 'undefined', 'the connection with undefined: the first-word rule');
+  for (const form of ['leadingSpace', 'newline', 'with']) {
+    assert.equal(engine.firstWord[form], 'rows', `${form}: the engine returns rows`);
+    assert.equal(probe.firstWord[form], 'undefined', `${form}: the first-word rule drops them`);
+  }
+});
+
 const [folderPackage, xpiPackage] = [0, 1].map((i) => () => report.packages[i]);
 
 test('the plugin scope lacks console, queueMicrotask, structuredClone and AbortController, and the bundle adds none', () => {

@@ -191,6 +191,8 @@ async function runRuntimeChecks(config) {
   } finally {
     await probeDb.closeDatabase();
   }
+  const { probeSqliteEngine } = ChromeUtils.importESModule(`${config.runtimeURL}chrome/sqlite-engine-probe.mjs`);
+  out.engine = await probeSqliteEngine(PathUtils.join(config.dbDir, 'engine-probe.sqlite'));
 
   // Zotero.DBConnection(name) opens <data dir>/<name>.sqlite.
   function ZoteroDBConnection(name, options) {

@@ -1,6 +1,7 @@
-// A Zotero.DBConnection for tests: db.js's JavaScript behaviour (zotero-db-rules.mjs) over
-// Firefox's own Sqlite.sys.mjs, the module Zotero's connection wraps. Rows are the real
-// mozIStorageRow objects behind db.js's proxy, parameters are bound by mozStorage.
+// A Zotero.DBConnection for tests: db.js's JavaScript behaviour as the project reads it
+// (zotero-db-rules.mjs, shared with the Node fake, so those rules are no independent check; see
+// connection-probe.mjs) over Firefox's own Sqlite.sys.mjs, the module Zotero's connection wraps.
+// Rows are the real mozIStorageRow objects behind the proxy, parameters are bound by mozStorage.
 // Imported in Firefox's parent process through a resource:// URL (importESModule refuses file:).
 import {
   DEFAULT_WAIT_TIMEOUT_MS, MAX_BOUND_PARAMETERS, TransactionGate, parseQueryAndParams, rowProxy, statementOperation,
