@@ -12,6 +12,7 @@ pub mod plan;
 pub mod summary;
 pub mod positions;
 pub mod ledger;
+pub mod cache;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -10,6 +10,7 @@ use super::{from_js, from_js_optional, js_error, js_result, json_text_from_js};
 use crate::capacity::{self, ModelProfile};
 use crate::error::{Error, ErrorCode};
 use crate::estimate::{self, EstimateRequest};
+use crate::cache::CacheOptions;
 use crate::plan::{self, PlanOptions};
 
 /// Reads and validates a `ModelProfile` (`invalid-model` on any defect).
@@ -23,9 +24,10 @@ fn estimate_request_from_js(value: &JsValue) -> Result<EstimateRequest, Error> {
     EstimateRequest::from_value(value.as_ref())
 }
 
-fn plan_options_from_js(value: &JsValue) -> Result<PlanOptions, Error> {
+/// The plan's options and its prompt-cache options (`cache`, `now`), read from one object.
+fn plan_options_from_js(value: &JsValue) -> Result<(PlanOptions, CacheOptions), Error> {
     let value: Value = from_js(value, ErrorCode::InvalidOptions)?;
-    PlanOptions::from_value(&value)
+    Ok((PlanOptions::from_value(&value)?, CacheOptions::from_value(Some(&value))?))
 }
 
 /// `capacity(model)`: reserve, safe input limit, automatic threshold and budgets.
@@ -77,8 +79,9 @@ pub fn plan(
     js_result((|| {
         let session = session_from_js(&session)?;
         let model = model_from_js(&model)?;
-        let options = plan_options_from_js(&options)?;
-        plan::plan(&session, &model, &options)
+        let (options, cache) = plan_options_from_js(&options)?;
+        let branch = crate::tree::read_branch(&session);
+        plan::plan_branch_cached(&session, &branch, &mut estimate::BranchTokens::default(), &model, &options, &cache)
     })())
 }
 
@@ -104,7 +107,7 @@ impl SessionIndex {
         #[wasm_bindgen(unchecked_param_type = "PlanOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let model = model_from_js(&model).map_err(js_error)?;
-        let options = plan_options_from_js(&options).map_err(js_error)?;
-        js_result(self.inner.plan(&model, &options))
+        let (options, cache) = plan_options_from_js(&options).map_err(js_error)?;
+        js_result(self.inner.plan_cached(&model, &options, &cache))
     }
 }
