@@ -1,7 +1,8 @@
 // Types of transport.js: the chat turn as an AI SDK ChatTransport (ai 5, 6 and 7).
 import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import type { CompactionController, SubmitResult } from './controller.js';
-import type { SessionStoreBase } from './glue.js';
+import type { CacheProvider, MarkableModelMessage, SessionStoreBase } from './glue.js';
+import type { CacheBreakpoint, CacheProfile } from './bibgenie_compaction.js';
 
 /** What streamResponse gets: the projection (summary message first) ending with the message to answer. */
 export interface TurnRequest<UI_MESSAGE extends UIMessage = UIMessage> {
@@ -9,6 +10,12 @@ export interface TurnRequest<UI_MESSAGE extends UIMessage = UIMessage> {
   abortSignal: AbortSignal | undefined;
   trigger: 'submit-message' | 'regenerate-message';
   chatId: string;
+  /** The ModelMessages of `messages` with the cache marks of the `promptCache` option (as given without it). */
+  applyCacheBreakpoints<M extends MarkableModelMessage>(modelMessages: M[]): M[];
+  /** Where the marks go (empty without `promptCache`). */
+  cacheBreakpoints: CacheBreakpoint[];
+  /** For streamText: OpenAI's promptCacheKey of the session (`{}` for the other providers). */
+  cacheCallOptions: { providerOptions?: Record<string, Record<string, unknown>> };
 }
 
 /** The part of streamText's result the transport uses. */
@@ -33,6 +40,11 @@ export interface CompactionChatTransportOptions<UI_MESSAGE extends UIMessage = U
   messageMetadata?: (options: { part: any }) => Record<string, unknown> | undefined | null;
   /** After the response message is persisted, before the automatic compaction check starts. */
   onFinish?: (event: { responseMessage: UI_MESSAGE; isAborted: boolean; isContinuation: boolean }) => unknown;
+  /**
+   * Cache marks on what is sent: streamResponse gets `applyCacheBreakpoints` and `cacheCallOptions`
+   * for this provider; `cache` gives the breakpoint limit and minimum prefix (default 4 and 1,024).
+   */
+  promptCache?: { provider: CacheProvider; cache?: CacheProfile; ttl?: '5m' | '1h' };
   /** Other toUIMessageStream options (sendReasoning, sendSources, onError, ...). */
   [uiMessageStreamOption: string]: unknown;
 }

@@ -35,7 +35,7 @@ pub fn cache_breakpoints(
 /// `cacheProfile(name)`: a documented default profile (`anthropic-5m`, `anthropic-1h`, `bedrock`,
 /// `openai`, `deepseek`, `google`); `invalid-options` for another name.
 #[wasm_bindgen(js_name = cacheProfile, unchecked_return_type = "CacheProfile")]
-pub fn cache_profile(name: JsValue) -> Result<JsValue, JsValue> {
+pub fn cache_profile(#[wasm_bindgen(unchecked_param_type = "CacheProfileName")] name: JsValue) -> Result<JsValue, JsValue> {
     js_result(name.as_string().and_then(|n| cache::default_profile(&n)).ok_or_else(|| {
         Error::new(ErrorCode::InvalidOptions, format!("cacheProfile: name must be one of {}", cache::DEFAULT_PROFILE_NAMES.join(", ")))
     }))

@@ -12,6 +12,9 @@ import init, {
   SessionStoreBase,
   SqliteStore,
   ZoteroDBStore,
+  applyCacheBreakpoints,
+  cacheBreakpoints,
+  cacheProfile,
   canFork,
   capacity,
   checkCommit,
@@ -32,11 +35,13 @@ import init, {
   plan,
   project,
   projectPositions,
+  promptCacheCallOptions,
   readBranch,
   readBranchPositions,
   resetWasmState,
   retryTarget,
   serialize,
+  sessionCacheKey,
   sessionFromMessages,
   summaryRequest,
   unloadCompaction,
@@ -48,6 +53,7 @@ import init, {
 import type {
   AbortSignalLike,
   BranchReadResult,
+  CacheProfile,
   Capacity,
   CheckpointNode,
   CommitCheck,
@@ -110,6 +116,9 @@ export const MAIN_EXPORTS = {
   SessionStoreBase,
   SqliteStore,
   ZoteroDBStore,
+  applyCacheBreakpoints,
+  cacheBreakpoints,
+  cacheProfile,
   canFork,
   capacity,
   checkCommit,
@@ -131,11 +140,13 @@ export const MAIN_EXPORTS = {
   plan,
   project,
   projectPositions,
+  promptCacheCallOptions,
   readBranch,
   readBranchPositions,
   resetWasmState,
   retryTarget,
   serialize,
+  sessionCacheKey,
   sessionFromMessages,
   summaryRequest,
   unloadCompaction,
@@ -156,6 +167,9 @@ export const SLIM_EXPORTS = {
   SessionStoreBase: slim.SessionStoreBase,
   SqliteStore: slim.SqliteStore,
   ZoteroDBStore: slim.ZoteroDBStore,
+  applyCacheBreakpoints: slim.applyCacheBreakpoints,
+  cacheBreakpoints: slim.cacheBreakpoints,
+  cacheProfile: slim.cacheProfile,
   canFork: slim.canFork,
   capacity: slim.capacity,
   checkCommit: slim.checkCommit,
@@ -177,11 +191,13 @@ export const SLIM_EXPORTS = {
   plan: slim.plan,
   project: slim.project,
   projectPositions: slim.projectPositions,
+  promptCacheCallOptions: slim.promptCacheCallOptions,
   readBranch: slim.readBranch,
   readBranchPositions: slim.readBranchPositions,
   resetWasmState: slim.resetWasmState,
   retryTarget: slim.retryTarget,
   serialize: slim.serialize,
+  sessionCacheKey: slim.sessionCacheKey,
   sessionFromMessages: slim.sessionFromMessages,
   summaryRequest: slim.summaryRequest,
   unloadCompaction: slim.unloadCompaction,
@@ -630,9 +646,29 @@ assertType<Equal<CompactionMode, 'manual' | 'auto' | 'preflight'>>();
 assertType<Equal<Awaited<ReturnType<typeof compact>>, CompactOutcome>>();
 assertType<Equal<typeof slim.project, typeof project>>();
 
+// ---- prompt cache ------------------------------------------------------------------------------
+declare const cacheSession: Session;
+const anthropicProfile: CacheProfile = cacheProfile('anthropic-5m');
+const marks = cacheBreakpoints(cacheSession, { contextWindow: 200_000 }, { draft: 'next?', cache: anthropicProfile });
+const markReason: 'summary' | 'previous-request' | 'newest' | undefined = marks.breakpoints[0]?.reason;
+const cachedPlan = plan(cacheSession, { contextWindow: 200_000 }, { mode: 'auto', cache: anthropicProfile, now: Date.now() });
+const cacheState: 'warm' | 'cold' | 'unknown' | undefined = cachedPlan.cache?.state;
+const nextCost: number | undefined = cachedPlan.cost?.nextRequestWith;
+const markedMessages = applyCacheBreakpoints(convertToModelMessages([]) as unknown as Array<{ role: string }>, { provider: 'anthropic', breakpoints: marks, messages: [] });
+const cacheKey: string = sessionCacheKey('s1');
+const callOptions = promptCacheCallOptions('openai', 's1');
+// @ts-expect-error an unknown provider
+promptCacheCallOptions('acme', 's1');
+new CompactionController({ store: new MemoryStore(), sessionId: 's', model: { contextWindow: 8192 }, summarize: () => '', cache: anthropicProfile, backgroundCompaction: true });
+new CompactionChatTransport({
+  controller: {} as CompactionController, store: new MemoryStore(), sessionId: 's', promptCache: { provider: 'bedrock' },
+  streamResponse: async ({ messages, applyCacheBreakpoints: mark, cacheCallOptions }) =>
+    streamText({ model: aiModel, ...cacheCallOptions, messages: mark(await convertToModelMessages(messages)) }),
+});
+
 export {
   ver, limit, forModel, keptFrom, durable, source, fits, baseline, oneMessage, preflight, planned, folded, basis, text, material,
   entries, valid, nodeWithoutLedger, indexBranch, indexProjection, indexHistory, indexRetry, indexEdit, indexFork, indexEstimate,
   indexEstimateDefault, indexPlan, roundTrip, contractStores, schema, database, connection, asContractSummarize, state, busy,
-  controllerModel, allowed, cancelled, recorded, asChatTransport, zoteroSummarizer, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
+  controllerModel, allowed, cancelled, recorded, markReason, cacheState, nextCost, markedMessages, cacheKey, callOptions, asChatTransport, zoteroSummarizer, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
 };
