@@ -33,6 +33,8 @@ fn plan() -> Plan {
         tokens_before: 900,
         tokens_after_estimate: 300,
         send: None,
+        cache: None,
+        cost: None,
     }
 }
 
