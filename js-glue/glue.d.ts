@@ -371,11 +371,13 @@ export function applyCacheBreakpoints<M extends MarkableModelMessage>(
 /** The session's prompt-cache key (OpenAI's promptCacheKey); never the summary request's. */
 export function sessionCacheKey(sessionId: string): string;
 
+/** streamText options for the session's cache: OpenAI's promptCacheKey, nothing for the others. */
+export interface PromptCacheCallOptions {
+  providerOptions?: { openai: { promptCacheKey: string } };
+}
+
 /** `{ providerOptions: { openai: { promptCacheKey } } }` for OpenAI, `{}` for the others. */
-export function promptCacheCallOptions(
-  provider: CacheProvider,
-  sessionId: string,
-): { providerOptions?: Record<string, Record<string, unknown>> };
+export function promptCacheCallOptions(provider: CacheProvider, sessionId: string): PromptCacheCallOptions;
 
 // ---- The runner (runner.js) ----------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 // Types of transport.js: the chat turn as an AI SDK ChatTransport (ai 5, 6 and 7).
 import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import type { CompactionController, SubmitResult } from './controller.js';
-import type { CacheProvider, MarkableModelMessage, SessionStoreBase } from './glue.js';
+import type { CacheProvider, MarkableModelMessage, PromptCacheCallOptions, SessionStoreBase } from './glue.js';
 import type { CacheBreakpoint, CacheProfile } from './bibgenie_compaction.js';
 
 /** What streamResponse gets: the projection (summary message first) ending with the message to answer. */
@@ -15,7 +15,7 @@ export interface TurnRequest<UI_MESSAGE extends UIMessage = UIMessage> {
   /** Where the marks go (empty without `promptCache`). */
   cacheBreakpoints: CacheBreakpoint[];
   /** For streamText: OpenAI's promptCacheKey of the session (`{}` for the other providers). */
-  cacheCallOptions: { providerOptions?: Record<string, Record<string, unknown>> };
+  cacheCallOptions: PromptCacheCallOptions;
 }
 
 /** The part of streamText's result the transport uses. */
