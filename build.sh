@@ -480,6 +480,7 @@ run_bench() {
   timed "bench 3/5: a send through the controller and the store-held index" bash -c 'set -o pipefail; node bench/speed/controller.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
   timed "bench 4/5: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
   timed "bench 5/5: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
+  timed "bench: prompt cache policies (issue 26)" bash -c 'set -o pipefail; node bench/cache/sessions.mjs | tee -a "$1"' _ "$report"
   log "tables collected in ${report#"$ROOT"/}"
 }
 
