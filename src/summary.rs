@@ -140,7 +140,7 @@ const REQUIREMENT_CUES: [&str; 39] = [
 ];
 /// Softer words that make a statement a constraint ("we need three cohort studies"), but not a
 /// question ("should we look at paper 7 next?"): explicit cues outrank question words.
-const SOFT_CONSTRAINT_CUES: [&str; 10] = ["need", "needs", "should", "avoid", "without", "prefer", "want", "wants", "需要", "ください"];
+const SOFT_CONSTRAINT_CUES: [&str; 9] = ["need", "needs", "should", "avoid", "without", "prefer", "want", "wants", "需要"];
 /// Words that open a question in the languages the assistant is used in.
 const QUESTION_OPENERS: [&str; 16] = [
     "should", "shall", "could", "can", "would", "will", "do", "does", "did", "is", "are", "what", "which", "how", "why",
@@ -558,9 +558,13 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
             }
         }
         if is_first {
-            let goal = if unfiled.is_empty() { text.clone() } else { unfiled.join(" ") };
+            // The first message's statements are the goal; its questions are kept as the user's words.
+            let (questions, statements): (Vec<String>, Vec<String>) = unfiled.into_iter().partition(|s| is_question(s));
+            let goal = if statements.is_empty() { text.clone() } else { statements.join(" ") };
             draft.add(GOAL, Tier::Goal, "user", &goal);
-        } else {
+            unfiled = if statements.is_empty() { Vec::new() } else { questions };
+        }
+        {
             let rest = unfiled.join(" ");
             if rest.chars().count() >= MIN_VERBATIM_CHARS {
                 draft.add(CONTEXT, Tier::UserWords, "user, verbatim", &rest);
