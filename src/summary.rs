@@ -638,12 +638,11 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
         draft.push(RESOURCES, Tier::Resource, None, line.to_string());
     }
 
-    // Next Steps: the latest user request (open when nothing answered it).
+    // Next Steps: the latest user request (open when nothing answered it), replacing the carried one.
     if let Some(at) = messages.iter().rposition(|m| m.role == "user") {
         let text = message_text(&messages[at]);
         let open = !messages[at + 1..].iter().any(|m| m.role == "assistant");
         let state = if open { "Open request (not yet answered)" } else { "Latest request" };
-        draft.add(PROGRESS, Tier::Progress, "user", &format!("Active: {text}"));
         draft.push(NEXT_STEPS, Tier::Progress, Some(Singleton::LatestRequest), bullet("user", &format!("{state}: {text}")));
     }
 
