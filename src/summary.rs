@@ -703,8 +703,11 @@ fn fit_budget(lines: &mut Vec<Line>, budget: u64) {
         }
         let mut excess = tokens - budget;
         let mut removed = false;
+        // One tier per pass, then measure again: the lines' own estimates need not add up to the
+        // text's, and a pass that went on would take the next tier for the last one's shortfall.
+        let lowest = lines.iter().map(|l| l.tier).filter(|&t| t != Tier::Note).min();
         while excess > 0 {
-            let Some(tier) = lines.iter().map(|l| l.tier).filter(|&t| t != Tier::Note).min() else { break };
+            let Some(tier) = lowest else { break };
             let newest_first = matches!(tier, Tier::Constraint | Tier::Goal);
             let found = if newest_first {
                 lines.iter().rposition(|l| l.tier == tier)

@@ -81,6 +81,14 @@ fn item(key: &str, title: &str) -> Value {
                       "creators": [{ "creatorType": "author", "lastName": "Kim" }], "tags": [], "collections": [], "relations": {} } })
 }
 
+/// A valid Zotero key for `n` ("T" and `n` in base 33 over the key alphabet).
+fn turn_key(mut n: usize) -> String {
+    let alphabet: Vec<char> = KEY_ALPHABET.chars().collect();
+    let mut digits: Vec<char> = (0..7).map(|_| { let c = alphabet[n % alphabet.len()]; n /= alphabet.len(); c }).collect();
+    digits.reverse();
+    std::iter::once('T').chain(digits).collect()
+}
+
 /// Filler that reads like a research session, with incidental cue words ("only ones with a PDF").
 const QUESTIONS: [&str; 6] = [
     "What does the next paper say about caloric restriction in beagles?",
@@ -133,6 +141,10 @@ fn grow(window: u64, turns: usize, compactions: usize, page_chars: usize) -> Run
         let (search, _) = huge_search(3);
         let mut results = search.as_array().cloned().unwrap_or_default();
         results.push(item(DESIGNATED[turn % 3], &format!("Fasting cohort {}", turn % 3)));
+        // New keys every turn: the ledger grows to hundreds of entries, as in a real session.
+        for j in 0..4 {
+            results.push(item(&turn_key(turn * 4 + j), &format!("禁食与犬寿命的队列研究 {turn}-{j}")));
+        }
         let mut parts = vec![
             json!({ "type": "step-start" }),
             json!({ "type": "tool-zoteroSearch", "toolCallId": format!("s{turn}"), "state": "output-available", "input": { "q": turn }, "output": results }),
