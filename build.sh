@@ -405,7 +405,8 @@ run_demo() {
 # estimator's fidelity against real tokenizers (bench/estimator), speed in Node and in headless
 # Firefox against the installed tarball (bench/speed; the baseline is bench/baseline/, the peer pi;
 # a send through the controller and a store-held index, bench/speed/controller.mjs), then the
-# size of what a consumer downloads. Arguments go to the speed runs (`--quick`, `--sizes=100,1000`).
+# size of what a consumer downloads, then what survives compaction (bench/retention: planted facts in
+# seeded long sessions through the controller, beside a truncation baseline). Arguments go to the speed runs (`--quick`, `--sizes=100,1000`).
 run_bench() {
   local dir report="$WORK/bench.md"
   # What the bench scripts read: the package as installed from the tarball, and the browser binaries.
@@ -425,6 +426,7 @@ run_bench() {
   timed "bench 3/5: a send through the controller and the store-held index" bash -c 'set -o pipefail; node bench/speed/controller.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
   timed "bench 4/5: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
   timed "bench 5/5: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
+  timed "bench 6: what survives compaction (retention)" bash -c 'set -o pipefail; node bench/retention/retention.mjs | tee -a "$1"' _ "$report"
   log "tables collected in ${report#"$ROOT"/}"
 }
 
