@@ -110,7 +110,7 @@ fn strip_numbering(text: &str) -> &str {
 // Every line it writes has a source mark, and the mark says what kind of state the line is, so the
 // next compaction can carry it forward, supersede it or trim it by kind without reinterpreting it:
 // `(user)`, `(user, style)`, `(user, deadline)`, `(user, key)`, `(user, correction)`,
-// `(user, open task)`, `(user, verbatim)`, `(tool)`, `(tool, failed)`, `(inferred, decision)`,
+// `(user, open task)`, `(user, stated)`, `(user, verbatim)`, `(tool)`, `(tool, failed)`, `(inferred, decision)`,
 // `(inferred, failed)`, `(inferred, open task)`, `(inferred, hypothesis, unverified)`, `(inferred)`.
 
 /// Longest sentence or excerpt copied into the extractive summary, in characters.
@@ -327,11 +327,13 @@ enum Tier {
     Progress,
     /// The coverage notes and earlier context.
     Context,
-    /// The user's other messages, verbatim, within their share of the budget.
+    /// The user's other questions, verbatim, within their share of the budget.
     UserWords,
     Hypothesis,
     Task,
     Decision,
+    /// The user's other statements (not questions), verbatim: instructions no cue list knows.
+    UserStatement,
     Failed,
     Constraint,
     Designation,
@@ -369,7 +371,8 @@ const NEXT_STEPS: usize = 6;
 const CONTEXT: usize = 7;
 
 /// The marks that name a line's kind, and where a carried line with one goes.
-const MARKS: [(&str, usize, Tier, Option<Singleton>); 13] = [
+const MARKS: [(&str, usize, Tier, Option<Singleton>); 14] = [
+    ("- (user, stated)", CONTEXT, Tier::UserStatement, None),
     ("- (user, style)", CONSTRAINTS, Tier::Current, Some(Singleton::Style)),
     ("- (user, deadline)", CONSTRAINTS, Tier::Current, Some(Singleton::Deadline)),
     ("- (user, key)", CONSTRAINTS, Tier::Designation, None),
@@ -564,10 +567,12 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
             draft.add(GOAL, Tier::Goal, "user", &goal);
             unfiled = if statements.is_empty() { Vec::new() } else { questions };
         }
-        {
-            let rest = unfiled.join(" ");
-            if rest.chars().count() >= MIN_VERBATIM_CHARS {
-                draft.add(CONTEXT, Tier::UserWords, "user, verbatim", &rest);
+        // The rest verbatim: statements (instructions no cue names) above questions.
+        let (questions, statements): (Vec<String>, Vec<String>) = unfiled.into_iter().partition(|s| is_question(s));
+        for (words, tier, source) in [(statements, Tier::UserStatement, "user, stated"), (questions, Tier::UserWords, "user, verbatim")] {
+            let words = words.join(" ");
+            if words.chars().count() >= MIN_VERBATIM_CHARS {
+                draft.add(CONTEXT, tier, source, &words);
             }
         }
     }
@@ -651,8 +656,8 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
         CONTEXT,
         Tier::Note,
         None,
-        "- This checkpoint was written by the embedded extractive summarizer (no model): it copies sentences from the \
-history and lists the Zotero ledger without interpreting them; (inferred) marks text the assistant wrote."
+        "- Written by the embedded extractive summarizer (no model): sentences copied from the history, not \
+interpreted; (inferred) marks the assistant's text."
             .to_string(),
     );
     if let (Some(first), Some(last)) = (messages.first(), messages.last()) {
@@ -666,14 +671,17 @@ history and lists the Zotero ledger without interpreting them; (inferred) marks 
     render_lines(&draft.lines)
 }
 
-/// The user's unfiled words take at most `USER_WORDS_BUDGET_PERCENT` of the budget, newest first.
+/// The user's unfiled words take at most `USER_WORDS_BUDGET_PERCENT` of the budget: statements
+/// first, then questions, newest first in each.
 fn keep_user_words_within_share(lines: &mut Vec<Line>, budget: u64) {
     let share = budget / 100 * USER_WORDS_BUDGET_PERCENT + budget % 100 * USER_WORDS_BUDGET_PERCENT / 100;
     let mut used = 0u64;
     let mut keep = vec![true; lines.len()];
-    for (at, line) in lines.iter().enumerate().rev().filter(|(_, l)| l.tier == Tier::UserWords) {
-        used = used.saturating_add(crate::tokens::estimate_text(&line.text));
-        keep[at] = used <= share;
+    for tier in [Tier::UserStatement, Tier::UserWords] {
+        for (at, line) in lines.iter().enumerate().rev().filter(|(_, l)| l.tier == tier) {
+            used = used.saturating_add(crate::tokens::estimate_text(&line.text));
+            keep[at] = used <= share;
+        }
     }
     let mut flags = keep.into_iter();
     lines.retain(|_| flags.next().unwrap_or(true));
@@ -682,8 +690,8 @@ fn keep_user_words_within_share(lines: &mut Vec<Line>, budget: u64) {
 /// Rule `extractive-within-budget`: like a model's answer, the extractive summary stays within the
 /// request's `maxOutputTokens`, which the plan counts on for the projection after the compaction.
 /// Rule `user-state-trimmed-last`: lines are left out by tier, lowest first: the resource list (the
-/// checkpoint keeps the whole ledger), tool findings, progress, context, the user's other words,
-/// hypotheses, tasks, decisions, failed approaches, constraints, designated keys, the current style
+/// checkpoint keeps the whole ledger), tool findings, progress, context, the user's other questions,
+/// hypotheses, tasks, decisions, the user's other statements, failed approaches, constraints, designated keys, the current style
 /// and deadline and, last, the goal. Inside a tier the oldest go first, except constraints and goal,
 /// whose newest go first (the first ones are what everything since builds on). The note saying what
 /// the text is, and how many lines were left out, stays.
@@ -736,7 +744,7 @@ fn fit_budget(lines: &mut Vec<Line>, budget: u64) {
 const LEDGER_POINTER: &str = "- The exact Zotero resource ledger";
 
 fn left_out_note(lines: usize, budget: u64) -> String {
-    format!("- Left out {lines} lines to fit the summary budget of {budget} tokens; the checkpoint keeps the whole resource ledger.")
+    format!("- Left out {lines} lines to fit the summary budget of {budget} tokens.")
 }
 
 fn render_lines(lines: &[Line]) -> String {

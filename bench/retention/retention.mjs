@@ -16,13 +16,14 @@ const api = await import(pathToFileURL(`${pkgDir}/index.js`).href);
 await api.init();
 const log = (line) => process.stderr.write(`${line}\n`);
 
-const MODELS = [
+const ALL_MODELS = [
   { name: '8k', model: { id: 'bench-8k', contextWindow: 8_192, maxOutputTokens: 2_048 } },
   { name: '32k', model: { id: 'bench-32k', contextWindow: 32_768, maxOutputTokens: 4_096 } },
   { name: '128k', model: { id: 'bench-128k', contextWindow: 128_000, maxOutputTokens: 16_384 } },
 ];
+const MODELS = ALL_MODELS.filter((m) => !process.env.RETENTION_MODELS || process.env.RETENTION_MODELS.split(',').includes(m.name));
 /** Sessions per model: seed and turns (60-300). */
-const SESSIONS = quick ? [[11, 80], [12, 160]] : [[11, 80], [12, 160], [13, 300]];
+const SESSIONS = process.env.RETENTION_SESSIONS ? JSON.parse(process.env.RETENTION_SESSIONS) : quick ? [[11, 80], [12, 160]] : [[11, 80], [12, 160], [13, 300]];
 const AFTER = [1, 5, 20];
 
 /** (kind, model) -> { at: Map(n -> [kept, total]), all: [kept, total], worst, truncation: same } */
@@ -36,6 +37,8 @@ const bump = (pair, ok) => {
   pair[0] += ok ? 1 : 0;
   pair[1] += 1;
 };
+/** model -> per summary { mark -> estimated tokens of its lines } */
+const budgetShares = new Map();
 const checks = { stale: [0, 0], hypothesisMislabelled: [0, 0], summaryOverBudget: [0, 0], projectionOverLimit: [0, 0], ledgerShown: [], compactions: [] };
 
 const textOf = (message) => message.parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n');
@@ -51,8 +54,19 @@ async function runSession(seed, turns, { name, model }) {
   const summarize = async (request) => {
     lastRequest = request;
     const summary = api.extractiveSummary(request);
-    const tokens = api.estimateMessage({ id: 's', role: 'user', parts: [{ type: 'text', text: summary }] }, model) - overhead;
+    const tokensOf = (text) => api.estimateMessage({ id: 's', role: 'user', parts: [{ type: 'text', text }] }, model) - overhead;
+    const tokens = tokensOf(summary);
     bump(checks.summaryOverBudget, tokens > request.maxOutputTokens);
+    // Where the budget goes, by line mark (headings and notes as "frame").
+    const shares = budgetShares.get(name) ?? [];
+    const share = {};
+    for (const line of summary.split('\n')) {
+      const mark = /^- \(([^)]*)\)/.exec(line)?.[1] ?? (/^- (item|attachment|annotation|collection|tag|location) /.test(line) ? 'ledger lines' : 'frame');
+      share[mark] = (share[mark] ?? 0) + tokensOf(line);
+    }
+    share.leftOut = Number(/Left out (\d+) lines/.exec(summary)?.[1] ?? 0);
+    shares.push(share);
+    budgetShares.set(name, shares);
     return summary;
   };
   const controller = new api.CompactionController({ store, sessionId, model, summarize });
@@ -89,6 +103,7 @@ async function runSession(seed, turns, { name, model }) {
       }
       if (f.messageId && folded.has(f.messageId)) bump(cell(f.kind, name).req, request.prompt.includes(f.probe));
       const kept = whole.includes(f.probe);
+      if (!kept && process.env.RETENTION_DEBUG) log(`${name} seed ${seed} compaction ${compactions}: lost ${f.kind} ${f.probe} (turn ${f.turn})`);
       const c = cell(f.kind, name);
       bump(c.all, kept);
       bump(c.truncAll, truncated.includes(f.probe));
@@ -156,5 +171,13 @@ out.push(`- Stale citation style or deadline shown in the summary after the newe
 out.push(`- Hypothesis lines not marked as hypotheses (or marked user/tool): ${checks.hypothesisMislabelled[0]} of ${checks.hypothesisMislabelled[1]}.`);
 out.push(`- Summaries over their budget: ${checks.summaryOverBudget[0]} of ${checks.summaryOverBudget[1]}; projections over the safe input limit: ${checks.projectionOverLimit[0]} of ${checks.projectionOverLimit[1]}.`);
 out.push(`- Ledger lines shown beside the summary: median ${sorted[Math.floor(sorted.length / 2)] ?? 0}, min ${sorted[0] ?? 0}, max ${sorted.at(-1) ?? 0}.`);
+out.push('', 'Where the summary budget goes (median estimated tokens per summary, by line mark; "frame": headings and notes; lines left out per summary):', '');
+const marks = [...new Set([...budgetShares.values()].flat().flatMap((x) => Object.keys(x)))].filter((m) => m !== 'leftOut').sort();
+out.push(`| mark | ${MODELS.map((m) => m.name).join(' | ')} |`, `|---|${MODELS.map(() => '---').join('|')}|`);
+const med = (list) => (list.length ? [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] : 0);
+for (const mark of [...marks, 'leftOut']) {
+  out.push(`| ${mark} | ${MODELS.map((m) => med((budgetShares.get(m.name) ?? []).map((x) => x[mark] ?? 0))).join(' | ')} |`);
+}
+out.push('');
 out.push(`- Run time: ${Math.round((performance.now() - started) / 1000)} s.`);
 process.stdout.write(`${out.join('\n')}\n\n`);
