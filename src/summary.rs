@@ -430,14 +430,18 @@ fn previous_lines(summary: &str) -> Vec<Line> {
         lines.push(line);
     }
     // Findings, progress and context keep their newest lines; the rest carries over whole.
-    let mut kept_per_tier: std::collections::HashMap<(usize, u8), usize> = std::collections::HashMap::new();
+    let mut kept_per_section = [[0usize; 3]; SECTIONS.len()];
     let mut keep = vec![true; lines.len()];
     for (at, line) in lines.iter().enumerate().rev() {
-        if matches!(line.tier, Tier::Finding | Tier::Progress | Tier::Context) {
-            let count = kept_per_tier.entry((line.section, line.tier as u8)).or_insert(0);
-            *count += 1;
-            keep[at] = *count <= MAX_CARRIED_LINES;
-        }
+        let slot = match line.tier {
+            Tier::Finding => 0,
+            Tier::Progress => 1,
+            Tier::Context => 2,
+            _ => continue,
+        };
+        let count = &mut kept_per_section[line.section][slot];
+        *count += 1;
+        keep[at] = *count <= MAX_CARRIED_LINES;
     }
     lines.into_iter().zip(keep).filter(|(_, k)| *k).map(|(l, _)| l).collect()
 }
@@ -616,7 +620,11 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
                     findings.push(bullet("tool", &finding));
                 }
                 "error" => {
+                    // A tool that fails again replaces its earlier line: the latest error says what
+                    // not to repeat, and a flaky tool does not fill the budget with its history.
                     let error = crate::zotero::clip(&content, ERROR_MAX_CHARS);
+                    let opening = format!("- (tool, failed) Blocked: {name} failed:");
+                    draft.lines.retain(|l| !l.text.starts_with(&opening));
                     draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}"));
                 }
                 "denied by the user" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Denied the tool call {name}. {content}")),
