@@ -118,7 +118,7 @@ fn grow(window: u64, turns: usize, compactions: usize, page_chars: usize) -> Run
     let (mut committed, mut projections, mut turn) = (0, 0, 0);
     let page: String = "Dogs in the restricted group kept a lower body condition score and later onset of osteoarthritis. "
         .repeat(page_chars / 100 + 1);
-    let mut push = |nodes: &mut Vec<Value>, leaf: &mut Option<String>, id: String, role: &str, parts: Value| {
+    let push = |nodes: &mut Vec<Value>, leaf: &mut Option<String>, id: String, role: &str, parts: Value| {
         nodes.push(json!({ "id": id, "parentId": leaf.clone(), "role": role, "parts": parts }));
         *leaf = Some(id);
     };

@@ -173,7 +173,7 @@ out.push(`- Stale citation style or deadline shown in the summary after the newe
 out.push(`- Hypothesis lines not marked as hypotheses (or marked user/tool): ${checks.hypothesisMislabelled[0]} of ${checks.hypothesisMislabelled[1]}.`);
 out.push(`- Summaries over their budget: ${checks.summaryOverBudget[0]} of ${checks.summaryOverBudget[1]}; projections over the safe input limit: ${checks.projectionOverLimit[0]} of ${checks.projectionOverLimit[1]}.`);
 out.push(`- Ledger lines shown beside the summary: median ${sorted[Math.floor(sorted.length / 2)] ?? 0}, min ${sorted[0] ?? 0}, max ${sorted.at(-1) ?? 0}.`);
-out.push('', 'Where the summary budget goes (median estimated tokens per summary, by line mark; "frame": headings and notes; lines left out per summary):', '');
+out.push('', 'Where the summary budget goes (median estimated tokens per summary, by line mark; "frame": headings, notes and unmarked lines; leftOut: lines left out per summary):', '');
 const marks = [...new Set([...budgetShares.values()].flat().flatMap((x) => Object.keys(x)))].filter((m) => m !== 'leftOut').sort();
 out.push(`| mark | ${MODELS.map((m) => m.name).join(' | ')} |`, `|---|${MODELS.map(() => '---').join('|')}|`);
 const med = (list) => (list.length ? [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] : 0);
