@@ -113,7 +113,7 @@ export function createAiSdkSummarizer({ model, generateText, callOptions = {}, c
     throw adapterError('invalid-argument', 'createAiSdkSummarizer: createAbortController must be a function returning an AbortController');
   }
   if (model === undefined || model === null) throw adapterError('invalid-argument', 'createAiSdkSummarizer: pass a model');
-  const forbidden = FORBIDDEN_CALL_OPTIONS.filter((key) => callOptions[key] !== undefined);
+  const forbidden = FORBIDDEN_CALL_OPTIONS.filter((key) => callOptions[key] !== undefined).concat(cacheMarks(callOptions.providerOptions));
   if (forbidden.length) {
     throw adapterError('invalid-argument', `createAiSdkSummarizer: callOptions may not set ${forbidden.join(', ')}`);
   }
@@ -141,6 +141,21 @@ export function createAiSdkSummarizer({ model, generateText, callOptions = {}, c
       bridge.dispose();
     }
   };
+}
+
+/**
+ * Cache marks in the summary request's providerOptions: its prefix is unique, so a cache write there
+ * is never read, and it must not share (and so evict) the session's cache key.
+ * @param {unknown} providerOptions
+ */
+function cacheMarks(providerOptions) {
+  const marks = [];
+  for (const [provider, options] of Object.entries(objectOr(providerOptions))) {
+    for (const key of ['cacheControl', 'cache_control', 'cachePoint', 'promptCacheKey']) {
+      if (objectOr(options)[key] !== undefined) marks.push(`providerOptions.${provider}.${key}`);
+    }
+  }
+  return marks;
 }
 
 /** Fields of a v5 LanguageModelUsage; v6 keeps them and adds the *Details objects. */
@@ -176,21 +191,63 @@ function usageSnapshot(usage) {
   return out;
 }
 
+/** @param {unknown} value @returns {Record<string, any>} */
+function objectOr(value) {
+  return value !== null && typeof value === 'object' ? /** @type {any} */ (value) : {};
+}
+
+/**
+ * v6's `inputTokenDetails` for a v5 usage, from what the provider put in `providerMetadata`:
+ * Anthropic and Bedrock report the cache write only there, and leave both the write and the read
+ * (`cachedInputTokens`) out of `inputTokens`; OpenAI, OpenAI-compatible providers, Google and
+ * OpenRouter count the read (`cachedInputTokens`) within `inputTokens` and write implicitly;
+ * DeepSeek reports its hits as `promptCacheHitTokens`. Counts not reported are null, so a later
+ * step's metadata replaces an earlier step's in the SDK's merge.
+ * @param {Record<string, unknown>} usage @param {unknown} providerMetadata
+ */
+function v5InputDetails(usage, providerMetadata) {
+  const input = countOrNull(usage.inputTokens);
+  const metadata = objectOr(providerMetadata);
+  let read = countOrNull(usage.cachedInputTokens);
+  let write = null;
+  let excludesCache = false;
+  if (metadata.anthropic) {
+    write = countOrNull(objectOr(metadata.anthropic).cacheCreationInputTokens);
+    excludesCache = true;
+  } else if (metadata.bedrock) {
+    write = countOrNull(objectOr(objectOr(metadata.bedrock).usage).cacheWriteInputTokens);
+    excludesCache = true;
+  } else if (metadata.deepseek) {
+    read = countOrNull(objectOr(metadata.deepseek).promptCacheHitTokens) ?? read;
+  }
+  if (excludesCache) {
+    // The report says what was read and written; an absent count there is none.
+    return { noCacheTokens: input, cacheReadTokens: read ?? 0, cacheWriteTokens: write ?? 0 };
+  }
+  const noCache = input !== null && read !== null ? Math.max(0, input - read) : null;
+  return { noCacheTokens: noCache, cacheReadTokens: read, cacheWriteTokens: write };
+}
+
 /**
  * A `messageMetadata` callback for `toUIMessageStream` / `toUIMessageStreamResponse`: on each
  * 'finish-step' part it records that step's usage as `{ usage }`, so the assistant message
  * ends with the LAST step's usage in `message.metadata.usage`, where estimate() looks for it.
  * The 'finish' part carries only `totalUsage` (billing across steps, not context
- * occupancy), so nothing is recorded there.
+ * occupancy), so nothing is recorded there. Under AI SDK 5 the provider's cache read and write
+ * counts (in `providerMetadata` for Anthropic and Bedrock) are kept as v6's
+ * `inputTokenDetails: { noCacheTokens, cacheReadTokens, cacheWriteTokens }`, so one reader serves
+ * every version (docs/prompt-cache.md).
  *
  *   result.toUIMessageStreamResponse({ messageMetadata: usageMetadata });
  *
- * @param {{ part: { type: string, usage?: Record<string, unknown> } }} options
+ * @param {{ part: { type: string, usage?: Record<string, unknown>, providerMetadata?: unknown } }} options
  * @returns {{ usage: Record<string, unknown> } | undefined}
  */
 export function usageMetadata({ part }) {
   if (!part || part.type !== 'finish-step' || !part.usage || typeof part.usage !== 'object') return undefined;
-  return { usage: usageSnapshot(part.usage) };
+  const usage = usageSnapshot(part.usage);
+  if (!('inputTokenDetails' in part.usage)) usage.inputTokenDetails = v5InputDetails(part.usage, part.providerMetadata);
+  return { usage };
 }
 
 /**

@@ -4,7 +4,8 @@
 // objects (session-cache.js), so a repeated call sends only what is new; a session it cannot hold
 // is read from its text as before, with the same errors. The input is not mutated; arrays are new.
 import {
-  estimate as estimateText, historyPositions, plan as planText, projectPositions, readBranchPositions,
+  cacheBreakpoints as cacheBreakpointsText, estimate as estimateText, historyPositions, plan as planText, projectPositions,
+  readBranchPositions,
 } from './bibgenie_compaction.js';
 import { branchFrom, heldIndexFor, projectionFrom } from './session-cache.js';
 
@@ -41,6 +42,12 @@ export function estimate(session, model, options) {
 export function plan(session, model, options) {
   const index = heldIndexFor(session);
   return index ? index.plan(model, options) : planText(session, model, options);
+}
+
+/** `cacheBreakpoints(session, model, options?)`: where the request's cache marks go. */
+export function cacheBreakpoints(session, model, options) {
+  const index = heldIndexFor(session);
+  return index ? index.cacheBreakpoints(model, options) : cacheBreakpointsText(session, model, options);
 }
 
 export { SessionIndex } from './session-cache.js';

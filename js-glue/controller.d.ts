@@ -1,7 +1,7 @@
 // Types of controller.js: the CompactionController of the contract.
 import type { UIMessage } from 'ai';
 import type {
-  CompactionMode, Draft, Estimate, ModelProfile, Overhead, Plan, PlanOptions, Projection, Session, SessionStore, Summarize,
+  CacheProfile, CompactionMode, Draft, Estimate, ModelProfile, Overhead, Plan, PlanOptions, Projection, Session, SessionStore, Summarize,
 } from './bibgenie_compaction.js';
 import type { CompactOptions, CompactOutcome } from './glue.js';
 
@@ -58,6 +58,12 @@ export interface CompactionControllerOptions {
   onStatus?: (state: CompactionState) => void;
   /** Replaces the wasm exports `compact` and `project`. */
   core?: CompactionCore;
+  /** The provider's prompt cache: plans report `cache` and `cost`, and a cold cache compacts from 3/4 of the threshold. */
+  cache?: CacheProfile;
+  /** The clock for the cache state (default `Date.now`). */
+  now?: () => number;
+  /** With `cache`: run the automatic check again once the cache's lifetime has passed with no new message. */
+  backgroundCompaction?: boolean;
 }
 
 export declare class CompactionController {

@@ -124,6 +124,11 @@ export class CompactionController {
   #state = { status: 'idle' };
   /** Whether decisions may be planned on the store's held index (the wasm core and a store that has one). */
   #indexed = false;
+  /** The prompt cache: `{ profile, now, background }` of the `cache` options, or null. */
+  #cache = null;
+  /** The pending background check once the cache's lifetime has passed (a timer), and its generation. */
+  #coldTimer = null;
+  #coldGeneration = 0;
 
   /**
    * @param {{
@@ -163,6 +168,42 @@ export class CompactionController {
     this.#indexed = core === undefined && typeof (/** @type {any} */ (store).withSessionIndex) === 'function';
     /** Called with the new state whenever it changes (and once more when an announced run ends). */
     this.onStatus = onStatus ?? null;
+    this.#takeCacheOptions(options);
+  }
+
+  /**
+   * `cache` (a CacheProfile: plans report the cache state and cost, and compact a cold cache from
+   * three quarters of the threshold), `now` (the clock, default Date.now) and `backgroundCompaction`
+   * (run the automatic check again once the cache's lifetime has passed with no new message).
+   * @param {any} options
+   */
+  #takeCacheOptions({ cache, now, backgroundCompaction }) {
+    if (cache === undefined) return;
+    if (!cache || typeof cache !== 'object') throw controllerError('invalid-options', 'CompactionController: cache must be a CacheProfile (cacheProfile(name) gives defaults)');
+    if (now !== undefined && typeof now !== 'function') throw controllerError('invalid-options', 'CompactionController: now must be a function returning ms since the epoch');
+    this.#cache = { profile: cache, now: now ?? (() => Date.now()), background: backgroundCompaction === true };
+  }
+
+  /** Runs the automatic check again once the cache's lifetime has passed, unless a message came first. */
+  #scheduleColdCheck() {
+    const g = /** @type {any} */ (globalThis);
+    if (!this.#cache?.background || typeof g.setTimeout !== 'function') return;
+    this.#cancelColdCheck();
+    const generation = this.#coldGeneration;
+    const lifetime = Number(this.#cache.profile.lifetimeMs);
+    if (!Number.isFinite(lifetime) || lifetime <= 0) return;
+    this.#coldTimer = g.setTimeout(() => {
+      this.#coldTimer = null;
+      if (generation === this.#coldGeneration && !this.#slot.run) this.#start('auto', undefined);
+    }, lifetime + 1000);
+    this.#coldTimer?.unref?.(); // Node: never keeps the process alive
+  }
+
+  #cancelColdCheck() {
+    this.#coldGeneration++;
+    const g = /** @type {any} */ (globalThis);
+    if (this.#coldTimer !== null && typeof g.clearTimeout === 'function') g.clearTimeout(this.#coldTimer);
+    this.#coldTimer = null;
   }
 
   /** `idle`, `compacting` (with `cancel`) or `failed` (with the reason); a fresh object each time. */
@@ -220,6 +261,7 @@ export class CompactionController {
    * @param {unknown} [reason]
    */
   cancel(reason) {
+    if (this.#cache) this.#cancelColdCheck();
     if (!this.#slot.run) return false;
     this.#slot.run.abort.abort(reason);
     return true;
@@ -235,7 +277,9 @@ export class CompactionController {
    */
   afterTurn(options) {
     if (this.#slot.run) return Promise.resolve(null);
-    return this.#start('auto', undefined, overheadOption(options, this.#overhead)).promise;
+    const promise = this.#start('auto', undefined, overheadOption(options, this.#overhead)).promise;
+    this.#scheduleColdCheck();
+    return promise;
   }
 
   /**
@@ -254,6 +298,7 @@ export class CompactionController {
   async submit(draft, options) {
     if (draft === undefined || draft === null) throw controllerError('invalid-options', 'submit: draft must be a UIMessage or a string');
     const overhead = overheadOption(options, this.#overhead);
+    if (this.#cache) this.#cancelColdCheck(); // a new message: the next request reads the cache now
     // A draft the app already persisted ("save first") is sent once: the stored leaf is used as is.
     const stored = await this.#storedDraft(draft);
     if (stored === 'elsewhere') {
@@ -507,7 +552,12 @@ export class CompactionController {
    * estimate options. @param {unknown} draft @param {unknown} [overhead]
    */
   #requestOptions(draft, overhead = this.#overhead) {
-    return { ...(draft === undefined ? {} : { draft }), ...(overhead === undefined ? {} : { overhead }) };
+    return { ...(draft === undefined ? {} : { draft }), ...(overhead === undefined ? {} : { overhead }), ...this.#cacheOptions() };
+  }
+
+  /** `cache` and `now` for the plan, when the controller has a cache profile. */
+  #cacheOptions() {
+    return this.#cache ? { cache: this.#cache.profile, now: this.#cache.now() } : {};
   }
 
   /**

@@ -3,7 +3,7 @@
 // `export * from './glue.js'` next to the wasm-bindgen types.
 import type { LanguageModel, UIMessage } from 'ai';
 import type {
-  AbortListener, AbortSignalLike, CheckpointNode, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,
+  AbortListener, AbortSignalLike, CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CheckpointNode, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,
   ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Projection, Session, SessionNode, SessionStore, StoreTx, Summarize,
   SummaryRequest, WasmBytes, WasmModule,
 } from './bibgenie_compaction.js';
@@ -105,6 +105,7 @@ export interface SessionView {
     plan(model: ModelProfile, options: PlanOptions): Plan;
     estimate(model: ModelProfile, options?: EstimateOptions): Estimate;
     summaryRequest(plan: Plan, model: ModelProfile): SummaryRequest;
+    cacheBreakpoints(model: ModelProfile, options?: CacheBreakpointOptions): CacheBreakpoints;
   };
   /** Whether a node with this id is visible in the session. */
   has(id: string): boolean;
@@ -355,17 +356,53 @@ export interface RecordedUsage {
   totalTokens: number | null;
   reasoningTokens: number | null;
   cachedInputTokens: number | null;
+  /** v6's details; under v5 filled from the provider's providerMetadata (Anthropic, Bedrock, DeepSeek) and cachedInputTokens. */
   inputTokenDetails?: { noCacheTokens: number | null; cacheReadTokens: number | null; cacheWriteTokens: number | null };
   outputTokenDetails?: { textTokens: number | null; reasoningTokens: number | null };
 }
 
 /** For toUIMessageStream({ messageMetadata }): the last step's usage as `{ usage }` on 'finish-step'. */
-export function usageMetadata(options: { part: { type: string; usage?: object } }): { usage: RecordedUsage } | undefined;
+export function usageMetadata(options: { part: { type: string; usage?: object; providerMetadata?: object } }): { usage: RecordedUsage } | undefined;
 
 /** The app's own messageMetadata callback plus usageMetadata. */
 export function withUsageMetadata<O extends { part: { type: string; usage?: object } }>(
   own: (options: O) => Record<string, unknown> | undefined | null,
 ): (options: O) => Record<string, unknown> | undefined;
+
+// ---- Prompt cache (prompt-cache.js) --------------------------------------------------------
+
+/** Providers with explicit marks (anthropic, bedrock, openrouter) and implicit caches (the rest). */
+export type CacheProvider = 'anthropic' | 'bedrock' | 'openrouter' | 'openai' | 'deepseek' | 'google' | 'implicit';
+
+/** A ModelMessage as far as the marks need it. */
+export interface MarkableModelMessage {
+  role: string;
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+/** The ModelMessages with the provider's cache marks at the breakpoints (a new array; input unchanged). */
+export function applyCacheBreakpoints<M extends MarkableModelMessage>(
+  modelMessages: M[],
+  options: {
+    provider: CacheProvider;
+    breakpoints: Array<{ index: number }> | { breakpoints: Array<{ index: number }> };
+    /** The UIMessages that were converted (the indices count them). */
+    messages: unknown[];
+    /** Anthropic's cache lifetime. */
+    ttl?: '5m' | '1h';
+  },
+): M[];
+
+/** The session's prompt-cache key (OpenAI's promptCacheKey); never the summary request's. */
+export function sessionCacheKey(sessionId: string): string;
+
+/** streamText options for the session's cache: OpenAI's promptCacheKey, nothing for the others. */
+export interface PromptCacheCallOptions {
+  providerOptions?: { openai: { promptCacheKey: string } };
+}
+
+/** `{ providerOptions: { openai: { promptCacheKey } } }` for OpenAI, `{}` for the others. */
+export function promptCacheCallOptions(provider: CacheProvider, sessionId: string): PromptCacheCallOptions;
 
 // ---- The runner (runner.js) ----------------------------------------------------------------
 
@@ -384,6 +421,9 @@ export interface CompactOptions {
   draft?: Draft;
   /** What the request carries besides the session. */
   overhead?: Overhead;
+  /** The provider's prompt cache and the time in ms (plan options `cache` and `now`). */
+  cache?: CacheProfile;
+  now?: number;
   summarize: Summarize;
   signal?: AbortSignalLike;
 }

@@ -167,6 +167,11 @@ function readOptions(options) {
   const planOptions = { mode: mode ?? 'manual' };
   if (draft !== undefined && draft !== null) planOptions.draft = draft;
   if (overhead !== undefined && overhead !== null) planOptions.overhead = overhead;
+  // The prompt cache's profile and the time (plan options, validated by the plan).
+  for (const key of ['cache', 'now']) {
+    const value = get(options, key);
+    if (value !== undefined && value !== null) planOptions[key] = value;
+  }
   const summarize = get(options, 'summarize');
   if (typeof summarize !== 'function') throw invalid('options.summarize must be a function (request, signal) => Promise<string>');
   let signal = get(options, 'signal');

@@ -64,6 +64,10 @@ export class SessionIndex {
     return this.#index.plan(model, options);
   }
 
+  cacheBreakpoints(model, options) {
+    return this.#index.cacheBreakpoints(model, options);
+  }
+
   retryTarget() {
     return this.#index.retryTarget();
   }

@@ -3,6 +3,8 @@ import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import type { CompactionController, SubmitResult } from './controller.js';
 import type { SessionStoreBase } from './glue.js';
 import type { Overhead } from './bibgenie_compaction.js';
+import type { CacheProvider, MarkableModelMessage, PromptCacheCallOptions, SessionStoreBase } from './glue.js';
+import type { CacheBreakpoint, CacheProfile } from './bibgenie_compaction.js';
 
 /** What streamResponse gets: the projection (summary message first) ending with the message to answer. */
 export interface TurnRequest<UI_MESSAGE extends UIMessage = UIMessage> {
@@ -14,6 +16,12 @@ export interface TurnRequest<UI_MESSAGE extends UIMessage = UIMessage> {
   system?: string;
   /** The transport's `tools`, when given: pass them to streamText. */
   tools?: any;
+  /** The ModelMessages of `messages` with the cache marks of the `promptCache` option (as given without it). */
+  applyCacheBreakpoints<M extends MarkableModelMessage>(modelMessages: M[]): M[];
+  /** Where the marks go (empty without `promptCache`). */
+  cacheBreakpoints: CacheBreakpoint[];
+  /** For streamText: OpenAI's promptCacheKey of the session (`{}` for the other providers). */
+  cacheCallOptions: PromptCacheCallOptions;
 }
 
 /** The part of streamText's result the transport uses. */
@@ -46,6 +54,11 @@ export interface CompactionChatTransportOptions<UI_MESSAGE extends UIMessage = U
   overhead?: Overhead;
   /** The window the turn's web globals come from (`() => Zotero.getMainWindow()`); none: `no-main-window`. */
   globals?: () => unknown;
+  /**
+   * Cache marks on what is sent: streamResponse gets `applyCacheBreakpoints` and `cacheCallOptions`
+   * for this provider; `cache` gives the breakpoint limit and minimum prefix (default 4 and 1,024).
+   */
+  promptCache?: { provider: CacheProvider; cache?: CacheProfile; ttl?: '5m' | '1h' };
   /** Other toUIMessageStream options (sendReasoning, sendSources, onError, ...). */
   [uiMessageStreamOption: string]: unknown;
 }

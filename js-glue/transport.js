@@ -17,6 +17,8 @@ import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
 import { randomHex } from './random-id.js';
 import { codedError as turnError } from './coded-error.js';
 import { beginTurn } from './session-turns.js';
+import { applyCacheBreakpoints, promptCacheCallOptions } from './prompt-cache.js';
+import { cacheBreakpoints } from './api.js';
 
 /** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
 
@@ -94,6 +96,8 @@ export class CompactionChatTransport {
   #overhead;
   /** @type {(() => unknown) | null} */
   #globals;
+  /** `{ provider, cache?, ttl? }`: cache marks on what is sent (prompt-cache.js), or null. */
+  #promptCache = null;
 
   /**
    * @param {{
@@ -152,6 +156,48 @@ export class CompactionChatTransport {
       ? undefined
       : { ...(system === undefined ? {} : { system }), ...(tools === undefined ? {} : { tools: toolsAsSent(tools) }) });
     this.#globals = globals ?? null;
+    this.#takePromptCache();
+  }
+
+  /** The `promptCache` option, taken out of the toUIMessageStream options. */
+  #takePromptCache() {
+    const { promptCache, ...rest } = this.#streamOptions;
+    if (promptCache === undefined) return;
+    if (!promptCache || typeof promptCache !== 'object') throw turnError('invalid-options', 'CompactionChatTransport: promptCache must be { provider, cache?, ttl? }');
+    promptCacheCallOptions(promptCache.provider, this.#sessionId); // checks the provider
+    this.#promptCache = promptCache;
+    this.#streamOptions = rest;
+  }
+
+  /**
+   * What streamResponse gets for the cache: `applyCacheBreakpoints(modelMessages)` (the marks of
+   * `cacheBreakpoints` on the stored session, which now ends with the message sent), the breakpoints
+   * and `cacheCallOptions` (OpenAI's promptCacheKey). Marks are an optimization: a failure to
+   * place them sends the request unmarked.
+   * @param {unknown[]} messages
+   */
+  async #cacheRequest(messages) {
+    const options = this.#promptCache;
+    if (!options) return { applyCacheBreakpoints: (/** @type {any[]} */ m) => m, cacheBreakpoints: [], cacheCallOptions: {} };
+    const model = this.#controller.model;
+    const planOptions = options.cache ? { cache: options.cache } : {};
+    /** @type {any[]} */
+    let breakpoints = [];
+    try {
+      const store = this.#store;
+      const held = typeof store.withSessionIndex === 'function'
+        ? await store.withSessionIndex(this.#sessionId, (/** @type {any} */ view) => (view ? view.index.cacheBreakpoints(model, planOptions) : null))
+        : null;
+      breakpoints = (held ?? cacheBreakpoints(await store.load(this.#sessionId), model, planOptions)).breakpoints;
+    } catch {
+      breakpoints = [];
+    }
+    const provider = options.provider;
+    return {
+      applyCacheBreakpoints: (/** @type {any[]} */ modelMessages) => applyCacheBreakpoints(modelMessages, { provider, breakpoints, messages, ttl: options.ttl }),
+      cacheBreakpoints: breakpoints,
+      cacheCallOptions: promptCacheCallOptions(provider, this.#sessionId),
+    };
   }
 
   /**
@@ -227,7 +273,7 @@ export class CompactionChatTransport {
     const expected = seen ? { expectedLeafId: seen.leafId, expectedRevision: seen.branchRevision } : {};
     if (!result.stored) await store.appendMessage(sessionId, asStored(sent), expected);
 
-    const streamed = await this.#streamResponse({ messages: result.messages, abortSignal, trigger, chatId, ...this.#request });
+    const streamed = await this.#streamResponse({ messages: result.messages, abortSignal, trigger, chatId, ...this.#request, ...(await this.#cacheRequest(result.messages)) });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
       throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
     }

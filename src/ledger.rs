@@ -433,8 +433,14 @@ fn last_mention(summary: &str, entry: &LedgerEntry) -> Option<usize> {
     [summary.rfind(entry.key.as_str()), attachment.and_then(|k| summary.rfind(k))].into_iter().flatten().max()
 }
 
-/// Picks the entries shown beside `summary` within `budget` tokens: first those the summary names,
-/// the most recently used first (summaries list findings oldest to newest and end with the latest
+/// The summary's lines that report what the user said (`- (user)`, `- (user, key)`, ...), joined.
+fn user_lines(summary: &str) -> String {
+    summary.lines().filter(|l| l.trim_start().starts_with("- (user")).collect::<Vec<_>>().join("\n")
+}
+
+/// Picks the entries shown beside `summary` within `budget` tokens: first those the summary names on
+/// a line of the user's (`- (user...`: keys the user designated), then the other entries the summary
+/// names, in each group the most recently used first (summaries list findings oldest to newest and end with the latest
 /// request, so the later the last mention, the more recent the use; the ledger stores no use time),
 /// then the others in ledger order (items, attachments, annotations, collections, tags, locations),
 /// each taken while its line fits. Everything is shown when the whole ledger fits the budget plus
@@ -453,9 +459,12 @@ pub fn project_ledger(ledger: &ResourceLedger, summary: &str, budget: u64) -> Pr
     let mut chosen = vec![false; ledger.entries.len()];
     let mut used = 0u64;
     let mentions: Vec<Option<usize>> = ledger.entries.iter().map(|e| last_mention(summary, e)).collect();
+    let user_lines = user_lines(summary);
+    let user_named: Vec<bool> = ledger.entries.iter().map(|e| last_mention(&user_lines, e).is_some()).collect();
     let mut order: Vec<usize> = (0..ledger.entries.len()).collect();
-    // Named entries by latest mention first; the rest keep ledger order (a stable sort).
-    order.sort_by_key(|&i| std::cmp::Reverse(mentions[i].map(|at| at + 1).unwrap_or(0)));
+    // Keys on the user's lines, then the other named entries, each by latest mention first; the rest
+    // keep ledger order (a stable sort).
+    order.sort_by_key(|&i| (std::cmp::Reverse(user_named[i]), std::cmp::Reverse(mentions[i].map(|at| at + 1).unwrap_or(0))));
     for i in order {
         let tokens = line_tokens(&ledger.entries[i]);
         if used.saturating_add(tokens) <= budget {

@@ -4,6 +4,7 @@
 //! Data flow: model -> tree -> projection -> estimate -> plan -> prompt -> (summarizer) -> summary -> commit.
 
 pub mod boundary;
+pub mod cache;
 pub mod capacity;
 pub mod commit;
 pub mod error;

@@ -16,6 +16,9 @@
 //!   the messages it folds in (e.g. when the request overhead fills most of the window): compacting would
 //!   not lower the projection, and would fire again after every turn.
 //! - `over-threshold` (auto, compact).
+//! - `cache-cold` (auto, compact): under the threshold, but the prompt cache has expired (`options.cache`
+//!   and `options.now` given) and the projection is past `cache::COLD_COMPACT_PERCENT` of it: the next
+//!   request rewrites the whole prefix anyway (rule `cache-cold-share`; the same checks as `over-threshold`).
 //! - `requested` (manual, compact): the boundary advances. Before the first checkpoint, when every turn
 //!   fits the tail budget, only the latest turn is kept; an oversized newest turn is summarized too
 //!   (rule `oversized-newest-turn` wins over keeping the latest turn).
@@ -43,10 +46,15 @@
 //! (every message from the new boundary to the leaf) + overhead (+ draft in preflight). For a `none`
 //! plan it equals `tokensBefore`. `firstKeptMessageId` of a `none` plan is the current boundary.
 //! The draft is only read in preflight.
+//!
+//! With `options.cache` (a `CacheProfile`) the plan reports `cache` (rule `cache-state` of `cache.rs`),
+//! and a compacting plan its `cost` (`cache::compaction_cost`). Preflight and the threshold never wait
+//! for the cache.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::cache::{cache_report, CacheOptions, cold_compaction_due, compaction_cost, CacheProfile, CacheReport, CompactionCost};
 use crate::boundary::{advances, newest_turn, next_boundary, tail_boundary, turn_count, Boundary};
 use crate::capacity::{capacity, Capacity, ModelProfile};
 use crate::error::{Error, ErrorCode, Result};
@@ -89,6 +97,12 @@ pub struct Plan {
     /// keeps and `tokensAfterEstimate` counts (rule `ledger-projection-budget`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ledger_budget: Option<u64>,
+    /// With `options.cache`: the prompt cache's state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheReport>,
+    /// With `options.cache`, on a compacting plan: what the compaction costs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<CompactionCost>,
 }
 
 /// `plan`'s options after validation: `{ mode, draft?, overhead? }`.
@@ -130,6 +144,18 @@ pub fn plan_branch(
     model: &ModelProfile,
     options: &PlanOptions,
 ) -> Result<Plan> {
+    plan_branch_cached(session, branch, tokens, model, options, &CacheOptions::default())
+}
+
+/// `plan_branch` with the prompt cache's profile and the time (`options.cache`, `options.now`).
+pub fn plan_branch_cached(
+    session: &Session,
+    branch: &Branch,
+    tokens: &mut BranchTokens,
+    model: &ModelProfile,
+    options: &PlanOptions,
+    cache_options: &CacheOptions,
+) -> Result<Plan> {
     let capacity = capacity(model)?;
     let basis = Basis { leaf_id: session.leaf_id.clone().unwrap_or_default(), branch_revision: session.branch_revision };
     // Rule `read-only-never-compacts`.
@@ -146,6 +172,8 @@ pub fn plan_branch(
             tokens_after_estimate: 0,
             send: None,
             ledger_budget: None,
+            cache: None,
+            cost: None,
         });
     }
     let estimate_options = model.estimate_options();
@@ -160,6 +188,8 @@ pub fn plan_branch(
         Mode::Preflight => draft_turn_start(tokens, &span, options.draft.as_ref()),
         _ => span.end,
     };
+    let profile = cache_options.profile.as_ref();
+    let cache = profile.map(|p| cache_report(session, tokens, &span, Some(p), cache_options.now));
     let planner = Planner {
         session,
         tokens,
@@ -172,12 +202,14 @@ pub fn plan_branch(
         draft,
         draft_start,
         overhead: options.overhead,
+        cache: cache.as_ref(),
     };
-    Ok(match options.mode {
+    let plan = match options.mode {
         Mode::Auto => planner.auto(),
         Mode::Manual => planner.manual(),
         Mode::Preflight => planner.preflight(),
-    })
+    };
+    Ok(planner.with_cache(plan, profile))
 }
 
 /// Rule `draft-verbatim`: the branch position where the turn a preflight answers starts, the latest a
@@ -210,6 +242,7 @@ struct Planner<'a> {
     /// The latest branch position a preflight boundary may take (`draft_turn_start`).
     draft_start: usize,
     overhead: u64,
+    cache: Option<&'a CacheReport>,
 }
 
 impl Planner<'_> {
@@ -244,6 +277,8 @@ impl Planner<'_> {
             tokens_after_estimate: self.before,
             send,
             ledger_budget: None,
+            cache: None,
+            cost: None,
         }
     }
 
@@ -279,6 +314,8 @@ impl Planner<'_> {
             tokens_after_estimate: self.after(boundary, frame),
             send,
             ledger_budget: Some(crate::capacity::projected_ledger_budget(&self.capacity)),
+            cache: None,
+            cost: None,
         }
     }
 
@@ -296,7 +333,7 @@ impl Planner<'_> {
     /// Rules `auto-at-threshold`, `auto-only-when-stable`, `auto-boundary-advances`, `auto-frees-room`.
     fn auto(&self) -> Plan {
         if self.before < self.capacity.auto_compact_at {
-            return self.none("under-threshold", None);
+            return self.cold_cache_compaction().unwrap_or_else(|| self.none("under-threshold", None));
         }
         if self.tokens.has_pending_workflow() {
             return self.none("workflow-pending", None);
@@ -369,5 +406,47 @@ impl Planner<'_> {
             candidate = next_boundary(self.tokens, &self.span, boundary);
         }
         self.none("too-large", Some(SendDecision::TooLarge))
+    }
+}
+
+/// The prompt-cache additions (`cache.rs`), apart from the mode rules above.
+impl Planner<'_> {
+    /// Rule `cache-cold-share`: under the threshold, a cold cache past its share compacts as
+    /// `over-threshold` would (no pending workflow, a boundary that advances and frees room).
+    fn cold_cache_compaction(&self) -> Option<Plan> {
+        let report = self.cache?;
+        if !cold_compaction_due(report, self.before, self.capacity.auto_compact_at) || self.tokens.has_pending_workflow() {
+            return None;
+        }
+        let boundary = tail_boundary(self.tokens, &self.span, self.capacity.tail_budget);
+        if !advances(self.tokens, &self.span, boundary) {
+            return None;
+        }
+        let frame = self.frame();
+        (self.after(boundary, frame) < self.before).then(|| self.compact("cache-cold", boundary, frame, None))
+    }
+
+    /// The plan with `cache` and, when it compacts, `cost`.
+    fn with_cache(&self, mut plan: Plan, profile: Option<&CacheProfile>) -> Plan {
+        let Some(report) = self.cache else { return plan };
+        if plan.action == PlanAction::Compact {
+            let end = match plan.first_kept_message_id.as_deref() {
+                Some(id) => (self.span.start..self.span.end).find(|&p| self.id_at(p).as_deref() == Some(id)).unwrap_or(self.span.end),
+                None => self.span.end,
+            };
+            let previous = self.span.checkpoint.map_or(0, |c| self.tokens.summary_tokens(c));
+            let summarized = self.tokens.sum(self.span.start, end).saturating_add(previous);
+            plan.cost = Some(compaction_cost(
+                report,
+                profile,
+                plan.tokens_before,
+                plan.tokens_after_estimate,
+                self.overhead,
+                summarized,
+                self.capacity.summary_max_output_tokens,
+            ));
+        }
+        plan.cache = Some(report.clone());
+        plan
     }
 }

@@ -7,7 +7,8 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::model::{Node, NodeKind, Session};
 use crate::capacity::ModelProfile;
 use crate::estimate::{estimate_branch, BranchTokens, Estimate, EstimateRequest};
-use crate::plan::{plan_branch, Plan, PlanOptions};
+use crate::cache::{cache_breakpoints_branch, Breakpoint, CacheOptions};
+use crate::plan::{plan_branch, plan_branch_cached, Plan, PlanOptions};
 use crate::tree::{read_branch_to, Branch, IdIndex};
 
 #[derive(Debug, Clone)]
@@ -103,5 +104,21 @@ impl SessionIndex {
     /// `plan` on the held session, with the same caching as `estimate`.
     pub fn plan(&mut self, model: &ModelProfile, options: &PlanOptions) -> Result<Plan> {
         plan_branch(&self.session, &self.branch, &mut self.tokens, model, options)
+    }
+
+    /// `plan` with the prompt cache's profile and the time.
+    pub fn plan_cached(&mut self, model: &ModelProfile, options: &PlanOptions, cache: &CacheOptions) -> Result<Plan> {
+        plan_branch_cached(&self.session, &self.branch, &mut self.tokens, model, options, cache)
+    }
+
+    /// `cacheBreakpoints` on the held session.
+    pub fn cache_breakpoints(
+        &mut self,
+        model: &ModelProfile,
+        request: &EstimateRequest,
+        draft_id: Option<String>,
+        cache: &CacheOptions,
+    ) -> Result<Vec<Breakpoint>> {
+        cache_breakpoints_branch(&self.session, &self.branch, &mut self.tokens, model, request, draft_id, cache)
     }
 }

@@ -106,43 +106,90 @@ fn strip_numbering(text: &str) -> &str {
 
 // ---------------------------------------------------------------------------------------------
 // The embedded extractive summarizer.
+//
+// Every line it writes has a source mark, and the mark says what kind of state the line is, so the
+// next compaction can carry it forward, supersede it or trim it by kind without reinterpreting it:
+// `(user)`, `(user, style)`, `(user, deadline)`, `(user, key)`, `(user, correction)`,
+// `(user, open task)`, `(user, stated)`, `(user, verbatim)`, `(tool)`, `(tool, failed)`, `(inferred, decision)`,
+// `(inferred, failed)`, `(inferred, open task)`, `(inferred, hypothesis, unverified)`, `(inferred)`.
 
 /// Longest sentence or excerpt copied into the extractive summary, in characters.
 const EXCERPT_MAX_CHARS: usize = 300;
+/// Longest tool error text kept on a failed-approach line, in characters.
+const ERROR_MAX_CHARS: usize = 160;
 /// Most new findings (tool results) listed; the newest are kept, the ledger keeps every key.
 const MAX_NEW_FINDINGS: usize = 30;
-/// Most lines carried over from one section of the previous summary (goal, constraints and
-/// decisions excepted: they carry over whole, and the budget trims them last).
+/// Most lines carried over from the previous summary's findings, progress and context (the user's
+/// statements, decisions, tasks, failures and hypotheses carry over whole; the budget trims them).
 const MAX_CARRIED_LINES: usize = 40;
 /// Zotero keys named per tool finding; the rest are counted (all of them are in the ledger).
 const KEYS_PER_FINDING: usize = 12;
+/// Share of the summary budget (percent) the user's other messages, kept verbatim, may take.
+const USER_WORDS_BUDGET_PERCENT: u64 = 25;
+/// A user message shorter than this (characters) is an acknowledgement ("Thanks."), not state.
+const MIN_VERBATIM_CHARS: usize = 16;
 
 /// Words that make a user sentence a requirement or constraint, even in a question ("only
-/// peer-reviewed studies, ok?"): explicit limits, exclusions, citation style, deadlines.
-const REQUIREMENT_CUES: [&str; 30] = [
+/// peer-reviewed studies, ok?"): explicit limits, exclusions, deadlines.
+const REQUIREMENT_CUES: [&str; 39] = [
     "must", "only", "don't", "dont", "do not", "never", "always", "require", "required", "requires",
     "exclude", "excluding", "at least", "at most", "no more than", "make sure", "peer-reviewed", "peer reviewed",
-    "citation style", "deadline", "due by", "inclusion criteria", "exclusion criteria",
-    "必须", "只", "不要", "不能", "务必", "请勿", "截止",
+    "citation style", "deadline", "due by", "inclusion criteria", "exclusion criteria", "skip", "forget", "stop",
+    "ignore", "no longer", "anymore", "limit", "restrict",
+    "必须", "只", "不要", "不能", "务必", "请勿", "截止", "だけ",
 ];
 /// Softer words that make a statement a constraint ("we need three cohort studies"), but not a
 /// question ("should we look at paper 7 next?"): explicit cues outrank question words.
-const SOFT_CONSTRAINT_CUES: [&str; 7] = ["need", "needs", "should", "avoid", "without", "prefer", "需要"];
+const SOFT_CONSTRAINT_CUES: [&str; 9] = ["need", "needs", "should", "avoid", "without", "prefer", "want", "wants", "需要"];
 /// Words that open a question in the languages the assistant is used in.
 const QUESTION_OPENERS: [&str; 16] = [
     "should", "shall", "could", "can", "would", "will", "do", "does", "did", "is", "are", "what", "which", "how", "why",
     "where",
 ];
-/// Words that mark a user sentence as a statement of the research objective.
-const GOAL_CUES: [&str; 10] = [
+/// Words that mark a user sentence as a statement or refinement of the research objective.
+const GOAL_CUES: [&str; 20] = [
     "research goal", "my goal", "our goal", "the goal", "objective", "research question", "i am writing", "i'm writing",
-    "we are writing", "研究目标",
+    "we are writing", "narrow", "broaden", "refine", "scope", "the review is about", "the review covers", "研究目标",
+    "研究目的", "目标", "研究テーマ", "目的",
 ];
-
-/// Words that mark a user sentence as a decision.
-const DECISION_CUES: [&str; 14] = [
-    "let's", "let us", "we will", "we'll", "decide", "decided", "go with", "instead", "choose", "chose",
-    "focus on", "决定", "改用", "就用",
+/// Words that mark a sentence as a decision.
+const DECISION_CUES: [&str; 22] = [
+    "let's", "let us", "we will", "we'll", "decide", "decided", "decision", "go with", "going with", "instead", "choose",
+    "chose", "focus on", "settled on", "switch to", "switching to", "i will use", "i'll use", "决定", "改用", "就用", "決定",
+];
+/// Names and words of citation styles: a user sentence with one states the style (the newest wins).
+const STYLE_CUES: [&str; 18] = [
+    "citation style", "reference style", "citation format", "reference format", "apa", "mla", "ama", "chicago",
+    "vancouver", "harvard", "ieee", "turabian", "gb/t 7714", "csl", "引用格式", "参考文献格式", "引用スタイル", "参考文献の書式",
+];
+/// Words of a deadline; with a date or number in the sentence it states the deadline (the newest wins).
+const DEADLINE_CUES: [&str; 8] = ["deadline", "due", "submit by", "submission", "截止", "期限", "締め切り", "締切"];
+/// Month names and CJK date marks: a "due" sentence with one of them (or a digit) names a date.
+const DATE_CUES: [&str; 16] = [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december", "月", "日", "week", "friday",
+];
+/// Words of a user correcting what was said or done before.
+const CORRECTION_CUES: [&str; 13] = [
+    "actually", "correction", "i meant", "i mean", "that's wrong", "that is wrong", "not correct", "mistake", "rather than",
+    "不对", "更正", "其实", "訂正",
+];
+/// Words of work still to do (user or assistant).
+const TASK_CUES: [&str; 21] = [
+    "next step", "still need", "still to do", "to do", "todo", "remaining", "pending", "not yet", "later", "follow up",
+    "follow-up", "remember to", "will check", "remains to", "open task", "下一步", "待办", "尚未", "稍后", "まだ", "次に",
+];
+/// Words of an approach that failed (assistant text; tool errors are failures by their state).
+const FAILURE_CUES: [&str; 20] = [
+    "failed", "fails", "did not work", "didn't work", "does not work", "doesn't work", "no results", "returned nothing",
+    "dead end", "gave up", "abandoned", "not possible", "could not", "couldn't", "unable to", "timed out", "失败", "无法",
+    "失敗", "できなかった",
+];
+/// Words of a hypothesis: such a sentence stays marked as one, never a finding.
+const HYPOTHESIS_CUES: [&str; 22] = [
+    "hypothesis", "hypothesize", "hypothesise", "hypothesized", "i suspect", "we suspect", "might", "may be", "maybe",
+    "perhaps", "possibly", "plausibly", "could be", "i think", "i guess", "unverified", "tentative", "假设", "推测", "可能",
+    "仮説", "かもしれ",
 ];
 
 /// One message of a serialized history (see `serialize`).
@@ -191,31 +238,15 @@ fn structural_header(line: &str) -> Option<&str> {
     inner.chars().next().is_some_and(char::is_alphabetic).then_some(inner)
 }
 
-/// The previous summary's sections: body lines per section (headings removed).
-fn previous_sections(summary: &str) -> Vec<Vec<String>> {
-    let mut sections: Vec<Vec<String>> = vec![Vec::new(); SECTIONS.len()];
-    let mut current: Option<usize> = None;
-    for line in summary.lines() {
-        if let Some(section) = heading_section(line) {
-            current = Some(section);
-            continue;
-        }
-        let line = line.trim_end();
-        let is_note = line.contains("extractive summarizer");
-        if let (Some(section), false) = (current, line.trim().is_empty() || line.trim() == "None." || is_note) {
-            sections[section].push(line.to_string());
-        }
-    }
-    sections
-}
-
+/// Sentences of `text`. Not split at `;`: "Forget the scraping idea; never do that again" is one
+/// statement, and its head is what the tail refers to.
 fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
     let chars: Vec<char> = text.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
         let next_is_space = chars.get(i + 1).is_none_or(|n| n.is_whitespace());
-        let ends = matches!(c, '\n' | '。' | '！' | '？' | '；') || (matches!(c, '.' | '!' | '?' | ';') && next_is_space);
+        let ends = matches!(c, '\n' | '。' | '！' | '？') || (matches!(c, '.' | '!' | '?') && next_is_space);
         if c != '\n' {
             current.push(c);
         }
@@ -270,6 +301,174 @@ fn is_question(sentence: &str) -> bool {
     QUESTION_OPENERS.contains(&first.as_str())
 }
 
+fn is_deadline(sentence: &str) -> bool {
+    has_cue(sentence, &DEADLINE_CUES) && (sentence.chars().any(|c| c.is_ascii_digit()) || has_cue(sentence, &DATE_CUES))
+}
+
+/// Words of `text` shaped like Zotero keys: 8 characters of the key alphabet (no 0, 1 or O), with a
+/// digit or known to the ledger ("DEADLINE" is a word, "ABCD2345" a key).
+fn named_keys(text: &str, known: &std::collections::HashSet<&str>) -> Vec<String> {
+    const ALPHABET: &str = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() == 8 && w.chars().all(|c| ALPHABET.contains(c)))
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || known.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// What a summary line is: it decides the line's trim order and whether a newer line replaces it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Tier {
+    /// Ledger lines under Key Zotero Resources (the checkpoint keeps the whole ledger).
+    Resource,
+    /// Tool results: what was found (the ledger keeps every key).
+    Finding,
+    /// Tool call counts, the latest answer, what is active.
+    Progress,
+    /// The coverage notes and earlier context.
+    Context,
+    /// The user's other questions, verbatim, within their share of the budget.
+    UserWords,
+    Hypothesis,
+    Task,
+    Decision,
+    /// The user's other statements (not questions), verbatim: instructions no cue list knows.
+    UserStatement,
+    Failed,
+    Constraint,
+    Designation,
+    /// Citation style and deadline: one of each, the newest.
+    Current,
+    Goal,
+    /// What the text is and what was left out: never trimmed.
+    Note,
+}
+
+/// Kinds of which only the newest line stays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Singleton {
+    Style,
+    Deadline,
+    LatestAnswer,
+    LatestRequest,
+}
+
+#[derive(Debug, Clone)]
+struct Line {
+    section: usize,
+    tier: Tier,
+    singleton: Option<Singleton>,
+    text: String,
+}
+
+const GOAL: usize = 0;
+const CONSTRAINTS: usize = 1;
+const PROGRESS: usize = 2;
+const FINDINGS: usize = 3;
+const RESOURCES: usize = 4;
+const DECISIONS: usize = 5;
+const NEXT_STEPS: usize = 6;
+const CONTEXT: usize = 7;
+
+/// The marks that name a line's kind, and where a carried line with one goes.
+const MARKS: [(&str, usize, Tier, Option<Singleton>); 14] = [
+    ("- (user, stated)", CONTEXT, Tier::UserStatement, None),
+    ("- (user, style)", CONSTRAINTS, Tier::Current, Some(Singleton::Style)),
+    ("- (user, deadline)", CONSTRAINTS, Tier::Current, Some(Singleton::Deadline)),
+    ("- (user, key)", CONSTRAINTS, Tier::Designation, None),
+    ("- (user, correction)", CONSTRAINTS, Tier::Constraint, None),
+    ("- (user, open task)", NEXT_STEPS, Tier::Task, None),
+    ("- (user, verbatim)", CONTEXT, Tier::UserWords, None),
+    ("- (tool, failed)", PROGRESS, Tier::Failed, None),
+    ("- (inferred, failed)", PROGRESS, Tier::Failed, None),
+    ("- (inferred, decision)", DECISIONS, Tier::Decision, None),
+    ("- (inferred, open task)", NEXT_STEPS, Tier::Task, None),
+    ("- (inferred, hypothesis", FINDINGS, Tier::Hypothesis, None),
+    ("- (inferred) Latest assistant answer", FINDINGS, Tier::Progress, Some(Singleton::LatestAnswer)),
+    ("- (user) Open request", NEXT_STEPS, Tier::Progress, Some(Singleton::LatestRequest)),
+];
+
+/// The tier of an unmarked line by its section (a model's summary, or a plain `(user)` line).
+fn section_tier(section: usize) -> Tier {
+    match section {
+        GOAL => Tier::Goal,
+        CONSTRAINTS => Tier::Constraint,
+        PROGRESS => Tier::Progress,
+        FINDINGS => Tier::Finding,
+        RESOURCES => Tier::Resource,
+        DECISIONS => Tier::Decision,
+        NEXT_STEPS => Tier::Task,
+        _ => Tier::Context,
+    }
+}
+
+/// The previous summary's lines, each in its section with the tier its mark gives.
+fn previous_lines(summary: &str) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let mut current: Option<usize> = None;
+    for line in summary.lines() {
+        if let Some(section) = heading_section(line) {
+            current = Some(section);
+            continue;
+        }
+        let text = line.trim_end();
+        let trimmed = text.trim();
+        let is_note = trimmed.contains("extractive summarizer") || trimmed.starts_with("- Left out") || trimmed.starts_with(LEDGER_POINTER);
+        let Some(section) = current else { continue };
+        if trimmed.is_empty() || trimmed == "None." || is_note || section == RESOURCES {
+            continue; // the resource list is rebuilt from the ledger
+        }
+        let text = if heading_section(trimmed).is_some() { format!("- {trimmed}") } else { text.to_string() };
+        let marked = MARKS.iter().find(|(mark, ..)| trimmed.starts_with(mark));
+        let line = match marked {
+            Some(&(_, _, tier, singleton)) => Line { section, tier, singleton, text },
+            None if trimmed.starts_with("- (user) Latest request") => {
+                Line { section, tier: Tier::Progress, singleton: Some(Singleton::LatestRequest), text }
+            }
+            None => Line { section, tier: section_tier(section), singleton: None, text },
+        };
+        lines.push(line);
+    }
+    // Findings, progress and context keep their newest lines; the rest carries over whole.
+    let mut kept_per_section = [[0usize; 3]; SECTIONS.len()];
+    let mut keep = vec![true; lines.len()];
+    for (at, line) in lines.iter().enumerate().rev() {
+        let slot = match line.tier {
+            Tier::Finding => 0,
+            Tier::Progress => 1,
+            Tier::Context => 2,
+            _ => continue,
+        };
+        let count = &mut kept_per_section[line.section][slot];
+        *count += 1;
+        keep[at] = *count <= MAX_CARRIED_LINES;
+    }
+    lines.into_iter().zip(keep).filter(|(_, k)| *k).map(|(l, _)| l).collect()
+}
+
+/// The summary under construction: lines in order of arrival; a singleton replaces its predecessor.
+#[derive(Default)]
+struct Draft {
+    lines: Vec<Line>,
+}
+
+impl Draft {
+    fn push(&mut self, section: usize, tier: Tier, singleton: Option<Singleton>, text: String) {
+        if let Some(kind) = singleton {
+            self.lines.retain(|l| l.singleton != Some(kind));
+        }
+        self.lines.push(Line { section, tier, singleton, text });
+    }
+
+    fn add(&mut self, section: usize, tier: Tier, source: &str, text: &str) {
+        self.push(section, tier, None, bullet(source, text));
+    }
+
+    fn has(&self, tier: Tier) -> bool {
+        self.lines.iter().any(|l| l.tier == tier)
+    }
+}
+
 /// A bullet line that can never be read as a section heading.
 fn bullet(source: &str, text: &str) -> String {
     let text = crate::zotero::clip(&crate::zotero::single_line(text), EXCERPT_MAX_CHARS);
@@ -297,51 +496,103 @@ fn zotero_keys(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// Files one user sentence under the kind it states; `None` when it states none (a question, a
+/// request): the caller keeps such words verbatim.
+fn user_sentence(draft: &mut Draft, sentence: &str, known_keys: &std::collections::HashSet<&str>, goal_allowed: bool) -> bool {
+    if !named_keys(sentence, known_keys).is_empty() {
+        draft.add(CONSTRAINTS, Tier::Designation, "user, key", sentence);
+    } else if has_cue(sentence, &STYLE_CUES) && !is_question(sentence) {
+        draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Style), bullet("user, style", sentence));
+    } else if is_deadline(sentence) && !is_question(sentence) {
+        draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Deadline), bullet("user, deadline", sentence));
+    } else if has_cue(sentence, &CORRECTION_CUES) {
+        draft.add(CONSTRAINTS, Tier::Constraint, "user, correction", sentence);
+    } else if is_constraint(sentence) {
+        draft.add(CONSTRAINTS, Tier::Constraint, "user", sentence);
+    } else if goal_allowed && has_cue(sentence, &GOAL_CUES) && !is_question(sentence) {
+        draft.add(GOAL, Tier::Goal, "user", sentence);
+    } else if has_cue(sentence, &DECISION_CUES) {
+        draft.add(DECISIONS, Tier::Decision, "user", sentence);
+    } else if has_cue(sentence, &TASK_CUES) {
+        draft.add(NEXT_STEPS, Tier::Task, "user, open task", sentence);
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Files one assistant sentence: a hypothesis (always marked so), a failed approach, an open task or
+/// a decision; `false` for anything else (the latest answer keeps those).
+fn assistant_sentence(draft: &mut Draft, sentence: &str) -> bool {
+    if has_cue(sentence, &HYPOTHESIS_CUES) {
+        draft.add(FINDINGS, Tier::Hypothesis, "inferred, hypothesis, unverified", sentence);
+    } else if has_cue(sentence, &FAILURE_CUES) {
+        draft.add(PROGRESS, Tier::Failed, "inferred, failed", sentence);
+    } else if has_cue(sentence, &TASK_CUES) {
+        draft.add(NEXT_STEPS, Tier::Task, "inferred, open task", sentence);
+    } else if has_cue(sentence, &DECISION_CUES) {
+        draft.add(DECISIONS, Tier::Decision, "inferred, decision", sentence);
+    } else {
+        return false;
+    }
+    true
+}
+
 /// Fills the eight sections from the request's previous summary, serialized history and ledger,
 /// deterministically and without a model. The text says that it is extractive.
+///
+/// The user's words are the spine: every user sentence is filed by the kind it states (goal, style,
+/// deadline, designated keys, correction, constraint, decision, task), a newer style or deadline
+/// replacing the older, and the rest of each message is kept verbatim within a share of the budget.
+/// The assistant's decisions, failures, open tasks and hypotheses (marked as such) are filed too.
+/// Everything carries over from the previous summary by its mark.
 pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
     let messages = parse_history(&request.history);
-    let previous = request.previous_summary.as_deref().map(previous_sections).unwrap_or_else(|| vec![Vec::new(); SECTIONS.len()]);
-    let user_messages: Vec<&HistoryMessage> = messages.iter().filter(|m| m.role == "user").collect();
+    let mut draft = Draft { lines: request.previous_summary.as_deref().map(previous_lines).unwrap_or_default() };
+    let known_keys: std::collections::HashSet<&str> = request.ledger.keys().collect();
+    let carried_goal = draft.has(Tier::Goal);
 
-    let mut sections: Vec<Vec<String>> = vec![Vec::new(); SECTIONS.len()];
-    let carry = |index: usize, limit: Option<usize>| -> Vec<String> {
-        let lines = &previous[index];
-        let skip = limit.map_or(0, |l| lines.len().saturating_sub(l));
-        lines[skip..].iter().map(|l| if heading_section(l).is_some() { format!("- {}", l.trim()) } else { l.clone() }).collect()
-    };
-
-    // Research Goal: the previous checkpoint's, else the first user message (what it says besides its
-    // constraints), then every later user statement of the objective.
-    // Goal and decisions carry over whole (the budget trims them last, newest first); so do constraints.
-    sections[0] = carry(0, None);
-    let carried_goal = !sections[0].is_empty();
-    let first_user = user_messages.iter().position(|m| !message_text(m).trim().is_empty());
-    if !carried_goal {
-        if let Some(first) = first_user.map(|at| message_text(user_messages[at])) {
-            let goal: Vec<String> = sentences(&first).into_iter().filter(|s| !is_constraint(s)).collect();
-            sections[0].push(bullet("user", &if goal.is_empty() { first } else { goal.join(" ") }));
+    // The user's messages, oldest first: the first one (without a carried goal) gives the goal from
+    // what it says besides its other statements.
+    let first_user = messages.iter().position(|m| m.role == "user" && !message_text(m).trim().is_empty());
+    for (at, message) in messages.iter().enumerate().filter(|(_, m)| m.role == "user") {
+        let text = message_text(message);
+        let is_first = Some(at) == first_user && !carried_goal;
+        let mut unfiled = Vec::new();
+        for sentence in sentences(&text) {
+            if !user_sentence(&mut draft, &sentence, &known_keys, !is_first) {
+                unfiled.push(sentence);
+            }
         }
-    }
-
-    // Constraints and decisions: every cue sentence of the user, after the previous ones.
-    sections[1] = carry(1, None);
-    sections[5] = carry(5, None);
-    for (at, message) in user_messages.iter().enumerate() {
-        for sentence in sentences(&message_text(message)) {
-            if is_constraint(&sentence) {
-                sections[1].push(bullet("user", &sentence));
-            } else if (carried_goal || Some(at) != first_user) && has_cue(&sentence, &GOAL_CUES) && !is_question(&sentence) {
-                sections[0].push(bullet("user", &sentence));
-            } else if has_cue(&sentence, &DECISION_CUES) {
-                sections[5].push(bullet("user", &sentence));
+        if is_first {
+            // The first message's statements are the goal; its questions are kept as the user's words.
+            let (questions, statements): (Vec<String>, Vec<String>) = unfiled.into_iter().partition(|s| is_question(s));
+            let goal = if statements.is_empty() { text.clone() } else { statements.join(" ") };
+            draft.add(GOAL, Tier::Goal, "user", &goal);
+            unfiled = if statements.is_empty() { Vec::new() } else { questions };
+        }
+        // The rest verbatim: statements (instructions no cue names) above questions.
+        let (questions, statements): (Vec<String>, Vec<String>) = unfiled.into_iter().partition(|s| is_question(s));
+        for (words, tier, source) in [(statements, Tier::UserStatement, "user, stated"), (questions, Tier::UserWords, "user, verbatim")] {
+            let words = words.join(" ");
+            if words.chars().count() >= MIN_VERBATIM_CHARS {
+                draft.add(CONTEXT, tier, source, &words);
             }
         }
     }
 
-    // Progress, findings, approvals: from the tool blocks.
-    sections[2] = carry(2, Some(MAX_CARRIED_LINES));
-    sections[3] = carry(3, Some(MAX_CARRIED_LINES));
+    // The assistant's text: decisions, failures, tasks, hypotheses; the latest answer without them.
+    let mut latest_answer: Option<String> = None;
+    for message in messages.iter().filter(|m| m.role == "assistant") {
+        let text = message_text(message);
+        if text.trim().is_empty() {
+            continue;
+        }
+        let rest: Vec<String> = sentences(&text).into_iter().filter(|s| !assistant_sentence(&mut draft, s)).collect();
+        latest_answer = Some(rest.join(" "));
+    }
+
+    // Progress, findings, failures, approvals: from the tool blocks.
     let mut completed: Vec<(String, usize)> = Vec::new();
     let mut findings = Vec::new();
     for message in &messages {
@@ -368,110 +619,129 @@ pub fn extractive_summary(request: &crate::prompt::SummaryRequest) -> String {
                     };
                     findings.push(bullet("tool", &finding));
                 }
-                "error" => sections[2].push(bullet("tool", &format!("Blocked: {name} failed: {content}"))),
-                "denied by the user" => sections[5].push(bullet("user", &format!("Denied the tool call {name}. {content}"))),
-                "approval refused" => sections[5].push(bullet("user", &format!("Refused approval for {name}. {content}"))),
-                "awaiting approval" => sections[2].push(bullet("", &format!("Active: {name} awaits the user's approval"))),
-                "interrupted, no result" => sections[2].push(bullet("", &format!("Interrupted: {name} ended without a result"))),
+                "error" => {
+                    // A tool that fails again replaces its earlier line: the latest error says what
+                    // not to repeat, and a flaky tool does not fill the budget with its history.
+                    let error = crate::zotero::clip(&content, ERROR_MAX_CHARS);
+                    let opening = format!("- (tool, failed) Blocked: {name} failed:");
+                    draft.lines.retain(|l| !l.text.starts_with(&opening));
+                    draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}"));
+                }
+                "denied by the user" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Denied the tool call {name}. {content}")),
+                "approval refused" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Refused approval for {name}. {content}")),
+                "awaiting approval" => draft.add(PROGRESS, Tier::Progress, "", &format!("Active: {name} awaits the user's approval")),
+                "interrupted, no result" => draft.add(PROGRESS, Tier::Progress, "", &format!("Interrupted: {name} ended without a result")),
                 _ => {}
             }
         }
     }
     if !completed.is_empty() {
         let list = completed.iter().map(|(n, c)| format!("{n} x{c}")).collect::<Vec<_>>().join(", ");
-        sections[2].push(bullet("tool", &format!("Completed tool calls: {list}")));
+        draft.add(PROGRESS, Tier::Progress, "tool", &format!("Completed tool calls: {list}"));
     }
     let skip = findings.len().saturating_sub(MAX_NEW_FINDINGS);
-    sections[3].extend(findings.into_iter().skip(skip));
-    if let Some(answer) = messages.iter().rev().filter(|m| m.role == "assistant").map(message_text).find(|t| !t.trim().is_empty()) {
-        sections[3].push(bullet("inferred", &format!("Latest assistant answer: {answer}")));
+    for finding in findings.into_iter().skip(skip) {
+        draft.push(FINDINGS, Tier::Finding, None, finding);
+    }
+    if let Some(answer) = latest_answer.filter(|a| !a.trim().is_empty()) {
+        draft.push(FINDINGS, Tier::Progress, Some(Singleton::LatestAnswer), bullet("inferred", &format!("Latest assistant answer: {answer}")));
     }
 
     // Key Zotero Resources: the whole ledger, exactly.
-    let ledger = crate::ledger::render(&request.ledger);
-    sections[4] = ledger.lines().map(str::to_string).collect();
+    for line in crate::ledger::render(&request.ledger).lines() {
+        draft.push(RESOURCES, Tier::Resource, None, line.to_string());
+    }
 
-    // Next Steps: the latest user request (open when nothing answered it).
-    let latest = messages.iter().rposition(|m| m.role == "user");
-    match latest {
-        Some(at) => {
-            let text = message_text(&messages[at]);
-            let open = !messages[at + 1..].iter().any(|m| m.role == "assistant");
-            let state = if open { "Open request (not yet answered)" } else { "Latest request" };
-            sections[2].push(bullet("user", &format!("Active: {text}")));
-            sections[6].push(bullet("user", &format!("{state}: {text}")));
-        }
-        None => sections[6] = carry(6, Some(MAX_CARRIED_LINES)),
+    // Next Steps: the latest user request (open when nothing answered it), replacing the carried one.
+    if let Some(at) = messages.iter().rposition(|m| m.role == "user") {
+        let text = message_text(&messages[at]);
+        let open = !messages[at + 1..].iter().any(|m| m.role == "assistant");
+        let state = if open { "Open request (not yet answered)" } else { "Latest request" };
+        draft.push(NEXT_STEPS, Tier::Progress, Some(Singleton::LatestRequest), bullet("user", &format!("{state}: {text}")));
     }
 
     // Critical Context: what this text is, and what it covers.
-    sections[7] = carry(7, Some(MAX_CARRIED_LINES));
-    sections[7].push(
-        "- This checkpoint was written by the embedded extractive summarizer (no model): it copies sentences from the \
-history and lists the Zotero ledger without interpreting them; (inferred) marks text the assistant wrote."
+    draft.push(
+        CONTEXT,
+        Tier::Note,
+        None,
+        "- Written by the embedded extractive summarizer (no model): sentences copied from the history, not \
+interpreted; (inferred) marks the assistant's text."
             .to_string(),
     );
     if let (Some(first), Some(last)) = (messages.first(), messages.last()) {
-        sections[7].push(format!("- Summarized {} messages, from {} to {}.", messages.len(), first.id, last.id));
+        draft.add(CONTEXT, Tier::Context, "", &format!("Summarized {} messages, from {} to {}.", messages.len(), first.id, last.id));
     }
 
-    for lines in &mut sections {
-        let mut seen = std::collections::HashSet::new();
-        lines.retain(|l| seen.insert(l.trim().to_string()));
-    }
-    fit_budget(&mut sections, request.max_output_tokens);
-    render_sections(&sections)
+    let mut seen = std::collections::HashSet::new();
+    draft.lines.retain(|l| seen.insert((l.section, l.text.trim().to_string())));
+    keep_user_words_within_share(&mut draft.lines, request.max_output_tokens);
+    fit_budget(&mut draft.lines, request.max_output_tokens);
+    render_lines(&draft.lines)
 }
 
-/// Sections that give up lines first when the summary is over its budget (rule `goal-trimmed-last`):
-/// the resource list (the checkpoint keeps the whole ledger, the projection shows its share beside the
-/// summary), tool findings and progress, then context and next steps, then decisions, constraints
-/// and, last, the research goal.
-const TRIM_ORDER: [usize; 8] = [4, 3, 2, 7, 6, 5, 1, 0];
-
-/// Sections whose newest lines go first: the oldest goal and constraints are the ones a long session
-/// must not lose (they were stated first and everything since builds on them; a line trimmed here is
-/// gone from the model's view, only the "left out" note says so). Elsewhere the oldest go first.
-const NEWEST_FIRST: [usize; 2] = [0, 1];
+/// The user's unfiled words take at most `USER_WORDS_BUDGET_PERCENT` of the budget: statements
+/// first, then questions, newest first in each.
+fn keep_user_words_within_share(lines: &mut Vec<Line>, budget: u64) {
+    let share = budget / 100 * USER_WORDS_BUDGET_PERCENT + budget % 100 * USER_WORDS_BUDGET_PERCENT / 100;
+    let mut used = 0u64;
+    let mut keep = vec![true; lines.len()];
+    for tier in [Tier::UserStatement, Tier::UserWords] {
+        for (at, line) in lines.iter().enumerate().rev().filter(|(_, l)| l.tier == tier) {
+            used = used.saturating_add(crate::tokens::estimate_text(&line.text));
+            keep[at] = used <= share;
+        }
+    }
+    let mut flags = keep.into_iter();
+    lines.retain(|_| flags.next().unwrap_or(true));
+}
 
 /// Rule `extractive-within-budget`: like a model's answer, the extractive summary stays within the
-/// request's `maxOutputTokens`, which the plan counts on for the projection after the compaction. Lines
-/// are left out in `TRIM_ORDER`, oldest first (newest first in `NEWEST_FIRST`); the note saying what the text is, and how many lines
-/// were left out, stays.
-fn fit_budget(sections: &mut [Vec<String>], budget: u64) {
-    let is_note = |line: &String| line.contains("embedded extractive summarizer") || line.starts_with(LEDGER_POINTER);
+/// request's `maxOutputTokens`, which the plan counts on for the projection after the compaction.
+/// Rule `user-state-trimmed-last`: lines are left out by tier, lowest first: the resource list (the
+/// checkpoint keeps the whole ledger), tool findings, progress, context, the user's other questions,
+/// hypotheses, tasks, decisions, the user's other statements, failed approaches, constraints, designated keys, the current style
+/// and deadline and, last, the goal. Inside a tier the oldest go first, except constraints and goal,
+/// whose newest go first (the first ones are what everything since builds on). The note saying what
+/// the text is, and how many lines were left out, stays.
+fn fit_budget(lines: &mut Vec<Line>, budget: u64) {
     let mut left_out = 0usize;
     loop {
-        let tokens = crate::tokens::estimate_text(&render_sections(sections));
+        let tokens = crate::tokens::estimate_text(&render_lines(lines));
         if tokens <= budget {
             break;
         }
         // The resource list is trimmed first; say where it is instead of leaving the section "None.".
-        let resources = sections[4].len();
-        if resources > 0 && !sections[4].iter().any(is_note) {
-            sections[4].insert(0, format!("{LEDGER_POINTER} ({resources} entries) is kept with this checkpoint."));
+        let resources = lines.iter().filter(|l| l.tier == Tier::Resource).count();
+        if resources > 0 && !lines.iter().any(|l| l.text.starts_with(LEDGER_POINTER)) {
+            let at = lines.iter().position(|l| l.tier == Tier::Resource).unwrap_or(lines.len());
+            let text = format!("{LEDGER_POINTER} ({resources} entries) is kept with this checkpoint.");
+            lines.insert(at, Line { section: RESOURCES, tier: Tier::Note, singleton: None, text });
         }
         let mut excess = tokens - budget;
         let mut removed = false;
-        for &index in &TRIM_ORDER {
-            while excess > 0 {
-                let removable = |l: &String| !is_note(l) && !l.starts_with("- Left out");
-                let found = if NEWEST_FIRST.contains(&index) {
-                    sections[index].iter().rposition(removable)
-                } else {
-                    sections[index].iter().position(removable)
-                };
-                let Some(at) = found else { break };
-                let line = sections[index].remove(at);
-                excess = excess.saturating_sub(crate::tokens::estimate_text(&line).max(1));
-                left_out += 1;
-                removed = true;
-            }
+        // One tier per pass, then measure again: the lines' own estimates need not add up to the
+        // text's, and a pass that went on would take the next tier for the last one's shortfall.
+        let lowest = lines.iter().map(|l| l.tier).filter(|&t| t != Tier::Note).min();
+        while excess > 0 {
+            let Some(tier) = lowest else { break };
+            let newest_first = matches!(tier, Tier::Constraint | Tier::Goal);
+            let found = if newest_first {
+                lines.iter().rposition(|l| l.tier == tier)
+            } else {
+                lines.iter().position(|l| l.tier == tier)
+            };
+            let Some(at) = found else { break };
+            let line = lines.remove(at);
+            excess = excess.saturating_sub(crate::tokens::estimate_text(&line.text).max(1));
+            left_out += 1;
+            removed = true;
         }
-        if let Some(note) = sections[7].iter_mut().find(|l| l.starts_with("- Left out")) {
-            *note = left_out_note(left_out, budget);
-        } else if left_out > 0 {
-            sections[7].push(left_out_note(left_out, budget));
+        let note = left_out_note(left_out, budget);
+        match lines.iter_mut().find(|l| l.text.starts_with("- Left out")) {
+            Some(line) => line.text = note,
+            None if left_out > 0 => lines.push(Line { section: CONTEXT, tier: Tier::Note, singleton: None, text: note }),
+            None => {}
         }
         if !removed {
             break; // only the headings and notes are left
@@ -483,22 +753,23 @@ fn fit_budget(sections: &mut [Vec<String>], budget: u64) {
 const LEDGER_POINTER: &str = "- The exact Zotero resource ledger";
 
 fn left_out_note(lines: usize, budget: u64) -> String {
-    format!("- Left out {lines} lines to fit the summary budget of {budget} tokens; the checkpoint keeps the whole resource ledger.")
+    format!("- Left out {lines} lines to fit the summary budget of {budget} tokens.")
 }
 
-fn render_sections(sections: &[Vec<String>]) -> String {
+fn render_lines(lines: &[Line]) -> String {
     let mut out = String::new();
     for (index, name) in SECTIONS.iter().enumerate() {
-        let lines = &sections[index];
         out.push_str("## ");
         out.push_str(name);
         out.push('\n');
-        if lines.is_empty() {
-            out.push_str("None.\n");
-        }
-        for line in lines {
-            out.push_str(line);
+        let mut any = false;
+        for line in lines.iter().filter(|l| l.section == index) {
+            out.push_str(&line.text);
             out.push('\n');
+            any = true;
+        }
+        if !any {
+            out.push_str("None.\n");
         }
         out.push('\n');
     }

@@ -21,6 +21,10 @@ pub struct Usage {
     pub output: u64,
     /// Reasoning tokens within `output` (0 when not reported).
     pub reasoning: u64,
+    /// Input tokens read from the provider's prompt cache (within `input`; 0 when not reported).
+    pub cache_read: u64,
+    /// Input tokens written to the prompt cache by this request (within `input`; 0 when not reported).
+    pub cache_write: u64,
 }
 
 impl Usage {
@@ -29,6 +33,11 @@ impl Usage {
     pub fn occupancy(&self, replays_reasoning: bool) -> u64 {
         let dropped = if replays_reasoning { 0 } else { self.reasoning.min(self.output) };
         self.input.saturating_add(self.output - dropped)
+    }
+
+    /// The prefix the provider holds in its cache after this request: what it read plus what it wrote.
+    pub fn cached_prefix(&self) -> u64 {
+        self.cache_read.saturating_add(self.cache_write).min(self.input)
     }
 }
 
@@ -59,9 +68,12 @@ fn details<'a>(map: &'a Map<String, Value>, name: &str) -> Result<Option<&'a Map
 /// Reads a `LanguageModelUsage` (v5 or v6); `None` when it is not a valid baseline (rule `usage-valid`).
 ///
 /// Input: v6 `inputTokens` counts cached tokens too; its `inputTokenDetails` (noCache + cacheRead +
-/// cacheWrite) is taken when larger. v5 providers differ: OpenAI's `inputTokens` includes
-/// `cachedInputTokens`, Anthropic's (v5) excludes it. When `cachedInputTokens` exceeds `inputTokens` it
-/// cannot be a part of it, so both are added; otherwise `inputTokens` is taken as the total.
+/// cacheWrite) is taken when larger. `usageMetadata` writes the same details for v5, from the
+/// provider's `providerMetadata` (Anthropic's and Bedrock's v5 `inputTokens` leave the cache write and
+/// read out). v5 without details: OpenAI's `inputTokens` includes `cachedInputTokens`, Anthropic's
+/// excludes it. When `cachedInputTokens` exceeds `inputTokens` it cannot be a part of it, so both are
+/// added; otherwise `inputTokens` is taken as the total.
+/// Cache: `cacheReadTokens` / `cacheWriteTokens` of the details, else v5 `cachedInputTokens` as the read.
 /// Reasoning: v6 `outputTokenDetails.reasoningTokens`, else the v5 (and v6 deprecated) `reasoningTokens`.
 pub fn read_usage(usage: &Value) -> Option<Usage> {
     let Value::Object(map) = usage else { return None };
@@ -74,10 +86,13 @@ pub fn read_usage(usage: &Value) -> Option<Usage> {
         let input_details = details(map, "inputTokenDetails")?;
         let output_details = details(map, "outputTokenDetails")?;
         let (Some(mut input), Some(output)) = (input, output) else { return Ok(None) };
+        let (mut cache_read, mut cache_write) = (cached_v5, 0);
         if let Some(d) = input_details {
             let parts = [number(d, "noCacheTokens")?, number(d, "cacheReadTokens")?, number(d, "cacheWriteTokens")?];
             let sum = parts.iter().map(|p| p.unwrap_or(0)).fold(0u64, u64::saturating_add);
             input = input.max(sum);
+            cache_read = parts[1].unwrap_or(cached_v5);
+            cache_write = parts[2].unwrap_or(0);
         } else if cached_v5 > input {
             input = input.saturating_add(cached_v5);
         }
@@ -92,7 +107,7 @@ pub fn read_usage(usage: &Value) -> Option<Usage> {
         if input == 0 {
             return Ok(None);
         }
-        Ok(Some(Usage { input, output, reasoning }))
+        Ok(Some(Usage { input, output, reasoning, cache_read, cache_write }))
     })();
     parsed.ok().flatten()
 }
@@ -110,7 +125,7 @@ mod tests {
     #[test]
     fn v5_and_v6_shapes() {
         let v5 = read_usage(&json!({"inputTokens": 1000, "outputTokens": 200, "totalTokens": 1200, "reasoningTokens": 50})).unwrap();
-        assert_eq!(v5, Usage { input: 1000, output: 200, reasoning: 50 });
+        assert_eq!(v5, Usage { input: 1000, output: 200, reasoning: 50, cache_read: 0, cache_write: 0 });
         assert_eq!(v5.occupancy(false), 1150);
         assert_eq!(v5.occupancy(true), 1200);
         let v6 = read_usage(&json!({
@@ -118,10 +133,18 @@ mod tests {
             "outputTokens": 200, "outputTokenDetails": {"textTokens": 120, "reasoningTokens": 80}, "totalTokens": 1200
         }))
         .unwrap();
-        assert_eq!(v6, Usage { input: 1000, output: 200, reasoning: 80 });
+        assert_eq!(v6, Usage { input: 1000, output: 200, reasoning: 80, cache_read: 900, cache_write: 0 });
         // Anthropic under v5: inputTokens excludes the cache read.
         let anthropic_v5 = read_usage(&json!({"inputTokens": 12, "outputTokens": 300, "cachedInputTokens": 9000})).unwrap();
         assert_eq!(anthropic_v5.input, 9012);
+        assert_eq!(anthropic_v5.cache_read, 9000);
+        // Anthropic under v5 after `usageMetadata`: the cache write from providerMetadata is in the details.
+        let written = read_usage(&json!({
+            "inputTokens": 12, "outputTokens": 300, "cachedInputTokens": null,
+            "inputTokenDetails": {"noCacheTokens": 12, "cacheReadTokens": 0, "cacheWriteTokens": 30000}
+        }))
+        .unwrap();
+        assert_eq!((written.input, written.cache_read, written.cache_write, written.cached_prefix()), (30012, 0, 30000, 30000));
     }
 
     #[test]

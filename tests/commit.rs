@@ -34,6 +34,8 @@ fn plan() -> Plan {
         tokens_after_estimate: 300,
         send: None,
         ledger_budget: None,
+        cache: None,
+        cost: None,
     }
 }
 

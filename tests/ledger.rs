@@ -560,3 +560,20 @@ fn a_checkpoint_without_a_stored_budget_projects_as_before() {
     assert!(ledger::project_ledger(&whole, &summary, 2_056).shown > before.shown);
     assert_eq!(projected_lines(&summary_message_text(&stored)), ledger::project_ledger(&whole, &summary, 2_056).text);
 }
+#[test]
+fn keys_the_user_designated_are_projected_before_the_ones_tools_named_later() {
+    // Issue 22: the designated keys are named once, early, on a user line; sixty tool findings name
+    // other keys after them. With room for a few entries the designated ones come first.
+    let whole = numbered_ledger(1_000);
+    let designated = ["K0000004", "K0000005"];
+    let findings: String = (100..160).map(|n| format!("- (tool) K{n:07} was read\n")).collect();
+    let summary = format!(
+        "## User Requirements and Constraints\n- (user, key) Build the review on {} and {}.\n## Findings and Evidence\n{findings}",
+        designated[0], designated[1]
+    );
+    let projected = ledger::project_ledger(&whole, &summary, ledger::projected_budget(&summary));
+    assert!(projected.shown >= 2 && projected.shown < 60, "{projected:?}");
+    for key in designated {
+        assert!(projected.text.contains(&format!(" {key}: ")), "{key} was designated by the user: {}", projected.text);
+    }
+}

@@ -377,3 +377,73 @@ fn the_extractive_summary_passes_the_runners_budget_check_even_on_a_tiny_output_
         assert_eq!(check_summary_budget(&summary, request.max_output_tokens), Ok(()), "maxOutputTokens {cap}: {summary}");
     }
 }
+
+// ---- Issue 22: the user's words are the spine; the assistant's state reaches the checkpoint ----
+
+fn two_turns(user: &str, assistant: &str) -> SummaryRequest {
+    let nodes = two_turn_nodes(user, assistant);
+    summary_request(&session_of(nodes, "U3"), &plan(&["U1", "A1", "U2", "A2"], Some("U3"), None, "U3"), &model(32_000, None)).unwrap()
+}
+
+fn two_turn_nodes(user: &str, assistant: &str) -> Vec<serde_json::Value> {
+    vec![
+        json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a review of fasting in dogs." }] }),
+        json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [{ "type": "text", "text": "Noted." }] }),
+        json!({ "id": "U2", "parentId": "A1", "role": "user", "parts": [{ "type": "text", "text": user }] }),
+        json!({ "id": "A2", "parentId": "U2", "role": "assistant", "parts": [{ "type": "text", "text": assistant }] }),
+        json!({ "id": "U3", "parentId": "A2", "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }),
+    ]
+}
+
+#[test]
+fn user_statements_without_the_old_cue_words_are_kept_whole() {
+    let request = two_turns(
+        "The draft is due to my supervisor on 14 March. Skip anything not published in English, Chinese or Japanese. \
+         The target journal wants AMA 11th edition references. Forget the Google Scholar scraping idea, it got us blocked; never do that again. \
+         Build on XK7P4M2Q.",
+        "Fine.",
+    );
+    let constraints = section_of(&extractive_summary(&request), "User Requirements and Constraints");
+    for kept in [
+        "- (user, deadline) The draft is due to my supervisor on 14 March.",
+        "- (user) Skip anything not published in English, Chinese or Japanese.",
+        "- (user, style) The target journal wants AMA 11th edition references.",
+        "- (user) Forget the Google Scholar scraping idea, it got us blocked; never do that again.",
+        "- (user, key) Build on XK7P4M2Q.",
+    ] {
+        assert!(constraints.contains(kept), "{kept:?} missing: {constraints}");
+    }
+}
+
+#[test]
+fn a_later_citation_style_replaces_the_carried_one() {
+    let first = extractive_summary(&two_turns("Use APA 7th edition for the references.", "Fine."));
+    assert!(section_of(&first, "User Requirements and Constraints").contains("(user, style) Use APA 7th edition"), "{first}");
+    let mut nodes = two_turn_nodes("Use APA 7th edition for the references.", "Fine.");
+    nodes.push(json!({ "id": "C1", "parentId": "U3", "checkpoint": {
+        "summary": first, "firstKeptMessageId": "U3", "previousCheckpointId": null, "mode": "auto",
+        "tokensBefore": 9000, "tokensAfter": 3000, "ledger": { "entries": [] }, "basis": { "leafId": "U3", "branchRevision": 7 } } }));
+    nodes.push(json!({ "id": "U4", "parentId": "C1", "role": "user", "parts": [{ "type": "text", "text": "The journal changed its rules: switch to Vancouver style." }] }));
+    nodes.push(json!({ "id": "A4", "parentId": "U4", "role": "assistant", "parts": [{ "type": "text", "text": "Switched." }] }));
+    nodes.push(json!({ "id": "U5", "parentId": "A4", "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }));
+    let request = summary_request(&session_of(nodes, "U5"), &plan(&["U3", "U4", "A4"], Some("U5"), Some("C1"), "U5"), &model(32_000, None)).unwrap();
+    let second = extractive_summary(&request);
+    assert!(second.contains("(user, style) The journal changed its rules: switch to Vancouver style."), "{second}");
+    assert!(!second.contains("APA 7th"), "the stale style is not shown after the switch: {second}");
+    assert!(second.contains("I am writing a review of fasting in dogs."), "the goal carries over: {second}");
+}
+
+#[test]
+fn the_assistants_decisions_failures_tasks_and_hypotheses_reach_the_checkpoint_marked() {
+    let summary = extractive_summary(&two_turns(
+        "Go on.",
+        "Decision: we will use a random-effects model. The Google Scholar scraping approach failed with HTTP 429. \
+         Still to do: extract the table on page 12. I suspect the effect is mediated by IGF-1. The pooled hazard ratio is 0.71.",
+    ));
+    assert!(section_of(&summary, "Decisions").contains("- (inferred, decision) Decision: we will use a random-effects model."), "{summary}");
+    assert!(section_of(&summary, "Research Progress").contains("- (inferred, failed) The Google Scholar scraping approach failed with HTTP 429."), "{summary}");
+    assert!(section_of(&summary, "Next Steps").contains("- (inferred, open task) Still to do: extract the table on page 12."), "{summary}");
+    let hypothesis: Vec<&str> = summary.lines().filter(|l| l.contains("IGF-1")).collect();
+    assert_eq!(hypothesis, ["- (inferred, hypothesis, unverified) I suspect the effect is mediated by IGF-1."], "{summary}");
+    assert!(summary.contains("Latest assistant answer: The pooled hazard ratio is 0.71."), "{summary}");
+}

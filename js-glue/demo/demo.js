@@ -290,6 +290,8 @@ async function run(args) {
     };
     const controller = new compaction.CompactionController({
       store, sessionId: SESSION_ID, model: MODEL_32K, summarize, overhead: OVERHEAD,
+      // Prices and lifetime of Anthropic's 5-minute cache: the plan reports the cache and what compacting costs.
+      cache: compaction.cacheProfile('anthropic-5m'),
     });
     const states = [];
     controller.onStatus = (state) => states.push(state.status);
@@ -338,6 +340,7 @@ async function run(args) {
         previousCheckpointId: cp.previousCheckpointId,
         tokensBefore: cp.tokensBefore,
         tokensAfter: cp.tokensAfter,
+        cost: compacted ? outcome.plan.cost ?? null : null,
         basis: cp.basis,
         summarizedMessages: summarized,
         keptMessages: kept,
@@ -351,6 +354,11 @@ async function run(args) {
         const how = compacted ? `appended after ${node.parentId}; revision ${session.branchRevision} → ${after.branchRevision}` : 'already on the branch from an earlier run';
         console.log(`\n${bold('4. The checkpoint')} ${node.id} (mode ${cp.mode}, ${how})`);
         console.log(`   tokens before ${bold(fmt(cp.tokensBefore))} → after ${bold(fmt(cp.tokensAfter))} (estimate of the new projection now: ${fmt(afterEstimate.tokens)}, ${afterEstimate.fits ? green('fits') : red('still over')} ${fmt(afterEstimate.safeInputLimit)})`);
+        const cost = compacted ? outcome.plan.cost : null;
+        if (cost) {
+          const usd = (x) => `$${x.toFixed(4)}`;
+          console.log(`   cost (anthropic-5m, cache ${outcome.plan.cache.state}): cached prefix invalidated ${fmt(cost.cachedPrefixInvalidated)} tokens; next request ${usd(cost.nextRequestWith)} with the compaction, ${usd(cost.nextRequestWithout)} without; summary request ${usd(cost.summaryRequest)}`);
+        }
         const folded = summarized === null ? '' : `${summarized} messages summarized, `;
         console.log(`   boundary: ${folded}${kept} kept verbatim from ${cp.firstKeptMessageId}:`);
         console.log(`     ${dim('user:')} ${preview(messagePreview(boundaryMessage ?? { parts: [] }), 90)}`);

@@ -318,6 +318,7 @@ export class SessionView {
       plan: (/** @type {object} */ model, /** @type {object} */ options) => index.plan(model, options),
       estimate: (/** @type {object} */ model, /** @type {object | undefined} */ options) => index.estimate(model, options),
       summaryRequest: (/** @type {object} */ plan, /** @type {object} */ model) => index.summaryRequest(plan, model),
+      cacheBreakpoints: (/** @type {object} */ model, /** @type {object | undefined} */ options) => index.cacheBreakpoints(model, options),
     };
   }
 

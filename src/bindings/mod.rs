@@ -12,6 +12,7 @@ pub mod plan;
 pub mod summary;
 pub mod positions;
 pub mod ledger;
+pub mod cache;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -84,7 +85,7 @@ pub fn refuse_non_finite(value: &JsValue, fields: &[&str], code: ErrorCode, what
         }
         if let Some(n) = at.as_f64().filter(|n| !n.is_finite()) {
             let shown = if n.is_nan() { "NaN" } else if n > 0.0 { "Infinity" } else { "-Infinity" };
-            return Err(Error::new(code, format!("{what}.{path} must be a non-negative integer, got {shown}")));
+            return Err(Error::new(code, format!("{what}.{path} must be a finite number, got {shown}")));
         }
     }
     Ok(())

@@ -10,6 +10,7 @@ use super::{from_js, from_js_optional, js_error, js_result, json_text_from_js, r
 use crate::capacity::{self, ModelProfile};
 use crate::error::{Error, ErrorCode};
 use crate::estimate::{self, EstimateRequest};
+use crate::cache::CacheOptions;
 use crate::plan::{self, PlanOptions};
 
 /// Reads and validates a `ModelProfile` (`invalid-model` on any defect).
@@ -22,8 +23,18 @@ pub fn model_from_js(value: &JsValue) -> Result<ModelProfile, Error> {
 /// The counts of a `ModelProfile`.
 pub const MODEL_COUNTS: [&str; 3] = ["contextWindow", "maxOutputTokens", "imageTokens"];
 
-/// The counts of estimate and plan options.
-pub const OPTION_COUNTS: [&str; 1] = ["overhead.tokens"];
+/// The numbers of estimate and plan options (the cache profile's and `now` only plans read).
+pub const OPTION_COUNTS: [&str; 9] = [
+    "overhead.tokens",
+    "now",
+    "cache.inputPrice",
+    "cache.cacheWritePrice",
+    "cache.cacheReadPrice",
+    "cache.outputPrice",
+    "cache.lifetimeMs",
+    "cache.minPrefixTokens",
+    "cache.maxBreakpoints",
+];
 
 fn estimate_request_from_js(value: &JsValue) -> Result<EstimateRequest, Error> {
     refuse_non_finite(value, &OPTION_COUNTS, ErrorCode::InvalidOptions, "options")?;
@@ -31,10 +42,11 @@ fn estimate_request_from_js(value: &JsValue) -> Result<EstimateRequest, Error> {
     EstimateRequest::from_value(value.as_ref())
 }
 
-fn plan_options_from_js(value: &JsValue) -> Result<PlanOptions, Error> {
+/// The plan's options and its prompt-cache options (`cache`, `now`), read from one object.
+fn plan_options_from_js(value: &JsValue) -> Result<(PlanOptions, CacheOptions), Error> {
     refuse_non_finite(value, &OPTION_COUNTS, ErrorCode::InvalidOptions, "options")?;
     let value: Value = from_js(value, ErrorCode::InvalidOptions)?;
-    PlanOptions::from_value(&value)
+    Ok((PlanOptions::from_value(&value)?, CacheOptions::from_value(Some(&value))?))
 }
 
 /// `capacity(model)`: reserve, safe input limit, automatic threshold and budgets.
@@ -87,8 +99,9 @@ pub fn plan(
     js_result((|| {
         let session = session_from_js(&session)?;
         let model = model_from_js(&model)?;
-        let options = plan_options_from_js(&options)?;
-        plan::plan(&session, &model, &options)
+        let (options, cache) = plan_options_from_js(&options)?;
+        let branch = crate::tree::read_branch(&session);
+        plan::plan_branch_cached(&session, &branch, &mut estimate::BranchTokens::default(), &model, &options, &cache)
     })())
 }
 
@@ -114,7 +127,7 @@ impl SessionIndex {
         #[wasm_bindgen(unchecked_param_type = "PlanOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let model = model_from_js(&model).map_err(js_error)?;
-        let options = plan_options_from_js(&options).map_err(js_error)?;
-        js_result(self.inner.plan(&model, &options))
+        let (options, cache) = plan_options_from_js(&options).map_err(js_error)?;
+        js_result(self.inner.plan_cached(&model, &options, &cache))
     }
 }

@@ -148,13 +148,73 @@ export interface Estimate {
 
 export interface PlanOptions extends EstimateOptions {
   mode: CompactionMode;
+  /** The provider's prompt cache (cacheProfile(name) gives documented defaults): the plan reports `cache` and `cost`. */
+  cache?: CacheProfile;
+  /** Now, in ms since the epoch (Date.now()): the cache state compares it with the baseline's createdAt. */
+  now?: number;
+}
+
+/** A provider's prompt cache (src/cache.rs; docs/prompt-cache.md). Prices per million tokens. */
+export interface CacheProfile {
+  provider?: string;
+  inputPrice: number;
+  /** Defaults to inputPrice. */
+  cacheWritePrice?: number;
+  /** Defaults to inputPrice. */
+  cacheReadPrice?: number;
+  /** Defaults to 0. */
+  outputPrice?: number;
+  /** How long an unused entry lives, ms. */
+  lifetimeMs: number;
+  /** Shortest prefix cached (default 1,024). */
+  minPrefixTokens?: number;
+  /** Explicit breakpoints taken (default 4; 0 for an implicit cache). */
+  maxBreakpoints?: number;
+}
+
+export type CacheProfileName = 'anthropic-5m' | 'anthropic-1h' | 'bedrock' | 'openai' | 'deepseek' | 'google';
+
+/** `Plan.cache`: warm / cold from the baseline response's createdAt and the profile's lifetime. */
+export interface CacheReport {
+  state: 'warm' | 'cold' | 'unknown';
+  idleMs: number | null;
+  /** cacheReadTokens + cacheWriteTokens of the baseline. */
+  cachedPrefixTokens: number;
+  baselineMessageId: string | null;
+}
+
+/** `Plan.cost` of a compacting plan with a cache profile; costs in the profile's currency. */
+export interface CompactionCost {
+  tokensBefore: number;
+  tokensAfter: number;
+  cachedPrefixInvalidated: number;
+  nextRequestWithout?: number;
+  nextRequestWith?: number;
+  summaryRequest?: number;
+}
+
+export interface CacheBreakpointOptions extends EstimateOptions {
+  /** maxBreakpoints and minPrefixTokens come from it (default 4 and 1,024). */
+  cache?: CacheProfile;
+}
+
+export interface CacheBreakpoint {
+  /** Index in the request: the projection's messages, then the draft. */
+  index: number;
+  messageId: string | null;
+  reason: 'summary' | 'previous-request' | 'newest';
+  prefixTokens: number;
+}
+
+export interface CacheBreakpoints {
+  breakpoints: CacheBreakpoint[];
 }
 
 /** Stable reason codes of a plan (src/plan.rs). */
 export type PlanReason =
   | 'read-only' | 'leaf-is-checkpoint' | 'nothing-to-compact' | 'workflow-pending' | 'under-threshold'
   | 'boundary-cannot-advance' | 'cannot-free-room' | 'over-threshold' | 'requested' | 'refresh'
-  | 'fits' | 'over-limit' | 'too-large';
+  | 'fits' | 'over-limit' | 'too-large' | 'cache-cold';
 
 export type SendDecision = 'now' | 'after-compaction' | 'too-large';
 
@@ -175,6 +235,10 @@ export interface Plan {
   send?: SendDecision;
   /** Compact plans: the projected ledger's budget from the model, which the checkpoint keeps. */
   ledgerBudget?: number;
+  /** With options.cache. */
+  cache?: CacheReport;
+  /** With options.cache, when the plan compacts. */
+  cost?: CompactionCost;
 }
 
 // ---- Branch, projection, session operations ------------------------------------------------

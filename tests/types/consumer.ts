@@ -13,6 +13,9 @@ import init, {
   SqliteStore,
   WINDOW_GLOBALS,
   ZoteroDBStore,
+  applyCacheBreakpoints,
+  cacheBreakpoints,
+  cacheProfile,
   canFork,
   capacity,
   checkCommit,
@@ -34,11 +37,13 @@ import init, {
   plan,
   project,
   projectPositions,
+  promptCacheCallOptions,
   readBranch,
   readBranchPositions,
   resetWasmState,
   retryTarget,
   serialize,
+  sessionCacheKey,
   sessionFromMessages,
   summaryRequest,
   unloadCompaction,
@@ -50,6 +55,7 @@ import init, {
 import type {
   AbortSignalLike,
   BranchReadResult,
+  CacheProfile,
   Capacity,
   CheckpointNode,
   CommitCheck,
@@ -113,6 +119,9 @@ export const MAIN_EXPORTS = {
   SqliteStore,
   WINDOW_GLOBALS,
   ZoteroDBStore,
+  applyCacheBreakpoints,
+  cacheBreakpoints,
+  cacheProfile,
   canFork,
   capacity,
   checkCommit,
@@ -135,11 +144,13 @@ export const MAIN_EXPORTS = {
   plan,
   project,
   projectPositions,
+  promptCacheCallOptions,
   readBranch,
   readBranchPositions,
   resetWasmState,
   retryTarget,
   serialize,
+  sessionCacheKey,
   sessionFromMessages,
   summaryRequest,
   unloadCompaction,
@@ -161,6 +172,9 @@ export const SLIM_EXPORTS = {
   SqliteStore: slim.SqliteStore,
   WINDOW_GLOBALS: slim.WINDOW_GLOBALS,
   ZoteroDBStore: slim.ZoteroDBStore,
+  applyCacheBreakpoints: slim.applyCacheBreakpoints,
+  cacheBreakpoints: slim.cacheBreakpoints,
+  cacheProfile: slim.cacheProfile,
   canFork: slim.canFork,
   capacity: slim.capacity,
   checkCommit: slim.checkCommit,
@@ -183,11 +197,13 @@ export const SLIM_EXPORTS = {
   plan: slim.plan,
   project: slim.project,
   projectPositions: slim.projectPositions,
+  promptCacheCallOptions: slim.promptCacheCallOptions,
   readBranch: slim.readBranch,
   readBranchPositions: slim.readBranchPositions,
   resetWasmState: slim.resetWasmState,
   retryTarget: slim.retryTarget,
   serialize: slim.serialize,
+  sessionCacheKey: slim.sessionCacheKey,
   sessionFromMessages: slim.sessionFromMessages,
   summaryRequest: slim.summaryRequest,
   unloadCompaction: slim.unloadCompaction,
@@ -636,11 +652,31 @@ assertType<Equal<CompactionMode, 'manual' | 'auto' | 'preflight'>>();
 assertType<Equal<Awaited<ReturnType<typeof compact>>, CompactOutcome>>();
 assertType<Equal<typeof slim.project, typeof project>>();
 
+// ---- prompt cache ------------------------------------------------------------------------------
+declare const cacheSession: Session;
+const anthropicProfile: CacheProfile = cacheProfile('anthropic-5m');
+const marks = cacheBreakpoints(cacheSession, { contextWindow: 200_000 }, { draft: 'next?', cache: anthropicProfile });
+const markReason: 'summary' | 'previous-request' | 'newest' | undefined = marks.breakpoints[0]?.reason;
+const cachedPlan = plan(cacheSession, { contextWindow: 200_000 }, { mode: 'auto', cache: anthropicProfile, now: Date.now() });
+const cacheState: 'warm' | 'cold' | 'unknown' | undefined = cachedPlan.cache?.state;
+const nextCost: number | undefined = cachedPlan.cost?.nextRequestWith;
+const markedMessages = applyCacheBreakpoints(convertToModelMessages([]) as unknown as Array<{ role: string }>, { provider: 'anthropic', breakpoints: marks, messages: [] });
+const cacheKey: string = sessionCacheKey('s1');
+const callOptions = promptCacheCallOptions('openai', 's1');
+// @ts-expect-error an unknown provider
+promptCacheCallOptions('acme', 's1');
+new CompactionController({ store: new MemoryStore(), sessionId: 's', model: { contextWindow: 8192 }, summarize: () => '', cache: anthropicProfile, backgroundCompaction: true });
+new CompactionChatTransport({
+  controller: {} as CompactionController, store: new MemoryStore(), sessionId: 's', promptCache: { provider: 'bedrock' },
+  streamResponse: async ({ messages, applyCacheBreakpoints: mark, cacheCallOptions }) =>
+    streamText({ model: aiModel, ...cacheCallOptions, messages: mark(await convertToModelMessages(messages)) }),
+});
+
 export {
   ver, limit, forModel, keptFrom, durable, source, fits, baseline, oneMessage, preflight, planned, folded, basis, text, material,
   entries, valid, nodeWithoutLedger, indexBranch, indexProjection, indexHistory, indexRetry, indexEdit, indexFork, indexEstimate,
   indexEstimateDefault, indexPlan, roundTrip, contractStores, schema, database, connection, asContractSummarize, state, busy,
-  controllerModel, allowed, cancelled, recorded, asChatTransport, zoteroSummarizer, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
+  controllerModel, allowed, cancelled, recorded, markReason, cacheState, nextCost, markedMessages, cacheKey, callOptions, asChatTransport, zoteroSummarizer, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
 };
 
 // Issue 24: the AI SDK's web globals from the current main window, and a transport that knows what

@@ -429,6 +429,7 @@ for (const sdk of CHAT_SDKS) {
       usage: 321,
       questionInPrompt: 1,
       promptLength: 1,
+      cacheMarks: [4],
       settled: true,
     });
     assert.deepEqual(chatStep(sdk.spec, 'savedFirst'), { added: 1, storedOnce: 1, inPrompt: 1 }, 'saved first: sent and stored once');

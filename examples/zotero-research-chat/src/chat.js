@@ -52,7 +52,7 @@ export class ItemChat {
     this.sessionId = id;
     // #endregion session
     // #region controller
-    const { chatModel, summaryModel, contextWindow, modelId } = this.models();
+    const { chatModel, summaryModel, contextWindow, modelId, cacheProvider = "implicit" } = this.models();
     const summarize = createAiSdkSummarizer({
       model: summaryModel,
       generateText,
@@ -70,9 +70,13 @@ export class ItemChat {
       system: SYSTEM_PROMPT, // sent with every request and counted before it is sent
       // tools: { ... },     // the same: handed to streamResponse and counted
       globals: () => Zotero.getMainWindow(), // no window: `no-main-window`, not a hang
-      streamResponse: async ({ messages, abortSignal, system, tools }) =>
-        streamText({ model: chatModel, system, tools, messages: await convertToModelMessages(messages), abortSignal }),
-      // PROMPT-CACHE: issue 26's cache breakpoints (applyCacheBreakpoints / the `cache` option) go here.
+      // Cache marks for the model's provider (docs/prompt-cache.md); "implicit" marks nothing.
+      promptCache: { provider: cacheProvider },
+      streamResponse: async ({ messages, abortSignal, system, tools, applyCacheBreakpoints, cacheCallOptions }) =>
+        streamText({
+          model: chatModel, system, tools, abortSignal, ...cacheCallOptions,
+          messages: applyCacheBreakpoints(await convertToModelMessages(messages)),
+        }),
     });
     // #endregion transport
     return this;

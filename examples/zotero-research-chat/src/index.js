@@ -16,7 +16,13 @@ function modelsFromPrefs() {
   const modelId = Zotero.Prefs.get(`${PREF}model`, true) || "openai/gpt-4.1-mini";
   const contextWindow = Number(Zotero.Prefs.get(`${PREF}contextWindow`, true)) || 128_000;
   const gateway = createGateway({ apiKey });
-  return { chatModel: gateway(modelId), summaryModel: gateway(modelId), contextWindow, modelId };
+  return { chatModel: gateway(modelId), summaryModel: gateway(modelId), contextWindow, modelId, cacheProvider: cacheProviderOf(modelId) };
+}
+
+/** The prompt-cache provider of a gateway model id ("anthropic/claude-…"): whose marks to write. */
+function cacheProviderOf(modelId) {
+  const vendor = String(modelId).split("/")[0];
+  return ["anthropic", "bedrock", "openai", "google", "deepseek"].includes(vendor) ? vendor : "implicit";
 }
 
 export async function startup({ id, rootURI }) {

@@ -81,8 +81,10 @@ var bibgenieChat = (() => {
       sessionId,
       generateMessageId: () => `${sessionId}-resp-${++n}`,
       onError: (error) => (streamErrors.push(error), String(error && error.message)),
-      streamResponse: async ({ messages, abortSignal }) =>
-        A.streamText({ model: languageModel, messages: await A.convertToModelMessages(messages), abortSignal }),
+      // The recipe's chat turn: Anthropic cache marks (a low minimum prefix so these short sessions get them).
+      promptCache: { provider: 'anthropic', cache: { ...C.cacheProfile('anthropic-5m'), minPrefixTokens: 16 } },
+      streamResponse: async ({ messages, abortSignal, applyCacheBreakpoints, cacheCallOptions }) =>
+        A.streamText({ model: languageModel, ...cacheCallOptions, messages: applyCacheBreakpoints(await A.convertToModelMessages(messages)), abortSignal }),
     });
     return { controller, transport, languageModel, statuses };
   }
@@ -228,6 +230,8 @@ var bibgenieChat = (() => {
           usage: after.nodes[after.nodes.length - 1].metadata.usage.inputTokens,
           questionInPrompt: prompt.filter((t) => t.includes('Which of them use corpus data?')).length,
           promptLength: prompt.length - before.nodes.length,
+          // The recipe's promptCache: the newest message carries Anthropic's mark (no usage baseline yet).
+          cacheMarks: languageModel.doStreamCalls[0].prompt.flatMap((m, i) => (m.providerOptions?.anthropic?.cacheControl ? [i] : [])),
           settled,
         };
       });
