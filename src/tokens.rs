@@ -567,31 +567,31 @@ fn is_payload_byte(b: u8) -> bool {
 }
 
 /// The run of payload bytes from `start` (its end) and whether it is an encoded payload: at least
-/// [`PAYLOAD_MIN_CHARS`] long and either hex digits only, with digits and letters, or base64: the kind
+/// [`PAYLOAD_MIN_CHARS`] long and, judged on its first [`PAYLOAD_MIN_CHARS`] bytes (so that a growing
+/// run never changes its kind), either hex digits only, with digits and letters, or base64: the kind
 /// (uppercase, lowercase, digit, symbol) changes between at least half of neighbouring bytes, or 30% with
 /// a digit among them. Base64 of compressed data changes about 65% of the time, of a PNG header with its
-/// runs of `A` about 37%; identifiers and paths change 20-42% and rarely hold digits (camelCase with short
+/// runs of `A` about 32%; identifiers and paths change 20-42% and rarely hold digits (camelCase with short
 /// words 42%, `SNAKE_CASE` 33%, `/usr/share/...` 31%), a run of one kind never.
 pub fn payload_at(bytes: &[u8], start: usize) -> (usize, Option<Payload>) {
     let (mut i, mut changes, mut all, mut seen) = (start, 0usize, 0xFFu8, 0u8);
     let mut prev = PAYLOAD_KIND[usize::from(bytes.get(start).copied().unwrap_or(0))] & 3;
-    while let Some(&b) = bytes.get(i) {
-        let kind = PAYLOAD_KIND[usize::from(b)];
-        if kind == 0 {
-            break;
+    while let Some(&b) = bytes.get(i).filter(|&&b| is_payload_byte(b)) {
+        if i - start < PAYLOAD_MIN_CHARS {
+            let kind = PAYLOAD_KIND[usize::from(b)];
+            changes += usize::from(kind & 3 != prev);
+            prev = kind & 3;
+            all &= kind;
+            seen |= 1 << (kind & 3);
         }
-        changes += usize::from(kind & 3 != prev);
-        prev = kind & 3;
-        all &= kind;
-        seen |= 1 << (kind & 3);
         i += 1;
     }
-    let len = i - start;
-    let payload = if len < PAYLOAD_MIN_CHARS {
+    let judged = PAYLOAD_MIN_CHARS - 1;
+    let payload = if i - start < PAYLOAD_MIN_CHARS {
         None
     } else if all & 4 != 0 && seen & 4 != 0 && seen & 3 != 0 {
         Some(Payload::Hex)
-    } else if changes * 2 >= len - 1 || (seen & 4 != 0 && changes * 10 >= (len - 1) * 3) {
+    } else if changes * 2 >= judged || (seen & 4 != 0 && changes * 10 >= judged * 3) {
         Some(Payload::Base64)
     } else {
         None
@@ -756,6 +756,8 @@ struct Scanner {
     prev_lower: bool,
     /// The last two lowercase ASCII letters of the current run of them (see [`NO_LETTERS`]).
     last_two: u32,
+    /// Encoded payloads are recognized (not when a payload itself is priced as text).
+    payloads: bool,
 }
 
 impl Scanner {
@@ -768,6 +770,7 @@ impl Scanner {
             space_run_plain: false,
             prev_lower: false,
             last_two: NO_LETTERS,
+            payloads: true,
         }
     }
 
@@ -781,6 +784,7 @@ impl Scanner {
         let (mut prev, mut prev_symbol, mut run_len, mut space_run_plain, mut prev_lower) =
             (self.prev, self.prev_symbol, self.run_len, self.space_run_plain, self.prev_lower);
         let mut last_two = self.last_two;
+        let payloads = self.payloads;
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -790,10 +794,10 @@ impl Scanner {
                 // whitespace are ASCII only, so their runs are counted here alone.
                 // A run of payload bytes is judged once, at its start (a run never continues from the
                 // previous piece of text).
-                if is_payload_byte(b) && (i == 0 || !is_payload_byte(bytes[i - 1])) {
+                if payloads && is_payload_byte(b) && (i == 0 || !is_payload_byte(bytes[i - 1])) {
                     let (end, payload) = payload_at(bytes, i);
                     if let Some(payload) = payload {
-                        count_payload(&mut n, payload, end - i);
+                        count_payload(&mut n, payload, &bytes[i..end]);
                         (i, prev, last_two) = (end, Class::Payload, NO_LETTERS);
                         continue;
                     }
@@ -817,7 +821,7 @@ impl Scanner {
                             let mut chain = lowercase_chain(bytes, i - 1, last_two);
                             // The chain's last word, begun after a space, may start a payload that goes on.
                             let mut payload = None;
-                            if chain.last_word != usize::MAX && bytes.get(chain.end).is_some_and(|&b| is_payload_byte(b)) {
+                            if payloads && chain.last_word != usize::MAX && bytes.get(chain.end).is_some_and(|&b| is_payload_byte(b)) {
                                 let (end, kind) = payload_at(bytes, chain.last_word);
                                 if let Some(kind) = kind {
                                     payload = Some((kind, chain.last_word, end));
@@ -833,7 +837,7 @@ impl Scanner {
                             n[RARE_TRIGRAMS] += chain.rare_trigrams;
                             (i, last_two) = (chain.end, chain.last_two);
                             if let Some((kind, start, end)) = payload {
-                                count_payload(&mut n, kind, end - start);
+                                count_payload(&mut n, kind, &bytes[start..end]);
                                 (i, prev, last_two) = (end, Class::Payload, NO_LETTERS);
                                 continue;
                             }
@@ -872,7 +876,7 @@ impl Scanner {
                             next < 0x80
                                 && ASCII_CLASS[usize::from(next)] == Class::Symbol
                                 // A payload byte after one that is not may start a payload: judged above.
-                                && (is_payload_byte(prev_symbol) || !is_payload_byte(next))
+                                && (!payloads || is_payload_byte(prev_symbol) || !is_payload_byte(next))
                         }) {
                             if next == prev_symbol {
                                 n[SYMBOL_REPEATS] += 1;
@@ -1010,7 +1014,7 @@ impl Scanner {
             }
             prev = class;
         }
-        *self = Scanner { n, prev, prev_symbol, run_len, space_run_plain, prev_lower, last_two };
+        *self = Scanner { n, prev, prev_symbol, run_len, space_run_plain, prev_lower, last_two, payloads };
     }
 }
 
@@ -1022,13 +1026,28 @@ fn count_script(n: &mut [u64; FEATURES], [chars, extra_cost, runs]: [usize; 3], 
     n[runs] += u64::from(new_run);
 }
 
-fn count_payload(n: &mut [u64; FEATURES], payload: Payload, len: usize) {
+/// Counts a payload run: at its payload price, or as text (scanned alone, no payloads) when that costs
+/// more, so that recognizing a payload never lowers an estimate (a text never costs less than its prefix).
+fn count_payload(n: &mut [u64; FEATURES], payload: Payload, run: &[u8]) {
     let [chars, runs] = match payload {
         Payload::Base64 => [BASE64_CHARS, BASE64_RUNS],
         Payload::Hex => [HEX_CHARS, HEX_RUNS],
     };
-    n[chars] += len as u64;
-    n[runs] += 1;
+    let len = run.len() as u64;
+    let as_payload = len.saturating_mul(WEIGHTS[chars]).saturating_add(WEIGHTS[runs]);
+    let mut text = Scanner::new();
+    text.payloads = false;
+    // Payload bytes are ASCII.
+    text.feed(std::str::from_utf8(run).unwrap_or_default());
+    let as_text = text.n.iter().zip(WEIGHTS.iter()).fold(0u64, |sum, (c, w)| sum.saturating_add(c.saturating_mul(*w)));
+    if as_text > as_payload {
+        for (total, c) in n.iter_mut().zip(text.n.iter()) {
+            *total += c;
+        }
+    } else {
+        n[chars] += len;
+        n[runs] += 1;
+    }
 }
 
 /// Whether a trigram of lowercase ASCII letters is rare in English ([`RARE_IN_ENGLISH`]); false for any
