@@ -77,8 +77,9 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "base64_runs",
     "hex_chars",
     "hex_runs",
+    "extended_extra",
 ];
-pub const FEATURES: usize = 55;
+pub const FEATURES: usize = 56;
 
 // Indices into RunCounts::counts.
 const WORDS: usize = 0;
@@ -136,6 +137,7 @@ const BASE64_CHARS: usize = 51;
 const BASE64_RUNS: usize = 52;
 const HEX_CHARS: usize = 53;
 const HEX_RUNS: usize = 54;
+const EXTENDED_EXTRA: usize = 55;
 
 // The weights, in thousandths of a token. Unless a comment says otherwise, each was fitted by
 // `POLISH=1 node bench/estimator/tune.mjs` on the tuning half of the bench corpora (reference: the largest
@@ -153,7 +155,7 @@ const W_WORD_CHARS: u64 = 50;
 /// Each ASCII uppercase letter on top: capitals (README, LICENSE, acronyms) merge less than lowercase.
 const W_UPPER_CHARS: u64 = 55;
 /// Each non-ASCII Latin letter (é, ß, ő) or combining mark: two UTF-8 bytes, often split off.
-const W_ACCENTED_CHARS: u64 = 1284;
+const W_ACCENTED_CHARS: u64 = 1523;
 /// Each group of up to three digits: every tokenizer here splits numbers into such groups.
 const W_DIGIT_GROUPS: u64 = 1174;
 /// Each digit on top: the Claude tokenizer splits numbers into single digits.
@@ -190,12 +192,12 @@ const W_HAN_WIDE_CHARS: u64 = 4000;
 /// Each run of rare Han ideographs (cost two or more), which merge with neither neighbour.
 const W_HAN_RARE_RUNS: u64 = 20;
 /// Each kana (hiragana, katakana).
-const W_KANA_CHARS: u64 = 895;
+const W_KANA_CHARS: u64 = 1000;
 /// Each Hangul syllable or jamo: set by hand, Korean prose measured at 1.45-1.6 tokens a syllable
 /// (Claude tokenizer, cl100k); the Korean corpus here is too small to fit it.
-const W_HANGUL_CHARS: u64 = 1650;
+const W_HANGUL_CHARS: u64 = 1630;
 /// Each Cyrillic letter.
-const W_ALPHABET_CHARS: u64 = 563;
+const W_ALPHABET_CHARS: u64 = 753;
 /// Each run (word) of such letters.
 const W_ALPHABET_RUNS: u64 = 0;
 /// Each uppercase letter of such an alphabet on top (capitals split into bytes more often).
@@ -216,37 +218,40 @@ const W_PICTOGRAPHS: u64 = 3600;
 /// standing alone (1-4). A script's class counts its characters, their cost beyond one (`*_extra`: rare
 /// letters, as Vietnamese ạ ầ ế, are two or three tokens alone and merge less) and its runs (words).
 /// Each non-ASCII Latin letter's cost beyond one (Vietnamese, Polish, Czech, Turkish letters).
-const W_ACCENTED_EXTRA: u64 = 300;
+const W_ACCENTED_EXTRA: u64 = 500;
+/// Each letter's cost beyond one in Latin Extended Additional (U+1E00-U+1EFF: Vietnamese ạ ầ ể ở, all of
+/// cost 2-3), apart from the other Latin letters (Polish ą ę ś of cost 2 merge more in words).
+const W_EXTENDED_EXTRA: u64 = 1185;
 /// Each Cyrillic letter's cost beyond one.
-const W_ALPHABET_EXTRA: u64 = 0;
+const W_ALPHABET_EXTRA: u64 = 30;
 /// Greek (with Greek Extended): each letter, its cost beyond one, each run.
-const W_GREEK_CHARS: u64 = 1300;
-const W_GREEK_EXTRA: u64 = 0;
-const W_GREEK_RUNS: u64 = 0;
+const W_GREEK_CHARS: u64 = 1303;
+const W_GREEK_EXTRA: u64 = 350;
+const W_GREEK_RUNS: u64 = 35;
 /// Hebrew: each letter or point, its cost beyond one, each run.
-const W_HEBREW_CHARS: u64 = 1300;
+const W_HEBREW_CHARS: u64 = 1180;
 const W_HEBREW_EXTRA: u64 = 0;
 const W_HEBREW_RUNS: u64 = 0;
 /// Arabic (with its supplements): each letter or mark, its cost beyond one, each run.
-const W_ARABIC_CHARS: u64 = 1200;
-const W_ARABIC_EXTRA: u64 = 0;
+const W_ARABIC_CHARS: u64 = 1250;
+const W_ARABIC_EXTRA: u64 = 10;
 const W_ARABIC_RUNS: u64 = 0;
 /// Devanagari and the other Indic scripts (to Sinhala): each letter or sign, its cost beyond one, each run.
-const W_INDIC_CHARS: u64 = 1400;
-const W_INDIC_EXTRA: u64 = 0;
-const W_INDIC_RUNS: u64 = 0;
+const W_INDIC_CHARS: u64 = 1050;
+const W_INDIC_EXTRA: u64 = 1050;
+const W_INDIC_RUNS: u64 = 500;
 /// Thai and Lao: each letter or sign, its cost beyond one, each run (Thai writes no spaces between words).
-const W_THAI_CHARS: u64 = 1300;
-const W_THAI_EXTRA: u64 = 0;
-const W_THAI_RUNS: u64 = 0;
+const W_THAI_CHARS: u64 = 650;
+const W_THAI_EXTRA: u64 = 1350;
+const W_THAI_RUNS: u64 = 1000;
 /// Characters of the other scripts ([`W_SCRIPT_CHARS`]): cost beyond one, runs.
 const W_SCRIPT_EXTRA: u64 = 0;
 const W_SCRIPT_RUNS: u64 = 0;
 /// Each kana's cost beyond one; each run of kana.
-const W_KANA_EXTRA: u64 = 0;
+const W_KANA_EXTRA: u64 = 850;
 const W_KANA_RUNS: u64 = 0;
 /// Each Hangul syllable's cost beyond one (most are two or three tokens alone); each run (word).
-const W_HANGUL_EXTRA: u64 = 0;
+const W_HANGUL_EXTRA: u64 = 20;
 const W_HANGUL_RUNS: u64 = 0;
 
 /// Encoded payloads ([`payload_at`]): base64 and base64url, and hex, priced per character and per run at
@@ -327,6 +332,7 @@ pub const WEIGHTS: [u64; FEATURES] = [
     W_BASE64_RUNS,
     W_HEX_CHARS,
     W_HEX_RUNS,
+    W_EXTENDED_EXTRA,
 ];
 
 /// The trigram state of [`Scanner`] when no lowercase letter precedes: the last two letters five bits
@@ -570,9 +576,10 @@ fn is_payload_byte(b: u8) -> bool {
 /// [`PAYLOAD_MIN_CHARS`] long and, judged on its first [`PAYLOAD_MIN_CHARS`] bytes (so that a growing
 /// run never changes its kind), either hex digits only, with digits and letters, or base64: the kind
 /// (uppercase, lowercase, digit, symbol) changes between at least half of neighbouring bytes, or 30% with
-/// a digit among them. Base64 of compressed data changes about 65% of the time, of a PNG header with its
-/// runs of `A` about 32%; identifiers and paths change 20-42% and rarely hold digits (camelCase with short
-/// words 42%, `SNAKE_CASE` 33%, `/usr/share/...` 31%), a run of one kind never.
+/// a digit among them; or, from 64 bytes on, when its first 64 hold both cases. Base64 of compressed data
+/// changes about 65% of the time, of a PNG header with its runs of `A` about 32%, of sparse binary less;
+/// identifiers and paths change 20-42% and rarely hold digits (camelCase with short words 42%,
+/// `SNAKE_CASE` 33%, `/usr/share/...` 31%), a run of one kind never.
 pub fn payload_at(bytes: &[u8], start: usize) -> (usize, Option<Payload>) {
     let (mut i, mut changes, mut all, mut seen) = (start, 0usize, 0xFFu8, 0u8);
     let mut prev = PAYLOAD_KIND[usize::from(bytes.get(start).copied().unwrap_or(0))] & 3;
@@ -587,11 +594,16 @@ pub fn payload_at(bytes: &[u8], start: usize) -> (usize, Option<Payload>) {
         i += 1;
     }
     let judged = PAYLOAD_MIN_CHARS - 1;
+    // Base64 of sparse binary (runs of `A`, few digits) changes little, but no word or path of 64
+    // characters without a dot or a space has both cases.
+    let mixed_case = || bytes.get(start..start + 2 * PAYLOAD_MIN_CHARS).is_some_and(|head| {
+        head.iter().any(u8::is_ascii_uppercase) && head.iter().any(u8::is_ascii_lowercase)
+    });
     let payload = if i - start < PAYLOAD_MIN_CHARS {
         None
     } else if all & 4 != 0 && seen & 4 != 0 && seen & 3 != 0 {
         Some(Payload::Hex)
-    } else if changes * 2 >= judged || (seen & 4 != 0 && changes * 10 >= judged * 3) {
+    } else if changes * 2 >= judged || (seen & 4 != 0 && changes * 10 >= judged * 3) || (i - start >= 2 * PAYLOAD_MIN_CHARS && mixed_case()) {
         Some(Payload::Base64)
     } else {
         None
@@ -984,7 +996,7 @@ impl Scanner {
                         n[WORDS] += 1;
                     }
                     n[ACCENTED_CHARS] += 1;
-                    n[ACCENTED_EXTRA] += extra;
+                    n[if matches!(c, '\u{1E00}'..='\u{1EFF}') { EXTENDED_EXTRA } else { ACCENTED_EXTRA }] += extra;
                     prev_lower = c.is_lowercase();
                 }
                 Class::Han => {

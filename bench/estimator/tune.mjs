@@ -32,7 +32,7 @@ const BOUNDS = {
   wide_punct: [1, 2], foreign_letters: [0, 1],
   // Scripts with a cost table (src/script_costs.rs): a letter at least 0.3 (words merge), its cost beyond one
   // at most 1.5 more, a run (word) at most 2.
-  accented_extra: [0, 1.5], alphabet_extra: [0, 1.5], kana_extra: [0, 1.5], kana_runs: [0, 2],
+  accented_extra: [0, 1.5], extended_extra: [0, 1.5], alphabet_extra: [0, 1.5], kana_extra: [0, 1.5], kana_runs: [0, 2],
   hangul_chars: [0.8, 3], hangul_extra: [0, 1.5], hangul_runs: [0, 2],
   ...Object.fromEntries(['greek', 'hebrew', 'arabic', 'indic', 'thai'].flatMap((k) => [
     [`${k}_chars`, [0.3, 2.5]], [`${k}_extra`, [0, 1.5]], [`${k}_runs`, [0, 2]]])),
