@@ -13,7 +13,7 @@ fn main() {
     let mut out = BufWriter::new(stdout.lock());
     if args.iter().any(|a| a == "--features") {
         let features = serde_json::json!({
-            "names": FEATURE_NAMES, "weights": WEIGHTS, "foreignSpan": FOREIGN_SPAN, "foreignWeight": W_FOREIGN_LETTERS,
+            "names": &FEATURE_NAMES[..], "weights": &WEIGHTS[..], "foreignSpan": FOREIGN_SPAN, "foreignWeight": W_FOREIGN_LETTERS,
         });
         let _ = writeln!(out, "{features}");
         return;
@@ -42,7 +42,7 @@ fn main() {
         let Ok(line) = line else { break };
         let text: String = serde_json::from_str(&line).unwrap_or_default();
         let result = if counts {
-            serde_json::to_string(&run_counts(&text).counts).unwrap_or_default()
+            serde_json::to_string(&run_counts(&text).counts[..]).unwrap_or_default()
         } else {
             estimate_text(&text).to_string()
         };

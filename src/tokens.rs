@@ -8,10 +8,14 @@
 //! and identifiers split into more pieces. Han ideographs are priced per character from a table generated
 //! from the tokenizers' own vocabularies ([`han_cost`], `src/han_costs.rs`); a run of common ones and a
 //! run of rare ones are separate runs. The weights were fitted by `bench/estimator` against the largest
-//! count of four tokenizers (o200k_base, cl100k_base, the Claude tokenizer, Llama 3) on Chinese
-//! (simplified and traditional man pages, Tang and Song poetry), Japanese, Russian, Latin-script (German, French, Dutch, Indonesian, ...) and English man pages,
-//! `/usr/share/doc` text, Rust sources and real JSON, so that at most 1% of messages of each corpus are
-//! underestimated, on a held-out half of every corpus as well as on the tuned half.
+//! count of four tokenizers (o200k_base, cl100k_base, the Claude tokenizer, Llama 3). Other scripts are
+//! priced per character from a table generated the same way ([`script_cost`], `src/script_costs.rs`),
+//! encoded payloads (base64, hex) at the tokenizers' measured worst case ([`payload_at`]). Corpora: Chinese (simplified and traditional man pages, Tang and Song poetry), Japanese, Russian,
+//! Vietnamese, Polish, Latin-script (German, French, Dutch, Indonesian, ...) and English man pages, gettext
+//! catalogues of Vietnamese, Czech, Turkish, Greek, Ukrainian, Arabic, Hebrew, Indic, Thai, Korean and
+//! Japanese, base64 and hex of real files, `/usr/share/doc` text, Rust sources and real JSON, so that at
+//! most 1% of messages of each corpus are underestimated, on a held-out half of every corpus as well as on
+//! the tuned half (docs/estimator.md names the corpora that miss it).
 
 use serde_json::Value;
 
@@ -50,8 +54,36 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "han_triple_chars",
     "han_wide_chars",
     "han_rare_runs",
+    "accented_extra",
+    "alphabet_extra",
+    "greek_chars",
+    "greek_extra",
+    "greek_runs",
+    "hebrew_chars",
+    "hebrew_extra",
+    "hebrew_runs",
+    "arabic_chars",
+    "arabic_extra",
+    "arabic_runs",
+    "indic_chars",
+    "indic_extra",
+    "indic_runs",
+    "thai_chars",
+    "thai_extra",
+    "thai_runs",
+    "script_extra",
+    "script_runs",
+    "kana_extra",
+    "kana_runs",
+    "hangul_extra",
+    "hangul_runs",
+    "base64_chars",
+    "base64_runs",
+    "hex_chars",
+    "hex_runs",
+    "extended_extra",
 ];
-pub const FEATURES: usize = 28;
+pub const FEATURES: usize = 56;
 
 // Indices into RunCounts::counts.
 const WORDS: usize = 0;
@@ -82,6 +114,34 @@ const HAN_DOUBLE_CHARS: usize = 24;
 const HAN_TRIPLE_CHARS: usize = 25;
 const HAN_WIDE_CHARS: usize = 26;
 const HAN_RARE_RUNS: usize = 27;
+const ACCENTED_EXTRA: usize = 28;
+const ALPHABET_EXTRA: usize = 29;
+const GREEK_CHARS: usize = 30;
+const GREEK_EXTRA: usize = 31;
+const GREEK_RUNS: usize = 32;
+const HEBREW_CHARS: usize = 33;
+const HEBREW_EXTRA: usize = 34;
+const HEBREW_RUNS: usize = 35;
+const ARABIC_CHARS: usize = 36;
+const ARABIC_EXTRA: usize = 37;
+const ARABIC_RUNS: usize = 38;
+const INDIC_CHARS: usize = 39;
+const INDIC_EXTRA: usize = 40;
+const INDIC_RUNS: usize = 41;
+const THAI_CHARS: usize = 42;
+const THAI_EXTRA: usize = 43;
+const THAI_RUNS: usize = 44;
+const SCRIPT_EXTRA: usize = 45;
+const SCRIPT_RUNS: usize = 46;
+const KANA_EXTRA: usize = 47;
+const KANA_RUNS: usize = 48;
+const HANGUL_EXTRA: usize = 49;
+const HANGUL_RUNS: usize = 50;
+const BASE64_CHARS: usize = 51;
+const BASE64_RUNS: usize = 52;
+const HEX_CHARS: usize = 53;
+const HEX_RUNS: usize = 54;
+const EXTENDED_EXTRA: usize = 55;
 
 // The weights, in thousandths of a token. Unless a comment says otherwise, each was fitted by
 // `POLISH=1 node bench/estimator/tune.mjs` on the tuning half of the bench corpora (reference: the largest
@@ -99,7 +159,7 @@ const W_WORD_CHARS: u64 = 50;
 /// Each ASCII uppercase letter on top: capitals (README, LICENSE, acronyms) merge less than lowercase.
 const W_UPPER_CHARS: u64 = 55;
 /// Each non-ASCII Latin letter (é, ß, ő) or combining mark: two UTF-8 bytes, often split off.
-const W_ACCENTED_CHARS: u64 = 1284;
+const W_ACCENTED_CHARS: u64 = 1523;
 /// Each group of up to three digits: every tokenizer here splits numbers into such groups.
 const W_DIGIT_GROUPS: u64 = 1174;
 /// Each digit on top: the Claude tokenizer splits numbers into single digits.
@@ -136,19 +196,18 @@ const W_HAN_WIDE_CHARS: u64 = 4000;
 /// Each run of rare Han ideographs (cost two or more), which merge with neither neighbour.
 const W_HAN_RARE_RUNS: u64 = 20;
 /// Each kana (hiragana, katakana).
-const W_KANA_CHARS: u64 = 895;
-/// Each Hangul syllable or jamo: set by hand, Korean prose measured at 1.45-1.6 tokens a syllable
-/// (Claude tokenizer, cl100k); the Korean corpus here is too small to fit it.
-const W_HANGUL_CHARS: u64 = 1650;
+const W_KANA_CHARS: u64 = 1000;
+/// Each Hangul syllable or jamo: fitted on ko-mo and ko-man (Korean prose measured at 1.45-1.6 tokens a
+/// syllable in the Claude tokenizer and cl100k).
+const W_HANGUL_CHARS: u64 = 1630;
 /// Each Cyrillic letter.
-const W_ALPHABET_CHARS: u64 = 563;
+const W_ALPHABET_CHARS: u64 = 753;
 /// Each run (word) of such letters.
 const W_ALPHABET_RUNS: u64 = 0;
 /// Each uppercase letter of such an alphabet on top (capitals split into bytes more often).
 const W_ALPHABET_UPPER: u64 = 325;
-/// Each character of another script (Greek, Hebrew, Arabic, Indic, Thai, Georgian, ...): measured on text
-/// in those scripts found in crates and /usr/share (the largest tokenizer, the Claude one, spends 1.2-1.9
-/// tokens a character, 2.0 for 90% of runs of Thai, Hebrew and Greek).
+/// Each character of a script without a class of its own (Armenian, Georgian, Tibetan, Myanmar, Syriac, ...):
+/// set by hand, the largest tokenizer (the Claude one) spends 1.2-1.9 tokens a character on such text.
 const W_SCRIPT_CHARS: u64 = 2000;
 /// Each CJK, fullwidth or general punctuation mark (，。「」 — “ ”) and other non-ASCII punctuation:
 /// about one token each; it breaks the run around it, and the run it starts again pays the rest.
@@ -157,6 +216,57 @@ const W_WIDE_PUNCT: u64 = 1000;
 /// unclassified character: up to four UTF-8 bytes, rarely merged (emoji measured at 3.55 tokens each
 /// in the largest tokenizer, Ethiopic at 3.3).
 const W_PICTOGRAPHS: u64 = 3600;
+
+/// Indic, Thai and kana weights come from a grid fit per script (chars, extra, runs: the least median of
+/// their corpora's tuning halves with at most 0.3% of messages under 1.01 times their count), the other
+/// script weights from `tune.mjs` with the weights above fixed.
+/// Per-character costs of the other scripts come from a table generated from the four vocabularies
+/// ([`script_cost`], `src/script_costs.rs`): the largest number of tokens any of them gives a character
+/// standing alone (1-4). A script's class counts its characters, their cost beyond one (`*_extra`: rare
+/// letters, as Vietnamese ạ ầ ế, are two or three tokens alone and merge less) and its runs (words).
+/// Each non-ASCII Latin letter's cost beyond one (Vietnamese, Polish, Czech, Turkish letters).
+const W_ACCENTED_EXTRA: u64 = 500;
+/// Each letter's cost beyond one in Latin Extended Additional (U+1E00-U+1EFF: Vietnamese ạ ầ ể ở, all of
+/// cost 2-3), apart from the other Latin letters (Polish ą ę ś of cost 2 merge more in words).
+const W_EXTENDED_EXTRA: u64 = 1185;
+/// Each Cyrillic letter's cost beyond one.
+const W_ALPHABET_EXTRA: u64 = 30;
+/// Greek (with Greek Extended): each letter, its cost beyond one, each run.
+const W_GREEK_CHARS: u64 = 1303;
+const W_GREEK_EXTRA: u64 = 350;
+const W_GREEK_RUNS: u64 = 35;
+/// Hebrew: each letter or point, its cost beyond one, each run.
+const W_HEBREW_CHARS: u64 = 1180;
+const W_HEBREW_EXTRA: u64 = 0;
+const W_HEBREW_RUNS: u64 = 0;
+/// Arabic (with its supplements): each letter or mark, its cost beyond one, each run.
+const W_ARABIC_CHARS: u64 = 1250;
+const W_ARABIC_EXTRA: u64 = 10;
+const W_ARABIC_RUNS: u64 = 0;
+/// Devanagari and the other Indic scripts (to Sinhala): each letter or sign, its cost beyond one, each run.
+const W_INDIC_CHARS: u64 = 1050;
+const W_INDIC_EXTRA: u64 = 1050;
+const W_INDIC_RUNS: u64 = 500;
+/// Thai and Lao: each letter or sign, its cost beyond one, each run (Thai writes no spaces between words).
+const W_THAI_CHARS: u64 = 650;
+const W_THAI_EXTRA: u64 = 1350;
+const W_THAI_RUNS: u64 = 1000;
+/// Characters of the other scripts ([`W_SCRIPT_CHARS`]): cost beyond one, runs.
+const W_SCRIPT_EXTRA: u64 = 0;
+const W_SCRIPT_RUNS: u64 = 0;
+/// Each kana's cost beyond one; each run of kana.
+const W_KANA_EXTRA: u64 = 850;
+const W_KANA_RUNS: u64 = 0;
+/// Each Hangul syllable's cost beyond one (most are two or three tokens alone); each run (word).
+const W_HANGUL_EXTRA: u64 = 20;
+const W_HANGUL_RUNS: u64 = 0;
+
+/// Encoded payloads ([`payload_at`]): base64 and base64url, and hex, priced per character and per run at
+/// the tokenizers' measured worst case for them (generated into `src/script_costs.rs`, not fitted).
+const W_BASE64_CHARS: u64 = BASE64_CHAR_MILLI;
+const W_BASE64_RUNS: u64 = BASE64_RUN_MILLI;
+const W_HEX_CHARS: u64 = HEX_CHAR_MILLI;
+const W_HEX_RUNS: u64 = HEX_RUN_MILLI;
 
 /// Each lowercase letter that ends a trigram rare in English ([`RARE_IN_ENGLISH`]) with the two letters
 /// before it in its word: words of other languages, also those written without accents (Dutch,
@@ -202,6 +312,34 @@ pub const WEIGHTS: [u64; FEATURES] = [
     W_HAN_TRIPLE_CHARS,
     W_HAN_WIDE_CHARS,
     W_HAN_RARE_RUNS,
+    W_ACCENTED_EXTRA,
+    W_ALPHABET_EXTRA,
+    W_GREEK_CHARS,
+    W_GREEK_EXTRA,
+    W_GREEK_RUNS,
+    W_HEBREW_CHARS,
+    W_HEBREW_EXTRA,
+    W_HEBREW_RUNS,
+    W_ARABIC_CHARS,
+    W_ARABIC_EXTRA,
+    W_ARABIC_RUNS,
+    W_INDIC_CHARS,
+    W_INDIC_EXTRA,
+    W_INDIC_RUNS,
+    W_THAI_CHARS,
+    W_THAI_EXTRA,
+    W_THAI_RUNS,
+    W_SCRIPT_EXTRA,
+    W_SCRIPT_RUNS,
+    W_KANA_EXTRA,
+    W_KANA_RUNS,
+    W_HANGUL_EXTRA,
+    W_HANGUL_RUNS,
+    W_BASE64_CHARS,
+    W_BASE64_RUNS,
+    W_HEX_CHARS,
+    W_HEX_RUNS,
+    W_EXTENDED_EXTRA,
 ];
 
 /// The trigram state of [`Scanner`] when no lowercase letter precedes: the last two letters five bits
@@ -345,6 +483,7 @@ const RARE_IN_ENGLISH: [u32; 1024] = [
 // END RARE_IN_ENGLISH
 
 include!("han_costs.rs");
+include!("script_costs.rs");
 
 /// The feature a Han ideograph of each cost (1-4, [`han_cost`]) counts in.
 const HAN_COST_FEATURE: [usize; 5] = [HAN_CHARS, HAN_CHARS, HAN_DOUBLE_CHARS, HAN_TRIPLE_CHARS, HAN_WIDE_CHARS];
@@ -374,10 +513,121 @@ fn han_cost_of(cp: u32) -> u32 {
         .map_or(4, |(first, _, offset)| table_cost(offset + (cp - first) as usize))
 }
 
+/// What a character of an alphabetic or syllabic script costs standing alone: the largest number of tokens
+/// any reference tokenizer gives it (1-4, from the generated table of [`SCRIPT_COST_SEGMENTS`]; outside
+/// the table, its UTF-8 bytes). `None` for ASCII and for characters the scanner prices otherwise (Han,
+/// punctuation, pictographs, marks).
+pub fn script_cost(c: char) -> Option<u32> {
+    match classify(c) {
+        Class::Letter | Class::Alphabet | Class::Greek | Class::Hebrew | Class::Arabic | Class::Indic | Class::Thai
+        | Class::Script | Class::Kana | Class::Hangul
+            if !c.is_ascii() =>
+        {
+            Some(script_cost_of(c))
+        }
+        _ => None,
+    }
+}
+
+fn script_cost_of(c: char) -> u32 {
+    let cp = c as u32;
+    SCRIPT_COST_SEGMENTS
+        .iter()
+        .find(|(first, last, _)| (*first..=*last).contains(&cp))
+        .map_or(c.len_utf8() as u32, |(first, _, offset)| {
+            let index = offset + (cp - first) as usize;
+            ((SCRIPT_COST_BITS[index / 32] >> (index % 32 * 2)) & 3) as u32 + 1
+        })
+}
+
+/// The kinds of an encoded payload [`payload_at`] recognizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Payload {
+    /// Base64 or base64url.
+    Base64,
+    Hex,
+}
+
+/// Shortest run of payload bytes taken for a payload: 24 bytes in base64, 16 in hex; shorter ones (keys,
+/// short ids) are priced as text.
+pub const PAYLOAD_MIN_CHARS: usize = 32;
+
+/// Per ASCII byte: 0 if it cannot be in a payload, else 8 | hex digit (4) | kind (0 uppercase, 1 lowercase,
+/// 2 digit, 3 symbol of base64 or base64url: `+ / - _ =`).
+const PAYLOAD_KIND: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = match c {
+            b'A'..=b'F' => 8 | 4,
+            b'G'..=b'Z' => 8,
+            b'a'..=b'f' => 8 | 4 | 1,
+            b'g'..=b'z' => 8 | 1,
+            b'0'..=b'9' => 8 | 4 | 2,
+            b'+' | b'/' | b'-' | b'_' | b'=' => 8 | 3,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// Whether a byte can be part of an encoded payload.
+#[inline(always)]
+fn is_payload_byte(b: u8) -> bool {
+    PAYLOAD_KIND[usize::from(b)] != 0
+}
+
+/// The run of payload bytes from `start` (its end) and whether it is an encoded payload: at least
+/// [`PAYLOAD_MIN_CHARS`] long and, judged on its first [`PAYLOAD_MIN_CHARS`] bytes (so that a growing
+/// run never changes its kind), either hex digits only, with digits and letters, or base64: the kind
+/// (uppercase, lowercase, digit, symbol) changes between at least half of neighbouring bytes, or 30% with
+/// a digit among them; or, from 64 bytes on, when its first 64 hold both cases. Base64 of compressed data
+/// changes about 65% of the time, of a PNG header with its runs of `A` about 32%, of sparse binary less;
+/// identifiers and paths change 20-42% and rarely hold digits (camelCase with short words 42%,
+/// `SNAKE_CASE` 33%, `/usr/share/...` 31%), a run of one kind never.
+pub fn payload_at(bytes: &[u8], start: usize) -> (usize, Option<Payload>) {
+    let (mut i, mut changes, mut all, mut seen) = (start, 0usize, 0xFFu8, 0u8);
+    let mut prev = PAYLOAD_KIND[usize::from(bytes.get(start).copied().unwrap_or(0))] & 3;
+    while let Some(&b) = bytes.get(i).filter(|&&b| is_payload_byte(b)) {
+        if i - start < PAYLOAD_MIN_CHARS {
+            let kind = PAYLOAD_KIND[usize::from(b)];
+            changes += usize::from(kind & 3 != prev);
+            prev = kind & 3;
+            all &= kind;
+            seen |= 1 << (kind & 3);
+        }
+        i += 1;
+    }
+    let judged = PAYLOAD_MIN_CHARS - 1;
+    // Base64 of sparse binary (runs of `A`, few digits) changes little, but no word or path of 64
+    // characters without a dot or a space has both cases.
+    let mixed_case = || bytes.get(start..start + 2 * PAYLOAD_MIN_CHARS).is_some_and(|head| {
+        head.iter().any(u8::is_ascii_uppercase) && head.iter().any(u8::is_ascii_lowercase)
+    });
+    let payload = if i - start < PAYLOAD_MIN_CHARS {
+        None
+    } else if all & 4 != 0 && seen & 4 != 0 && seen & 3 != 0 {
+        Some(Payload::Hex)
+    } else if changes * 2 >= judged || (seen & 4 != 0 && changes * 10 >= judged * 3) || (i - start >= 2 * PAYLOAD_MIN_CHARS && mixed_case()) {
+        Some(Payload::Base64)
+    } else {
+        None
+    };
+    (i, payload)
+}
+
 /// Runs and characters of a text per class, counted in one pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunCounts {
     pub counts: [u64; FEATURES],
+}
+
+impl Default for RunCounts {
+    fn default() -> RunCounts {
+        RunCounts { counts: [0; FEATURES] }
+    }
 }
 
 impl RunCounts {
@@ -437,11 +687,18 @@ enum Class {
     Kana,
     Hangul,
     Alphabet,
+    Greek,
+    Hebrew,
+    Arabic,
+    Indic,
+    Thai,
     Script,
     WidePunct,
     Pictograph,
     /// A combining mark: continues whatever run it follows.
     Mark,
+    /// An encoded payload ([`payload_at`]): a run of its own, counted whole.
+    Payload,
 }
 
 /// ASCII classes, indexed by byte.
@@ -484,9 +741,13 @@ fn classify(c: char) -> Class {
         0x2000..=0x206F | 0x3000..=0x303F | 0xFE30..=0xFE4F | 0xFF00..=0xFF65 | 0x2E00..=0x2E7F | 0x3200..=0x33FF => {
             Class::WidePunct
         }
-        // Greek, Armenian, Hebrew, Arabic, Syriac, Thaana, N'Ko, Indic, Thai, Lao, Tibetan, Myanmar, Georgian, ...
-        0x0370..=0x03FF | 0x1F00..=0x1FFF | 0x0530..=0x10FF | 0x1680..=0x1AAF | 0x1B00..=0x1C7F | 0x1C90..=0x1DBF
-        | 0xA800..=0xABFF => Class::Script,
+        0x0370..=0x03FF | 0x1F00..=0x1FFF => Class::Greek,
+        0x0590..=0x05FF => Class::Hebrew,
+        0x0600..=0x06FF | 0x0750..=0x077F | 0x08A0..=0x08FF => Class::Arabic,
+        0x0900..=0x0DFF => Class::Indic,
+        0x0E00..=0x0EFF => Class::Thai,
+        // Armenian, Syriac, Thaana, N'Ko, Tibetan, Myanmar, Georgian, ...
+        0x0530..=0x10FF | 0x1680..=0x1AAF | 0x1B00..=0x1C7F | 0x1C90..=0x1DBF | 0xA800..=0xABFF => Class::Script,
         _ => Class::Pictograph,
     }
 }
@@ -514,6 +775,8 @@ struct Scanner {
     prev_lower: bool,
     /// The last two lowercase ASCII letters of the current run of them (see [`NO_LETTERS`]).
     last_two: u32,
+    /// Encoded payloads are recognized (not when a payload itself is priced as text).
+    payloads: bool,
 }
 
 impl Scanner {
@@ -526,6 +789,7 @@ impl Scanner {
             space_run_plain: false,
             prev_lower: false,
             last_two: NO_LETTERS,
+            payloads: true,
         }
     }
 
@@ -539,6 +803,7 @@ impl Scanner {
         let (mut prev, mut prev_symbol, mut run_len, mut space_run_plain, mut prev_lower) =
             (self.prev, self.prev_symbol, self.run_len, self.space_run_plain, self.prev_lower);
         let mut last_two = self.last_two;
+        let payloads = self.payloads;
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -546,6 +811,16 @@ impl Scanner {
             if b < 0x80 {
                 // ASCII, the bulk of most text: classed by byte, never decoded. Digits, symbols and
                 // whitespace are ASCII only, so their runs are counted here alone.
+                // A run of payload bytes is judged once, at its start (a run never continues from the
+                // previous piece of text).
+                if payloads && is_payload_byte(b) && (i == 0 || !is_payload_byte(bytes[i - 1])) {
+                    let (end, payload) = payload_at(bytes, i);
+                    if let Some(payload) = payload {
+                        count_payload(&mut n, payload, &bytes[i..end]);
+                        (i, prev, last_two) = (end, Class::Payload, NO_LETTERS);
+                        continue;
+                    }
+                }
                 i += 1;
                 let class = ASCII_CLASS[usize::from(b)];
                 let new_run = class != prev;
@@ -562,12 +837,29 @@ impl Scanner {
                         if lower {
                             // The rest of a lowercase run only adds letters, and so does prose in lowercase
                             // words after single spaces (a plain space, then a new word).
-                            let chain = lowercase_chain(bytes, i - 1, last_two);
+                            let mut chain = lowercase_chain(bytes, i - 1, last_two);
+                            // The chain's last word, begun after a space, may start a payload that goes on.
+                            let mut payload = None;
+                            if payloads && chain.last_word != usize::MAX && bytes.get(chain.end).is_some_and(|&b| is_payload_byte(b)) {
+                                let (end, kind) = payload_at(bytes, chain.last_word);
+                                if let Some(kind) = kind {
+                                    payload = Some((kind, chain.last_word, end));
+                                    chain.end = chain.last_word;
+                                    chain.letters = (chain.last_word - (i - 1)) as u64 - chain.spaces;
+                                    chain.words -= 1;
+                                    chain.rare_trigrams = chain.rare_before_last_word;
+                                }
+                            }
                             n[WORD_CHARS] += chain.letters;
-                            n[WORDS] += chain.spaces;
+                            n[WORDS] += chain.words;
                             n[PLAIN_SPACES] += chain.spaces;
                             n[RARE_TRIGRAMS] += chain.rare_trigrams;
                             (i, last_two) = (chain.end, chain.last_two);
+                            if let Some((kind, start, end)) = payload {
+                                count_payload(&mut n, kind, &bytes[start..end]);
+                                (i, prev, last_two) = (end, Class::Payload, NO_LETTERS);
+                                continue;
+                            }
                         } else {
                             n[WORD_CHARS] += 1;
                             n[UPPER_CHARS] += 1;
@@ -599,7 +891,12 @@ impl Scanner {
                         }
                         prev_symbol = b;
                         // The rest of the run.
-                        while let Some(&next) = bytes.get(i).filter(|&&next| next < 0x80 && ASCII_CLASS[usize::from(next)] == Class::Symbol) {
+                        while let Some(&next) = bytes.get(i).filter(|&&next| {
+                            next < 0x80
+                                && ASCII_CLASS[usize::from(next)] == Class::Symbol
+                                // A payload byte after one that is not may start a payload: judged above.
+                                && (!payloads || is_payload_byte(prev_symbol) || !is_payload_byte(next))
+                        }) {
                             if next == prev_symbol {
                                 n[SYMBOL_REPEATS] += 1;
                             } else {
@@ -677,8 +974,22 @@ impl Scanner {
             i += c.len_utf8();
             last_two = NO_LETTERS;
             let mut class = classify(c);
-            let cost = if class == Class::Han { han_cost_of(c as u32) } else { 0 };
-            if cost > 1 {
+            let cost = match class {
+                Class::Han => han_cost_of(c as u32),
+                Class::Letter
+                | Class::Alphabet
+                | Class::Greek
+                | Class::Hebrew
+                | Class::Arabic
+                | Class::Indic
+                | Class::Thai
+                | Class::Script
+                | Class::Kana
+                | Class::Hangul => script_cost_of(c),
+                _ => 0,
+            };
+            let extra = u64::from(cost.saturating_sub(1));
+            if class == Class::Han && cost > 1 {
                 class = Class::HanRare;
             }
             if class == Class::Mark {
@@ -692,6 +1003,7 @@ impl Scanner {
                         n[WORDS] += 1;
                     }
                     n[ACCENTED_CHARS] += 1;
+                    n[if matches!(c, '\u{1E00}'..='\u{1EFF}') { EXTENDED_EXTRA } else { ACCENTED_EXTRA }] += extra;
                     prev_lower = c.is_lowercase();
                 }
                 Class::Han => {
@@ -702,22 +1014,58 @@ impl Scanner {
                     n[HAN_RARE_RUNS] += u64::from(new_run);
                     n[HAN_COST_FEATURE[cost as usize]] += 1;
                 }
-                Class::Kana => n[KANA_CHARS] += 1,
-                Class::Hangul => n[HANGUL_CHARS] += 1,
+                Class::Kana => count_script(&mut n, [KANA_CHARS, KANA_EXTRA, KANA_RUNS], extra, new_run),
+                Class::Hangul => count_script(&mut n, [HANGUL_CHARS, HANGUL_EXTRA, HANGUL_RUNS], extra, new_run),
                 Class::Alphabet => {
-                    n[ALPHABET_RUNS] += u64::from(new_run);
-                    n[ALPHABET_CHARS] += 1;
+                    count_script(&mut n, [ALPHABET_CHARS, ALPHABET_EXTRA, ALPHABET_RUNS], extra, new_run);
                     n[ALPHABET_UPPER] += u64::from(c.is_uppercase());
                 }
-                Class::Script => n[SCRIPT_CHARS] += 1,
+                Class::Greek => count_script(&mut n, [GREEK_CHARS, GREEK_EXTRA, GREEK_RUNS], extra, new_run),
+                Class::Hebrew => count_script(&mut n, [HEBREW_CHARS, HEBREW_EXTRA, HEBREW_RUNS], extra, new_run),
+                Class::Arabic => count_script(&mut n, [ARABIC_CHARS, ARABIC_EXTRA, ARABIC_RUNS], extra, new_run),
+                Class::Indic => count_script(&mut n, [INDIC_CHARS, INDIC_EXTRA, INDIC_RUNS], extra, new_run),
+                Class::Thai => count_script(&mut n, [THAI_CHARS, THAI_EXTRA, THAI_RUNS], extra, new_run),
+                Class::Script => count_script(&mut n, [SCRIPT_CHARS, SCRIPT_EXTRA, SCRIPT_RUNS], extra, new_run),
                 Class::WidePunct => n[WIDE_PUNCT] += 1,
                 Class::Pictograph | Class::Mark => n[PICTOGRAPHS] += 1,
                 // ASCII only, counted above.
-                Class::Digit | Class::Symbol | Class::Space => {}
+                Class::Digit | Class::Symbol | Class::Space | Class::Payload => {}
             }
             prev = class;
         }
-        *self = Scanner { n, prev, prev_symbol, run_len, space_run_plain, prev_lower, last_two };
+        *self = Scanner { n, prev, prev_symbol, run_len, space_run_plain, prev_lower, last_two, payloads };
+    }
+}
+
+/// A character of a script class: `[chars, extra cost, runs]` features.
+#[inline(always)]
+fn count_script(n: &mut [u64; FEATURES], [chars, extra_cost, runs]: [usize; 3], extra: u64, new_run: bool) {
+    n[chars] += 1;
+    n[extra_cost] += extra;
+    n[runs] += u64::from(new_run);
+}
+
+/// Counts a payload run: at its payload price, or as text (scanned alone, no payloads) when that costs
+/// more, so that recognizing a payload never lowers an estimate (a text never costs less than its prefix).
+fn count_payload(n: &mut [u64; FEATURES], payload: Payload, run: &[u8]) {
+    let [chars, runs] = match payload {
+        Payload::Base64 => [BASE64_CHARS, BASE64_RUNS],
+        Payload::Hex => [HEX_CHARS, HEX_RUNS],
+    };
+    let len = run.len() as u64;
+    let as_payload = len.saturating_mul(WEIGHTS[chars]).saturating_add(WEIGHTS[runs]);
+    let mut text = Scanner::new();
+    text.payloads = false;
+    // Payload bytes are ASCII.
+    text.feed(std::str::from_utf8(run).unwrap_or_default());
+    let as_text = text.n.iter().zip(WEIGHTS.iter()).fold(0u64, |sum, (c, w)| sum.saturating_add(c.saturating_mul(*w)));
+    if as_text > as_payload {
+        for (total, c) in n.iter_mut().zip(text.n.iter()) {
+            *total += c;
+        }
+    } else {
+        n[chars] += len;
+        n[runs] += 1;
     }
 }
 
@@ -737,8 +1085,13 @@ struct Chain {
     end: usize,
     letters: u64,
     spaces: u64,
+    /// Words begun after a space (as many as spaces; one fewer when the last is taken back as a payload).
+    words: u64,
     rare_trigrams: u64,
     last_two: u32,
+    /// Where the last word begun after a space starts (`usize::MAX`: none), and the rare trigrams before it.
+    last_word: usize,
+    rare_before_last_word: u64,
 }
 
 /// Lowercase ASCII letters from `start`, and single spaces followed by one (prose): the scanner's hot path.
@@ -748,6 +1101,7 @@ struct Chain {
 #[inline(always)]
 fn lowercase_chain(bytes: &[u8], start: usize, last_two: u32) -> Chain {
     let (mut i, mut spaces, mut rare) = (start, 0u64, 0u64);
+    let (mut last_word, mut rare_before_last_word) = (usize::MAX, 0u64);
     // The two letters before, apart: moving them along is free, a shifted state would chain each letter's
     // update on the one before.
     let (mut p2, mut p1) = (last_two >> 5, last_two & 31);
@@ -774,11 +1128,21 @@ fn lowercase_chain(bytes: &[u8], start: usize, last_two: u32) -> Chain {
                 (p2, p1) = (31, 31);
                 spaces += 1;
                 i += 1;
+                (last_word, rare_before_last_word) = (i, rare);
             }
             _ => break,
         }
     }
-    Chain { end: i, letters: (i - start) as u64 - spaces, spaces, rare_trigrams: rare, last_two: (p2 << 5 | p1) & 1023 }
+    Chain {
+        end: i,
+        letters: (i - start) as u64 - spaces,
+        spaces,
+        words: spaces,
+        rare_trigrams: rare,
+        last_two: (p2 << 5 | p1) & 1023,
+        last_word,
+        rare_before_last_word,
+    }
 }
 
 /// Serde writes JSON in pieces that each end on a character boundary (it only splits around ASCII

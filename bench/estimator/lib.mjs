@@ -243,6 +243,94 @@ function poemsText(json) {
     .join('\n\n');
 }
 
+/** The translations of a gettext .mo file, one paragraph each (plural forms too); the header is left out. */
+function moText(buf) {
+  if (buf.length < 28) return '';
+  const magic = buf.readUInt32LE(0);
+  const le = magic === 0x950412de;
+  if (!le && magic !== 0xde120495) return '';
+  const u32 = (at) => (le ? buf.readUInt32LE(at) : buf.readUInt32BE(at));
+  const [count, , table] = [u32(8), u32(12), u32(16)];
+  const out = [];
+  for (let k = 0; k < count && table + 8 * k + 8 <= buf.length; k++) {
+    const [len, at] = [u32(table + 8 * k), u32(table + 8 * k + 4)];
+    if (len === 0 || at + len > buf.length) continue;
+    let text;
+    try { text = utf8.decode(buf.subarray(at, at + len)); } catch { continue; }
+    if (/^Project-Id-Version:|^Content-Type:/m.test(text)) continue;
+    out.push(...text.split('\0').filter((t) => t.trim()));
+  }
+  return out.join('\n\n').normalize('NFC');
+}
+
+/** gettext catalogues of the given locales in /usr/share/locale (as shipped by Debian packages). */
+const locales = (langs) => () => langs.flatMap((l) => walk(`/usr/share/locale/${l}/LC_MESSAGES`, (p) => p.endsWith('.mo')));
+
+// ---- encoded payloads, as tools embed files: built from real files on this machine ----
+
+function payloadSources() {
+  const found = [];
+  const visit = (dir, depth) => {
+    if (depth > 6 || found.length > 600) return;
+    let entries;
+    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) visit(p, depth + 1);
+      else if (e.isFile() && /\.(png|jpe?g|pdf|gz|mo)$/.test(e.name)) found.push(p);
+    }
+  };
+  // Different files from those script-costs.mjs measures the payload price on (/usr/share, /usr/bin):
+  for (const d of ['/usr/lib/python3', '/usr/share/locale', '/usr/share/doc', '/usr/lib/node_modules']) visit(d, 0);
+  return found;
+}
+
+/**
+ * Messages that carry payloads the way tool results do: a data URL in a JSON part, a file's bytes in a JSON
+ * string of a tool output (Zotero attachment-like), MIME base64 lines in plain text, base64url tokens, hex
+ * digests and hex dumps. `kind` is 'base64' or 'hex'.
+ */
+function payloadMessages(kind) {
+  return () => {
+    const r = rng(fnv1a(`payload-${kind}`));
+    const pick = (list) => list[Math.floor(r() * list.length)];
+    const slice = (buf, n) => { const at = Math.floor(r() * Math.max(1, buf.length - n)); return buf.subarray(at, at + n); };
+    const files = payloadSources().filter((f) => fs.statSync(f).size >= 256);
+    const out = [];
+    for (const file of shuffled(files, 11)) {
+      if (out.length >= 1200) break;
+      const buf = fs.readFileSync(file);
+      const name = path.basename(file);
+      const bytes = Math.round(Math.exp(Math.log(40) + r() * (Math.log(2800) - Math.log(40))));
+      const part = slice(buf, bytes);
+      const type = /\.png$/.test(name) ? 'image/png' : /\.jpe?g$/.test(name) ? 'image/jpeg' : /\.pdf$/.test(name) ? 'application/pdf' : 'application/octet-stream';
+      const key = Array.from({ length: 8 }, () => pick('ABCDEFGHIJKLMNPQRSTUVWXYZ23456789')).join('');
+      let text;
+      if (kind === 'base64') {
+        const b64 = part.toString('base64');
+        text = pick([
+          () => JSON.stringify({ type: 'file', mediaType: type, filename: name, url: `data:${type};base64,${b64}` }),
+          () => JSON.stringify({ key, itemType: 'attachment', contentType: type, filename: name, content: b64, md5: createHash('md5').update(part).digest('hex') }),
+          () => `Attachment ${name} (${type}, ${part.length} bytes), base64:\n${b64.replace(/.{76}/g, '$&\n')}`,
+          () => `![${name}](data:${type};base64,${b64})`,
+          () => JSON.stringify({ result: { token: part.subarray(0, 48).toString('base64url'), payload: part.toString('base64url') } }),
+          () => `-----BEGIN CERTIFICATE-----\n${b64.replace(/.{64}/g, '$&\n')}\n-----END CERTIFICATE-----`,
+        ])();
+      } else {
+        const hex = part.toString('hex');
+        text = pick([
+          () => hex.slice(0, 2 * Math.min(part.length, 600)).replace(/.{64}/g, '$&\n'),
+          () => JSON.stringify({ file: name, sha256: createHash('sha256').update(part).digest('hex'), sha1: createHash('sha1').update(part).digest('hex'), bytes: hex.slice(0, 1200) }),
+          () => Array.from({ length: 4 + Math.floor(r() * 20) }, (_, k) => `${createHash('sha256').update(part.subarray(k)).digest('hex')}  ${name}.${k}`).join('\n'),
+          () => `Hex of ${name}: 0x${hex.slice(0, 1600).toUpperCase()}`,
+        ])();
+      }
+      if (text.length >= MIN_CHARS && text.length <= MAX_CHARS) out.push(text);
+    }
+    return out;
+  };
+}
+
 export const CORPORA = [
   { name: 'zh-man', about: 'Simplified Chinese man pages (zh_CN, Debian manpages-zh)', files: debianMan('manpages-zh', 'zh_CN'),
     roff: true, version: 5 },
@@ -272,8 +360,28 @@ export const CORPORA = [
       ...walk(path.join(home, '.cargo', 'registry', 'src'), (p) => p.endsWith('.json')),
     ],
     extra: cargoMetadata, json: true, maxPerFile: 20 },
+  // Issue 25: scripts and payloads. Man pages where Debian has them in the language (prose), gettext
+  // catalogues (UI strings and help texts) for the others.
+  { name: 'vi-man', about: 'Vietnamese man pages (Debian manpages-vi)', files: debianMan('manpages-vi', 'vi'), roff: true, optional: true },
+  { name: 'vi-mo', about: 'Vietnamese UI strings (gettext catalogues in /usr/share/locale/vi)', files: locales(['vi']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'pl-man', about: 'Polish man pages (Debian manpages-pl)', files: debianMan('manpages-pl', 'pl'), roff: true, optional: true },
+  { name: 'cs-tr-mo', about: 'Czech and Turkish UI strings (/usr/share/locale/{cs,tr})', files: locales(['cs', 'tr']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'el-mo', about: 'Greek UI strings (/usr/share/locale/el)', files: locales(['el']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'uk-mo', about: 'Ukrainian and Bulgarian UI strings (/usr/share/locale/{uk,bg})', files: locales(['uk', 'bg']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'ar-mo', about: 'Arabic and Persian UI strings (/usr/share/locale/{ar,fa})', files: locales(['ar', 'fa']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'he-mo', about: 'Hebrew UI strings (/usr/share/locale/he)', files: locales(['he']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'hi-mo', about: 'Hindi, Marathi and Nepali UI strings (Devanagari; /usr/share/locale/{hi,mr,ne})', files: locales(['hi', 'mr', 'ne']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'indic-mo', about: 'Bengali, Gujarati, Punjabi, Tamil, Telugu, Kannada, Malayalam UI strings', files: locales(['bn', 'gu', 'pa', 'ta', 'te', 'kn', 'ml']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'th-mo', about: 'Thai UI strings (/usr/share/locale/th)', files: locales(['th']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'ko-mo', about: 'Korean UI strings (/usr/share/locale/ko)', files: locales(['ko']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'ja-mo', about: 'Japanese UI strings (/usr/share/locale/ja)', files: locales(['ja']), mo: true, maxPerFile: 40, optional: true },
+  { name: 'base64', about: 'base64 and base64url of real files in data URLs, JSON tool output, MIME and PEM text', files: () => [],
+    extraMessages: payloadMessages('base64') },
+  { name: 'hex', about: 'hex digests and dumps of real files, in plain text and JSON', files: () => [], extraMessages: payloadMessages('hex') },
   { name: 'zotero-json', about: 'Zotero Web API responses (shared/reference), compact as tool results',
-    files: () => walk(path.resolve(repoRoot, '..', 'shared', 'reference', 'zotero-web-api'), (p) => p.endsWith('.json')),
+    // shared/ sits beside the main checkout (/work/main) and two levels above a worktree (/work/wt/NAME).
+    files: () => walk([path.resolve(repoRoot, '..', 'shared'), path.resolve(repoRoot, '..', '..', 'shared')]
+      .map((d) => path.join(d, 'reference', 'zotero-web-api')).find((d) => fs.existsSync(d)) ?? '', (p) => p.endsWith('.json')),
     json: true, compactOnly: true, optional: true, maxPerFile: 400 },
 ];
 
@@ -290,9 +398,10 @@ function buildCorpus(corpus) {
   };
   const perFile = corpus.maxPerFile ?? MAX_PER_FILE;
   for (const text of corpus.extra?.() ?? []) add(shuffled(compactPieces(text), 7), 200);
+  add(corpus.extraMessages?.() ?? [], MAX_MESSAGES);
   for (const file of shuffled(corpus.files(), fnv1a(corpus.name))) {
     if (messages.length >= MAX_MESSAGES) break;
-    let text = readText(file);
+    let text = corpus.mo ? moText(fs.readFileSync(file)) : readText(file);
     if (!text) continue;
     if (corpus.roff) text = roffToText(text);
     if (corpus.toText) text = corpus.toText(text);
