@@ -536,3 +536,30 @@ export function fidelity(estimates, refs) {
     total: sum(estimates) / sum(refs),
   };
 }
+
+/**
+ * The words and Rust rows of a generated per-character cost table (han-costs.mjs, script-costs.mjs): costs 1-4
+ * as two bits a character, 32 characters a u64 word, and each segment's (first, last, offset).
+ * @param {number[]} costs @param {{ first: number, last: number }[]} segments
+ */
+export function packCostTable(costs, segments) {
+  const charsPerWord = 32;
+  const hex = (n) => n.toString(16).toUpperCase().padStart(4, '0');
+  const words = [];
+  for (let i = 0; i < costs.length; i += charsPerWord) {
+    let w = 0n;
+    for (let j = 0; j < charsPerWord && i + j < costs.length; j++) w |= BigInt(costs[i + j] - 1) << BigInt(2 * j);
+    words.push(w);
+  }
+  let offset = 0;
+  const segmentRows = segments.map((s) => {
+    const row = `    (0x${hex(s.first)}, 0x${hex(s.last)}, ${offset}),`;
+    offset += s.last - s.first + 1;
+    return row;
+  });
+  const lines = [];
+  for (let i = 0; i < words.length; i += 4) {
+    lines.push('    ' + words.slice(i, i + 4).map((w) => `0x${w.toString(16).padStart(16, '0')}`).join(', ') + ',');
+  }
+  return { words, segmentRows, lines };
+}
