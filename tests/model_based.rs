@@ -284,19 +284,6 @@ fn is_dynamic(part: &Value) -> bool {
 /// How many kinds of attachment `attachment_part` makes.
 const ATTACHMENTS: usize = 4;
 
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            out.push(if i <= chunk.len() { ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
-        }
-    }
-    out
-}
-
 /// A UIMessage file part: a PNG screenshot as a data URL (its header gives the size), a JPEG figure by
 /// URL, a PDF as a data URL, a plain-text note as a data URL.
 fn attachment_part(kind: usize, seed: usize, bytes: usize) -> Value {
@@ -309,16 +296,16 @@ fn attachment_part(kind: usize, seed: usize, bytes: usize) -> Value {
             png.extend([8, 2, 0, 0, 0, 0, 0, 0, 0]);
             png.extend((0..bytes).map(|i| (i * 131 + seed) as u8));
             json!({ "type": "file", "mediaType": "image/png", "filename": format!("figure-{seed}.png"),
-                    "url": format!("data:image/png;base64,{}", base64(&png)) })
+                    "url": format!("data:image/png;base64,{}", common::base64(&png)) })
         }
         1 => json!({ "type": "file", "mediaType": "image/jpeg", "url": format!("https://example.org/figures/{seed}.jpg") }),
         2 => {
             let pdf: Vec<u8> = b"%PDF-1.7\n".iter().copied().chain((0..bytes).map(|i| (i * 97 + seed) as u8)).collect();
             json!({ "type": "file", "mediaType": "application/pdf", "filename": format!("paper-{seed}.pdf"),
-                    "url": format!("data:application/pdf;base64,{}", base64(&pdf)) })
+                    "url": format!("data:application/pdf;base64,{}", common::base64(&pdf)) })
         }
         _ => json!({ "type": "file", "mediaType": "text/plain", "filename": format!("notes-{seed}.txt"),
-                     "url": format!("data:text/plain;base64,{}", base64(text(seed, bytes / 6 + 1).as_bytes())) }),
+                     "url": format!("data:text/plain;base64,{}", common::base64(text(seed, bytes / 6 + 1).as_bytes())) }),
     }
 }
 

@@ -7,6 +7,9 @@ use bibgenie_compaction::tokens::{
 };
 use serde_json::json;
 
+mod common;
+use common::base64;
+
 // ---- Text against real tokenizers ----
 
 /// A fixed text and its token counts, measured with o200k_base and cl100k_base (npm gpt-tokenizer 4.0),
@@ -330,23 +333,6 @@ fn data_sources_and_unknown_parts_count_their_content() {
 }
 
 // ---- Images and files ----
-
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
 
 fn file(media_type: &str, url: String) -> Part {
     Part::File { media_type: media_type.into(), filename: None, url }

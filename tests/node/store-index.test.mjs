@@ -55,6 +55,17 @@ async function viaLoad(store, id, model = MODEL) {
   };
 }
 
+/** Runs `fn` with Date.now frozen: sessions made in it share their createdAt. */
+async function inOneMillisecond(fn) {
+  const realNow = Date.now;
+  Date.now = () => 1_700_000_000_000;
+  try {
+    return await fn();
+  } finally {
+    Date.now = realNow;
+  }
+}
+
 async function assertCurrent(store, id, model = MODEL) {
   assert.deepStrictEqual(await viaIndex(store, id, model), await viaLoad(store, id, model));
 }
@@ -213,9 +224,7 @@ describe('SqliteStore: writes through other connections', () => {
     const file = freshFile();
     const store = new SqliteStore(Database, file);
     const other = new SqliteStore(new Database(file));
-    const realNow = Date.now;
-    Date.now = () => 1_700_000_000_000; // the same createdAt for both sessions
-    try {
+    await inOneMillisecond(async () => { // the same createdAt for both sessions
       const { sessionId: id } = await store.importSession(linearSession(4));
       await assertCurrent(store, id);
       await other.deleteSession(id);
@@ -223,9 +232,7 @@ describe('SqliteStore: writes through other connections', () => {
       recreated.nodes[7] = assistantMessage('A4', 'U4', 'another answer, same id, same head');
       await other.importSession(recreated, { id });
       await assertCurrent(store, id);
-    } finally {
-      Date.now = realNow;
-    }
+    });
     await other.close();
     await store.close();
   });
@@ -254,9 +261,7 @@ describe('SqliteStore: writes through other connections', () => {
     await assertCurrent(a, id);
     await b.updateMessageParts(id, 'S1', [{ type: 'tool-zoteroSearch', toolCallId: 'call-S1', state: 'output-available', input: { q: 'x' }, output: 'found' }]);
     await assertCurrent(a, id);
-    const realNow = Date.now;
-    Date.now = () => 1_700_000_000_000;
-    try {
+    await inOneMillisecond(async () => {
       const { sessionId: other } = await a.importSession(linearSession(3));
       await assertCurrent(a, other);
       await b.deleteSession(other);
@@ -264,9 +269,7 @@ describe('SqliteStore: writes through other connections', () => {
       recreated.nodes[5] = assistantMessage('A3', 'U3', 'another answer, same id, same head');
       await b.importSession(recreated, { id: other });
       await assertCurrent(a, other);
-    } finally {
-      Date.now = realNow;
-    }
+    });
     await b.close();
     await a.close();
     db.close();
@@ -490,9 +493,7 @@ describe('a session recreated elsewhere with the same head and last row', () => 
       const file = freshFile();
       const store = open(file);
       const other = new SqliteStore(new Database(file)); // its own connection, as another process has
-      const realNow = Date.now;
-      Date.now = () => 1_700_000_000_000; // the same createdAt for both sessions
-      try {
+      await inOneMillisecond(async () => { // the same createdAt for both sessions
         const { sessionId: id } = await store.importSession(linearSession(4));
         await assertCurrent(store, id);
         await other.deleteSession(id);
@@ -506,9 +507,7 @@ describe('a session recreated elsewhere with the same head and last row', () => 
         const sent = JSON.stringify(result.messages);
         assert.ok(sent.includes('another question, asked in the recreated session'), 'the new question is sent');
         assert.ok(!sent.includes('question 4: '), 'the old question is not');
-      } finally {
-        Date.now = realNow;
-      }
+      });
       await other.close();
       await store.close();
     });
@@ -516,9 +515,7 @@ describe('a session recreated elsewhere with the same head and last row', () => 
 
   it('MemoryStore: recreated through the store itself', async () => {
     const store = new MemoryStore();
-    const realNow = Date.now;
-    Date.now = () => 1_700_000_000_000;
-    try {
+    await inOneMillisecond(async () => {
       const { sessionId: id } = await store.importSession(linearSession(4));
       await assertCurrent(store, id);
       await store.deleteSession(id);
@@ -526,8 +523,6 @@ describe('a session recreated elsewhere with the same head and last row', () => 
       recreated.nodes[6] = userMessage('U4', 'A3', 'another question, asked in the recreated session');
       await store.importSession(recreated, { id });
       await assertCurrent(store, id);
-    } finally {
-      Date.now = realNow;
-    }
+    });
   });
 });
