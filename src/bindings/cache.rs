@@ -3,14 +3,16 @@
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use super::plan::model_from_js;
+use super::plan::{model_from_js, OPTION_COUNTS};
 use super::tree::{session_from_js, SessionIndex};
-use super::{from_js_optional, js_error, js_result};
+use super::{from_js_optional, js_error, js_result, refuse_non_finite};
 use crate::cache::{self, CacheOptions};
 use crate::error::{Error, ErrorCode};
 use crate::estimate::EstimateRequest;
 
+/// The options of `cacheBreakpoints`, their counts checked as those of `estimate` and `plan` are.
 fn breakpoint_options(value: &JsValue) -> Result<(EstimateRequest, Option<String>, CacheOptions), Error> {
+    refuse_non_finite(value, &OPTION_COUNTS, ErrorCode::InvalidOptions, "options")?;
     let value: Option<Value> = from_js_optional(value, ErrorCode::InvalidOptions)?;
     let request = EstimateRequest::from_value(value.as_ref())?;
     Ok((request, cache::draft_id(value.as_ref()), CacheOptions::from_value(value.as_ref())?))

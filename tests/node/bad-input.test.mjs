@@ -411,11 +411,17 @@ test('overhead.tokens that is NaN, ±Infinity, negative or fractional is invalid
       () => compaction.plan(linear(), model, { mode: 'preflight', draft: 'q', overhead }),
       () => index.estimate(model, { overhead }),
       () => index.plan(model, { mode: 'auto', overhead }),
+      () => compaction.cacheBreakpoints(linear(), model, { overhead }),
+      () => index.cacheBreakpoints(model, { overhead }),
       () => new compaction.CompactionController({ store, sessionId: 'overhead', model, overhead, summarize: () => 'unused' }),
     ]) {
       assert.throws(call, hasCode('invalid-options'), `tokens: ${value}`);
     }
     await assert.rejects(compaction.compact({ store, sessionId: 'overhead', model, overhead, mode: 'auto', summarize: () => 'unused' }), hasCode('invalid-options'));
+    // The same count given to one call (as the chat transport does) instead of to the controller.
+    const controller = new compaction.CompactionController({ store, sessionId: 'overhead', model, summarize: () => 'unused' });
+    await assert.rejects(controller.submit('q', { overhead }), hasCode('invalid-options'), `submit, tokens: ${value}`);
+    assert.throws(() => controller.afterTurn({ overhead }), hasCode('invalid-options'), `afterTurn, tokens: ${value}`);
     index.free();
   }
   // Infinity was 'now' while 1e9 was 'too-large': a huge finite count is still a count.
