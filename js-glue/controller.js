@@ -184,8 +184,11 @@ export class CompactionController {
     this.#cache = { profile: cache, now: now ?? (() => Date.now()), background: backgroundCompaction === true };
   }
 
-  /** Runs the automatic check again once the cache's lifetime has passed, unless a message came first. */
-  #scheduleColdCheck() {
+  /**
+   * Runs the automatic check again once the cache's lifetime has passed, unless a message came first
+   * or another window's turn or compaction is in flight then. @param {unknown} overhead the turn's
+   */
+  #scheduleColdCheck(overhead) {
     const g = /** @type {any} */ (globalThis);
     if (!this.#cache?.background || typeof g.setTimeout !== 'function') return;
     this.#cancelColdCheck();
@@ -194,7 +197,7 @@ export class CompactionController {
     if (!Number.isFinite(lifetime) || lifetime <= 0) return;
     this.#coldTimer = g.setTimeout(() => {
       this.#coldTimer = null;
-      if (generation === this.#coldGeneration && !this.#slot.run) this.#start('auto', undefined);
+      if (generation === this.#coldGeneration && !this.#slot.run && this.#slot.turn === null) this.#start('auto', undefined, overhead);
     }, lifetime + 1000);
     this.#coldTimer?.unref?.(); // Node: never keeps the process alive
   }
@@ -257,13 +260,15 @@ export class CompactionController {
   }
 
   /**
-   * Cancels the running compaction, if any (nothing is written). Returns whether one was running.
+   * Cancels the compaction this controller started, if it runs (nothing is written); another
+   * window's controller on the same session is left to finish. Returns whether one was cancelled.
    * @param {unknown} [reason]
    */
   cancel(reason) {
     if (this.#cache) this.#cancelColdCheck();
-    if (!this.#slot.run) return false;
-    this.#slot.run.abort.abort(reason);
+    const run = this.#slot.run;
+    if (!run || run.owner !== this) return false;
+    run.abort.abort(reason);
     return true;
   }
 
@@ -277,8 +282,9 @@ export class CompactionController {
    */
   afterTurn(options) {
     if (this.#slot.run) return Promise.resolve(null);
-    const promise = this.#start('auto', undefined, overheadOption(options, this.#overhead)).promise;
-    this.#scheduleColdCheck();
+    const overhead = overheadOption(options, this.#overhead);
+    const promise = this.#start('auto', undefined, overhead).promise;
+    this.#scheduleColdCheck(overhead);
     return promise;
   }
 
@@ -444,7 +450,7 @@ export class CompactionController {
   #start(mode, draft, overhead = this.#overhead) {
     const abort = createAbortSignalLike();
     /** @type {{ mode: CompactionMode, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown, plan?: any, projected?: unknown[] }} */
-    const run = { mode, abort, promise: /** @type {any} */ (null), announced: false, session: undefined };
+    const run = { mode, abort, owner: this, promise: /** @type {any} */ (null), announced: false, session: undefined };
     const store = this.#store;
     // The runner reads the session through load(); kept for the counts of the `compacting` state.
     const watchedStore = {

@@ -35,8 +35,3 @@ export function beginTurn(store, sessionId) {
     if (slot.turn === token) slot.turn = null;
   };
 }
-
-/** Whether a chat turn is in flight on the session (any window, any transport of this process). */
-export function turnInFlight(/** @type {object} */ store, /** @type {string} */ sessionId) {
-  return sessionSlot(store, sessionId).turn !== null;
-}

@@ -236,6 +236,18 @@ for (const sdk of sdks) {
       assert.equal(other.calls.length, 0, "B's summarizer was never called");
     });
 
+    it("closing one window cancels only its own controller's compaction, never another window's", async () => {
+      const { store, sessionId } = await storeWith(linearSession(8));
+      const gated = gatedSummarizer(validSummary('shared'));
+      const a = new CompactionController({ store, sessionId, model: MODEL, summarize: gated.summarize });
+      const b = new CompactionController({ store, sessionId, model: MODEL, summarize: () => validSummary('other') });
+      const first = a.compact('manual');
+      await gated.started;
+      assert.equal(b.cancel('window B closed'), false, "B did not start it: nothing of B's to cancel");
+      gated.release();
+      assert.equal((await first).status, 'committed', "A's compaction goes on");
+    });
+
     it('Stop during streaming: the stored partial answer has metadata.aborted; a finished one finishReason stop; a stream error finishReason error', async () => {
       const { store, sessionId } = await storeWith(linearSession(2));
       const controller = new CompactionController({ store, sessionId, model: MODEL, summarize: scriptedSummarizer().summarize });
