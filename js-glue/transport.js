@@ -18,6 +18,7 @@ import { randomHex } from './random-id.js';
 import { codedError as turnError } from './coded-error.js';
 import { beginTurn } from './session-turns.js';
 import { applyCacheBreakpoints, promptCacheCallOptions } from './prompt-cache.js';
+import { liveWindow } from './live-window.js';
 import { cacheBreakpoints } from './api.js';
 
 /** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
@@ -53,15 +54,21 @@ function toolsAsSent(tools) {
   return sent;
 }
 
-/** JSON-safe copy (functions, symbols and cycles dropped). @param {unknown} value */
+/**
+ * JSON-safe copy (functions, symbols and cycles dropped). Only an object that contains itself is a
+ * cycle: one shared by two tool schemas is written, and counted, at both places.
+ * @param {unknown} value
+ */
 function plainJson(value) {
-  const seen = new WeakSet();
+  /** @type {object[]} the objects from the root down to the one being written */
+  const path = [];
   try {
-    const text = JSON.stringify(value, (_, v) => {
+    const text = JSON.stringify(value, function (_, v) {
       if (typeof v === 'function' || typeof v === 'symbol') return undefined;
       if (v && typeof v === 'object') {
-        if (seen.has(v)) return undefined;
-        seen.add(v);
+        while (path.length > 0 && path[path.length - 1] !== this) path.pop();
+        if (path.includes(v)) return undefined;
+        path.push(v);
       }
       return v;
     });
@@ -71,13 +78,13 @@ function plainJson(value) {
   }
 }
 
-/** Whether a window (or any object) is usable: closed or dead (a nuked wrapper throws) is not. @param {unknown} win */
-function usableWindow(win) {
-  if (!win) return false;
+
+/** The window `globals` names now, or null: none, closed, dead, or a getter that throws. @param {() => unknown} globals */
+function currentWindow(globals) {
   try {
-    return /** @type {any} */ (win).closed !== true;
+    return liveWindow(globals());
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -98,6 +105,8 @@ export class CompactionChatTransport {
   #globals;
   /** `{ provider, cache?, ttl? }`: cache marks on what is sent (prompt-cache.js), or null. */
   #promptCache = null;
+  /** streamText's call options for the cache (OpenAI's promptCacheKey of the session), or `{}`. */
+  #cacheCallOptions = {};
 
   /**
    * @param {{
@@ -164,7 +173,7 @@ export class CompactionChatTransport {
     const { promptCache, ...rest } = this.#streamOptions;
     if (promptCache === undefined) return;
     if (!promptCache || typeof promptCache !== 'object') throw turnError('invalid-options', 'CompactionChatTransport: promptCache must be { provider, cache?, ttl? }');
-    promptCacheCallOptions(promptCache.provider, this.#sessionId); // checks the provider
+    this.#cacheCallOptions = promptCacheCallOptions(promptCache.provider, this.#sessionId); // checks the provider too
     this.#promptCache = promptCache;
     this.#streamOptions = rest;
   }
@@ -196,7 +205,7 @@ export class CompactionChatTransport {
     return {
       applyCacheBreakpoints: (/** @type {any[]} */ modelMessages) => applyCacheBreakpoints(modelMessages, { provider, breakpoints, messages, ttl: options.ttl }),
       cacheBreakpoints: breakpoints,
-      cacheCallOptions: promptCacheCallOptions(provider, this.#sessionId),
+      cacheCallOptions: this.#cacheCallOptions,
     };
   }
 
@@ -214,7 +223,7 @@ export class CompactionChatTransport {
     if (!last || typeof last !== 'object' || typeof last.id !== 'string' || !Array.isArray(last.parts)) {
       throw turnError('invalid-messages', 'sendMessages: the newest message must be a UIMessage with an id and parts');
     }
-    if (this.#globals && !usableWindow(this.#globals())) {
+    if (this.#globals && !currentWindow(this.#globals)) {
       throw turnError('no-main-window', 'sendMessages: no main window is open; the AI SDK takes its streams and abort signals from one. Open a Zotero window and send again');
     }
     const release = beginTurn(this.#store, this.#sessionId);

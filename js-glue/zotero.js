@@ -7,6 +7,7 @@
 
 import { PACKAGE_VERSION } from './version.js';
 import { releaseHeldSessions } from './session-cache.js';
+import { liveWindow } from './live-window.js';
 
 /**
  * @typedef {{
@@ -326,16 +327,6 @@ export const WINDOW_GLOBALS = Object.freeze([
   'AbortController', 'AbortSignal', 'DOMException', 'structuredClone',
 ]);
 
-/** @param {unknown} win */
-function liveWindow(win) {
-  if (!win) return null;
-  try {
-    // A closed window's objects are dead to other compartments: reading through them throws.
-    return /** @type {any} */ (win).closed === true ? null : win;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Gives the plugin scope the web globals the AI SDK needs, taken from Zotero's CURRENT main window
