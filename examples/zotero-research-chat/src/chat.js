@@ -2,7 +2,7 @@
 // this file; tests/node/zotero-recipe.test.mjs checks that they agree).
 import {
   CompactionChatTransport, CompactionController, ZoteroDBStore, createAiSdkSummarizer,
-  initSync, loadCompaction, resetWasmState, unloadCompaction, version,
+  history, initSync, loadCompaction, resetWasmState, unloadCompaction, version,
 } from "bibgenie-compaction/slim";
 import { convertToModelMessages, generateText, readUIMessageStream, streamText } from "ai";
 
@@ -108,13 +108,9 @@ export class ItemChat {
   }
   // #endregion send
 
-  /** The chat so far (the active branch, root first), for the pane to show. */
+  /** The chat so far (the active branch, root first, checkpoints in place), for the pane to show. */
   async history() {
-    const session = await this.store.load(this.sessionId);
-    const byId = new Map(session.nodes.map((node) => [node.id, node]));
-    const branch = [];
-    for (let id = session.leafId; id; id = byId.get(id)?.parentId) branch.unshift(byId.get(id));
-    return branch;
+    return history(await this.store.load(this.sessionId));
   }
 
   close() {
