@@ -333,11 +333,6 @@ impl BranchTokens {
         self.users.last().copied().filter(|&u| u >= start)
     }
 
-    /// Whether the node at `position` is a checkpoint.
-    pub fn is_checkpoint_at(&self, position: usize) -> bool {
-        self.node_at(position).and_then(|i| self.facts.get(i).copied().flatten()).is_some_and(|f| f.checkpoint)
-    }
-
     pub fn node_at(&self, position: usize) -> Option<usize> {
         self.nodes.get(position).copied()
     }
