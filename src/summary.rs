@@ -370,22 +370,23 @@ const DECISIONS: usize = 5;
 const NEXT_STEPS: usize = 6;
 const CONTEXT: usize = 7;
 
-/// The marks that name a line's kind, and where a carried line with one goes.
-const MARKS: [(&str, usize, Tier, Option<Singleton>); 14] = [
-    ("- (user, stated)", CONTEXT, Tier::UserStatement, None),
-    ("- (user, style)", CONSTRAINTS, Tier::Current, Some(Singleton::Style)),
-    ("- (user, deadline)", CONSTRAINTS, Tier::Current, Some(Singleton::Deadline)),
-    ("- (user, key)", CONSTRAINTS, Tier::Designation, None),
-    ("- (user, correction)", CONSTRAINTS, Tier::Constraint, None),
-    ("- (user, open task)", NEXT_STEPS, Tier::Task, None),
-    ("- (user, verbatim)", CONTEXT, Tier::UserWords, None),
-    ("- (tool, failed)", PROGRESS, Tier::Failed, None),
-    ("- (inferred, failed)", PROGRESS, Tier::Failed, None),
-    ("- (inferred, decision)", DECISIONS, Tier::Decision, None),
-    ("- (inferred, open task)", NEXT_STEPS, Tier::Task, None),
-    ("- (inferred, hypothesis", FINDINGS, Tier::Hypothesis, None),
-    ("- (inferred) Latest assistant answer", FINDINGS, Tier::Progress, Some(Singleton::LatestAnswer)),
-    ("- (user) Open request", NEXT_STEPS, Tier::Progress, Some(Singleton::LatestRequest)),
+/// The marks that name a carried line's kind (the line stays in the section it was in).
+const MARKS: [(&str, Tier, Option<Singleton>); 15] = [
+    ("- (user, stated)", Tier::UserStatement, None),
+    ("- (user, style)", Tier::Current, Some(Singleton::Style)),
+    ("- (user, deadline)", Tier::Current, Some(Singleton::Deadline)),
+    ("- (user, key)", Tier::Designation, None),
+    ("- (user, correction)", Tier::Constraint, None),
+    ("- (user, open task)", Tier::Task, None),
+    ("- (user, verbatim)", Tier::UserWords, None),
+    ("- (tool, failed)", Tier::Failed, None),
+    ("- (inferred, failed)", Tier::Failed, None),
+    ("- (inferred, decision)", Tier::Decision, None),
+    ("- (inferred, open task)", Tier::Task, None),
+    ("- (inferred, hypothesis", Tier::Hypothesis, None),
+    ("- (inferred) Latest assistant answer", Tier::Progress, Some(Singleton::LatestAnswer)),
+    ("- (user) Open request", Tier::Progress, Some(Singleton::LatestRequest)),
+    ("- (user) Latest request", Tier::Progress, Some(Singleton::LatestRequest)),
 ];
 
 /// The tier of an unmarked line by its section (a model's summary, or a plain `(user)` line).
@@ -421,10 +422,7 @@ fn previous_lines(summary: &str) -> Vec<Line> {
         let text = if heading_section(trimmed).is_some() { format!("- {trimmed}") } else { text.to_string() };
         let marked = MARKS.iter().find(|(mark, ..)| trimmed.starts_with(mark));
         let line = match marked {
-            Some(&(_, _, tier, singleton)) => Line { section, tier, singleton, text },
-            None if trimmed.starts_with("- (user) Latest request") => {
-                Line { section, tier: Tier::Progress, singleton: Some(Singleton::LatestRequest), text }
-            }
+            Some(&(_, tier, singleton)) => Line { section, tier, singleton, text },
             None => Line { section, tier: section_tier(section), singleton: None, text },
         };
         lines.push(line);
