@@ -491,10 +491,19 @@ const HAN_COST_FEATURE: [usize; 5] = [HAN_CHARS, HAN_CHARS, HAN_DOUBLE_CHARS, HA
 // The scanner's fast path looks up U+5000-U+9FFF at `cp - 0x3400` in the first segment.
 const _: () = assert!(HAN_COST_SEGMENTS[0].0 == 0x3400 && HAN_COST_SEGMENTS[0].1 == 0x9FFF && HAN_COST_SEGMENTS[0].2 == 0);
 
-/// The cost of a character of a table segment, from the packed table.
+/// The cost (1-4) of character `index` of a generated two-bit table (`han_costs`, `script_costs`).
 #[inline(always)]
-fn table_cost(index: usize) -> u32 {
-    ((HAN_COST_BITS[index / 32] >> (index % 32 * 2)) & 3) as u32 + 1
+fn packed_cost(bits: &[u64], index: usize) -> u32 {
+    ((bits[index / 32] >> (index % 32 * 2)) & 3) as u32 + 1
+}
+
+/// The cost of `cp` in a generated table of `(first, last, offset)` segments; `None` outside them.
+#[inline(always)]
+fn segment_cost(segments: &[(u32, u32, usize)], bits: &[u64], cp: u32) -> Option<u32> {
+    segments
+        .iter()
+        .find(|(first, last, _)| (*first..=*last).contains(&cp))
+        .map(|(first, _, offset)| packed_cost(bits, offset + (cp - first) as usize))
 }
 
 /// What a Han ideograph costs standing alone: the largest number of tokens any reference tokenizer gives
@@ -507,10 +516,7 @@ pub fn han_cost(c: char) -> Option<u32> {
 /// [`han_cost`] of a code point [`classify`] found Han.
 #[inline(always)]
 fn han_cost_of(cp: u32) -> u32 {
-    HAN_COST_SEGMENTS
-        .iter()
-        .find(|(first, last, _)| (*first..=*last).contains(&cp))
-        .map_or(4, |(first, _, offset)| table_cost(offset + (cp - first) as usize))
+    segment_cost(&HAN_COST_SEGMENTS, &HAN_COST_BITS, cp).unwrap_or(4)
 }
 
 /// What a character of an alphabetic or syllabic script costs standing alone: the largest number of tokens
@@ -530,14 +536,7 @@ pub fn script_cost(c: char) -> Option<u32> {
 }
 
 fn script_cost_of(c: char) -> u32 {
-    let cp = c as u32;
-    SCRIPT_COST_SEGMENTS
-        .iter()
-        .find(|(first, last, _)| (*first..=*last).contains(&cp))
-        .map_or(c.len_utf8() as u32, |(first, _, offset)| {
-            let index = offset + (cp - first) as usize;
-            ((SCRIPT_COST_BITS[index / 32] >> (index % 32 * 2)) & 3) as u32 + 1
-        })
+    segment_cost(&SCRIPT_COST_SEGMENTS, &SCRIPT_COST_BITS, c as u32).unwrap_or(c.len_utf8() as u32)
 }
 
 /// The kinds of an encoded payload [`payload_at`] recognizes.
