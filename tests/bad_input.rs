@@ -4,6 +4,12 @@
 //! write). The JS half, through the packed package, is tests/node/bad-input.test.mjs; README's
 //! "Bad input" table lists both.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod common;
 
 use bibgenie_compaction::capacity::{capacity, ModelProfile};

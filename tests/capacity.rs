@@ -1,5 +1,11 @@
 //! Capacity formulas over the grid the issue names: windows 4,096..2,000,000, output caps 1,024..128,000.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use bibgenie_compaction::capacity::{capacity, projected_ledger_budget, ModelProfile, MIN_CONTEXT_WINDOW};
 use bibgenie_compaction::error::ErrorCode;
 use serde_json::json;

@@ -1,5 +1,11 @@
 //! Commit validation (issue 6): every refusal of `check_commit`, and what `checkpoint_node` accepts.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod common;
 
 use bibgenie_compaction::commit::{check_commit, checkpoint_node, new_checkpoint_id, CommitRefusal, CHECKPOINT_ID_PREFIX};

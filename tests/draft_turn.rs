@@ -3,6 +3,12 @@
 //! turn (the leaf user message; for a continuation the leaf assistant message with everything from
 //! its user message on) is never summarized; when it cannot fit, `too-large`.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod common;
 
 use bibgenie_compaction::capacity::{capacity, ModelProfile};

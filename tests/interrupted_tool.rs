@@ -4,6 +4,12 @@
 //! user message follows it on the branch; otherwise it is interrupted: never pending for plan, commit
 //! check or fork, and serialized as interrupted with no result.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod common;
 
 use bibgenie_compaction::capacity::ModelProfile;

@@ -1,6 +1,12 @@
 //! The resource ledger: every Zotero locator of the summarized history, collected by code before
 //! truncation, merged with the previous checkpoint's, unique by (kind, key), in a fixed order.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod research;
 
 use bibgenie_compaction::ledger::{self, LedgerEntry, LedgerKind, ResourceLedger};
@@ -421,6 +427,7 @@ fn the_lookup_tree_keeps_the_full_trees_edge_cases() {
     assert_eq!(ledger::lookup_tree(r#"{"url":"https://example.org","text":"a web page"}"#), serde_json::Value::Null);
 }
 
+#[cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
 mod lookup_tree_property {
     use super::both_ledgers;
     use proptest::prelude::*;

@@ -3,6 +3,12 @@
 //! of every kind with each field, at every depth, deleted or replaced by a value of each JSON type,
 //! plus texts only JSON can spell (duplicate keys, arrays where objects belong, escapes, deep nesting).
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod common;
 
 use bibgenie_compaction::error::ErrorCode;

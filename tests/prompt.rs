@@ -1,6 +1,12 @@
 //! The summary request: a dedicated system prompt, the eight sections asked for in order, the
 //! material inside nonce delimiters it cannot close, the previous summary merged, the budget.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod research;
 
 use bibgenie_compaction::capacity::capacity;

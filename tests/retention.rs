@@ -4,6 +4,12 @@
 //! right after a compaction is checked for every fact planted before it. The retention benchmark
 //! (bench/retention/) measures the same on bigger, seeded sessions through the JS controller.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod research;
 
 use bibgenie_compaction::commit::{check_summary_budget, checkpoint_node};

@@ -1,6 +1,12 @@
 //! Serialization for the summarizer: role labels and unforgeable boundaries, reasoning left out,
 //! tool states marked, files reduced, Zotero data rendered by kind, big results cut head + tail.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod research;
 
 use bibgenie_compaction::error::ErrorCode;

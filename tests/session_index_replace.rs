@@ -2,6 +2,12 @@
 //! gives the answers of an index built afresh from the updated session, and re-reads that message
 //! only.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod common;
 
 use bibgenie_compaction::capacity::ModelProfile;

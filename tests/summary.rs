@@ -1,6 +1,12 @@
 //! Summary validation (the eight sections, in order, any heading style) and the embedded
 //! extractive summarizer (deterministic, valid, honest, carrying every ledger key).
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 mod research;
 
 use bibgenie_compaction::error::ErrorCode;

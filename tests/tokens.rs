@@ -1,5 +1,11 @@
 //! The token estimator: bounds against real tokenizers, message parts, image headers, malformed input.
 
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use bibgenie_compaction::model::{Message, Part, RawJson, Role, ToolPart, ToolState};
 use bibgenie_compaction::tokens::{
     estimate_json, estimate_message, estimate_text, han_cost, image_tokens, is_rare_in_english, EstimateOptions, DEFAULT_IMAGE_TOKENS,
