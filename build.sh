@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The one entry point of bibgenie-compaction. Every subcommand runs `setup` first, so a fresh
-# machine needs nothing else. See README.md ("Build and test pipeline") for what each step does.
+# The one entry point of bibgenie-compaction. Every subcommand first installs what it uses and is
+# missing (`setup` installs everything), so a fresh machine needs nothing else. See
+# docs/build-and-test.md for what each step does.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -17,18 +18,22 @@ PKG="$ROOT/pkg"
 WORK="$ROOT/.work"                              # scratch space, ignored by git
 CONSUMER="$WORK/consumer"                       # throwaway project that installs the packed tarball
 TEST_NODE_MODULES="$ROOT/tests/node_modules"
+BUILD_NODE_MODULES="$ROOT/build/node_modules"  # binaryen's wasm-opt, the one npm tool of the build
 
 usage() {
   cat <<'EOF'
 usage: ./build.sh <command>
 
-  setup   install what is missing: wasm32 target, wasm-bindgen-cli (the version pinned in
-          Cargo.toml), geckodriver, firefox-esr, the npm packages of tests/
+  setup   install everything that is missing: wasm32 target, wasm-bindgen-cli (the version pinned
+          in Cargo.toml), the npm packages of build/ (binaryen), geckodriver, firefox-esr, the npm
+          packages of tests/ and bench/; each other command installs only what it uses
   build   build the npm package into pkg/ and print the .wasm size
   test    [stage...] every stage, or only the named ones (native browser package types node
-          firefox zotero; BIBGENIE_TESTS='word …' keeps the node test files named so): cargo test; wasm-bindgen-test in headless Firefox; npm pack + tsc over a TypeScript
-          consumer + Node consumer tests; the Zotero-style IIFE bundle in headless Firefox; the
-          package in a Zotero plugin scope (Firefox chrome context, Sqlite.sys.mjs)
+          firefox zotero; BIBGENIE_TESTS='word …' keeps the node test files named so): cargo test;
+          every test target for wasm32 in headless Firefox (as wasm-pack test --headless --firefox);
+          npm pack + tsc over a TypeScript consumer + Node consumer tests; the Zotero-style IIFE
+          bundle in headless Firefox; the package in a Zotero plugin scope (Firefox chrome context,
+          Sqlite.sys.mjs)
   demo    build, then run the demo on the bundled sample session
   example build, then the example Zotero plugin (examples/zotero-research-chat) into
           .work/research-chat.xpi (esbuild and a zip writer in Node; stage 7 runs that build)
@@ -126,27 +131,60 @@ install_firefox() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends firefox-esr
 }
 
-# npm ci when the lock file changed since the last install (a stamp of its hash in node_modules).
-ensure_npm_packages() {
-  local stamp="$TEST_NODE_MODULES/.bibgenie-lock.sha256" want
-  want=$(sha256sum tests/package-lock.json | awk '{print $1}')
+# npm ci in DIR when its lock file changed since the last install (a stamp of its hash in
+# DIR/node_modules).
+ensure_npm_ci() {
+  local dir=$1 stamp="$1/node_modules/.bibgenie-lock.sha256" want
+  want=$(sha256sum "$dir/package-lock.json" | awk '{print $1}')
   if [[ -f $stamp && $(cat "$stamp") == "$want" ]]; then
-    log "npm packages of tests/: present"
+    log "npm packages of $dir/: present"
   else
-    timed "npm ci in tests/" npm ci --prefix tests --no-audit --no-fund
+    timed "npm ci in $dir/" npm ci --prefix "$dir" --no-audit --no-fund
     printf '%s\n' "$want" >"$stamp"
   fi
 }
 
-setup() {
-  local start=$SECONDS
-  ensure_wasm_target
-  ensure_wasm_bindgen
-  ensure_geckodriver
-  ensure_firefox
-  ensure_npm_packages
-  log "setup: done in $((SECONDS - start))s"
+ensure_npm_packages() { ensure_npm_ci tests; }
+ensure_build_npm_packages() { ensure_npm_ci build; }
+
+# What each command uses (docs/build-and-test.md, "setup"); `setup` is all of it.
+setup_build() { ensure_wasm_target; ensure_wasm_bindgen; ensure_build_npm_packages; }
+setup_browser() { ensure_geckodriver; ensure_firefox; }
+# bench/ keeps its own freshness check (the lock file newer than npm's record of the install).
+setup_bench() {
+  local dir
+  for dir in bench/estimator bench; do
+    if [[ ! -f $dir/node_modules/.package-lock.json || $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]]; then
+      timed "npm ci in $dir/" npm ci --prefix "$dir" --no-audit --no-fund
+    else
+      log "npm packages of $dir/: present"
+    fi
+  done
 }
+
+# setup_for what...: what those commands or test stages use, each step once, then the time taken.
+setup_for() {
+  local start=$SECONDS what build=0 browser=0 tests=0 bench=0
+  for what in "$@"; do
+    case $what in
+      build) build=1 ;;
+      # The browser stage builds the wasm test binaries and runs them with wasm-bindgen-test-runner.
+      browser) ensure_wasm_target; ensure_wasm_bindgen; browser=1 ;;
+      package | types | node | demo | example) build=1 tests=1 ;;
+      firefox | zotero) build=1 tests=1 browser=1 ;;
+      bench | all) build=1 tests=1 browser=1 bench=1 ;;
+      native | soak) ;;
+      *) fail "unknown test stage '$what' (native browser package types node firefox zotero)" ;;
+    esac
+  done
+  ((build)) && setup_build
+  ((browser)) && setup_browser
+  ((tests)) && ensure_npm_packages
+  ((bench)) && setup_bench
+  log "setup ($*): done in $((SECONDS - start))s"
+}
+
+setup() { setup_for all; }
 
 # ---------------------------------------------------------------------------------------------
 # build
@@ -191,12 +229,13 @@ guard_plugin_scope_globals() {
   if grep -nE "$bare" "$js"; then fail "$js: a bare plugin-scope global remains (see guard_plugin_scope_globals)"; fi
 }
 
-# wasm-opt from the npm package binaryen (its own download in wasm-pack fails offline).
+# wasm-opt from the npm package binaryen in build/ (its own download in wasm-pack fails offline).
 # The features are those rustc's wasm32 target emits by default; Firefox 115 (Zotero 7) has them all.
 shrink_wasm() {
-  local wasm=$1 opt="$TEST_NODE_MODULES/.bin/wasm-opt" before after
+  local wasm=$1 opt="$BUILD_NODE_MODULES/.bin/wasm-opt" before after
   [[ ${BIBGENIE_WASM_OPT:-1} == 0 ]] && { log "wasm-opt: skipped (BIBGENIE_WASM_OPT=0)"; return; }
-  [[ -x $opt ]] || { log "wasm-opt: not installed, skipped"; return; }
+  # Not a silent skip: the package would ship a larger .wasm unnoticed.
+  [[ -x $opt ]] || fail "no wasm-opt in build/node_modules (./build.sh setup installs it; BIBGENIE_WASM_OPT=0 skips it)"
   before=$(stat -c %s "$wasm")
   # -ocimfs 0: no inlining of functions with one caller. It shrinks the raw file but grows the
   # gzipped one by 12.5 KB (6%); speed unchanged within noise (docs/performance.md, "Size").
@@ -228,16 +267,28 @@ EOF
 # ---------------------------------------------------------------------------------------------
 # test
 
-# tests/web/ is the one wasm-bindgen-test binary run in the browser (a module per concept: one
-# wasm build and one Firefox start); the other integration tests are native only.
+# Every test target compiled for wasm32 and run in headless Firefox: what `wasm-pack test --headless
+# --firefox` runs (cargo test with wasm-bindgen-test-runner as the runner, GECKODRIVER and
+# WASM_BINDGEN_TEST_ONLY_WEB set), without installing wasm-pack (docs/build-and-test.md). The runner,
+# its timeout and tests/browser/webdriver.json come from .cargo/config.toml, as for wasm-pack.
+# tests/web/ holds the tests of the wasm boundary; the other files' #[test]s run there too, except
+# those that are native only (proptest, or too slow in the browser), which print "no tests to run!".
 wasm_browser_tests() {
-  [[ -f tests/web/main.rs ]] || fail "no tests/web/main.rs"
-  # What `wasm-pack test --headless --firefox` does, without installing wasm-pack (README: "Why no wasm-pack").
-  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-    GECKODRIVER="$GECKODRIVER_BIN" \
-    WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/browser/webdriver.json" \
-    WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}" \
-    cargo test --target "$WASM_TARGET" --test web
+  local out="$WORK/browser-tests.log" binaries=0 empty=0 passed=0 result
+  mkdir -p "$WORK"
+  # Output to the terminal as before, and into a file for the checks below.
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner GECKODRIVER="$GECKODRIVER_BIN" \
+    WASM_BINDGEN_TEST_ONLY_WEB=1 cargo test --target "$WASM_TARGET" 2>&1 | tee "$out"
+  # ONLY_WEB skips a binary configured for Node with exit 0: a test file that lost its
+  # wasm_bindgen_test_configure!(run_in_browser) would stop running unseen.
+  if grep -q "only configured to run in node.js" "$out"; then
+    fail "a wasm test binary is configured for Node, not the browser (wasm_bindgen_test_configure!(run_in_browser) missing)"
+  fi
+  binaries=$(grep -c '^Running headless tests in Firefox' "$out" || true)
+  empty=$(grep -c '^no tests to run!' "$out" || true)
+  while read -r result; do passed=$((passed + result)); done < <(sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$out")
+  ((binaries > 0)) || fail "no wasm test binary ran in Firefox"
+  log "browser: $passed tests passed in $binaries test binaries in Firefox; $empty binaries with no browser tests (native only)"
 }
 
 # npm pack of pkg/, installed into a throwaway consumer; tests/ is copied beside it so that
@@ -469,11 +520,6 @@ run_bench() {
   # What the bench scripts read: the package as installed from the tarball, and the browser binaries.
   local -x BIBGENIE_PKG_DIR="$CONSUMER/node_modules/bibgenie-compaction" \
     BIBGENIE_FIREFOX="$FIREFOX_BIN" BIBGENIE_GECKODRIVER="$GECKODRIVER_BIN"
-  for dir in bench/estimator bench; do
-    if [[ ! -f $dir/node_modules/.package-lock.json || $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]]; then
-      timed "npm ci in $dir/" npm ci --prefix "$dir" --no-audit --no-fund
-    fi
-  done
   build_and_pack
   mkdir -p "$WORK"
   : >"$report"
@@ -532,12 +578,12 @@ main() {
   shift
   case $command in
     setup) setup ;;
-    build) setup; build_pkg ;;
-    test) setup; run_tests "$@" ;;
-    demo) setup >&2; run_demo "$@" ;;
-    example) setup; run_example ;;
-    bench) setup; run_bench "$@" ;;
-    soak) setup; run_soak ;;
+    build) setup_for build; build_pkg ;;
+    test) if (($#)); then setup_for "$@"; else setup_for native browser package firefox zotero; fi; run_tests "$@" ;;
+    demo) setup_for demo >&2; run_demo "$@" ;;
+    example) setup_for example; run_example ;;
+    bench) setup_for bench; run_bench "$@" ;;
+    soak) run_soak ;;
     fuzz) run_fuzz "$@" ;;
     -h | --help | help) usage ;;
     *) usage >&2; exit 2 ;;
