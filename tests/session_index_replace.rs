@@ -4,9 +4,8 @@
 
 mod common;
 
-use bibgenie_compaction::capacity::ModelProfile;
-use bibgenie_compaction::estimate::{Draft, EstimateRequest};
-use bibgenie_compaction::model::{Mode, Node};
+use bibgenie_compaction::estimate::{Draft, EstimateRequest, ModelProfile};
+use bibgenie_compaction::session::{Mode, Node};
 use bibgenie_compaction::plan::PlanOptions;
 use bibgenie_compaction::session_index::SessionIndex;
 use common::*;
@@ -106,6 +105,6 @@ fn only_a_message_keeping_its_parent_is_replaced() {
     assert_eq!(answers(&mut index, &m), answers(&mut fresh, &m), "a refused replacement changes nothing");
 }
 
-fn session_at(nodes: Vec<Value>, leaf: &str, revision: u64) -> bibgenie_compaction::model::Session {
-    bibgenie_compaction::model::Session::from_json_str(&session_value(nodes, leaf, revision).to_string()).expect("parses")
+fn session_at(nodes: Vec<Value>, leaf: &str, revision: u64) -> bibgenie_compaction::session::Session {
+    bibgenie_compaction::session::Session::from_json_str(&session_value(nodes, leaf, revision).to_string()).expect("parses")
 }

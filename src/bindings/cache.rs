@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use super::plan::{model_from_js, OPTION_COUNTS};
 use super::tree::{session_from_js, SessionIndex};
 use super::{from_js_optional, js_error, js_result, refuse_non_finite};
-use crate::cache::{self, CacheOptions};
+use crate::plan::{self, CacheOptions};
 use crate::error::{Error, ErrorCode};
 use crate::estimate::EstimateRequest;
 
@@ -15,7 +15,7 @@ fn breakpoint_options(value: &JsValue) -> Result<(EstimateRequest, Option<String
     refuse_non_finite(value, &OPTION_COUNTS, ErrorCode::InvalidOptions, "options")?;
     let value: Option<Value> = from_js_optional(value, ErrorCode::InvalidOptions)?;
     let request = EstimateRequest::from_value(value.as_ref())?;
-    Ok((request, cache::draft_id(value.as_ref()), CacheOptions::from_value(value.as_ref())?))
+    Ok((request, plan::draft_id(value.as_ref()), CacheOptions::from_value(value.as_ref())?))
 }
 
 /// `cacheBreakpoints(session, model, { draft?, overhead?, cache? }?)`: `{ breakpoints }`, where the
@@ -30,7 +30,7 @@ pub fn cache_breakpoints(
         let session = session_from_js(&session)?;
         let model = model_from_js(&model)?;
         let (request, draft_id, cache) = breakpoint_options(&options)?;
-        cache::cache_breakpoints(&session, &model, &request, draft_id, &cache).map(|b| json!({ "breakpoints": b }))
+        plan::cache_breakpoints(&session, &model, &request, draft_id, &cache).map(|b| json!({ "breakpoints": b }))
     })())
 }
 
@@ -38,8 +38,8 @@ pub fn cache_breakpoints(
 /// `openai`, `deepseek`, `google`); `invalid-options` for another name.
 #[wasm_bindgen(js_name = cacheProfile, unchecked_return_type = "CacheProfile")]
 pub fn cache_profile(#[wasm_bindgen(unchecked_param_type = "CacheProfileName")] name: JsValue) -> Result<JsValue, JsValue> {
-    js_result(name.as_string().and_then(|n| cache::default_profile(&n)).ok_or_else(|| {
-        Error::new(ErrorCode::InvalidOptions, format!("cacheProfile: name must be one of {}", cache::DEFAULT_PROFILE_NAMES.join(", ")))
+    js_result(name.as_string().and_then(|n| plan::default_profile(&n)).ok_or_else(|| {
+        Error::new(ErrorCode::InvalidOptions, format!("cacheProfile: name must be one of {}", plan::DEFAULT_PROFILE_NAMES.join(", ")))
     }))
 }
 

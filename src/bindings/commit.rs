@@ -8,8 +8,8 @@ use super::tree::{session_from_js, SessionIndex};
 use super::{from_js, from_js_optional, js_error, to_js};
 use crate::commit::{check_commit, checkpoint_node_within, new_checkpoint_id};
 use crate::error::{Error, ErrorCode};
-use crate::ledger::ResourceLedger;
-use crate::model::parse_count;
+use crate::zotero::ResourceLedger;
+use crate::session::parse_count;
 use crate::plan::{Plan, PlanOptions};
 
 /// `{ ok: true }` when `plan` may be committed onto `freshSession` (read inside the store's

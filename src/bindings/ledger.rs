@@ -6,7 +6,8 @@ use wasm_bindgen::prelude::*;
 
 use super::{from_js, js_error, to_js};
 use crate::error::ErrorCode;
-use crate::ledger::{lookup, LedgerQuery, ResourceLedger};
+use crate::ledger::{lookup, LedgerQuery};
+use crate::zotero::ResourceLedger;
 
 #[wasm_bindgen(typescript_custom_section)]
 const LEDGER_TYPES: &str = r#"

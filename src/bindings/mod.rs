@@ -41,7 +41,7 @@ pub fn js_error(error: Error) -> JsValue {
 /// Inside objects it follows JSON's rules: `undefined` fields vanish, `NaN` becomes `null`.
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, code: ErrorCode) -> Result<T, Error> {
     let text = json_text_from_js(value, code)?;
-    crate::json_text::parse_lenient(&text).map_err(|e| Error::new(code, e.to_string()))
+    crate::text::parse_lenient(&text).map_err(|e| Error::new(code, e.to_string()))
 }
 
 /// The `JSON.stringify` text of a JS value, with the errors of `from_js`.

@@ -7,11 +7,9 @@ use super::tree::session_from_js;
 /// Re-exported so the browser tests can reach the class (the `tree` module itself is private).
 pub use super::tree::SessionIndex;
 use super::{from_js, from_js_optional, js_error, js_result, json_text_from_js, refuse_non_finite};
-use crate::capacity::{self, ModelProfile};
+use crate::estimate::{self, EstimateRequest, ModelProfile};
 use crate::error::{Error, ErrorCode};
-use crate::estimate::{self, EstimateRequest};
-use crate::cache::CacheOptions;
-use crate::plan::{self, PlanOptions};
+use crate::plan::{self, CacheOptions, PlanOptions};
 
 /// Reads and validates a `ModelProfile` (`invalid-model` on any defect).
 pub fn model_from_js(value: &JsValue) -> Result<ModelProfile, Error> {
@@ -52,7 +50,7 @@ fn plan_options_from_js(value: &JsValue) -> Result<(PlanOptions, CacheOptions), 
 /// `capacity(model)`: reserve, safe input limit, automatic threshold and budgets.
 #[wasm_bindgen(unchecked_return_type = "Capacity")]
 pub fn capacity(#[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue) -> Result<JsValue, JsValue> {
-    js_result(model_from_js(&model).and_then(|m| capacity::capacity(&m)))
+    js_result(model_from_js(&model).and_then(|m| estimate::capacity(&m)))
 }
 
 /// `estimate(session, model, { draft?, overhead? }?)`.
@@ -100,7 +98,7 @@ pub fn plan(
         let session = session_from_js(&session)?;
         let model = model_from_js(&model)?;
         let (options, cache) = plan_options_from_js(&options)?;
-        let branch = crate::tree::read_branch(&session);
+        let branch = crate::session::read_branch(&session);
         plan::plan_branch_cached(&session, &branch, &mut estimate::BranchTokens::default(), &model, &options, &cache)
     })())
 }

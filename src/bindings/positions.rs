@@ -9,9 +9,8 @@ use wasm_bindgen::prelude::*;
 use super::tree::{session_from_js, SessionIndex};
 use super::{js_error, js_result, to_js};
 use crate::error::{Error, ErrorCode};
-use crate::model::{Node, Session};
+use crate::session::{self, Branch, Node, Session};
 use crate::projection::{self, project_branch, summary_message, Projected, Projection};
-use crate::tree::{self, Branch};
 
 fn projection_positions(session: &Session, p: &Projection) -> Value {
     let items: Vec<Value> = p
@@ -50,14 +49,14 @@ pub fn project_positions(#[wasm_bindgen(unchecked_param_type = "Session")] sessi
 #[wasm_bindgen(js_name = historyPositions, unchecked_return_type = "number[]")]
 pub fn history_positions(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    to_js(&tree::read_branch(&session).nodes)
+    to_js(&session::read_branch(&session).nodes)
 }
 
 /// `{ nodes: nodeIndex[], readOnly, problems }`; as `readBranch`.
 #[wasm_bindgen(js_name = readBranchPositions, unchecked_return_type = "{ nodes: number[]; readOnly: boolean; problems: BranchProblem[] }")]
 pub fn read_branch_positions(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    to_js(&branch_positions(&session, &tree::read_branch(&session)))
+    to_js(&branch_positions(&session, &session::read_branch(&session)))
 }
 
 #[wasm_bindgen]

@@ -8,9 +8,7 @@ use super::tree::{session_from_js, SessionIndex};
 use super::{from_js, from_js_optional, js_error, js_result};
 use crate::error::ErrorCode;
 use crate::plan::Plan;
-use crate::prompt::{self, SummaryRequest};
-use crate::serialize::{serialize_ui_messages, SerializeOptions};
-use crate::summary;
+use crate::summarize::{self, serialize_ui_messages, SerializeOptions, SummaryRequest};
 
 /// `serialize(messages, { maxToolResultChars?, maxToolInputChars? }?) -> string`: the
 /// summarizer's text form of UIMessages.
@@ -40,7 +38,7 @@ pub fn summary_request(
         let session = session_from_js(&session)?;
         let plan: Plan = from_js(&plan, ErrorCode::InvalidPlan)?;
         let model = model_from_js(&model)?;
-        prompt::summary_request(&session, &plan, &model)
+        summarize::summary_request(&session, &plan, &model)
     })())
 }
 
@@ -57,7 +55,7 @@ impl SessionIndex {
         js_result((|| {
             let plan: Plan = from_js(&plan, ErrorCode::InvalidPlan)?;
             let model = model_from_js(&model)?;
-            prompt::summary_request_on_branch(self.inner.session(), self.inner.branch(), &plan, &model)
+            summarize::summary_request_on_branch(self.inner.session(), self.inner.branch(), &plan, &model)
         })())
     }
 }
@@ -66,7 +64,7 @@ impl SessionIndex {
 #[wasm_bindgen(js_name = extractiveSummary)]
 pub fn extractive_summary(#[wasm_bindgen(unchecked_param_type = "SummaryRequest")] request: JsValue) -> Result<String, JsValue> {
     let request: SummaryRequest = from_js(&request, ErrorCode::InvalidRequest).map_err(js_error)?;
-    Ok(summary::extractive_summary(&request))
+    Ok(summarize::extractive_summary(&request))
 }
 
 /// `validateSummary(text)`: returns nothing for a valid summary, throws `invalid-summary` otherwise.
@@ -75,5 +73,5 @@ pub fn validate_summary(#[wasm_bindgen(unchecked_param_type = "string")] text: J
     let text = text
         .as_string()
         .ok_or_else(|| js_error(crate::error::Error::new(ErrorCode::InvalidSummary, "summary must be a string")))?;
-    summary::validate_summary(&text).map_err(js_error)
+    summarize::validate_summary(&text).map_err(js_error)
 }

@@ -5,10 +5,9 @@ use wasm_bindgen::prelude::*;
 
 use super::{from_json_text, js_error, js_result, json_text_from_js, to_js};
 use crate::error::{Error, ErrorCode};
-use crate::model::{node_texts, parse_count, Node, Session};
-use crate::projection::project_branch;
+use crate::session::{self, node_texts, parse_count, Node, Session};
+use crate::projection::{self, project_branch};
 use crate::session_index::SessionIndex as CoreIndex;
-use crate::{projection, session_ops, tree};
 
 /// Reads a JS session (`{ nodes, leafId, branchRevision }`) into the core model.
 pub fn session_from_js(value: &JsValue) -> Result<Session, Error> {
@@ -18,7 +17,7 @@ pub fn session_from_js(value: &JsValue) -> Result<Session, Error> {
 #[wasm_bindgen(js_name = readBranch, unchecked_return_type = "BranchReadResult")]
 pub fn read_branch(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    from_json_text(&tree::read_branch(&session).to_json_text(&session))
+    from_json_text(&session::read_branch(&session).to_json_text(&session))
 }
 
 #[wasm_bindgen(unchecked_return_type = "Projection")]
@@ -30,19 +29,19 @@ pub fn project(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValu
 #[wasm_bindgen(unchecked_return_type = "SessionNode[]")]
 pub fn history(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    from_json_text(&tree::history_text(&session))
+    from_json_text(&session::history_text(&session))
 }
 
 #[wasm_bindgen(js_name = retryTarget, unchecked_return_type = "RetryTarget | null")]
 pub fn retry_target(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    js_result(session_ops::retry_target(&session))
+    js_result(session::retry_target(&session))
 }
 
 #[wasm_bindgen(js_name = editTarget, unchecked_return_type = "EditTarget | null")]
 pub fn edit_target(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
-    js_result(session_ops::edit_target(&session))
+    js_result(session::edit_target(&session))
 }
 
 #[wasm_bindgen(js_name = canFork, unchecked_return_type = "ForkCheck")]
@@ -52,7 +51,7 @@ pub fn can_fork(
 ) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session).map_err(js_error)?;
     let node_id = node_id_from_js(&node_id)?;
-    to_js(&session_ops::can_fork(&session, &node_id))
+    to_js(&session::can_fork(&session, &node_id))
 }
 
 fn node_id_from_js(value: &JsValue) -> Result<String, JsValue> {
@@ -158,18 +157,18 @@ impl SessionIndex {
 
     #[wasm_bindgen(js_name = retryTarget, unchecked_return_type = "RetryTarget | null")]
     pub fn retry_target(&self) -> Result<JsValue, JsValue> {
-        js_result(session_ops::retry_target(self.inner.session()))
+        js_result(session::retry_target(self.inner.session()))
     }
 
     #[wasm_bindgen(js_name = editTarget, unchecked_return_type = "EditTarget | null")]
     pub fn edit_target(&self) -> Result<JsValue, JsValue> {
-        js_result(session_ops::edit_target(self.inner.session()))
+        js_result(session::edit_target(self.inner.session()))
     }
 
     #[wasm_bindgen(js_name = canFork, unchecked_return_type = "ForkCheck")]
     pub fn can_fork(&self, #[wasm_bindgen(js_name = nodeId, unchecked_param_type = "string")] node_id: JsValue) -> Result<JsValue, JsValue> {
         let node_id = node_id_from_js(&node_id)?;
-        to_js(&session_ops::can_fork(self.inner.session(), &node_id))
+        to_js(&session::can_fork(self.inner.session(), &node_id))
     }
 
     /// The session as it is now held (for checks and persistence round-trips).

@@ -73,7 +73,7 @@ export interface Checkpoint {
 
 export type LedgerKind = 'item' | 'attachment' | 'annotation' | 'collection' | 'tag' | 'location';
 
-/** One Zotero locator seen in summarized history (src/ledger.rs). */
+/** One Zotero locator seen in summarized history (src/ledger/). */
 export interface LedgerEntry {
   kind: LedgerKind;
   /** Zotero key; the tag name for tags; `<attachmentKey>#<locator>` for locations. */
@@ -154,7 +154,7 @@ export interface PlanOptions extends EstimateOptions {
   now?: number;
 }
 
-/** A provider's prompt cache (src/cache.rs; docs/prompt-cache.md). Prices per million tokens. */
+/** A provider's prompt cache (src/plan/cache.rs; docs/prompt-cache.md). Prices per million tokens. */
 export interface CacheProfile {
   provider?: string;
   inputPrice: number;
@@ -210,7 +210,7 @@ export interface CacheBreakpoints {
   breakpoints: CacheBreakpoint[];
 }
 
-/** Stable reason codes of a plan (src/plan.rs). */
+/** Stable reason codes of a plan (src/plan/decision.rs). */
 export type PlanReason =
   | 'read-only' | 'leaf-is-checkpoint' | 'nothing-to-compact' | 'workflow-pending' | 'under-threshold'
   | 'boundary-cannot-advance' | 'cannot-free-room' | 'over-threshold' | 'requested' | 'refresh'
