@@ -1,5 +1,5 @@
 //! A core error as the JS error the glue expects, and the texts of the errors the bindings raise
-//! themselves (one place, so a changed text is one edit and the tests name the same words).
+//! themselves, in one place: a changed text is one edit here.
 
 use wasm_bindgen::JsValue;
 
@@ -12,8 +12,7 @@ impl From<Error> for JsValue {
     }
 }
 
-/// `From<Error> for JsValue` as a function (the browser tests call it). Not inlined: one copy
-/// instead of one per `?`.
+/// `From<Error> for JsValue` as a function (the browser tests call it).
 #[inline(never)]
 pub fn js_error(error: Error) -> JsValue {
     let js = js_sys::Error::new(&error.message);
