@@ -167,7 +167,7 @@ build_pkg() {
   cp -R js-glue/. "$PKG/"
   rm "$PKG/package.template.json"
   # The version the glue expects of the .wasm (loadCompaction compares it with version()).
-  printf "export const PACKAGE_VERSION = '%s';\n" "$(crate_version)" >"$PKG/version.js"
+  printf "export const PACKAGE_VERSION = '%s';\n" "$(crate_version)" >"$PKG/util/version.js"
   # The README links to docs/, so both ship: every link in the tarball's README resolves.
   cp README.md "$PKG/"
   cp -R docs "$PKG/docs"

@@ -1,8 +1,8 @@
 // What every store checks about nodes, ids and head moves, and the errors it throws: the rules
 // that need no database.
 
-import { codedError as storeError } from '../coded-error.js';
-import { randomHex } from '../random-id.js';
+import { codedError as storeError } from '../util/coded-error.js';
+import { randomHex } from '../util/random-id.js';
 
 /** @typedef {import('./base.js').SessionNode} SessionNode */
 /** @typedef {import('./base.js').NodeRow} NodeRow */

@@ -1,7 +1,7 @@
 // CompactionController: one per open session and window (or one per session shared by its windows).
 // Runs at most one compaction at a time per session on top of the wasm `compact` runner: the
 // running compaction is shared by every controller of the same store and session in the process
-// (./session-turns.js), so a second window joins or waits for it instead of racing it into `stale`.
+// (../session/in-flight.js), so a second window joins or waits for it instead of racing it into `stale`.
 // Gates the session operations while it runs, and turns a send into a preflight (compact first
 // when the draft would not fit).
 //
@@ -11,16 +11,16 @@
 // plan says compact. A store with only load/transaction (an app's own) goes through the runner.
 //
 // Works in Zotero's plugin sandbox: no AbortController, no window; the signal is the
-// abort-signal-like object of ./zotero.js.
+// abort-signal-like object of ../util/abort-signal.js.
 
-import * as wasmExports from './bibgenie_compaction.js';
+import * as wasmExports from '../bibgenie_compaction.js';
 import { compact } from './runner.js';
-import { estimate, plan, project } from './api.js';
-import { createAbortSignalLike } from './zotero.js';
-import { randomHex } from './random-id.js';
-import { codedError as controllerError } from './coded-error.js';
+import { estimate, plan, project } from '../session/calls.js';
+import { createAbortSignalLike } from '../util/abort-signal.js';
+import { randomHex } from '../util/random-id.js';
+import { codedError as controllerError } from '../util/coded-error.js';
 import { checkModelCounts, checkOverheadCounts } from './counts.js';
-import { sessionSlot } from './session-turns.js';
+import { sessionSlot } from '../session/in-flight.js';
 
 // The default core: the wasm exports, with the package's project/estimate/plan (they answer with the
 // caller's own node objects, exactly as given, and share one hidden index for one session), and the
@@ -28,9 +28,9 @@ import { sessionSlot } from './session-turns.js';
 const wasm = { ...wasmExports, project, estimate, plan, compact };
 
 /**
- * @typedef {import('./glue.js').CompactOutcome} CompactOutcome
- * @typedef {import('./glue.js').CompactStore} CompactStore
- * @typedef {import('./glue.js').CompactSummarize} CompactSummarize
+ * @typedef {import('../glue.js').CompactOutcome} CompactOutcome
+ * @typedef {import('../glue.js').CompactStore} CompactStore
+ * @typedef {import('../glue.js').CompactSummarize} CompactSummarize
  * @typedef {'manual' | 'auto' | 'preflight'} CompactionMode
  * @typedef {{ status: 'idle', outcome?: CompactOutcome }
  *   | { status: 'compacting', mode: CompactionMode, cancel: () => boolean, foldedMessages?: number, tokensBefore?: number, tokensAfterEstimate?: number }

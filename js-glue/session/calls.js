@@ -1,13 +1,13 @@
 // project, history, readBranch, estimate and plan as the package exports them. The wasm answers
 // with positions, and the arrays are built here from the caller's own node objects (no copy of
 // every node through JSON on the way out). Calls go through a hidden index held for the same node
-// objects (session-cache.js), so a repeated call sends only what is new; a session it cannot hold
+// objects (session-index.js), so a repeated call sends only what is new; a session it cannot hold
 // is read from its text as before, with the same errors. The input is not mutated; arrays are new.
 import {
   cacheBreakpoints as cacheBreakpointsText, estimate as estimateText, historyPositions, plan as planText, projectPositions,
   readBranchPositions,
-} from './bibgenie_compaction.js';
-import { branchFrom, heldIndexFor, projectionFrom } from './session-cache.js';
+} from '../bibgenie_compaction.js';
+import { branchFrom, heldIndexFor, projectionFrom } from './session-index.js';
 
 /** The model projection: the summary message, then the caller's message objects (same errors as before). */
 export function project(session) {
@@ -50,4 +50,4 @@ export function cacheBreakpoints(session, model, options) {
   return index ? index.cacheBreakpoints(model, options) : cacheBreakpointsText(session, model, options);
 }
 
-export { SessionIndex } from './session-cache.js';
+export { SessionIndex } from './session-index.js';

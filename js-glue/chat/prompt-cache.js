@@ -4,7 +4,7 @@
 // UIMessage cannot carry a message-level mark. Implicit caches (OpenAI, DeepSeek, Google) need no
 // mark; OpenAI takes a `promptCacheKey` per call instead (`promptCacheCallOptions`).
 
-import { codedError } from './coded-error.js';
+import { codedError } from '../util/coded-error.js';
 
 /** Providers whose marks these helpers write; the others cache implicitly. */
 const MARKED = {

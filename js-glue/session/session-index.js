@@ -4,7 +4,7 @@
 // later call on the same objects (plus new ones appended) sends only the new nodes and the leaf.
 // Node objects are treated as immutable once handed in (docs/performance.md): a changed node must be
 // a new object, which makes the call re-read the session from scratch.
-import { SessionIndex as WasmIndex } from './bibgenie_compaction.js';
+import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
 
 /** Whether `nodes` starts with the node objects an index holds (same objects, same order); their count. */
 let heldPrefixOf;

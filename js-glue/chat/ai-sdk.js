@@ -1,11 +1,11 @@
 // AI SDK adapters. `ai` is a peer dependency and never imported here: the app passes its own
 // `generateText` (v5, v6 or v7), so the package bundles no SDK and works with the app's version.
 
-import { codedError as adapterError } from './coded-error.js';
+import { codedError as adapterError } from '../util/coded-error.js';
 
 /**
  * @typedef {{ system: string, prompt: string, maxOutputTokens: number, [key: string]: unknown }} SummaryRequest
- * @typedef {import('./zotero.js').AbortSignalLike} AbortSignalLike
+ * @typedef {import('../bibgenie_compaction.js').AbortSignalLike} AbortSignalLike
  * @typedef {(request: SummaryRequest, signal?: AbortSignalLike) => Promise<string>} Summarize
  * @typedef {(options: Record<string, unknown>) => PromiseLike<{ text: unknown }>} GenerateText
  */

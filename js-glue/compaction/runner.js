@@ -7,8 +7,8 @@
 // Rejects only for unusable options (`invalid-options`, `invalid-model`); everything that goes
 // wrong later resolves as an outcome, and `cancelled`/`failed` wrote nothing. Works in Zotero's
 // plugin sandbox: no AbortController, console, queueMicrotask or structuredClone.
-import { SessionIndex, checkCommit, checkpointNode } from './bibgenie_compaction.js';
-import { codedError } from './coded-error.js';
+import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compaction.js';
+import { codedError } from '../util/coded-error.js';
 
 const STORE_FAILED = 'store-failed';
 const UNKNOWN_SESSION = 'unknown-session';

@@ -10,16 +10,16 @@
 // What the request carries besides the session (`system`, `tools`) is given to the transport: it
 // hands them to `streamResponse` and counts them as overhead in every estimate of the turn, so a
 // request that would overflow with them compacts first. One turn at a time per session in the
-// process (./session-turns.js): a second window's send is refused with `turn-in-flight`.
+// process (../session/in-flight.js): a second window's send is refused with `turn-in-flight`.
 // `ai` is never imported: the app's own streamText (v5, v6 or v7) makes the stream.
 
 import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
-import { randomHex } from './random-id.js';
-import { codedError as turnError } from './coded-error.js';
-import { beginTurn } from './session-turns.js';
+import { randomHex } from '../util/random-id.js';
+import { codedError as turnError } from '../util/coded-error.js';
+import { beginTurn } from '../session/in-flight.js';
 import { applyCacheBreakpoints, promptCacheCallOptions } from './prompt-cache.js';
-import { liveWindow } from './live-window.js';
-import { cacheBreakpoints } from './api.js';
+import { liveWindow } from '../zotero/live-window.js';
+import { cacheBreakpoints } from '../session/calls.js';
 
 /** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
 
@@ -110,7 +110,7 @@ export class CompactionChatTransport {
 
   /**
    * @param {{
-   *   controller: import('./controller.js').CompactionController,
+   *   controller: import('../compaction/controller.js').CompactionController,
    *   store: any,
    *   sessionId: string,
    *   streamResponse: (request: { messages: object[], abortSignal: unknown, trigger: string, chatId: string }) => any,
