@@ -12,6 +12,7 @@ let loading;
  * Instantiates the wasm once; later calls return the same promise.
  * With an argument it is the slim `init`: `{ module_or_path }` (bytes, a `WebAssembly.Module`,
  * a `Response`, or a URL).
+ * @param {Parameters<typeof import('./index.js').init>[0]} [input] (types: index.d.ts)
  */
 export function init(input) {
   if (input !== undefined) return initWasm(input);

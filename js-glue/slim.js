@@ -6,7 +6,10 @@ import initWasm from './bibgenie_compaction.js';
 
 export * from './exports.js';
 
-/** Asynchronous instantiation from what the caller loaded; there is no default location. */
+/**
+ * Asynchronous instantiation from what the caller loaded; there is no default location.
+ * @param {Parameters<typeof import('./slim.js').init>[0]} input (types: slim.d.ts)
+ */
 export function init(input) {
   if (input === undefined || input === null) {
     return Promise.reject(

@@ -8,7 +8,7 @@ import { codedError } from '../util/coded-error.js';
 
 /** Providers whose marks these helpers write; the others cache implicitly. */
 const MARKED = {
-  anthropic: (/** @type {any} */ options) => ({ cacheControl: { type: 'ephemeral', ...(options.ttl ? { ttl: options.ttl } : {}) } }),
+  anthropic: (/** @type {{ ttl?: '5m' | '1h' }} */ options) => ({ cacheControl: { type: 'ephemeral', ...(options.ttl ? { ttl: options.ttl } : {}) } }),
   bedrock: () => ({ cachePoint: { type: 'default' } }),
   openrouter: () => ({ cacheControl: { type: 'ephemeral' } }),
 };

@@ -7,7 +7,7 @@
 
 /** An Error named AbortError (DOMException where the runtime has it). @param {string} message */
 function abortError(message) {
-  const g = /** @type {any} */ (globalThis);
+  const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
   if (typeof g.DOMException === 'function') return new g.DOMException(message, 'AbortError');
   const error = new Error(message);
   error.name = 'AbortError';
@@ -57,7 +57,7 @@ export function createAbortSignalLike() {
           listener.call(signal, event);
         } catch (error) {
           // Like DOM event dispatch: one failing listener does not stop the others.
-          const g = /** @type {any} */ (globalThis);
+          const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
           if (typeof g.reportError === 'function') g.reportError(error);
           else if (g.console) g.console.error(error);
         }

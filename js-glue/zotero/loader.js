@@ -8,32 +8,8 @@ import { PACKAGE_VERSION } from '../util/version.js';
 import { releaseHeldSessions } from '../session/session-index.js';
 
 /**
- * @typedef {{
- *   aborted: boolean,
- *   reason: unknown,
- *   addEventListener(type: 'abort', listener: (event: { type: 'abort', target: unknown }) => void, options?: { once?: boolean }): void,
- *   removeEventListener(type: 'abort', listener: (event: { type: 'abort', target: unknown }) => void): void,
- * }} AbortSignalLike
- *   What the runner and the summarizer accept as a signal: an AbortSignal or anything shaped like one.
- *
- * @typedef {AbortSignalLike & {
- *   onabort: ((event: { type: 'abort', target: unknown }) => void) | null,
- *   readonly signal: AbortSignalLike,
- *   abort(reason?: unknown): void,
- *   throwIfAborted(): void,
- * }} AbortSignalLikeController
- *
- * @typedef {ArrayBuffer | ArrayBufferView | WebAssembly.Module} WasmSource
- *
- * @typedef {{
- *   wasmURL?: string | URL,
- *   wasmBytes?: WasmSource,
- *   bindings?: { initSync?: (input: { module: WasmSource }) => unknown, default?: (input: { module_or_path: WasmSource }) => Promise<unknown>, resetWasmState?: () => void, version?: () => string },
- *   initSync?: (input: { module: WasmSource }) => unknown,
- *   init?: (input: { module_or_path: WasmSource }) => Promise<unknown>,
- *   resetWasmState?: () => void,
- *   Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ status?: number, response: ArrayBuffer }> } },
- * }} LoadCompactionOptions
+ * @typedef {import('../glue.js').WasmSource} WasmSource
+ * @typedef {import('../glue.js').LoadCompactionOptions} LoadCompactionOptions
  */
 
 /** @type {Promise<unknown> | null} */
@@ -41,9 +17,10 @@ let loaded = null;
 
 /** @param {string} message @param {unknown} [cause] @param {string} [code] */
 function loadError(message, cause, code = 'wasm-load-failed') {
+  /** @type {Error & { code?: string, expected?: string, actual?: unknown }} */
   const error = new Error(cause === undefined ? message : `${message}: ${cause instanceof Error ? cause.message : String(cause)}`);
-  /** @type {any} */ (error).code = code;
-  if (cause !== undefined) /** @type {any} */ (error).cause = cause;
+  error.code = code;
+  if (cause !== undefined) error.cause = cause;
   return error;
 }
 
@@ -142,7 +119,7 @@ async function load(options) {
   let source = options.wasmBytes;
   if (source === undefined) {
     if (options.wasmURL === undefined) throw loadError('loadCompaction: pass wasmURL or wasmBytes');
-    const zotero = options.Zotero ?? /** @type {any} */ (globalThis).Zotero;
+    const zotero = options.Zotero ?? /** @type {{ Zotero?: LoadCompactionOptions['Zotero'] }} */ (globalThis).Zotero;
     try {
       source = await fetchBytes(String(options.wasmURL), zotero);
     } catch (cause) {
@@ -176,7 +153,7 @@ async function load(options) {
  * @param {LoadCompactionOptions} options @param {string} where
  */
 function checkVersion(options, where) {
-  const version = /** @type {any} */ (options.bindings)?.version;
+  const version = options.bindings?.version;
   if (typeof version !== 'function' || PACKAGE_VERSION === 'source') return;
   let actual;
   try {
@@ -191,8 +168,8 @@ function checkVersion(options, where) {
     `loadCompaction: ${where} is bibgenie-compaction ${String(actual)} but its JavaScript is ${PACKAGE_VERSION}: ` +
       'copy node_modules/bibgenie-compaction/bibgenie_compaction_bg.wasm into the plugin again (the build hook does it)',
   );
-  /** @type {any} */ (error).expected = PACKAGE_VERSION;
-  /** @type {any} */ (error).actual = actual;
+  error.expected = PACKAGE_VERSION;
+  error.actual = actual;
   throw error;
 }
 
@@ -220,7 +197,7 @@ export function loadCompaction(options) {
   return attempt;
 }
 
-/** The bindings the first load was given (a later call's are compared with them). @type {any} */
+/** The bindings the first load was given (a later call's are compared with them). @type {LoadCompactionOptions['bindings'] | null} */
 let loadedBindings = null;
 
 /**
@@ -232,7 +209,7 @@ let loadedBindings = null;
 function laterLoad(first, options) {
   const bindings = options && typeof options === 'object' ? options.bindings : undefined;
   if (!bindings || bindings === loadedBindings) return first;
-  const same = loadedBindings && ['initSync', 'default', 'version', 'resetWasmState'].every(
+  const same = loadedBindings && /** @type {const} */ (['initSync', 'default', 'version', 'resetWasmState']).every(
     (name) => bindings[name] === undefined || loadedBindings[name] === undefined || bindings[name] === loadedBindings[name]);
   if (!same) {
     return Promise.reject(loadError('loadCompaction: already loaded with other bindings (another copy of the module?); call unloadCompaction() first', undefined, 'already-loaded'));

@@ -55,7 +55,7 @@ export function installWindowGlobals(scope, getWindow, names = WINDOW_GLOBALS) {
   const installed = [];
   /** @type {Map<string, unknown>} */
   const standIns = new Map();
-  const target = /** @type {any} */ (scope);
+  const target = /** @type {Record<string, unknown>} */ (scope);
   for (const name of names) {
     const own = Object.getOwnPropertyDescriptor(target, name);
     if (own && (!('value' in own) || own.value !== undefined)) continue; // the scope's own
