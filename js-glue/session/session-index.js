@@ -7,30 +7,37 @@
 import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
 
 /**
- * @import { CacheBreakpointOptions, EstimateOptions, ModelProfile, PlanOptions, Session, SessionNode } from '../bibgenie_compaction.js'
+ * @import { BranchReadResult, CacheBreakpointOptions, EstimateOptions, ModelProfile, PlanOptions, Projection, Session, SessionNode } from '../bibgenie_compaction.js'
+ * @import { SessionIndex as DeclaredIndex } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndex } from '../wasm-internals.js'
  * @typedef {{ index: SessionIndex, leafId: string | null, branchRevision: number }} HeldEntry
  */
 
 /** Whether `nodes` starts with the node objects an index holds (same objects, same order); their count. */
-/** @type {(index: SessionIndex, nodes: readonly unknown[]) => boolean} */
+/** @type {(index: SessionIndex, nodes: readonly SessionNode[]) => boolean} */
 let heldPrefixOf;
 /** @type {(index: SessionIndex) => number} */
 let heldCount;
-/** @type {(index: SessionIndex) => unknown} */
+/** @type {(index: SessionIndex) => SessionNode | undefined} */
 let firstNode;
 /** Appends a node as the session's own read would take it (`appendShallow`), or throws. */
-/** @type {(index: SessionIndex, node: unknown) => void} */
+/** @type {(index: SessionIndex, node: SessionNode) => void} */
 let appendHeld;
 
 const dispose = typeof Symbol === 'function' && Symbol.dispose;
 
-/** A session held in wasm for repeated calls; `free()` it when the session closes. */
+/**
+ * A session held in wasm for repeated calls; `free()` it when the session closes. Its type is the
+ * wasm class's declaration (the package exports this class under that name), but for two members:
+ * `[Symbol.dispose]` is set below where the runtime has it, and `summaryRequest`, which the
+ * declaration names, this class does not have (left as it was: a change of behaviour).
+ * @implements {Omit<DeclaredIndex, 'summaryRequest' | typeof Symbol.dispose>}
+ */
 export class SessionIndex {
   #index;
   #nodes;
 
-  /** Use `SessionIndex.from(session)`. @param {WasmIndex} index @param {unknown[]} nodes */
+  /** Use `SessionIndex.from(session)`. @param {WasmIndex} index @param {SessionNode[]} nodes */
   constructor(index, nodes) {
     if (!(index instanceof WasmIndex)) throw new TypeError('SessionIndex: use SessionIndex.from(session)');
     this.#index = index;
@@ -53,17 +60,18 @@ export class SessionIndex {
     this.#index.setLeaf(leafId, branchRevision);
   }
 
-  /** The model projection: the summary message, then the node objects handed in. */
+  /** The model projection: the summary message, then the node objects handed in. @returns {Projection} */
   project() {
     return projectionFrom(this.#index.projectPositions(), this.#nodes);
   }
 
-  /** The active branch, root first: the node objects handed in. */
+  /** The active branch, root first: the node objects handed in. @returns {SessionNode[]} */
   history() {
     const nodes = this.#nodes;
     return this.#index.historyPositions().map((i) => nodes[i]);
   }
 
+  /** @returns {BranchReadResult} */
   readBranch() {
     return branchFrom(this.#index.readBranchPositions(), this.#nodes);
   }
@@ -191,16 +199,19 @@ function fromNodes(session) {
 }
 
 /**
- * The projection with the caller's node objects at the positions the wasm answered.
- * @param {ReturnType<WasmIndex['projectPositions']>} positions @param {readonly unknown[]} nodes
+ * The projection with the caller's node objects at the positions the wasm answered (the positions
+ * of message nodes: the wasm projects no checkpoint node itself).
+ * @param {ReturnType<WasmIndex['projectPositions']>} positions @param {readonly SessionNode[]} nodes
+ * @returns {Projection}
  */
 export function projectionFrom({ items, checkpointId, keptFromId }, nodes) {
-  return { checkpointId, keptFromId, messages: items.map((item) => (typeof item === 'number' ? nodes[item] : item.summary)) };
+  return { checkpointId, keptFromId, messages: items.map((item) => (typeof item === 'number' ? /** @type {import('ai').UIMessage} */ (nodes[item]) : item.summary)) };
 }
 
 /**
  * The branch read with the caller's node objects at the positions the wasm answered.
- * @param {ReturnType<WasmIndex['readBranchPositions']>} positions @param {readonly unknown[]} nodes
+ * @param {ReturnType<WasmIndex['readBranchPositions']>} positions @param {readonly SessionNode[]} nodes
+ * @returns {BranchReadResult}
  */
 export function branchFrom({ nodes: positions, problems, readOnly }, nodes) {
   return { nodes: positions.map((i) => nodes[i]), problems, readOnly };

@@ -4,7 +4,7 @@
 import { codedError as storeError } from '../util/coded-error.js';
 import { randomHex } from '../util/random-id.js';
 
-/** @typedef {import('./base.js').SessionNode} SessionNode */
+/** @typedef {import('../bibgenie_compaction.js').SessionNode} SessionNode */
 /** @typedef {import('./base.js').NodeRow} NodeRow */
 
 /**

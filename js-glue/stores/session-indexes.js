@@ -345,7 +345,7 @@ export class SessionView {
 
   /**
    * The model projection with the messages parsed from the stored text (the positions projected only).
-   * @returns {{ checkpointId: string | null, keptFromId: string | null, messages: unknown[] }}
+   * @returns {ReturnType<import('../glue.js').SessionView['project']>}
    */
   project() {
     const { items, checkpointId, keptFromId } = this.#held.index.projectPositions();
@@ -356,7 +356,7 @@ export class SessionView {
   /**
    * The session as load() returns it, with `nodes` parsed when first read (from the texts held now,
    * which are never changed in place: a later update rebuilds with new texts).
-   * @returns {import('./base.js').Session}
+   * @returns {import('../bibgenie_compaction.js').Session}
    */
   lazySession() {
     const texts = this.#held.texts;
