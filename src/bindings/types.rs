@@ -14,12 +14,9 @@ import type { UIMessage } from 'ai';
 
 // ---- Errors --------------------------------------------------------------------------------
 
-/** The `code` of every Error the wasm exports throw (src/error.rs). */
-export type ErrorCode =
-  | 'invalid-session' | 'invalid-node' | 'invalid-model' | 'invalid-plan' | 'invalid-options'
-  | 'invalid-message' | 'invalid-summary' | 'invalid-request' | 'invalid-ledger' | 'summary-over-budget' | 'not-found'
-  | 'missing-leaf' | 'missing-parent' | 'cycle' | 'duplicate-id' | 'dangling-boundary'
-  | 'read-only' | 'internal';
+/** The `code` of every Error the wasm exports throw: the union is written from src/error.rs by
+ * build/error-codes.mjs when the package is built. */
+export type ErrorCode = string;
 
 /** What the exports throw: a JS Error with a stable `code`. */
 export type CompactionError = Error & { code: ErrorCode };

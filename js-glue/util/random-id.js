@@ -6,7 +6,7 @@
  * @param {number} byteCount
  */
 export function randomHex(byteCount) {
-  const c = /** @type {any} */ (globalThis).crypto;
+  const c = /** @type {Partial<typeof globalThis>} */ (globalThis).crypto;
   const bytes = new Uint8Array(byteCount);
   if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);
   else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);

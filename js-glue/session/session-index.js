@@ -4,66 +4,89 @@
 // later call on the same objects (plus new ones appended) sends only the new nodes and the leaf.
 // Node objects are treated as immutable once handed in (docs/performance.md): a changed node must be
 // a new object, which makes the call re-read the session from scratch.
-import { SessionIndex as WasmIndex } from './bibgenie_compaction.js';
+import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
+
+/**
+ * @import { BranchReadResult, CacheBreakpointOptions, EstimateOptions, ModelProfile, PlanOptions, Projection, Session, SessionNode } from '../bibgenie_compaction.js'
+ * @import { SessionIndex as DeclaredIndex } from '../bibgenie_compaction.js'
+ * @import { InternalSessionIndex } from '../wasm-internals.js'
+ * @typedef {{ index: SessionIndex, leafId: string | null, branchRevision: number }} HeldEntry
+ */
 
 /** Whether `nodes` starts with the node objects an index holds (same objects, same order); their count. */
+/** @type {(index: SessionIndex, nodes: readonly SessionNode[]) => boolean} */
 let heldPrefixOf;
+/** @type {(index: SessionIndex) => number} */
 let heldCount;
+/** @type {(index: SessionIndex) => SessionNode | undefined} */
 let firstNode;
 /** Appends a node as the session's own read would take it (`appendShallow`), or throws. */
+/** @type {(index: SessionIndex, node: SessionNode) => void} */
 let appendHeld;
 
 const dispose = typeof Symbol === 'function' && Symbol.dispose;
 
-/** A session held in wasm for repeated calls; `free()` it when the session closes. */
+/**
+ * A session held in wasm for repeated calls; `free()` it when the session closes. Its type is the
+ * wasm class's declaration (the package exports this class under that name), but for two members:
+ * `[Symbol.dispose]` is set below where the runtime has it, and `summaryRequest`, which the
+ * declaration names, this class does not have (left as it was: a change of behaviour).
+ * @implements {Omit<DeclaredIndex, 'summaryRequest' | typeof Symbol.dispose>}
+ */
 export class SessionIndex {
   #index;
   #nodes;
 
-  /** Use `SessionIndex.from(session)`. */
+  /** Use `SessionIndex.from(session)`. @param {WasmIndex} index @param {SessionNode[]} nodes */
   constructor(index, nodes) {
     if (!(index instanceof WasmIndex)) throw new TypeError('SessionIndex: use SessionIndex.from(session)');
     this.#index = index;
     this.#nodes = nodes;
   }
 
+  /** @param {Session} session */
   static from(session) {
     return fromNodes(session) ?? new SessionIndex(WasmIndex.from(session), Array.from(session.nodes));
   }
 
-  /** Appends a durable node (the leaf does not move); the index keeps this object. */
+  /** Appends a durable node (the leaf does not move); the index keeps this object. @param {SessionNode} node */
   append(node) {
     this.#index.append(node);
     this.#nodes.push(node);
   }
 
+  /** @param {string} leafId @param {number} branchRevision */
   setLeaf(leafId, branchRevision) {
     this.#index.setLeaf(leafId, branchRevision);
   }
 
-  /** The model projection: the summary message, then the node objects handed in. */
+  /** The model projection: the summary message, then the node objects handed in. @returns {Projection} */
   project() {
     return projectionFrom(this.#index.projectPositions(), this.#nodes);
   }
 
-  /** The active branch, root first: the node objects handed in. */
+  /** The active branch, root first: the node objects handed in. @returns {SessionNode[]} */
   history() {
     const nodes = this.#nodes;
     return this.#index.historyPositions().map((i) => nodes[i]);
   }
 
+  /** @returns {BranchReadResult} */
   readBranch() {
     return branchFrom(this.#index.readBranchPositions(), this.#nodes);
   }
 
+  /** @param {ModelProfile} model @param {EstimateOptions} [options] */
   estimate(model, options) {
     return this.#index.estimate(model, options);
   }
 
+  /** @param {ModelProfile} model @param {PlanOptions} options */
   plan(model, options) {
     return this.#index.plan(model, options);
   }
 
+  /** @param {ModelProfile} model @param {CacheBreakpointOptions} [options] */
   cacheBreakpoints(model, options) {
     return this.#index.cacheBreakpoints(model, options);
   }
@@ -76,6 +99,7 @@ export class SessionIndex {
     return this.#index.editTarget();
   }
 
+  /** @param {string} nodeId */
   canFork(nodeId) {
     return this.#index.canFork(nodeId);
   }
@@ -115,7 +139,7 @@ export class SessionIndex {
     };
   }
 }
-if (dispose) SessionIndex.prototype[dispose] = SessionIndex.prototype.free;
+if (dispose) /** @type {Record<symbol, unknown>} */ (/** @type {object} */ (SessionIndex.prototype))[dispose] = SessionIndex.prototype.free;
 
 const utf8 = new TextEncoder();
 /** The UTF-8 of the node being appended; grown as needed, reused for every node. */
@@ -127,6 +151,7 @@ const KEPT_BUFFER_BYTES = 3 << 20;
  * `appendShallow` of `node`: its text encoded into a reused buffer and copied into wasm from there,
  * so a session read node by node leaves no `Uint8Array` per node behind. Throws (the caller reads the
  * whole session) for what `JSON.stringify` does not turn into a text, as `appendShallow` does.
+ * @param {WasmIndex} index @param {unknown} node
  */
 function appendShallow(index, node) {
   const text = JSON.stringify(node);
@@ -140,14 +165,17 @@ function appendShallow(index, node) {
     if (bytes.length <= KEPT_BUFFER_BYTES) nodeBytes = bytes;
   }
   const { written } = utf8.encodeInto(text, bytes);
-  index.appendShallowUtf8(bytes.subarray(0, written));
+  /** @type {InternalSessionIndex} */ (index).appendShallowUtf8(bytes.subarray(0, written));
 }
 
-/** Plain session data whose JSON text is its fields (no `toJSON` of its own), with a leaf. */
+/**
+ * Plain session data whose JSON text is its fields (no `toJSON` of its own), with a leaf.
+ * @param {any} session @returns {session is Session & { leafId: string }}
+ */
 function plainSession(session) {
   if (typeof session !== 'object' || session === null || typeof session.toJSON === 'function') return false;
   const { nodes, leafId, branchRevision } = session;
-  return Array.isArray(nodes) && typeof nodes.toJSON !== 'function' && nodes.length > 0 && isNodeId(leafId) && isCount(branchRevision);
+  return Array.isArray(nodes) && typeof (/** @type {{ toJSON?: unknown }} */ (nodes)).toJSON !== 'function' && nodes.length > 0 && isNodeId(leafId) && isCount(branchRevision);
 }
 
 /**
@@ -155,6 +183,7 @@ function plainSession(session) {
  * whole session's text never sits in wasm memory beside the nodes read from it (the peak of a
  * large session). Null when a node is one the whole session's read must decide (invalid, a
  * duplicate id, deep nesting) or the leaf is not a node: the caller reads the session's text.
+ * @param {unknown} session
  */
 function fromNodes(session) {
   if (!plainSession(session)) return null;
@@ -169,10 +198,21 @@ function fromNodes(session) {
   return new SessionIndex(index, Array.from(session.nodes));
 }
 
+/**
+ * The projection with the caller's node objects at the positions the wasm answered (the positions
+ * of message nodes: the wasm projects no checkpoint node itself).
+ * @param {ReturnType<WasmIndex['projectPositions']>} positions @param {readonly SessionNode[]} nodes
+ * @returns {Projection}
+ */
 export function projectionFrom({ items, checkpointId, keptFromId }, nodes) {
-  return { checkpointId, keptFromId, messages: items.map((item) => (typeof item === 'number' ? nodes[item] : item.summary)) };
+  return { checkpointId, keptFromId, messages: items.map((item) => (typeof item === 'number' ? /** @type {import('ai').UIMessage} */ (nodes[item]) : item.summary)) };
 }
 
+/**
+ * The branch read with the caller's node objects at the positions the wasm answered.
+ * @param {ReturnType<WasmIndex['readBranchPositions']>} positions @param {readonly SessionNode[]} nodes
+ * @returns {BranchReadResult}
+ */
 export function branchFrom({ nodes: positions, problems, readOnly }, nodes) {
   return { nodes: positions.map((i) => nodes[i]), problems, readOnly };
 }
@@ -182,12 +222,13 @@ export function branchFrom({ nodes: positions, problems, readOnly }, nodes) {
 
 /** Sessions held at once (each a wasm index); the least recently used is freed first. */
 const HELD_SESSIONS = 2;
-/** Most recently used last: { index, leafId, branchRevision }. */
+/** Most recently used last: { index, leafId, branchRevision }. @type {HeldEntry[]} */
 const held = [];
 
-const isNodeId = (id) => typeof id === 'string' && id !== '';
-const isCount = (n) => Number.isSafeInteger(n) && n >= 0;
+const isNodeId = (/** @type {unknown} */ id) => typeof id === 'string' && id !== '';
+const isCount = (/** @type {unknown} */ n) => Number.isSafeInteger(n) && /** @type {number} */ (n) >= 0;
 
+/** @param {HeldEntry} entry */
 function drop(entry) {
   held.splice(held.indexOf(entry), 1);
   entry.index.free();
@@ -198,6 +239,7 @@ function drop(entry) {
  * hold (not plain data, no leaf, or a node the index refuses): the caller then answers from the
  * session text as before, with the same errors. Answers through the index equal those of a fresh
  * read of the session (tests/node/session-cache.test.mjs).
+ * @param {unknown} session
  */
 export function heldIndexFor(session) {
   if (!plainSession(session)) return null;

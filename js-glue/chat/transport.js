@@ -10,16 +10,16 @@
 // What the request carries besides the session (`system`, `tools`) is given to the transport: it
 // hands them to `streamResponse` and counts them as overhead in every estimate of the turn, so a
 // request that would overflow with them compacts first. One turn at a time per session in the
-// process (./session-turns.js): a second window's send is refused with `turn-in-flight`.
+// process (../session/in-flight.js): a second window's send is refused with `turn-in-flight`.
 // `ai` is never imported: the app's own streamText (v5, v6 or v7) makes the stream.
 
 import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
-import { randomHex } from './random-id.js';
-import { codedError as turnError } from './coded-error.js';
-import { beginTurn } from './session-turns.js';
+import { randomHex } from '../util/random-id.js';
+import { codedError as turnError } from '../util/coded-error.js';
+import { beginTurn } from '../session/in-flight.js';
 import { applyCacheBreakpoints, promptCacheCallOptions } from './prompt-cache.js';
-import { liveWindow } from './live-window.js';
-import { cacheBreakpoints } from './api.js';
+import { liveWindow } from '../zotero/live-window.js';
+import { cacheBreakpoints } from '../session/calls.js';
 
 /** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
 
@@ -88,8 +88,22 @@ function currentWindow(globals) {
   }
 }
 
+// The types are transport.d.ts's; `implements` checks this class against it.
+/**
+ * @import { CompactionChatTransportOptions } from './transport.js'
+ * @import { CompactionChatTransport as DeclaredTransport } from './transport.js'
+ * @import { CompactionController } from '../compaction/controller.js'
+ * @import { Overhead, Session } from '../bibgenie_compaction.js'
+ * @import { SessionStoreBase } from '../glue.js'
+ * @typedef {CompactionChatTransportOptions['store'] & Pick<SessionStoreBase, 'load'> & Partial<Pick<SessionStoreBase, 'withSessionIndex'>>} TransportStore
+ *   `load` and `withSessionIndex` are read only for the cache marks (a store without them: no marks)
+ */
+
+/** @implements {DeclaredTransport} */
 export class CompactionChatTransport {
+  /** @type {CompactionController} */
   #controller;
+  /** @type {TransportStore} */
   #store;
   #sessionId;
   #streamResponse;
@@ -97,35 +111,23 @@ export class CompactionChatTransport {
   #messageMetadata;
   #onFinish;
   #streamOptions;
-  /** @type {{ system?: unknown, tools?: unknown }} */
+  /** @type {{ system?: string, tools?: Record<string, unknown> }} */
   #request;
-  /** @type {unknown} */
+  /** @type {Overhead | undefined} */
   #overhead;
   /** @type {(() => unknown) | null} */
   #globals;
   /** `{ provider, cache?, ttl? }`: cache marks on what is sent (prompt-cache.js), or null. */
+  /** @type {NonNullable<CompactionChatTransportOptions['promptCache']> | null} */
   #promptCache = null;
   /** streamText's call options for the cache (OpenAI's promptCacheKey of the session), or `{}`. */
   #cacheCallOptions = {};
 
   /**
-   * @param {{
-   *   controller: import('./controller.js').CompactionController,
-   *   store: any,
-   *   sessionId: string,
-   *   streamResponse: (request: { messages: object[], abortSignal: unknown, trigger: string, chatId: string }) => any,
-   *   generateMessageId?: () => string,
-   *   messageMetadata?: (options: any) => Record<string, unknown> | undefined | null,
-   *   onFinish?: (event: { responseMessage: object, isAborted: boolean, isContinuation: boolean }) => unknown,
-   *   system?: unknown,
-   *   tools?: unknown,
-   *   overhead?: unknown,
-   *   globals?: () => unknown,
-   *   [uiMessageStreamOption: string]: unknown,
-   * }} options `system` and `tools` go to streamResponse and count as overhead (`overhead` replaces
-   *   that count: `{ tokens }` or `{ system, tools }`); `globals` returns the window the turn's web
-   *   globals come from (no window: `no-main-window`); the other keys go to toUIMessageStream as
-   *   they are (sendReasoning, sendSources, onError...)
+   * @param {CompactionChatTransportOptions} options `system` and `tools` go to streamResponse and
+   *   count as overhead (`overhead` replaces that count: `{ tokens }` or `{ system, tools }`);
+   *   `globals` returns the window the turn's web globals come from (no window: `no-main-window`);
+   *   the other keys go to toUIMessageStream as they are (sendReasoning, sendSources, onError...)
    */
   constructor(options) {
     if (!options || typeof options !== 'object') throw turnError('invalid-options', 'CompactionChatTransport: options must be an object');
@@ -136,7 +138,7 @@ export class CompactionChatTransport {
     if (!controller || typeof controller.submit !== 'function' || typeof controller.afterTurn !== 'function') {
       throw turnError('invalid-options', 'CompactionChatTransport: controller must be the CompactionController of the session');
     }
-    for (const method of ['appendMessage', 'updateMessageParts', 'retry']) {
+    for (const method of /** @type {const} */ (['appendMessage', 'updateMessageParts', 'retry'])) {
       if (!store || typeof store[method] !== 'function') {
         throw turnError('invalid-options', `CompactionChatTransport: store must be a session store with ${method}() (MemoryStore, SqliteStore, ZoteroDBStore)`);
       }
@@ -153,7 +155,7 @@ export class CompactionChatTransport {
       if (value !== undefined && typeof value !== 'function') throw turnError('invalid-options', `CompactionChatTransport: ${name} must be a function`);
     }
     this.#controller = controller;
-    this.#store = store;
+    this.#store = /** @type {TransportStore} */ (store); // load and withSessionIndex: see TransportStore
     this.#sessionId = sessionId;
     this.#streamResponse = streamResponse;
     this.#generateMessageId = generateMessageId ?? responseId;
@@ -195,7 +197,7 @@ export class CompactionChatTransport {
     try {
       const store = this.#store;
       const held = typeof store.withSessionIndex === 'function'
-        ? await store.withSessionIndex(this.#sessionId, (/** @type {any} */ view) => (view ? view.index.cacheBreakpoints(model, planOptions) : null))
+        ? await store.withSessionIndex(this.#sessionId, (view) => (view ? view.index.cacheBreakpoints(model, planOptions) : null))
         : null;
       breakpoints = (held ?? cacheBreakpoints(await store.load(this.#sessionId), model, planOptions)).breakpoints;
     } catch {

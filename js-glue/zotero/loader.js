@@ -1,41 +1,15 @@
-// Loading the wasm inside a Zotero plugin (Zotero 7 / Firefox 115, Zotero 8+ / Firefox 140),
-// and an abort signal for its sandbox.
+// Loading the wasm inside a Zotero plugin (Zotero 7 / Firefox 115, Zotero 8+ / Firefox 140).
 //
 // Works when bundled by esbuild as an IIFE: no import.meta, no window, no AbortController, no
 // top-level import of the wasm-bindgen module (the caller hands its functions over), so this
 // file can be bundled with the slim entry as a classic script.
 
-import { PACKAGE_VERSION } from './version.js';
-import { releaseHeldSessions } from './session-cache.js';
-import { liveWindow } from './live-window.js';
+import { PACKAGE_VERSION } from '../util/version.js';
+import { releaseHeldSessions } from '../session/session-index.js';
 
 /**
- * @typedef {{
- *   aborted: boolean,
- *   reason: unknown,
- *   addEventListener(type: 'abort', listener: (event: { type: 'abort', target: unknown }) => void, options?: { once?: boolean }): void,
- *   removeEventListener(type: 'abort', listener: (event: { type: 'abort', target: unknown }) => void): void,
- * }} AbortSignalLike
- *   What the runner and the summarizer accept as a signal: an AbortSignal or anything shaped like one.
- *
- * @typedef {AbortSignalLike & {
- *   onabort: ((event: { type: 'abort', target: unknown }) => void) | null,
- *   readonly signal: AbortSignalLike,
- *   abort(reason?: unknown): void,
- *   throwIfAborted(): void,
- * }} AbortSignalLikeController
- *
- * @typedef {ArrayBuffer | ArrayBufferView | WebAssembly.Module} WasmSource
- *
- * @typedef {{
- *   wasmURL?: string | URL,
- *   wasmBytes?: WasmSource,
- *   bindings?: { initSync?: (input: { module: WasmSource }) => unknown, default?: (input: { module_or_path: WasmSource }) => Promise<unknown>, resetWasmState?: () => void, version?: () => string },
- *   initSync?: (input: { module: WasmSource }) => unknown,
- *   init?: (input: { module_or_path: WasmSource }) => Promise<unknown>,
- *   resetWasmState?: () => void,
- *   Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ status?: number, response: ArrayBuffer }> } },
- * }} LoadCompactionOptions
+ * @typedef {import('../glue.js').WasmSource} WasmSource
+ * @typedef {import('../glue.js').LoadCompactionOptions} LoadCompactionOptions
  */
 
 /** @type {Promise<unknown> | null} */
@@ -43,9 +17,10 @@ let loaded = null;
 
 /** @param {string} message @param {unknown} [cause] @param {string} [code] */
 function loadError(message, cause, code = 'wasm-load-failed') {
+  /** @type {Error & { code?: string, expected?: string, actual?: unknown }} */
   const error = new Error(cause === undefined ? message : `${message}: ${cause instanceof Error ? cause.message : String(cause)}`);
-  /** @type {any} */ (error).code = code;
-  if (cause !== undefined) /** @type {any} */ (error).cause = cause;
+  error.code = code;
+  if (cause !== undefined) error.cause = cause;
   return error;
 }
 
@@ -144,7 +119,7 @@ async function load(options) {
   let source = options.wasmBytes;
   if (source === undefined) {
     if (options.wasmURL === undefined) throw loadError('loadCompaction: pass wasmURL or wasmBytes');
-    const zotero = options.Zotero ?? /** @type {any} */ (globalThis).Zotero;
+    const zotero = options.Zotero ?? /** @type {{ Zotero?: LoadCompactionOptions['Zotero'] }} */ (globalThis).Zotero;
     try {
       source = await fetchBytes(String(options.wasmURL), zotero);
     } catch (cause) {
@@ -178,7 +153,7 @@ async function load(options) {
  * @param {LoadCompactionOptions} options @param {string} where
  */
 function checkVersion(options, where) {
-  const version = /** @type {any} */ (options.bindings)?.version;
+  const version = options.bindings?.version;
   if (typeof version !== 'function' || PACKAGE_VERSION === 'source') return;
   let actual;
   try {
@@ -193,8 +168,8 @@ function checkVersion(options, where) {
     `loadCompaction: ${where} is bibgenie-compaction ${String(actual)} but its JavaScript is ${PACKAGE_VERSION}: ` +
       'copy node_modules/bibgenie-compaction/bibgenie_compaction_bg.wasm into the plugin again (the build hook does it)',
   );
-  /** @type {any} */ (error).expected = PACKAGE_VERSION;
-  /** @type {any} */ (error).actual = actual;
+  error.expected = PACKAGE_VERSION;
+  error.actual = actual;
   throw error;
 }
 
@@ -222,7 +197,7 @@ export function loadCompaction(options) {
   return attempt;
 }
 
-/** The bindings the first load was given (a later call's are compared with them). @type {any} */
+/** The bindings the first load was given (a later call's are compared with them). @type {LoadCompactionOptions['bindings'] | null} */
 let loadedBindings = null;
 
 /**
@@ -234,7 +209,7 @@ let loadedBindings = null;
 function laterLoad(first, options) {
   const bindings = options && typeof options === 'object' ? options.bindings : undefined;
   if (!bindings || bindings === loadedBindings) return first;
-  const same = loadedBindings && ['initSync', 'default', 'version', 'resetWasmState'].every(
+  const same = loadedBindings && /** @type {const} */ (['initSync', 'default', 'version', 'resetWasmState']).every(
     (name) => bindings[name] === undefined || loadedBindings[name] === undefined || bindings[name] === loadedBindings[name]);
   if (!same) {
     return Promise.reject(loadError('loadCompaction: already loaded with other bindings (another copy of the module?); call unloadCompaction() first', undefined, 'already-loaded'));
@@ -251,164 +226,4 @@ export function unloadCompaction() {
   releaseHeldSessions();
   loaded = null;
   loadedBindings = null;
-}
-
-/** An Error named AbortError (DOMException where the runtime has it). @param {string} message */
-function abortError(message) {
-  const g = /** @type {any} */ (globalThis);
-  if (typeof g.DOMException === 'function') return new g.DOMException(message, 'AbortError');
-  const error = new Error(message);
-  error.name = 'AbortError';
-  return error;
-}
-
-/**
- * An abort signal and its controller in one object, for runtimes without AbortController
- * (Zotero's plugin sandbox). Pass it (or its `.signal`, the same object) as `signal`; call
- * `abort()` to cancel.
- * @returns {AbortSignalLikeController}
- */
-export function createAbortSignalLike() {
-  /** @type {Array<{ listener: Function, once: boolean }>} */
-  let listeners = [];
-  const state = { aborted: false, reason: /** @type {unknown} */ (undefined) };
-  /** @type {AbortSignalLikeController} */
-  const signal = {
-    get aborted() {
-      return state.aborted;
-    },
-    get reason() {
-      return state.reason;
-    },
-    get signal() {
-      return signal;
-    },
-    onabort: null,
-    addEventListener(type, listener, options) {
-      if (type !== 'abort' || typeof listener !== 'function' || state.aborted) return;
-      if (listeners.some((l) => l.listener === listener)) return;
-      listeners.push({ listener, once: !!(options && options.once) });
-    },
-    removeEventListener(type, listener) {
-      if (type !== 'abort') return;
-      listeners = listeners.filter((l) => l.listener !== listener);
-    },
-    abort(reason) {
-      if (state.aborted) return;
-      state.aborted = true;
-      state.reason = reason === undefined ? abortError('The operation was aborted.') : reason;
-      const event = { type: /** @type {'abort'} */ ('abort'), target: signal };
-      const toCall = [...(typeof signal.onabort === 'function' ? [signal.onabort] : []), ...listeners.map((l) => l.listener)];
-      listeners = [];
-      for (const listener of toCall) {
-        try {
-          listener.call(signal, event);
-        } catch (error) {
-          // Like DOM event dispatch: one failing listener does not stop the others.
-          const g = /** @type {any} */ (globalThis);
-          if (typeof g.reportError === 'function') g.reportError(error);
-          else if (g.console) g.console.error(error);
-        }
-      }
-    },
-    throwIfAborted() {
-      if (state.aborted) throw state.reason;
-    },
-  };
-  return signal;
-}
-
-/**
- * What the AI SDK (5, 6, 7) uses bare and Zotero's plugin sandbox lacks: web streams, abort
- * signals, DOMException and structuredClone (docs/zotero-runtime.md measures which, per major).
- */
-export const WINDOW_GLOBALS = Object.freeze([
-  'ReadableStream', 'TransformStream', 'WritableStream', 'TextDecoderStream', 'TextEncoderStream',
-  'AbortController', 'AbortSignal', 'DOMException', 'structuredClone',
-]);
-
-
-/**
- * Gives the plugin scope the web globals the AI SDK needs, taken from Zotero's CURRENT main window
- * at each use: each name becomes a stable stand-in whose `new`, call, static members (such as
- * `AbortSignal.timeout`) and `instanceof` go to `getWindow()`'s own at that moment. A turn after the
- * window closed and another opened uses the new window's classes (copies taken once belong to a
- * window that may be gone: every later turn hung), and `class X extends TransformStream` in the
- * SDK's code (evaluated when its bundle loads) needs no window: a plugin can start with none. With
- * no window open a use throws code `no-main-window`. A name the scope already has is left alone.
- * Call it before the AI SDK's code runs.
- *
- *   installWindowGlobals(globalThis, () => Zotero.getMainWindow());
- *
- * @param {object} scope the plugin's global (globalThis in its bundle)
- * @param {() => unknown} getWindow the current main window, or null
- * @param {readonly string[]} [names] WINDOW_GLOBALS by default
- * @returns {{ installed: string[], window(): any, uninstall(): void }} `window()` is the current
- *   window (throws `no-main-window`); `uninstall()` removes the stand-ins (plugin shutdown)
- */
-export function installWindowGlobals(scope, getWindow, names = WINDOW_GLOBALS) {
-  if (!scope || (typeof scope !== 'object' && typeof scope !== 'function')) {
-    throw loadError('installWindowGlobals: scope must be the plugin\'s global object', undefined, 'invalid-argument');
-  }
-  if (typeof getWindow !== 'function') {
-    throw loadError('installWindowGlobals: getWindow must be a function returning the main window (Zotero.getMainWindow)', undefined, 'invalid-argument');
-  }
-  const current = () => {
-    let win;
-    try {
-      win = liveWindow(getWindow());
-    } catch {
-      win = null;
-    }
-    if (!win) {
-      throw loadError('no main window is open: the AI SDK takes its streams and abort signals from one (open a Zotero window and try again)', undefined, 'no-main-window');
-    }
-    return win;
-  };
-  /** @type {string[]} */
-  const installed = [];
-  /** @type {Map<string, unknown>} */
-  const standIns = new Map();
-  const target = /** @type {any} */ (scope);
-  for (const name of names) {
-    const own = Object.getOwnPropertyDescriptor(target, name);
-    if (own && (!('value' in own) || own.value !== undefined)) continue; // the scope's own
-    const standIn = windowStandIn(name, current);
-    Object.defineProperty(target, name, { configurable: true, writable: true, enumerable: false, value: standIn });
-    standIns.set(name, standIn);
-    installed.push(name);
-  }
-  return {
-    installed,
-    window: current,
-    uninstall() {
-      for (const [name, standIn] of standIns) {
-        if (target[name] === standIn) delete target[name];
-      }
-    },
-  };
-}
-
-/**
- * A function standing for `current()[name]`: constructing it constructs the window's class (a
- * subclass's `super(...)` too: the instance is the window's, made with the subclass's arguments),
- * calling it calls the window's function, and every other member is read from the window's at that
- * moment; only `prototype` is its own, so `class X extends` it works with no window.
- * @param {string} name @param {() => any} current
- */
-function windowStandIn(name, current) {
-  const stand = function () {};
-  Object.defineProperty(stand, 'name', { value: name });
-  return new Proxy(stand, {
-    construct: (_, args) => Reflect.construct(current()[name], args),
-    apply: (_, thisArg, args) => Reflect.apply(current()[name], thisArg, args),
-    get: (fn, property) => {
-      if (property === 'prototype') return fn.prototype;
-      if (property === Symbol.hasInstance) return (/** @type {unknown} */ value) => value instanceof current()[name];
-      const real = current()[name];
-      const member = real[property];
-      return typeof member === 'function' ? member.bind(real) : member;
-    },
-    has: (_, property) => property in current()[name],
-  });
 }

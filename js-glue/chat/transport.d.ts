@@ -1,8 +1,8 @@
 // Types of transport.js: the chat turn as an AI SDK ChatTransport (ai 5, 6 and 7).
 import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
-import type { CompactionController, SubmitResult } from './controller.js';
-import type { CacheProvider, MarkableModelMessage, PromptCacheCallOptions, SessionStoreBase } from './glue.js';
-import type { CacheBreakpoint, CacheProfile, Overhead } from './bibgenie_compaction.js';
+import type { CompactionController, SubmitResult } from '../compaction/controller.js';
+import type { CacheProvider, MarkableModelMessage, PromptCacheCallOptions, SessionStoreBase } from '../glue.js';
+import type { CacheBreakpoint, CacheProfile, Overhead } from '../bibgenie_compaction.js';
 
 /** What streamResponse gets: the projection (summary message first) ending with the message to answer. */
 export interface TurnRequest<UI_MESSAGE extends UIMessage = UIMessage> {

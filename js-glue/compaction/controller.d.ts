@@ -2,8 +2,8 @@
 import type { UIMessage } from 'ai';
 import type {
   CacheProfile, CompactionMode, Draft, Estimate, ModelProfile, Overhead, Plan, PlanOptions, Projection, Session, SessionStore, Summarize,
-} from './bibgenie_compaction.js';
-import type { CompactOptions, CompactOutcome } from './glue.js';
+} from '../bibgenie_compaction.js';
+import type { CompactOptions, CompactOutcome } from '../glue.js';
 
 export type CompactionState =
   | { status: 'idle'; outcome?: CompactOutcome }

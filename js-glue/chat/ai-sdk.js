@@ -1,13 +1,12 @@
 // AI SDK adapters. `ai` is a peer dependency and never imported here: the app passes its own
 // `generateText` (v5, v6 or v7), so the package bundles no SDK and works with the app's version.
 
-import { codedError as adapterError } from './coded-error.js';
+import { codedError as adapterError } from '../util/coded-error.js';
 
+// The types are glue.d.ts's.
 /**
- * @typedef {{ system: string, prompt: string, maxOutputTokens: number, [key: string]: unknown }} SummaryRequest
- * @typedef {import('./zotero.js').AbortSignalLike} AbortSignalLike
- * @typedef {(request: SummaryRequest, signal?: AbortSignalLike) => Promise<string>} Summarize
- * @typedef {(options: Record<string, unknown>) => PromiseLike<{ text: unknown }>} GenerateText
+ * @import { AbortSignalLike } from '../bibgenie_compaction.js'
+ * @import { AiSdkSummarize } from '../glue.js'
  */
 
 /** Call options that would give the summary request tools or a different prompt. */
@@ -38,7 +37,7 @@ function newAbortController(createAbortController) {
       // fall through to the global, if the runtime has one
     }
   }
-  const g = /** @type {any} */ (globalThis);
+  const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
   return typeof g.AbortController === 'function' ? new g.AbortController() : null;
 }
 
@@ -50,7 +49,7 @@ function newAbortController(createAbortController) {
  */
 function bridgeSignal(signal, createAbortController) {
   if (!signal) return { abortSignal: undefined, aborted: null, dispose() {} };
-  const g = /** @type {any} */ (globalThis);
+  const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
   /** @type {any} */
   let abortSignal;
   /** @type {(() => void) | null} */
@@ -97,13 +96,8 @@ function bridgeSignal(signal, createAbortController) {
  *   import { generateText } from 'ai';
  *   const summarize = createAiSdkSummarizer({ model: openai('gpt-4.1-mini'), generateText });
  *
- * @param {{
- *   model: unknown,
- *   generateText: GenerateText,
- *   callOptions?: Record<string, unknown>,
- *   createAbortController?: () => { signal: unknown, abort(reason?: unknown): void },
- * }} options
- * @returns {Summarize}
+ * @param {Parameters<typeof import('../glue.js').createAiSdkSummarizer>[0]} options
+ * @returns {AiSdkSummarize}
  */
 export function createAiSdkSummarizer({ model, generateText, callOptions = {}, createAbortController }) {
   if (typeof generateText !== 'function') {

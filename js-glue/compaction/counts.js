@@ -1,6 +1,6 @@
 // Counts the glue takes and keeps for later calls (a controller's model and overhead), checked where
 // they enter: on the way into wasm JSON turns NaN and ±Infinity into null, which reads as "absent".
-import { codedError } from './coded-error.js';
+import { codedError } from '../util/coded-error.js';
 
 /** The counts of a ModelProfile (a missing contextWindow is the core's to refuse). */
 const MODEL_COUNTS = ['contextWindow', 'maxOutputTokens', 'imageTokens'];

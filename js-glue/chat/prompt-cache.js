@@ -4,11 +4,11 @@
 // UIMessage cannot carry a message-level mark. Implicit caches (OpenAI, DeepSeek, Google) need no
 // mark; OpenAI takes a `promptCacheKey` per call instead (`promptCacheCallOptions`).
 
-import { codedError } from './coded-error.js';
+import { codedError } from '../util/coded-error.js';
 
 /** Providers whose marks these helpers write; the others cache implicitly. */
 const MARKED = {
-  anthropic: (/** @type {any} */ options) => ({ cacheControl: { type: 'ephemeral', ...(options.ttl ? { ttl: options.ttl } : {}) } }),
+  anthropic: (/** @type {{ ttl?: '5m' | '1h' }} */ options) => ({ cacheControl: { type: 'ephemeral', ...(options.ttl ? { ttl: options.ttl } : {}) } }),
   bedrock: () => ({ cachePoint: { type: 'default' } }),
   openrouter: () => ({ cacheControl: { type: 'ephemeral' } }),
 };

@@ -1,7 +1,7 @@
 // CompactionController: one per open session and window (or one per session shared by its windows).
 // Runs at most one compaction at a time per session on top of the wasm `compact` runner: the
 // running compaction is shared by every controller of the same store and session in the process
-// (./session-turns.js), so a second window joins or waits for it instead of racing it into `stale`.
+// (../session/in-flight.js), so a second window joins or waits for it instead of racing it into `stale`.
 // Gates the session operations while it runs, and turns a send into a preflight (compact first
 // when the draft would not fit).
 //
@@ -11,38 +11,29 @@
 // plan says compact. A store with only load/transaction (an app's own) goes through the runner.
 //
 // Works in Zotero's plugin sandbox: no AbortController, no window; the signal is the
-// abort-signal-like object of ./zotero.js.
+// abort-signal-like object of ../util/abort-signal.js.
 
-import * as wasmExports from './bibgenie_compaction.js';
+import * as wasmExports from '../bibgenie_compaction.js';
 import { compact } from './runner.js';
-import { estimate, plan, project } from './api.js';
-import { createAbortSignalLike } from './zotero.js';
-import { randomHex } from './random-id.js';
-import { codedError as controllerError } from './coded-error.js';
+import { estimate, plan, project } from '../session/calls.js';
+import { createAbortSignalLike } from '../util/abort-signal.js';
+import { randomHex } from '../util/random-id.js';
+import { codedError as controllerError } from '../util/coded-error.js';
 import { checkModelCounts, checkOverheadCounts } from './counts.js';
-import { sessionSlot } from './session-turns.js';
+import { sessionSlot } from '../session/in-flight.js';
 
 // The default core: the wasm exports, with the package's project/estimate/plan (they answer with the
 // caller's own node objects, exactly as given, and share one hidden index for one session), and the
 // runner of the glue.
 const wasm = { ...wasmExports, project, estimate, plan, compact };
 
+// The types are controller.d.ts's (and glue.d.ts's); `implements` checks this class against it.
 /**
- * @typedef {import('./glue.js').CompactOutcome} CompactOutcome
- * @typedef {import('./glue.js').CompactStore} CompactStore
- * @typedef {import('./glue.js').CompactSummarize} CompactSummarize
- * @typedef {'manual' | 'auto' | 'preflight'} CompactionMode
- * @typedef {{ status: 'idle', outcome?: CompactOutcome }
- *   | { status: 'compacting', mode: CompactionMode, cancel: () => boolean, foldedMessages?: number, tokensBefore?: number, tokensAfterEstimate?: number }
- *   | { status: 'failed', mode: CompactionMode, reason: string, message: string, outcome: CompactOutcome }} CompactionState
- * @typedef {{ status: 'send', messages: unknown[], draft: unknown, outcome: CompactOutcome, stored?: true }
- *   | { status: 'too-large' | 'cancelled' | 'failed', reason: string, message?: string, draft: unknown, outcome?: CompactOutcome }} SubmitResult
- * @typedef {{
- *   compact: (options: object) => Promise<CompactOutcome>,
- *   project: (session: unknown) => { messages: unknown[] },
- *   estimate?: (session: unknown, model: object, options: object) => { tokens: number, safeInputLimit: number, fits: boolean },
- *   plan?: (session: unknown, model: object, options: object) => { summarizeIds: string[], tokensBefore: number, tokensAfterEstimate: number },
- * }} CompactionCore
+ * @import { UIMessage } from 'ai'
+ * @import { CacheProfile, CompactionMode, Draft, ModelProfile, Overhead } from '../bibgenie_compaction.js'
+ * @import { CompactOutcome, CompactStore, CompactSummarize } from '../glue.js'
+ * @import { CompactionControllerOptions, CompactionCore, CompactionState, SubmitResult } from './controller.js'
+ * @import { CompactionController as DeclaredController } from './controller.js'
  */
 
 /** Session operations that must wait while a compaction runs (it would commit onto a moved branch). */
@@ -65,7 +56,7 @@ function countsOf(plan) {
 
 /**
  * The overhead a call gives (`{ overhead }`), else the controller's.
- * @param {unknown} options @param {unknown} fallback
+ * @param {unknown} options @param {Overhead | undefined} fallback @returns {Overhead | undefined}
  */
 function overheadOption(options, fallback) {
   if (options === undefined || options === null) return fallback;
@@ -90,19 +81,20 @@ function draftId() {
 /**
  * The draft as the message to send: a UIMessage is used as given (same object, not copied or
  * changed); text becomes a user message with one text part.
- * @param {unknown} draft
+ * @param {Draft} draft @returns {UIMessage}
  */
 function draftMessage(draft) {
   if (typeof draft === 'string') return { id: draftId(), role: 'user', parts: [{ type: 'text', text: draft }] };
-  return draft;
+  return /** @type {UIMessage} */ (draft); // an id-less draft message is sent as the app gave it
 }
 
 /**
  * A submit whose compaction (its own, or the one it waited for) was cancelled or failed: nothing is
  * sent, the draft comes back as given.
+ * @template {Draft} D
  * @param {CompactOutcome} outcome a `cancelled` or `failed` outcome
- * @param {unknown} draft
- * @returns {SubmitResult}
+ * @param {D} draft
+ * @returns {SubmitResult & { draft: D }}
  */
 function interruptedSubmit(outcome, draft) {
   const o = /** @type {any} */ (outcome);
@@ -110,37 +102,30 @@ function interruptedSubmit(outcome, draft) {
   return { status: 'failed', reason: o.reason, message: o.message ?? o.reason, draft, outcome };
 }
 
+/** @implements {DeclaredController} */
 export class CompactionController {
   /** @type {CompactStore} */ #store;
   /** @type {string} */ #sessionId;
-  /** @type {object} */ #model;
+  /** @type {ModelProfile} */ #model;
   /** @type {CompactSummarize} */ #summarize;
-  /** @type {unknown} */ #overhead;
+  /** @type {Overhead | undefined} */ #overhead;
   /** @type {CompactionCore} */ #core;
   /** The session's slot shared with the other controllers and transports of the same store and session. */
-  /** @type {{ run: { mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, promise: Promise<CompactOutcome>, announced: boolean } | null, turn: object | null }} */
+  /** @type {{ run: { mode: CompactionMode, owner: object, abort: ReturnType<typeof createAbortSignalLike>, promise: Promise<CompactOutcome>, announced: boolean } | null, turn: object | null }} */
   #slot;
   /** @type {CompactionState} */
   #state = { status: 'idle' };
   /** Whether decisions may be planned on the store's held index (the wasm core and a store that has one). */
   #indexed = false;
   /** The prompt cache: `{ profile, now, background }` of the `cache` options, or null. */
+  /** @type {{ profile: CacheProfile, now: () => number, background: boolean } | null} */
   #cache = null;
   /** The pending background check once the cache's lifetime has passed (a timer), and its generation. */
+  /** @type {any} a timer handle: a number, or Node's Timeout (with unref) */
   #coldTimer = null;
   #coldGeneration = 0;
 
-  /**
-   * @param {{
-   *   store: CompactStore,
-   *   sessionId: string,
-   *   model: object,
-   *   summarize: CompactSummarize,
-   *   overhead?: unknown,
-   *   onStatus?: (state: CompactionState) => void,
-   *   core?: CompactionCore,
-   * }} options `core` replaces the wasm exports (tests, or a second copy of the module).
-   */
+  /** @param {CompactionControllerOptions} options `core` replaces the wasm exports (tests, or a second copy of the module). */
   constructor(options) {
     if (!options || typeof options !== 'object') throw controllerError('invalid-options', 'CompactionController: options must be an object');
     const { store, sessionId, model, summarize, overhead, onStatus, core } = options;
@@ -186,10 +171,10 @@ export class CompactionController {
 
   /**
    * Runs the automatic check again once the cache's lifetime has passed, unless a message came first
-   * or another window's turn or compaction is in flight then. @param {unknown} overhead the turn's
+   * or another window's turn or compaction is in flight then. @param {Overhead | undefined} overhead the turn's
    */
   #scheduleColdCheck(overhead) {
-    const g = /** @type {any} */ (globalThis);
+    const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
     if (!this.#cache?.background || typeof g.setTimeout !== 'function') return;
     this.#cancelColdCheck();
     const generation = this.#coldGeneration;
@@ -204,7 +189,7 @@ export class CompactionController {
 
   #cancelColdCheck() {
     this.#coldGeneration++;
-    const g = /** @type {any} */ (globalThis);
+    const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
     if (this.#coldTimer !== null && typeof g.clearTimeout === 'function') g.clearTimeout(this.#coldTimer);
     this.#coldTimer = null;
   }
@@ -225,7 +210,7 @@ export class CompactionController {
 
   /**
    * Uses another model from now on (`can('switch-model')` must be true).
-   * @param {object} model
+   * @param {ModelProfile} model
    */
   setModel(model) {
     if (this.#slot.run) throw controllerError('busy', 'setModel: a compaction is running; wait for it or cancel it first');
@@ -277,7 +262,7 @@ export class CompactionController {
    * need not await (it never rejects); skipped while a compaction runs (resolves null). The runner
    * plans in `auto` mode, which does nothing while a tool call, result or approval is pending or
    * while the projection is under the threshold.
-   * @param {{ overhead?: unknown }} [options] `overhead` replaces the controller's for this check
+   * @param {{ overhead?: Overhead }} [options] `overhead` replaces the controller's for this check
    * @returns {Promise<CompactOutcome | null>}
    */
   afterTurn(options) {
@@ -296,10 +281,11 @@ export class CompactionController {
    * when the compaction it waited on (manual, after-turn or its own preflight) was cancelled or
    * failed, the submit ends so too, and only the user's next submit tries again. After its own
    * compaction the new projection is estimated with the draft; `send` only when that fits.
-   * @param {string | object} draft the user's message (a UIMessage, or its text)
-   * @param {{ overhead?: unknown }} [options] `overhead` (what this request carries besides the
+   * @template {Draft} D
+   * @param {D} draft the user's message (a UIMessage, or its text)
+   * @param {{ overhead?: Overhead }} [options] `overhead` (what this request carries besides the
    *   session: `{ system, tools }` or `{ tokens }`) replaces the controller's for this send
-   * @returns {Promise<SubmitResult>}
+   * @returns {Promise<SubmitResult & { draft: D }>}
    */
   async submit(draft, options) {
     if (draft === undefined || draft === null) throw controllerError('invalid-options', 'submit: draft must be a UIMessage or a string');
@@ -335,8 +321,8 @@ export class CompactionController {
         case 'noop':
           // No compaction needed, yet the plan does not say "send now" (e.g. a read-only session).
           return { status: 'failed', reason: outcome.reason, message: `the draft cannot be sent: ${outcome.reason}`, draft, outcome };
-        default:
-          return { status: 'failed', reason: outcome.reason, message: outcome.message ?? outcome.reason, draft, outcome };
+        default: // a status no CompactOutcome has (a replaced core's)
+          return { status: 'failed', reason: /** @type {{ reason: string }} */ (outcome).reason, message: /** @type {{ message?: string }} */ (outcome).message ?? /** @type {{ reason: string }} */ (outcome).reason, draft, outcome };
       }
     }
     return {
@@ -351,11 +337,12 @@ export class CompactionController {
   /**
    * Rule `send-only-when-fits`: after a preflight compaction the plan's figure was a promise; the
    * committed projection plus the draft is estimated again and sent only within the safe limit.
+   * @template {Draft} D
    * @param {CompactOutcome} outcome a `committed` outcome
-   * @param {unknown} draft
+   * @param {D} draft
    * @param {'leaf' | false} stored whether the draft is already the session's leaf
-   * @param {unknown} overhead
-   * @returns {Promise<SubmitResult>}
+   * @param {Overhead | undefined} overhead
+   * @returns {Promise<SubmitResult & { draft: D }>}
    */
   async #sendIfFits(outcome, draft, stored, overhead) {
     const options = this.#requestOptions(stored ? undefined : draft, overhead);
@@ -389,7 +376,7 @@ export class CompactionController {
    * takes the checkpoint row as an append (no read of the whole session); null when the index cannot
    * answer or the session moved on since the commit (the committed session then decides).
    * @param {CompactOutcome} outcome a `committed` outcome @param {object} options
-   * @returns {Promise<{ estimated: any, messages: unknown[] } | null>}
+   * @returns {Promise<{ estimated: any, messages: UIMessage[] } | null>}
    */
   async #committedOnIndex(outcome, options) {
     const committed = /** @type {any} */ (outcome).session;
@@ -400,11 +387,12 @@ export class CompactionController {
   }
 
   /**
+   * @template {Draft} D
    * @param {CompactOutcome} outcome
-   * @param {unknown} draft
+   * @param {D} draft
    * @param {'leaf' | false} stored whether the draft is already the session's leaf (then it is not appended again)
-   * @param {unknown[]} [projected] the projection's messages when the index already made them
-   * @returns {SubmitResult}
+   * @param {UIMessage[]} [projected] the projection's messages when the index already made them
+   * @returns {SubmitResult & { draft: D }}
    */
   #sendNow(outcome, draft, stored, projected) {
     try {
@@ -444,12 +432,12 @@ export class CompactionController {
 
   /**
    * @param {CompactionMode} mode
-   * @param {unknown} draft
-   * @param {unknown} [overhead]
+   * @param {Draft | undefined} draft
+   * @param {Overhead} [overhead]
    */
   #start(mode, draft, overhead = this.#overhead) {
     const abort = createAbortSignalLike();
-    /** @type {{ mode: CompactionMode, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown, plan?: any, projected?: unknown[] }} */
+    /** @type {{ mode: CompactionMode, owner: object, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown, plan?: any, projected?: UIMessage[] }} */
     const run = { mode, abort, owner: this, promise: /** @type {any} */ (null), announced: false, session: undefined };
     const store = this.#store;
     // The runner reads the session through load(); kept for the counts of the `compacting` state.
@@ -504,7 +492,7 @@ export class CompactionController {
    * Plans on the store's index, then runs the runner only when there is something to compact (or a
    * case the runner reports: too large, no index). The index path's outcome is the runner's: a
    * `noop` with the same plan, and `session` as load() gives it, its `nodes` parsed when first read.
-   * @param {{ mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, plan?: any, projected?: unknown[] }} run
+   * @param {{ mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, plan?: any, projected?: UIMessage[] }} run
    * @param {{ mode: CompactionMode, draft?: unknown, overhead?: unknown }} options the runner's options
    * @returns {Promise<CompactOutcome>}
    */
@@ -525,8 +513,8 @@ export class CompactionController {
    * The plan on the store's held index, with the outcome when no runner call is needed (and for a
    * send that fits, the projection's messages); null when the index cannot answer (the runner then
    * decides, with its own load, and reports any problem as before).
-   * @param {CompactionMode} mode @param {{ draft?: unknown, overhead?: unknown }} request the runner's options
-   * @returns {Promise<{ plan: any, outcome?: CompactOutcome, messages?: unknown[] } | null>}
+   * @param {CompactionMode} mode @param {{ draft?: Draft, overhead?: Overhead }} request the runner's options
+   * @returns {Promise<{ plan: any, outcome?: CompactOutcome, messages?: UIMessage[] } | null>}
    */
   async #planOnIndex(mode, request) {
     const options = { mode, ...this.#requestOptions(request.draft, request.overhead) };
@@ -555,7 +543,7 @@ export class CompactionController {
 
   /**
    * The draft (when given) and the overhead (the controller's unless the call gave one), as plan and
-   * estimate options. @param {unknown} draft @param {unknown} [overhead]
+   * estimate options. @param {Draft | undefined} draft @param {Overhead} [overhead]
    */
   #requestOptions(draft, overhead = this.#overhead) {
     return { ...(draft === undefined ? {} : { draft }), ...(overhead === undefined ? {} : { overhead }), ...this.#cacheOptions() };
@@ -569,7 +557,7 @@ export class CompactionController {
   /**
    * For a status line ("Compacting 14 earlier messages, 9,800 -> 3,100 tokens") when no plan was
    * made on an index: the plan the runner is carrying out, planned again on the session it loaded.
-   * @param {unknown} session @param {CompactionMode} mode @param {unknown} draft @param {unknown} overhead
+   * @param {unknown} session @param {CompactionMode} mode @param {Draft | undefined} draft @param {Overhead | undefined} overhead
    */
   #compactingCounts(session, mode, draft, overhead) {
     const plan = /** @type {any} */ (this.#core).plan;
@@ -602,7 +590,7 @@ export class CompactionController {
       this.onStatus({ ...state });
     } catch (error) {
       // A failing UI callback must not break the compaction bookkeeping.
-      const g = /** @type {any} */ (globalThis);
+      const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
       if (g.console && typeof g.console.error === 'function') g.console.error(error);
     }
   }

@@ -6,7 +6,7 @@ export function liveWindow(win) {
   if (!win) return null;
   try {
     // A closed window's objects are dead to other compartments: reading through them throws.
-    return /** @type {any} */ (win).closed === true ? null : win;
+    return /** @type {{ closed?: unknown }} */ (win).closed === true ? null : win;
   } catch {
     return null;
   }

@@ -7,8 +7,21 @@
 // Rejects only for unusable options (`invalid-options`, `invalid-model`); everything that goes
 // wrong later resolves as an outcome, and `cancelled`/`failed` wrote nothing. Works in Zotero's
 // plugin sandbox: no AbortController, console, queueMicrotask or structuredClone.
-import { SessionIndex, checkCommit, checkpointNode } from './bibgenie_compaction.js';
-import { codedError } from './coded-error.js';
+import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compaction.js';
+import { codedError } from '../util/coded-error.js';
+
+// The types are glue.d.ts's (the Compact* types) and the wasm declarations'.
+/**
+ * @import { AbortSignalLike, CheckpointNode, ModelProfile, Plan, PlanOptions, Session, SummaryRequest } from '../bibgenie_compaction.js'
+ * @import { SessionIndex as SessionIndexType } from '../bibgenie_compaction.js'
+ * @import { CompactOptions, CompactOutcome, SessionView } from '../glue.js'
+ * @import { InternalSessionIndexClass } from '../wasm-internals.js'
+ */
+/**
+ * @typedef {{ store: object, sessionId: string, model: ModelProfile, planOptions: PlanOptions, summarize: Function, signal: AbortSignalLike | null }} Run
+ *   what readOptions takes of the options
+ * @typedef {{ outcome: CompactOutcome } | { outcome?: undefined, plan: Plan, request: SummaryRequest }} Prepared
+ */
 
 const STORE_FAILED = 'store-failed';
 const UNKNOWN_SESSION = 'unknown-session';
@@ -17,7 +30,8 @@ const ABORTED = 'aborted';
 
 /**
  * Runs one compaction.
- * @param {any} options `{ store, sessionId, model, mode?, draft?, overhead?, summarize, signal? }`
+ * @param {CompactOptions} options `{ store, sessionId, model, mode?, draft?, overhead?, summarize, signal? }`
+ * @returns {Promise<CompactOutcome>}
  */
 export async function compact(options) {
   const run = readOptions(options);
@@ -44,11 +58,12 @@ export async function compact(options) {
  * The plan and summary request, or the outcome that ends the run: on the store's held index of the
  * session when it has one (the package's stores: no load, no read of the whole session), else from
  * one read of what `store.load` gives.
+ * @param {Run} run @returns {Promise<Prepared>}
  */
 async function prepareRun(run) {
   if (hasMethod(run.store, 'withSessionIndex')) {
     const held = await attempt(() =>
-      race(run.signal, callMethod(run.store, 'withSessionIndex', [run.sessionId, (view) => (view ? prepareOn(run, view.index, view.lazySession()) : null)])));
+      race(run.signal, callMethod(run.store, 'withSessionIndex', [run.sessionId, (/** @type {SessionView | null} */ view) => (view ? prepareOn(run, view.index, view.lazySession()) : null)])));
     if (held.thrown) return { outcome: failedThrown(STORE_FAILED, 'store.withSessionIndex failed', held.error) };
     if (held.value === NOT_SETTLED) return { outcome: cancelled() };
     if (held.value) return held.value;
@@ -70,7 +85,11 @@ async function prepareRun(run) {
   }
 }
 
-/** Plans on `index` (which holds `session`); the summary request when the plan compacts. */
+/**
+ * Plans on `index` (which holds `session`); the summary request when the plan compacts.
+ * @param {Run} run @param {Pick<SessionIndexType, 'plan' | 'summaryRequest'>} index @param {Session} session
+ * @returns {Prepared}
+ */
 function prepareOn(run, index, session) {
   try {
     const plan = index.plan(run.model, run.planOptions);
@@ -82,7 +101,11 @@ function prepareOn(run, index, session) {
   }
 }
 
-/** `{ summary }`, or `{ outcome }` (cancelled or failed). */
+/**
+ * `{ summary }`, or `{ outcome }` (cancelled or failed).
+ * @param {Run} run @param {SummaryRequest} request
+ * @returns {Promise<{ summary: string, outcome?: undefined } | { outcome: CompactOutcome }>}
+ */
 async function summarizeWith(run, request) {
   let result;
   try {
@@ -102,11 +125,15 @@ async function summarizeWith(run, request) {
   return { summary: result.value };
 }
 
-/** The version-conditional commit inside `store.transaction`. */
+/**
+ * The version-conditional commit inside `store.transaction`.
+ * @param {Run} run @param {Plan} plan @param {CheckpointNode} node @returns {Promise<CompactOutcome>}
+ */
 async function commit(run, plan, node) {
+  /** @type {CompactOutcome | null} */
   let outcomeOfFn = null;
   let settled = false;
-  const transactionFn = async (tx) => {
+  const transactionFn = async (/** @type {object} */ tx) => {
     // Called after the transaction settled: that store's transaction is already over.
     if (settled) throw codedError('internal', 'compact: the transaction callback was called after the transaction settled');
     const result = await commitIn(run, plan, node, tx);
@@ -124,7 +151,11 @@ async function commit(run, plan, node) {
   return outcomeOfFn ?? failed(codedError('internal', 'store.transaction resolved without running fn'));
 }
 
-/** Runs inside the store's transaction. A throw rejects `fn`, which rolls the transaction back. */
+/**
+ * Runs inside the store's transaction. A throw rejects `fn`, which rolls the transaction back.
+ * @param {Run} run @param {Plan} plan @param {CheckpointNode} node @param {object} tx
+ * @returns {Promise<CompactOutcome>}
+ */
 async function commitIn(run, plan, node, tx) {
   if (isAborted(run.signal)) return cancelled();
   const fresh = await callMethod(tx, 'load', []);
@@ -150,6 +181,7 @@ async function commitIn(run, plan, node, tx) {
 
 // ---- options ----------------------------------------------------------------------------------
 
+/** @param {unknown} options @returns {Run} */
 function readOptions(options) {
   if (!isObject(options)) throw invalid('compact options must be an object { store, sessionId, model, summarize, ... }');
   const store = get(options, 'store');
@@ -163,7 +195,8 @@ function readOptions(options) {
   const draft = get(options, 'draft');
   const overhead = get(options, 'overhead');
   // The model first, then mode, draft and overhead as plan options (invalid-model, invalid-options).
-  SessionIndex.checkCompactInputs(model, mode, draft, overhead);
+  /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).checkCompactInputs(model, mode, draft, overhead);
+  /** @type {PlanOptions & Record<string, unknown>} */
   const planOptions = { mode: mode ?? 'manual' };
   if (draft !== undefined && draft !== null) planOptions.draft = draft;
   if (overhead !== undefined && overhead !== null) planOptions.overhead = overhead;
@@ -183,6 +216,7 @@ function readOptions(options) {
   return { store, sessionId, model: plainCopy(model), planOptions: plainCopy(planOptions), summarize, signal };
 }
 
+/** @param {string} message */
 function invalid(message) {
   return codedError('invalid-options', message);
 }
@@ -192,7 +226,7 @@ function invalid(message) {
 /** What `race` answers when the signal aborted first. */
 const NOT_SETTLED = Symbol('aborted');
 
-/** A getter that throws counts as not aborted: the signal cannot be read, so it never fired. */
+/** A getter that throws counts as not aborted: the signal cannot be read, so it never fired. @param {AbortSignalLike | null} signal */
 function isAborted(signal) {
   if (signal === null) return false;
   try {
@@ -205,6 +239,8 @@ function isAborted(signal) {
 /**
  * Awaits `promise`, or stops waiting when the signal aborts (`NOT_SETTLED`, whatever the promise
  * did). The listener is removed again where the signal allows it.
+ * @template T @param {AbortSignalLike | null} signal @param {Promise<T>} promise
+ * @returns {Promise<T | typeof NOT_SETTLED>}
  */
 async function race(signal, promise) {
   if (isAborted(signal)) return NOT_SETTLED;
@@ -241,7 +277,11 @@ function neverAbortingSignal() {
 
 // ---- calls into the caller's objects ----------------------------------------------------------
 
-/** `{ value }` or `{ thrown: true, error }` of an async step. */
+/**
+ * `{ value }` or `{ thrown: true, error }` of an async step.
+ * @template T @param {() => T | Promise<T>} step
+ * @returns {Promise<{ value: T, thrown?: undefined, error?: undefined } | { thrown: true, error: unknown, value?: undefined }>}
+ */
 async function attempt(step) {
   try {
     return { value: await step() };
@@ -250,7 +290,7 @@ async function attempt(step) {
   }
 }
 
-/** `target[name]`, or `undefined` when reading it throws. */
+/** `target[name]`, or `undefined` when reading it throws. @param {any} target the caller's object @param {string} name */
 function get(target, name) {
   try {
     return target[name];
@@ -259,56 +299,69 @@ function get(target, name) {
   }
 }
 
+/** @param {unknown} value @returns {value is object} */
 function isObject(value) {
   return typeof value === 'object' && value !== null;
 }
 
+/** @param {unknown} target @param {string} name */
 function hasMethod(target, name) {
   return isObject(target) && typeof get(target, name) === 'function';
 }
 
+/** @param {unknown} target @param {string} name @param {unknown[]} args @returns {any} what the caller's method returns */
 function callSync(target, name, args) {
   const method = isObject(target) || typeof target === 'function' ? get(target, name) : undefined;
   if (typeof method !== 'function') throw invalid(`${name} is not a function`);
   return method.apply(target, args);
 }
 
-/** Calls `target[name](...args)` and turns what it returns into a promise (a plain value resolves). */
+/**
+ * Calls `target[name](...args)` and turns what it returns into a promise (a plain value resolves).
+ * @param {unknown} target @param {string} name @param {unknown[]} args @returns {Promise<any>}
+ */
 function callMethod(target, name, args) {
   return Promise.resolve(callSync(target, name, args));
 }
 
-/** A plain copy: the store and the outcome get objects of their own. */
+/** A plain copy: the store and the outcome get objects of their own. @template T @param {T} value @returns {T} */
 function plainCopy(value) {
   return JSON.parse(JSON.stringify(value));
 }
 
 // ---- outcomes ---------------------------------------------------------------------------------
 
+/**
+ * @param {CompactOutcome['status']} status @param {string} reason @param {object} fields
+ * @returns {CompactOutcome}
+ */
 function outcome(status, reason, fields) {
-  return { status, reason, ...fields };
+  return /** @type {CompactOutcome} */ ({ status, reason, ...fields });
 }
 
 function cancelled() {
   return outcome('cancelled', ABORTED, {});
 }
 
+/** @param {unknown} error */
 function cancelledWith(error) {
   return outcome('cancelled', ABORTED, { error });
 }
 
-/** A core error (a coded `Error` from wasm or from here) as a failed outcome. */
+/** A core error (a coded `Error` from wasm or from here) as a failed outcome. @param {any} error */
 function failed(error) {
   const reason = typeof error?.code === 'string' ? error.code : 'internal';
   return outcome('failed', reason, { message: describe(error), error });
 }
 
+/** @param {string} reason @param {string} context @param {unknown} error */
 function failedThrown(reason, context, error) {
   // A missing session is the app's mistake to name (`unknown-session`), not a failing store.
   const code = reason === STORE_FAILED && isObject(error) ? get(error, 'code') : undefined;
   return outcome('failed', code === UNKNOWN_SESSION ? UNKNOWN_SESSION : reason, { message: `${context}: ${describe(error)}`, error });
 }
 
+/** @param {unknown} thrown */
 function describe(thrown) {
   if (thrown instanceof Error) return thrown.message;
   if (typeof thrown === 'string') return thrown;
@@ -316,6 +369,7 @@ function describe(thrown) {
   return typeof message === 'string' ? message : `a thrown ${typeOf(thrown)}`;
 }
 
+/** @param {unknown} value */
 function typeOf(value) {
   return value === null ? 'null' : typeof value;
 }
