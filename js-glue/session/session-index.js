@@ -7,7 +7,7 @@
 import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
 
 /**
- * @import { BranchReadResult, CacheBreakpointOptions, EstimateOptions, ModelProfile, PlanOptions, Projection, Session, SessionNode } from '../bibgenie_compaction.js'
+ * @import { BranchReadResult, CacheBreakpointOptions, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode } from '../bibgenie_compaction.js'
  * @import { SessionIndex as DeclaredIndex } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndex } from '../wasm-internals.js'
  * @typedef {{ index: SessionIndex, leafId: string | null, branchRevision: number }} HeldEntry
@@ -28,10 +28,9 @@ const dispose = typeof Symbol === 'function' && Symbol.dispose;
 
 /**
  * A session held in wasm for repeated calls; `free()` it when the session closes. Its type is the
- * wasm class's declaration (the package exports this class under that name), but for two members:
- * `[Symbol.dispose]` is set below where the runtime has it, and `summaryRequest`, which the
- * declaration names, this class does not have (left as it was: a change of behaviour).
- * @implements {Omit<DeclaredIndex, 'summaryRequest' | typeof Symbol.dispose>}
+ * wasm class's declaration (the package exports this class under that name), but for
+ * `[Symbol.dispose]`, set below where the runtime has it.
+ * @implements {Omit<DeclaredIndex, typeof Symbol.dispose>}
  */
 export class SessionIndex {
   #index;
@@ -84,6 +83,11 @@ export class SessionIndex {
   /** @param {ModelProfile} model @param {PlanOptions} options */
   plan(model, options) {
     return this.#index.plan(model, options);
+  }
+
+  /** The summary request of a compacting `plan` made on this index. @param {Plan} plan @param {ModelProfile} model */
+  summaryRequest(plan, model) {
+    return this.#index.summaryRequest(plan, model);
   }
 
   /** @param {ModelProfile} model @param {CacheBreakpointOptions} [options] */
