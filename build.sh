@@ -190,7 +190,7 @@ setup() { setup_for all; }
 # build
 
 build_pkg() {
-  local start=$SECONDS wasm
+  local start=$SECONDS wasm codes_rs
   cargo build --release --target "$WASM_TARGET" --lib
   rm -rf "$PKG"
   # --omit-default-module-path: no `new URL(..., import.meta.url)` in the generated JS, so the
@@ -202,16 +202,27 @@ build_pkg() {
   shrink_wasm "$wasm"
   # Module state safe for a plugin loader, declarations that need no DOM lib (see the script).
   node build/patch-bindgen.mjs "$PKG/$CRATE_FILE.js" "$PKG/$CRATE_FILE.d.ts"
+  # The TS ErrorCode union from the Rust codes (written once: the file with `pub enum ErrorCode`).
+  codes_rs=$(error_codes_file)
+  node build/error-codes.mjs "$codes_rs" "$PKG/$CRATE_FILE.d.ts"
   cp -R js-glue/. "$PKG/"
   rm "$PKG/package.template.json"
   # The version the glue expects of the .wasm (loadCompaction compares it with version()).
-  printf "export const PACKAGE_VERSION = '%s';\n" "$(crate_version)" >"$PKG/version.js"
+  printf "/** @type {string} */\nexport const PACKAGE_VERSION = '%s';\n" "$(crate_version)" >"$PKG/util/version.js"
   # The README links to docs/, so both ship: every link in the tarball's README resolves.
   cp README.md "$PKG/"
   cp -R docs "$PKG/docs"
   write_package_json
   log "pkg/ built in $((SECONDS - start))s"
   log "wasm size: $(stat -c %s "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzipped ($(basename "$wasm"))"
+}
+
+# The Rust file that declares the error codes (src/error.rs; found by its enum, wherever it lives in src/).
+error_codes_file() {
+  local file
+  file=$(grep -rlE --include='*.rs' '^pub enum ErrorCode' src | head -n 1) || true
+  [[ -n $file ]] || fail "no \`pub enum ErrorCode\` under src/ (build/error-codes.mjs reads the codes from it)"
+  printf '%s\n' "$file"
 }
 
 # Zotero's plugin scope has no `console` (nor queueMicrotask): a bare use is a ReferenceError there.
@@ -403,7 +414,31 @@ consumer_type_check() {
   log "tsc --noEmit -p tsconfig.zotero.json (zotero-types $(node -p "require('$TEST_NODE_MODULES/zotero-types/package.json').version"), no DOM lib, ai@7, skipLibCheck true)"
   "$tsc" --noEmit -p "$project/tsconfig.zotero.json"
   zotero_strict_type_check "$tsc" "$project"
+  glue_type_check "$tsc"
   node "$CONSUMER/tests/types/types-exports.mjs" "$CONSUMER/tests/types/consumer.ts"
+}
+
+# checkJs over the glue as it ships (tests/types/tsconfig.glue.json): the JS of the installed package
+# against the .d.ts files it takes its types from. Every runtime .js (not the demo) must be in it.
+glue_type_check() {
+  local tsc=$1 project="$CONSUMER/types-glue" missing
+  rm -rf "$project"
+  mkdir -p "$project/node_modules"
+  cp -R "$CONSUMER/node_modules/bibgenie-compaction" "$project/pkg"
+  ln -s "$TEST_NODE_MODULES/ai" "$project/node_modules/ai"
+  printf '{ "private": true, "type": "module" }\n' >"$project/package.json"
+  cp "$CONSUMER/tests/types/tsconfig.glue.json" "$project/"
+  log "tsc --noEmit -p tsconfig.glue.json (checkJs over the glue, strict)"
+  "$tsc" --noEmit -p "$project/tsconfig.glue.json"
+  missing=$(comm -23 <(glue_js_files "$project") \
+    <("$tsc" --listFilesOnly -p "$project/tsconfig.glue.json" | sed "s|^$project/||" | sort))
+  [[ -z $missing ]] || fail "tsconfig.glue.json leaves out (add them to its files):"$'\n'"$missing"
+  log "checkJs: $(glue_js_files "$project" | wc -l) glue files, no error"
+}
+
+# The glue's runtime .js files in the project's pkg/: not the demo, not wasm-bindgen's output.
+glue_js_files() {
+  (cd "$1" && find pkg -name '*.js' ! -path 'pkg/demo/*' ! -name "$CRATE_FILE.js" | sort)
 }
 
 # skipLibCheck false checks every declaration file, and in this setup the template's own stack

@@ -1,6 +1,7 @@
-// Hand-written types of the JS glue: the session stores (stores/index.js), the Zotero loader
-// (zotero.js) and the AI SDK adapters (ai-sdk.js). Entries re-export them with
-// `export * from './glue.js'` next to the wasm-bindgen types.
+// Hand-written types of the JS glue: the session stores (stores/), the Zotero loader and window
+// globals (zotero/), the abort signal (util/abort-signal.js), the AI SDK adapters and prompt-cache
+// marks (chat/) and the runner (compaction/runner.js). exports.d.ts re-exports them with
+// `export * from './glue.js'` next to the wasm-bindgen types; the JS names them in JSDoc.
 import type { LanguageModel, UIMessage } from 'ai';
 import type {
   AbortListener, AbortSignalLike, CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CheckpointNode, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,

@@ -3,17 +3,7 @@
 // Runtimes without `import.meta.url` (a Zotero plugin bundled as an IIFE) use './slim.js'.
 import initWasm from './bibgenie_compaction.js';
 
-export * from './bibgenie_compaction.js';
-// Wrappers that return the caller's own node objects; an explicit export wins over the star above.
-export { cacheBreakpoints, estimate, history, plan, project, readBranch, SessionIndex } from './api.js';
-// Glue modules: one `export * from './x.js';` line each.
-export * from './stores/index.js';
-export * from './zotero.js';
-export * from './ai-sdk.js';
-export * from './controller.js';
-export * from './transport.js';
-export * from './runner.js';
-export * from './prompt-cache.js';
+export * from './exports.js';
 
 const WASM_FILE = 'bibgenie_compaction_bg.wasm';
 let loading;
@@ -22,6 +12,7 @@ let loading;
  * Instantiates the wasm once; later calls return the same promise.
  * With an argument it is the slim `init`: `{ module_or_path }` (bytes, a `WebAssembly.Module`,
  * a `Response`, or a URL).
+ * @param {Parameters<typeof import('./index.js').init>[0]} [input] (types: index.d.ts)
  */
 export function init(input) {
   if (input !== undefined) return initWasm(input);

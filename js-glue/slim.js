@@ -4,19 +4,12 @@
 //   await init({ module_or_path: bytesOrModuleOrResponse })  // asynchronous
 import initWasm from './bibgenie_compaction.js';
 
-export * from './bibgenie_compaction.js';
-// Wrappers that return the caller's own node objects; an explicit export wins over the star above.
-export { cacheBreakpoints, estimate, history, plan, project, readBranch, SessionIndex } from './api.js';
-// Glue modules: one `export * from './x.js';` line each.
-export * from './stores/index.js';
-export * from './zotero.js';
-export * from './ai-sdk.js';
-export * from './controller.js';
-export * from './transport.js';
-export * from './runner.js';
-export * from './prompt-cache.js';
+export * from './exports.js';
 
-/** Asynchronous instantiation from what the caller loaded; there is no default location. */
+/**
+ * Asynchronous instantiation from what the caller loaded; there is no default location.
+ * @param {Parameters<typeof import('./slim.js').init>[0]} input (types: slim.d.ts)
+ */
 export function init(input) {
   if (input === undefined || input === null) {
     return Promise.reject(

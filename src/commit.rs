@@ -5,11 +5,10 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::ledger::ResourceLedger;
-use crate::model::{Checkpoint, Node, Session};
+use crate::zotero::ResourceLedger;
+use crate::session::{read_branch, Checkpoint, Node, Session};
 use crate::plan::{Plan, PlanAction};
-use crate::summary::validate_summary;
-use crate::tree::read_branch;
+use crate::summarize::validate_summary;
 
 /// Prefix of checkpoint ids, so a checkpoint is recognisable in logs and stores.
 pub const CHECKPOINT_ID_PREFIX: &str = "ckpt_";
@@ -56,7 +55,7 @@ pub fn check_commit(fresh: &Session, plan: &Plan) -> Result<std::result::Result<
     }
     let on_branch = |id: &str| branch.nodes.iter().any(|&i| fresh.nodes[i].id == id);
     // Rule `interrupted-tool`: only a workflow that can still complete blocks the commit.
-    if crate::model::pending_workflow(fresh, &branch.nodes) {
+    if crate::session::pending_workflow(fresh, &branch.nodes) {
         return Ok(Err(CommitRefusal::WorkflowPending));
     }
     let boundary_ok = plan.first_kept_message_id.as_deref().is_none_or(|id| {
@@ -125,7 +124,7 @@ pub fn checkpoint_node_within(plan: &Plan, summary: &str, ledger: &ResourceLedge
     // A plan from before plans carried the ledger budget: the summary budget gives the same figure.
     let mut plan = std::borrow::Cow::Borrowed(plan);
     if let (None, Some(budget)) = (plan.ledger_budget, budget) {
-        plan.to_mut().ledger_budget = Some(crate::capacity::ledger_budget_for_summary_budget(budget));
+        plan.to_mut().ledger_budget = Some(crate::estimate::ledger_budget_for_summary_budget(budget));
     }
     checkpoint_node(&plan, summary, ledger, id)
 }

@@ -4,8 +4,7 @@ use serde_json::{json, Value};
 
 use crate::error::Result;
 use crate::ledger;
-use crate::model::{Checkpoint, Session};
-use crate::tree::{read_branch, Branch};
+use crate::session::{read_branch, Branch, Checkpoint, Session};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Projected {

@@ -4,12 +4,9 @@
 use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::model::{Node, NodeKind, Session};
-use crate::capacity::ModelProfile;
-use crate::estimate::{estimate_branch, BranchTokens, Estimate, EstimateRequest};
-use crate::cache::{cache_breakpoints_branch, Breakpoint, CacheOptions};
-use crate::plan::{plan_branch, plan_branch_cached, Plan, PlanOptions};
-use crate::tree::{read_branch_to, Branch, IdIndex};
+use crate::session::{read_branch_to, Branch, IdIndex, Node, NodeKind, Session};
+use crate::estimate::{estimate_branch, BranchTokens, Estimate, EstimateRequest, ModelProfile};
+use crate::plan::{cache_breakpoints_branch, plan_branch, plan_branch_cached, Breakpoint, CacheOptions, Plan, PlanOptions};
 
 #[derive(Debug, Clone)]
 pub struct SessionIndex {

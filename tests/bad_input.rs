@@ -12,17 +12,14 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
 
-use bibgenie_compaction::capacity::{capacity, ModelProfile};
+use bibgenie_compaction::estimate::{capacity, estimate, estimate_one_message, EstimateRequest, ModelProfile, Source};
 use bibgenie_compaction::commit::{check_commit, checkpoint_node, CommitRefusal};
 use bibgenie_compaction::error::ErrorCode;
-use bibgenie_compaction::estimate::{estimate, estimate_one_message, EstimateRequest, Source};
-use bibgenie_compaction::ledger::ResourceLedger;
-use bibgenie_compaction::model::{Mode, Node, NodeKind, Session};
+use bibgenie_compaction::zotero::ResourceLedger;
+use bibgenie_compaction::session::{can_fork, edit_target, history, read_branch, retry_target, Mode, Node, NodeKind, Session};
 use bibgenie_compaction::plan::{plan, PlanAction, PlanOptions};
 use bibgenie_compaction::projection::project;
 use bibgenie_compaction::session_index::SessionIndex;
-use bibgenie_compaction::session_ops::{can_fork, edit_target, retry_target};
-use bibgenie_compaction::tree::{history, read_branch};
 use common::*;
 use serde_json::{json, Value};
 
@@ -458,7 +455,7 @@ fn summaries_over_their_budget_and_bad_ledger_queries() {
     use bibgenie_compaction::commit::{check_summary_budget, summary_estimate_ceiling};
     use bibgenie_compaction::ledger::LedgerQuery;
     // summary-over-budget: the runner's check before anything is written.
-    let huge: String = bibgenie_compaction::summary::SECTIONS.iter().map(|s| format!("## {s}\n{}\n", "- (user) word ".repeat(2_000))).collect();
+    let huge: String = bibgenie_compaction::summarize::SECTIONS.iter().map(|s| format!("## {s}\n{}\n", "- (user) word ".repeat(2_000))).collect();
     let error = check_summary_budget(&huge, 1_638).unwrap_err();
     assert_eq!(error.code, ErrorCode::SummaryOverBudget);
     assert_eq!(error.code.as_str(), "summary-over-budget");

@@ -8,12 +8,12 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
 
-use bibgenie_compaction::commit::{check_commit, checkpoint_node, new_checkpoint_id, CommitRefusal, CHECKPOINT_ID_PREFIX};
+use bibgenie_compaction::commit::{check_commit, checkpoint_node, new_checkpoint_id, CHECKPOINT_ID_PREFIX, CommitRefusal};
 use bibgenie_compaction::error::ErrorCode;
-use bibgenie_compaction::ledger::{LedgerEntry, LedgerKind, ResourceLedger};
-use bibgenie_compaction::model::{Basis, Mode, Node, Session};
+use bibgenie_compaction::zotero::{LedgerEntry, LedgerKind, ResourceLedger};
+use bibgenie_compaction::session::{Basis, Mode, Node, Session};
 use bibgenie_compaction::plan::{Plan, PlanAction};
-use bibgenie_compaction::summary::SECTIONS;
+use bibgenie_compaction::summarize::SECTIONS;
 use common::*;
 use serde_json::{json, Value};
 
@@ -277,7 +277,7 @@ fn checkpoint_node_within_a_budget_refuses_an_over_budget_summary_first() {
     let ledger = ResourceLedger::default();
     let within = checkpoint_node_within(&plan(), &summary(), &ledger, "ckpt_1", Some(16_000)).unwrap();
     // A plan without `ledgerBudget` (made before plans carried it) gets the summary budget's.
-    let budgeted = Plan { ledger_budget: Some(bibgenie_compaction::capacity::ledger_budget_for_summary_budget(16_000)), ..plan() };
+    let budgeted = Plan { ledger_budget: Some(bibgenie_compaction::estimate::ledger_budget_for_summary_budget(16_000)), ..plan() };
     assert_eq!(within, checkpoint_node(&budgeted, &summary(), &ledger, "ckpt_1").unwrap());
     assert_eq!(within["checkpoint"]["ledgerBudget"], 4_008);
     let given = Plan { ledger_budget: Some(212), ..plan() };

@@ -20,18 +20,14 @@ use std::cell::{Cell, RefCell};
 use std::sync::Once;
 use std::time::Instant;
 
-use bibgenie_compaction::capacity::{capacity, ModelProfile};
+use bibgenie_compaction::estimate::{capacity, estimate, Draft, EstimateRequest, ModelProfile};
 use bibgenie_compaction::commit::{check_commit, check_summary_budget, checkpoint_node};
-use bibgenie_compaction::estimate::{estimate, Draft, EstimateRequest};
-use bibgenie_compaction::ledger::ResourceLedger;
-use bibgenie_compaction::model::{Mode, Node, Session};
+use bibgenie_compaction::zotero::ResourceLedger;
+use bibgenie_compaction::session::{can_fork, edit_target, history, read_branch, retry_target, Mode, Node, Session};
 use bibgenie_compaction::plan::{plan, Plan, PlanAction, PlanOptions, SendDecision};
 use bibgenie_compaction::projection::project;
-use bibgenie_compaction::prompt::summary_request;
-use bibgenie_compaction::session_ops::{can_fork, edit_target, retry_target};
-use bibgenie_compaction::summary::extractive_summary;
+use bibgenie_compaction::summarize::{extractive_summary, summary_request};
 use bibgenie_compaction::tokens::estimate_text;
-use bibgenie_compaction::tree::{history, read_branch};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{json, Value};
@@ -1274,7 +1270,7 @@ fn a_preflight_compaction_planned_at_the_safe_limit_makes_the_draft_fit() {
 /// counts it: with a summary within its budget, the projection right after the commit is at most
 /// `tokensAfterEstimate` (the stored `tokensAfter`).
 fn check_projected_ledger(c: &Compaction, node: &Value, after: &bibgenie_compaction::estimate::Estimate) {
-    use bibgenie_compaction::capacity::projected_ledger_budget;
+    use bibgenie_compaction::estimate::projected_ledger_budget;
     use bibgenie_compaction::ledger::{left_out_line, render};
     use bibgenie_compaction::projection::{summary_message_text, LEDGER_HEADING};
     let capacity = capacity(&c.model).expect("capacity");

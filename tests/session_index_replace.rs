@@ -10,9 +10,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
 
-use bibgenie_compaction::capacity::ModelProfile;
-use bibgenie_compaction::estimate::{Draft, EstimateRequest};
-use bibgenie_compaction::model::{Mode, Node};
+use bibgenie_compaction::estimate::{Draft, EstimateRequest, ModelProfile};
+use bibgenie_compaction::session::{Mode, Node};
 use bibgenie_compaction::plan::PlanOptions;
 use bibgenie_compaction::session_index::SessionIndex;
 use common::*;
@@ -112,6 +111,6 @@ fn only_a_message_keeping_its_parent_is_replaced() {
     assert_eq!(answers(&mut index, &m), answers(&mut fresh, &m), "a refused replacement changes nothing");
 }
 
-fn session_at(nodes: Vec<Value>, leaf: &str, revision: u64) -> bibgenie_compaction::model::Session {
-    bibgenie_compaction::model::Session::from_json_str(&session_value(nodes, leaf, revision).to_string()).expect("parses")
+fn session_at(nodes: Vec<Value>, leaf: &str, revision: u64) -> bibgenie_compaction::session::Session {
+    bibgenie_compaction::session::Session::from_json_str(&session_value(nodes, leaf, revision).to_string()).expect("parses")
 }

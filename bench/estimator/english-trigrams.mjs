@@ -1,4 +1,4 @@
-// Regenerates the table of letter trigrams that are rare in English (RARE_IN_ENGLISH in src/tokens.rs).
+// Regenerates the table of letter trigrams that are rare in English (RARE_IN_ENGLISH in src/tokens/tables.rs).
 // Source: the tuning half of the English corpora of this bench (en-man, en-doc); never the held-out half,
 // so fidelity.mjs still measures the table on text it was not derived from. Trigrams are counted over
 // runs of ASCII lowercase letters, as the scanner sees them; the most frequent ones that together make up

@@ -1,4 +1,4 @@
-// Regenerates the per-character cost table of the Han blocks (src/han_costs.rs) from the reference
+// Regenerates the per-character cost table of the Han blocks (src/tokens/han_costs.rs) from the reference
 // tokenizers' own vocabularies, not from any corpus: for each code point of the blocks below, the largest
 // number of tokens any of the four tokenizers of this bench (o200k_base, cl100k_base, the Claude
 // tokenizer, Llama 3) gives it standing alone. Two bits a character (cost 1-3: a BMP character is three
@@ -61,7 +61,7 @@ const file = [
 
 console.error(stats.join('\n'));
 if (process.argv.includes('--write')) {
-  const out = path.join(repoRoot, 'src', 'han_costs.rs');
+  const out = path.join(repoRoot, 'src', 'tokens', 'han_costs.rs');
   fs.writeFileSync(out, file);
   console.error(`wrote ${costs.length} characters in ${words.length} words (${words.length * 8} bytes) into ${out}`);
 }

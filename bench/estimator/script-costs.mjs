@@ -1,4 +1,4 @@
-// Regenerates src/script_costs.rs from the reference tokenizers themselves, not from any corpus:
+// Regenerates src/tokens/script_costs.rs from the reference tokenizers themselves, not from any corpus:
 // 1. per character of the alphabetic and syllabic script blocks below (Latin with diacritics, Greek,
 //    Cyrillic, Armenian, Hebrew, Arabic, the Indic scripts, Thai and Lao, Georgian, Vietnamese and Greek
 //    extended, kana, Hangul syllables) its cost: the largest number of tokens o200k_base, cl100k_base,
@@ -138,7 +138,7 @@ const file = [
 console.error(stats.join('\n'));
 console.error(`payloads: ${JSON.stringify(payload)}`);
 if (process.argv.includes('--write')) {
-  const out = path.join(repoRoot, 'src', 'script_costs.rs');
+  const out = path.join(repoRoot, 'src', 'tokens', 'script_costs.rs');
   fs.writeFileSync(out, file);
   console.error(`wrote ${costs.length} characters in ${words.length} words (${words.length * 8} bytes) into ${out}`);
 }

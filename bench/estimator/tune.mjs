@@ -1,5 +1,5 @@
 // Fits the estimator weights on the tuning split (messages with an even hash) of every corpus.
-// Prints the weights to paste into src/tokens.rs; fidelity.mjs then measures them on both splits.
+// Prints the weights to paste into src/tokens/weights.rs; fidelity.mjs then measures them on both splits.
 // Objective: the sum over corpora of the median estimate / reference, subject to at most
 // MEDIAN_CAP on each and UNDER_BUDGET of each corpus's tuning messages underestimated (a margin under the 1% target, so the
 // held-out half, never seen here, stays within it). Coordinate descent over integer milli-token weights.
@@ -24,13 +24,13 @@ const BOUNDS = {
   words: [0.5, 3], word_chars: [0.05, 1], upper_chars: [0, 1], accented_chars: [0.3, 2], digit_groups: [0.3, 2], digits: [0, 1],
   symbol_runs: [0.5, 3], symbol_chars: [0.1, 1.5], symbol_repeats: [0.1, 1], plain_spaces: [0, 1],
   space_runs: [0.3, 2], space_chars: [0.05, 1], line_breaks: [0, 1], han_chars: [0.7, 2.5], han_runs: [0, 2],
-  // Han by cost class (src/han_costs.rs): a character of cost 2 at least 2 (short texts of such characters,
+  // Han by cost class (src/tokens/han_costs.rs): a character of cost 2 at least 2 (short texts of such characters,
   // as classical poems are, merge little), of cost 3 at least 2.5; at most what the class costs standing alone
   // plus run effects.
   han_double_chars: [2, 3], han_triple_chars: [2.5, 3.5], han_rare_runs: [0, 2],
   kana_chars: [0.8, 2.5], hangul_chars: [0.8, 3], alphabet_chars: [0.3, 2], alphabet_runs: [0, 2], alphabet_upper: [0, 1.5],
   wide_punct: [1, 2], foreign_letters: [0, 1],
-  // Scripts with a cost table (src/script_costs.rs): a letter at least 0.3 (words merge), its cost beyond one
+  // Scripts with a cost table (src/tokens/script_costs.rs): a letter at least 0.3 (words merge), its cost beyond one
   // at most 1.5 more, a run (word) at most 2.
   accented_extra: [0, 1.5], extended_extra: [0, 1.5], alphabet_extra: [0, 1.5], kana_extra: [0, 1.5], kana_runs: [0, 2],
   hangul_chars: [0.8, 3], hangul_extra: [0, 1.5], hangul_runs: [0, 2],
@@ -81,7 +81,7 @@ let wf = start.map((v, k) => clamp(names[k], v / 1000));
 const lambda = sets.map(() => 20);
 const m = wf.map(() => 0), v2 = wf.map(() => 0);
 let t = 0;
-// POLISH=1 skips this stage: coordinate descent from the weights in src/tokens.rs (a refit after a change
+// POLISH=1 skips this stage: coordinate descent from the weights in src/tokens/weights.rs (a refit after a change
 // of a few classes, which leaves the others where they are unless the objective moves them).
 const outerRounds = process.env.POLISH ? 0 : 30;
 for (let outer = 0; outer < outerRounds; outer++) {

@@ -3,11 +3,10 @@
 //! an object is one message.
 #![no_main]
 
-use bibgenie_compaction::capacity::ModelProfile;
-use bibgenie_compaction::estimate::estimate_one_message;
+use bibgenie_compaction::estimate::{estimate_one_message, ModelProfile};
 use bibgenie_compaction::ledger;
-use bibgenie_compaction::model::{Node, NodeKind};
-use bibgenie_compaction::serialize::{serialize_ui_messages, SerializeOptions};
+use bibgenie_compaction::session::{Node, NodeKind};
+use bibgenie_compaction::summarize::{serialize_ui_messages, SerializeOptions};
 use bibgenie_compaction::zotero;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};

@@ -8,17 +8,13 @@
 //! profile at a fifth of the cost of running all five on every input.
 #![no_main]
 
-use bibgenie_compaction::capacity::ModelProfile;
+use bibgenie_compaction::estimate::{estimate, Draft, EstimateRequest, ModelProfile};
 use bibgenie_compaction::commit::{check_commit, checkpoint_node};
-use bibgenie_compaction::estimate::{estimate, Draft, EstimateRequest};
-use bibgenie_compaction::model::{Mode, Session};
+use bibgenie_compaction::session::{can_fork, edit_target, history, read_branch, retry_target, Mode, Session};
 use bibgenie_compaction::plan::{plan, PlanAction, PlanOptions};
 use bibgenie_compaction::projection::project;
-use bibgenie_compaction::prompt::summary_request;
+use bibgenie_compaction::summarize::{extractive_summary, summary_request, validate_summary};
 use bibgenie_compaction::session_index::SessionIndex;
-use bibgenie_compaction::session_ops::{can_fork, edit_target, retry_target};
-use bibgenie_compaction::summary::{extractive_summary, validate_summary};
-use bibgenie_compaction::tree::{history, read_branch};
 use libfuzzer_sys::fuzz_target;
 
 /// Small, odd and huge windows: the 1,024 minimum, a 4k chat model, a reasoning model that replays
@@ -50,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
         (Ok(a), Ok(b)) => {
             assert_eq!((&a.leaf_id, a.branch_revision, a.nodes.len()), (&b.leaf_id, b.branch_revision, b.nodes.len()));
             for (x, y) in a.nodes.iter().zip(&b.nodes) {
-                let node = |n: &bibgenie_compaction::model::Node| format!("{:?}", (&n.id, &n.parent_id, n.created_at, &n.kind));
+                let node = |n: &bibgenie_compaction::session::Node| format!("{:?}", (&n.id, &n.parent_id, n.created_at, &n.kind));
                 assert_eq!(node(x), node(y));
                 assert_eq!(x.raw.to_value(), y.raw.to_value());
             }

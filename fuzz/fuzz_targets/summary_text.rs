@@ -3,10 +3,8 @@
 //! One of the three uses per execution, chosen by the input's length, at a third of the cost.
 #![no_main]
 
-use bibgenie_compaction::ledger::ResourceLedger;
-use bibgenie_compaction::prompt::{system_prompt, SummaryRequest};
-use bibgenie_compaction::serialize::{serialize_ui_messages, SerializeOptions};
-use bibgenie_compaction::summary::{extractive_summary, validate_summary};
+use bibgenie_compaction::zotero::ResourceLedger;
+use bibgenie_compaction::summarize::{extractive_summary, serialize_ui_messages, system_prompt, validate_summary, SerializeOptions, SummaryRequest};
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 

@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import * as compaction from '../index.js';
 import { SqliteStore } from '../stores/sqlite-store.js';
-import { createAiSdkSummarizer } from '../ai-sdk.js';
+import { createAiSdkSummarizer } from '../chat/ai-sdk.js';
 import { researchSession } from './sample-session.js';
 
 const SESSION_ID = 'demo-research-session';

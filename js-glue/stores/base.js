@@ -14,18 +14,13 @@
 //   fn runs again on the fresh state, a bounded number of times.
 // - Calls on one store (and on stores sharing one driver) still run one at a time, in order.
 
+// The public types are the declarations' (src/bindings/types.rs, glue.d.ts); the rows are the stores' own.
 /**
- * @typedef {{ id: string, parentId: string | null, createdAt?: number, [key: string]: unknown }} SessionNode
- *   A UIMessage plus parentId, or a checkpoint node (it has `checkpoint`).
- * @typedef {{ nodes: SessionNode[], leafId: string | null, branchRevision: number }} Session
- *   leafId is null only for a session with no nodes yet.
- * @typedef {{ node?: SessionNode, sessionId: string, leafId: string | null, branchRevision: number }} Head
- *   What an app operation leaves behind: the node it wrote (if any) and the new head.
- * @typedef {{
- *   load(): Promise<Session>,
- *   appendNode(node: SessionNode): Promise<void>,
- *   setLeaf(leafId: string, branchRevision: number): Promise<void>,
- * }} StoreTx
+ * @import { Session, SessionNode, StoreTx } from '../bibgenie_compaction.js'
+ * @import { AppendExpectation as Expectation, SessionHead as Head, SessionInfo } from '../glue.js'
+ * @import { SessionStoreBase as DeclaredStore } from '../glue.js'
+ */
+/**
  * @typedef {{
  *   id: string, leafId: string | null, branchRevision: number,
  *   baseSessionId: string | null, baseNodeId: string | null,
@@ -33,13 +28,7 @@
  *   generation: string | null,
  * }} SessionRow
  *   `generation`: random per created row (null in rows older versions wrote); a recreation changes it.
- * @typedef {{
- *   id: string, title: string | null, appKey: string | null, createdAt: number, updatedAt: number,
- *   leafId: string | null, branchRevision: number, baseSessionId: string | null, baseNodeId: string | null,
- * }} SessionInfo
  * @typedef {{ id: string, parentId: string | null, kind: 'message' | 'checkpoint', json: string }} NodeRow
- * @typedef {{ expectedLeafId?: string | null, expectedRevision?: number }} Expectation
- *   What the caller saw: an append is refused with `session-moved` when the session moved since.
  */
 
 /**
@@ -103,6 +92,7 @@ function sessionInfo(row) {
  * Do not call store methods from inside a transaction callback: they wait for the running
  * transaction to finish, which is waiting for the callback. Use the `tx` argument instead.
  */
+/** @implements {DeclaredStore} */
 export class SessionStoreBase {
   /** @type {StoreDriver} */
   #driver;
@@ -472,7 +462,7 @@ export class SessionStoreBase {
   /**
    * Imports a linear UIMessage list (useChat's `messages`, an older plugin's history) as a new
    * session: see sessionFromMessages.
-   * @param {ReadonlyArray<Record<string, unknown>>} messages
+   * @param {Parameters<DeclaredStore['importMessages']>[0]} messages
    * @param {{ id?: string, title?: string | null, appKey?: string | null }} [options]
    * @returns {Promise<Head>}
    */
@@ -483,6 +473,16 @@ export class SessionStoreBase {
   /**
    * Session ids, most recently changed first; with `{ details: true }` the sessions' metadata
    * (title, appKey, createdAt, updatedAt, head, fork base) instead.
+   * @overload
+   * @param {{ details?: false }} [options]
+   * @returns {Promise<string[]>}
+   */
+  /**
+   * @overload
+   * @param {{ details: true }} options
+   * @returns {Promise<SessionInfo[]>}
+   */
+  /**
    * @param {{ details?: boolean }} [options]
    * @returns {Promise<string[] | SessionInfo[]>}
    */
@@ -624,7 +624,7 @@ export class SessionStoreBase {
    * session moved since, e.g. another window answered meanwhile.
    * The input is not mutated; the stored node is `{ ...message, parentId }`.
    * @param {string} sessionId
-   * @param {Record<string, unknown>} message a UIMessage (never a checkpoint)
+   * @param {Parameters<DeclaredStore['appendMessage']>[1]} message a UIMessage (never a checkpoint)
    * @param {{ parentId?: string | null } & Expectation} [options]
    * @returns {Promise<Head>}
    */
@@ -642,7 +642,7 @@ export class SessionStoreBase {
   }
 
   /**
-   * @param {SessionRow} row @param {Record<string, unknown>} message
+   * @param {SessionRow} row @param {Parameters<DeclaredStore['appendMessage']>[1]} message
    * @param {{ parentId?: string | null } & Expectation} options @param {string} where
    * @returns {Generator<unknown, Head, any>}
    */
@@ -755,7 +755,7 @@ export class SessionStoreBase {
    * `options` as for appendMessage (expectedLeafId / expectedRevision).
    * @param {string} sessionId
    * @param {string} parentId
-   * @param {Record<string, unknown>} [message]
+   * @param {Parameters<DeclaredStore['retry']>[2]} [message]
    * @param {Expectation} [options]
    * @returns {Promise<Head>}
    */
@@ -777,7 +777,7 @@ export class SessionStoreBase {
    * `options` as for appendMessage (expectedLeafId / expectedRevision).
    * @param {string} sessionId
    * @param {string | null} parentId
-   * @param {Record<string, unknown>} message
+   * @param {Parameters<DeclaredStore['edit']>[2]} message
    * @param {Expectation} [options]
    * @returns {Promise<Head>}
    */

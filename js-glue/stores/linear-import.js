@@ -2,15 +2,15 @@
 
 import { isCheckpoint, storeError } from './nodes.js';
 
-/** @typedef {import('./base.js').Session} Session */
-/** @typedef {import('./base.js').SessionNode} SessionNode */
+/** @typedef {import('../bibgenie_compaction.js').Session} Session */
+/** @typedef {import('../bibgenie_compaction.js').SessionNode} SessionNode */
 
 /**
  * A session as a linear UIMessage list (what useChat or an older plugin kept, without
  * parentId): each message becomes the child of the one before it; the last is the leaf.
  * A message may already carry the parentId the order implies; any other parentId, a
  * checkpoint, a missing or repeated id is refused. The input is not mutated.
- * @param {ReadonlyArray<Record<string, unknown>>} messages
+ * @param {Parameters<typeof import('../glue.js').sessionFromMessages>[0]} messages
  * @returns {Session}
  */
 export function sessionFromMessages(messages) {

@@ -46,7 +46,7 @@ class MemoryDriver {
     this.journal = [];
     try {
       const result = body();
-      if (result && typeof (/** @type {any} */ (result).then) === 'function') {
+      if (result && typeof (/** @type {{ then?: unknown }} */ (result).then) === 'function') {
         throw new Error('memory store: a write must run synchronously');
       }
       this.journal = null;

@@ -1,10 +1,10 @@
 // What every store checks about nodes, ids and head moves, and the errors it throws: the rules
 // that need no database.
 
-import { codedError as storeError } from '../coded-error.js';
-import { randomHex } from '../random-id.js';
+import { codedError as storeError } from '../util/coded-error.js';
+import { randomHex } from '../util/random-id.js';
 
-/** @typedef {import('./base.js').SessionNode} SessionNode */
+/** @typedef {import('../bibgenie_compaction.js').SessionNode} SessionNode */
 /** @typedef {import('./base.js').NodeRow} NodeRow */
 
 /**
@@ -18,7 +18,7 @@ export { storeError };
 
 /** A random id; crypto.randomUUID where the runtime has it (Node, Firefox, Zotero). */
 export function randomId() {
-  const c = /** @type {any} */ (globalThis).crypto;
+  const c = /** @type {Partial<typeof globalThis>} */ (globalThis).crypto;
   if (c && typeof c.randomUUID === 'function') return c.randomUUID();
   return randomHex(16);
 }
@@ -42,7 +42,7 @@ export function isUnfinishedToolPart(part) {
  * @param {unknown} message
  */
 export function isCutMessage(message) {
-  const metadata = typeof message === 'object' && message !== null ? /** @type {any} */ (message).metadata : undefined;
+  const metadata = typeof message === 'object' && message !== null ? /** @type {{ metadata?: { aborted?: unknown, finishReason?: unknown } }} */ (message).metadata : undefined;
   if (typeof metadata !== 'object' || metadata === null) return false;
   return metadata.aborted === true || metadata.finishReason === 'error';
 }
@@ -54,7 +54,7 @@ export function isCutMessage(message) {
  * @param {unknown} message
  */
 export function mayStillCompleteTool(message) {
-  const parts = typeof message === 'object' && message !== null ? /** @type {any} */ (message).parts : undefined;
+  const parts = typeof message === 'object' && message !== null ? /** @type {{ parts?: unknown }} */ (message).parts : undefined;
   return Array.isArray(parts) && parts.some(isUnfinishedToolPart) && !isCutMessage(message);
 }
 

@@ -41,7 +41,7 @@ export class AsyncMutex {
 
 /** @param {unknown} value @returns {value is PromiseLike<unknown>} */
 function isThenable(value) {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (/** @type {any} */ (value).then) === 'function';
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (/** @type {{ then?: unknown }} */ (value).then) === 'function';
 }
 
 /**

@@ -9,8 +9,11 @@
 //   a changed head is not explained by own writes, so the index is rebuilt from the rows' text.
 // Anything that cannot be caught up rebuilds; a session the index cannot hold (a node the typed
 // reader leaves to the whole session's read, no leaf, wasm not loaded) gives no view.
-import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
+import { SessionIndex } from '../bibgenie_compaction.js';
 import { ancestorChain } from './nodes.js';
+
+/** The wasm class with the text appends the stores use (declared in wasm-internals.d.ts). */
+const WasmIndex = /** @type {import('../wasm-internals.js').InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex));
 
 /** Sessions from this many characters of text reserve wasm memory before a build. */
 const RESERVE_FROM_CHARS = 1 << 20;
@@ -26,7 +29,7 @@ export const HELD_SESSION_INDEXES = 4;
 /**
  * @typedef {{ seq: number, id: string, parentId: string | null, json: string, session?: string }} SeqRow
  * @typedef {{
- *   index: any, texts: string[], ids: Map<string, number>, owners: Map<string, string>, chain: Set<string>,
+ *   index: import('../wasm-internals.js').InternalSessionIndex, texts: string[], ids: Map<string, number>, owners: Map<string, string>, chain: Set<string>,
  *   seq: number, leafId: string | null, branchRevision: number, createdAt: number, generation: string | null,
  *   baseSessionId: string | null, baseNodeId: string | null, token: unknown,
  *   replaced: Map<string, string>, lastOwnId: string | null,
@@ -141,7 +144,7 @@ function* build(driver, row) {
       owners.set(r.id, /** @type {string} */ (r.session));
       texts.push(r.json);
     }
-    index.setLeaf(row.leafId, row.branchRevision);
+    index.setLeaf(/** @type {string} */ (row.leafId), row.branchRevision); // not null: syncOnce returns first
   } catch {
     index.free();
     return null;
@@ -185,6 +188,7 @@ function* syncOnce(driver, sessionId, readRow) {
     throw error;
   }
   const map = heldOf(driver);
+  /** @type {Held | null | undefined} */
   let held = map.get(sessionId);
   if (row.leafId === null) {
     if (held) drop(map, sessionId);
@@ -266,8 +270,9 @@ function* caughtUp(driver, held, row, tokenBefore) {
       held.leafId = null; // a failed move leaves the branch unknown
       // Down a chain of new rows one child at a time: the index extends its branch in place then,
       // instead of walking the whole branch again (11 ms at 10,000 messages for one turn's two rows).
-      for (const id of newChainTo(added, from, row.leafId)) held.index.setLeaf(id, row.branchRevision);
-      held.index.setLeaf(row.leafId, row.branchRevision);
+      const leafId = /** @type {string} */ (row.leafId); // not null: syncOnce returns first
+      for (const id of newChainTo(added, from, leafId)) held.index.setLeaf(id, row.branchRevision);
+      held.index.setLeaf(leafId, row.branchRevision);
       held.leafId = row.leafId;
       held.branchRevision = row.branchRevision;
     }
@@ -281,14 +286,16 @@ function* caughtUp(driver, held, row, tokenBefore) {
  * The new rows from the child of `from` down to the parent of `leafId`, when `leafId` is a new row
  * that descends from `from` through new rows only; else none.
  * @param {SeqRow[]} added @param {string | null} from @param {string | null} leafId
+ * @returns {string[]}
  */
 function newChainTo(added, from, leafId) {
   if (added.length < 2 || from === null) return [];
   const byId = new Map(added.map((r) => [r.id, r]));
+  /** @type {string[]} a null parent ends the walk before it is returned */
   const chain = [];
   for (let at = byId.get(/** @type {string} */ (leafId)); at; at = at.parentId === null ? undefined : byId.get(at.parentId)) {
     if (at.parentId === from) return chain.reverse();
-    chain.push(at.parentId);
+    chain.push(/** @type {string} */ (at.parentId));
     if (chain.length > added.length) break; // a cycle written by hand
   }
   return [];
@@ -311,14 +318,17 @@ export class SessionView {
     this.branchRevision = held.branchRevision;
   }
 
-  /** `plan`, `estimate` and `summaryRequest` of the wasm index (the index stays the store's: never freed here). */
+  /**
+   * `plan`, `estimate` and `summaryRequest` of the wasm index (the index stays the store's: never freed here).
+   * @returns {import('../glue.js').SessionView['index']}
+   */
   get index() {
     const index = this.#held.index;
     return {
-      plan: (/** @type {object} */ model, /** @type {object} */ options) => index.plan(model, options),
-      estimate: (/** @type {object} */ model, /** @type {object | undefined} */ options) => index.estimate(model, options),
-      summaryRequest: (/** @type {object} */ plan, /** @type {object} */ model) => index.summaryRequest(plan, model),
-      cacheBreakpoints: (/** @type {object} */ model, /** @type {object | undefined} */ options) => index.cacheBreakpoints(model, options),
+      plan: (model, options) => index.plan(model, options),
+      estimate: (model, options) => index.estimate(model, options),
+      summaryRequest: (plan, model) => index.summaryRequest(plan, model),
+      cacheBreakpoints: (model, options) => index.cacheBreakpoints(model, options),
     };
   }
 
@@ -335,18 +345,18 @@ export class SessionView {
 
   /**
    * The model projection with the messages parsed from the stored text (the positions projected only).
-   * @returns {{ checkpointId: string | null, keptFromId: string | null, messages: unknown[] }}
+   * @returns {ReturnType<import('../glue.js').SessionView['project']>}
    */
   project() {
     const { items, checkpointId, keptFromId } = this.#held.index.projectPositions();
     const texts = this.#held.texts;
-    return { checkpointId, keptFromId, messages: items.map((/** @type {any} */ item) => (typeof item === 'number' ? JSON.parse(texts[item]) : item.summary)) };
+    return { checkpointId, keptFromId, messages: items.map((item) => (typeof item === 'number' ? JSON.parse(texts[item]) : item.summary)) };
   }
 
   /**
    * The session as load() returns it, with `nodes` parsed when first read (from the texts held now,
    * which are never changed in place: a later update rebuilds with new texts).
-   * @returns {import('./base.js').Session}
+   * @returns {import('../bibgenie_compaction.js').Session}
    */
   lazySession() {
     const texts = this.#held.texts;

@@ -4,7 +4,7 @@ import { checkHeadMove, nodeJson, nodeRow, requireId, storeError } from './nodes
 
 /** @typedef {import('./base.js').SessionRow} SessionRow */
 /** @typedef {import('./base.js').NodeRow} NodeRow */
-/** @typedef {import('./base.js').StoreTx} StoreTx */
+/** @typedef {import('../bibgenie_compaction.js').StoreTx} StoreTx */
 
 /**
  * What a transaction's fn wrote, kept in memory until fn resolved, and the view it reads.

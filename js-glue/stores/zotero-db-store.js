@@ -49,7 +49,7 @@ function params(values) {
 
 /** @param {unknown} error */
 function isTimeout(error) {
-  return /** @type {any} */ (error)?.name === 'TimeoutError';
+  return /** @type {{ name?: unknown } | null | undefined} */ (error)?.name === 'TimeoutError';
 }
 
 class ZoteroDriver {

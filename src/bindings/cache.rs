@@ -1,22 +1,12 @@
-//! Exports of the prompt-cache module: `cacheBreakpoints`, `cacheProfile` and the `SessionIndex` method.
+//! Stateless exports of the prompt cache: `cacheBreakpoints` and `cacheProfile`.
 
-use serde_json::{json, Value};
+use serde_json::json;
 use wasm_bindgen::prelude::*;
 
-use super::plan::{model_from_js, OPTION_COUNTS};
-use super::tree::{session_from_js, SessionIndex};
-use super::{from_js_optional, js_error, js_result, refuse_non_finite};
-use crate::cache::{self, CacheOptions};
-use crate::error::{Error, ErrorCode};
-use crate::estimate::EstimateRequest;
-
-/// The options of `cacheBreakpoints`, their counts checked as those of `estimate` and `plan` are.
-fn breakpoint_options(value: &JsValue) -> Result<(EstimateRequest, Option<String>, CacheOptions), Error> {
-    refuse_non_finite(value, &OPTION_COUNTS, ErrorCode::InvalidOptions, "options")?;
-    let value: Option<Value> = from_js_optional(value, ErrorCode::InvalidOptions)?;
-    let request = EstimateRequest::from_value(value.as_ref())?;
-    Ok((request, cache::draft_id(value.as_ref()), CacheOptions::from_value(value.as_ref())?))
-}
+use super::args::{breakpoint_options_from_js, model_from_js, session_from_js};
+use super::convert::to_js;
+use super::error::unknown_cache_profile;
+use crate::plan;
 
 /// `cacheBreakpoints(session, model, { draft?, overhead?, cache? }?)`: `{ breakpoints }`, where the
 /// request (the projection's messages, then the draft) should carry cache marks.
@@ -26,34 +16,20 @@ pub fn cache_breakpoints(
     #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "CacheBreakpointOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    js_result((|| {
-        let session = session_from_js(&session)?;
-        let model = model_from_js(&model)?;
-        let (request, draft_id, cache) = breakpoint_options(&options)?;
-        cache::cache_breakpoints(&session, &model, &request, draft_id, &cache).map(|b| json!({ "breakpoints": b }))
-    })())
+    let session = session_from_js(&session)?;
+    let model = model_from_js(&model)?;
+    let (request, draft_id, cache) = breakpoint_options_from_js(&options)?;
+    let breakpoints = plan::cache_breakpoints(&session, &model, &request, draft_id, &cache)?;
+    to_js(&json!({ "breakpoints": breakpoints }))
 }
 
 /// `cacheProfile(name)`: a documented default profile (`anthropic-5m`, `anthropic-1h`, `bedrock`,
 /// `openai`, `deepseek`, `google`); `invalid-options` for another name.
 #[wasm_bindgen(js_name = cacheProfile, unchecked_return_type = "CacheProfile")]
 pub fn cache_profile(#[wasm_bindgen(unchecked_param_type = "CacheProfileName")] name: JsValue) -> Result<JsValue, JsValue> {
-    js_result(name.as_string().and_then(|n| cache::default_profile(&n)).ok_or_else(|| {
-        Error::new(ErrorCode::InvalidOptions, format!("cacheProfile: name must be one of {}", cache::DEFAULT_PROFILE_NAMES.join(", ")))
-    }))
-}
-
-#[wasm_bindgen]
-impl SessionIndex {
-    /// `cacheBreakpoints` on the held session.
-    #[wasm_bindgen(js_name = cacheBreakpoints, unchecked_return_type = "CacheBreakpoints")]
-    pub fn cache_breakpoints(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CacheBreakpointOptions")] options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let model = model_from_js(&model).map_err(js_error)?;
-        let (request, draft_id, cache) = breakpoint_options(&options).map_err(js_error)?;
-        js_result(self.inner.cache_breakpoints(&model, &request, draft_id, &cache).map(|b| json!({ "breakpoints": b })))
-    }
+    let profile = name
+        .as_string()
+        .and_then(|n| plan::default_profile(&n))
+        .ok_or_else(|| unknown_cache_profile(&plan::DEFAULT_PROFILE_NAMES))?;
+    to_js(&profile)
 }

@@ -4,9 +4,11 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::{from_js, js_error, to_js};
+use super::args::refuse_non_finite;
+use super::convert::{from_js, to_js};
 use crate::error::ErrorCode;
-use crate::ledger::{lookup, LedgerQuery, ResourceLedger};
+use crate::ledger::{lookup, LedgerQuery};
+use crate::zotero::ResourceLedger;
 
 #[wasm_bindgen(typescript_custom_section)]
 const LEDGER_TYPES: &str = r#"
@@ -28,9 +30,9 @@ pub fn lookup_ledger(
     #[wasm_bindgen(unchecked_param_type = "ResourceLedger")] ledger: JsValue,
     #[wasm_bindgen(unchecked_param_type = "LedgerQuery")] query: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let ledger: ResourceLedger = from_js(&ledger, ErrorCode::InvalidLedger).map_err(js_error)?;
-    super::refuse_non_finite(&query, &["limit"], ErrorCode::InvalidOptions, "lookupLedger: query").map_err(js_error)?;
-    let query: Value = from_js(&query, ErrorCode::InvalidOptions).map_err(js_error)?;
-    let query = LedgerQuery::from_value(&query).map_err(js_error)?;
+    let ledger: ResourceLedger = from_js(&ledger, ErrorCode::InvalidLedger)?;
+    refuse_non_finite(&query, &["limit"], ErrorCode::InvalidOptions, "lookupLedger: query")?;
+    let query: Value = from_js(&query, ErrorCode::InvalidOptions)?;
+    let query = LedgerQuery::from_value(&query)?;
     to_js(&lookup(&ledger, &query))
 }

@@ -14,12 +14,9 @@ import type { UIMessage } from 'ai';
 
 // ---- Errors --------------------------------------------------------------------------------
 
-/** The `code` of every Error the wasm exports throw (src/error.rs). */
-export type ErrorCode =
-  | 'invalid-session' | 'invalid-node' | 'invalid-model' | 'invalid-plan' | 'invalid-options'
-  | 'invalid-message' | 'invalid-summary' | 'invalid-request' | 'invalid-ledger' | 'summary-over-budget' | 'not-found'
-  | 'missing-leaf' | 'missing-parent' | 'cycle' | 'duplicate-id' | 'dangling-boundary'
-  | 'read-only' | 'internal';
+/** The `code` of every Error the wasm exports throw: the union is written from src/error.rs by
+ * build/error-codes.mjs when the package is built. */
+export type ErrorCode = string;
 
 /** What the exports throw: a JS Error with a stable `code`. */
 export type CompactionError = Error & { code: ErrorCode };
@@ -73,7 +70,7 @@ export interface Checkpoint {
 
 export type LedgerKind = 'item' | 'attachment' | 'annotation' | 'collection' | 'tag' | 'location';
 
-/** One Zotero locator seen in summarized history (src/ledger.rs). */
+/** One Zotero locator seen in summarized history (src/ledger/). */
 export interface LedgerEntry {
   kind: LedgerKind;
   /** Zotero key; the tag name for tags; `<attachmentKey>#<locator>` for locations. */
@@ -154,7 +151,7 @@ export interface PlanOptions extends EstimateOptions {
   now?: number;
 }
 
-/** A provider's prompt cache (src/cache.rs; docs/prompt-cache.md). Prices per million tokens. */
+/** A provider's prompt cache (src/plan/cache.rs; docs/prompt-cache.md). Prices per million tokens. */
 export interface CacheProfile {
   provider?: string;
   inputPrice: number;
@@ -210,7 +207,7 @@ export interface CacheBreakpoints {
   breakpoints: CacheBreakpoint[];
 }
 
-/** Stable reason codes of a plan (src/plan.rs). */
+/** Stable reason codes of a plan (src/plan/decision.rs). */
 export type PlanReason =
   | 'read-only' | 'leaf-is-checkpoint' | 'nothing-to-compact' | 'workflow-pending' | 'under-threshold'
   | 'boundary-cannot-advance' | 'cannot-free-room' | 'over-threshold' | 'requested' | 'refresh'

@@ -1,7 +1,7 @@
 //! Builders for test sessions, shared by the integration tests.
 #![allow(dead_code)]
 
-use bibgenie_compaction::model::Session;
+use bibgenie_compaction::session::Session;
 use serde_json::{json, Value};
 
 pub fn user(id: &str, parent: Option<&str>, text: &str) -> Value {
@@ -72,10 +72,9 @@ pub fn linear(turns: usize, words_per_message: usize) -> (Vec<Value>, String) {
 
 // ---- planning builders (capacity, estimate and plan tests) ----
 
-use bibgenie_compaction::capacity::ModelProfile;
-use bibgenie_compaction::model::Node;
+use bibgenie_compaction::estimate::{estimate_message, EstimateOptions, ModelProfile};
+use bibgenie_compaction::session::Node;
 use bibgenie_compaction::plan::Plan;
-use bibgenie_compaction::tokens::{estimate_message, EstimateOptions};
 
 pub fn model(context_window: u64, max_output_tokens: Option<u64>) -> ModelProfile {
     ModelProfile { id: None, context_window, max_output_tokens, replays_reasoning: false, image_tokens: None }

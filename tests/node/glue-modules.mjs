@@ -6,6 +6,8 @@ export const glue = spec
   ? await import(spec)
   : {
       ...(await import('../../js-glue/stores/index.js')),
-      ...(await import('../../js-glue/zotero.js')),
-      ...(await import('../../js-glue/ai-sdk.js')),
+      ...(await import('../../js-glue/zotero/loader.js')),
+      ...(await import('../../js-glue/zotero/window-globals.js')),
+      ...(await import('../../js-glue/util/abort-signal.js')),
+      ...(await import('../../js-glue/chat/ai-sdk.js')),
     };

@@ -16,7 +16,7 @@ async function glue(name, file) {
 }
 
 export const MemoryStore = await glue('MemoryStore', 'stores/memory-store.js');
-export const createAbortSignalLike = await glue('createAbortSignalLike', 'zotero.js');
+export const createAbortSignalLike = await glue('createAbortSignalLike', 'util/abort-signal.js');
 
 export const SECTIONS = [
   'Research Goal',

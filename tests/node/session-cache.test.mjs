@@ -234,3 +234,19 @@ test('nodes handed back as JSON copies (the wasm exports, toSession) keep their 
     assert.equal(copy[1].parts[0].output.score, w);
   }
 });
+
+test('SessionIndex.summaryRequest gives the stateless summaryRequest of the same plan', () => {
+  const session = syntheticSession({ messages: 60, seed: 4, checkpoints: 1 });
+  const index = compaction.SessionIndex.from(session);
+  try {
+    const plan = index.plan(SMALL, { mode: 'manual' });
+    assert.equal(plan.action, 'compact', 'the case needs a compacting plan');
+    // The nonce is fresh per request: compared with it masked.
+    const masked = (request) => ({ ...request, prompt: request.prompt.replace(/[0-9a-f]{32}/g, 'NONCE') });
+    const held = index.summaryRequest(plan, SMALL);
+    assert.deepStrictEqual(masked(held), masked(compaction.summaryRequest(session, plan, SMALL)));
+    assert.ok(held.prompt.length > 0 && held.maxOutputTokens > 0);
+  } finally {
+    index.free();
+  }
+});

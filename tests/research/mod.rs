@@ -2,8 +2,8 @@
 //! prompt and summary tests. The fixtures follow Zotero's Web API / `Zotero.Item#toJSON()` JSON.
 #![allow(dead_code)]
 
-use bibgenie_compaction::capacity::ModelProfile;
-use bibgenie_compaction::model::{Node, Session};
+use bibgenie_compaction::estimate::ModelProfile;
+use bibgenie_compaction::session::{Node, Session};
 use bibgenie_compaction::plan::Plan;
 use serde_json::{json, Value};
 

@@ -6,6 +6,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod edge;
 mod plan;
+mod session_index;
 mod summary;
 mod tree;
 mod support;

@@ -1,7 +1,8 @@
 //! wasm-bindgen-test suite of the planning exports in headless Firefox:
 //! capacity, estimate, estimateMessage, plan and the SessionIndex estimate/plan methods.
 
-use bibgenie_compaction::bindings::plan::{self, SessionIndex};
+use bibgenie_compaction::bindings::plan;
+use bibgenie_compaction::bindings::session_index::SessionIndex;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

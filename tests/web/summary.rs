@@ -2,7 +2,7 @@
 //! serialize, summaryRequest (the nonce comes from `crypto.getRandomValues` there),
 //! extractiveSummary and validateSummary.
 
-use bibgenie_compaction::bindings::summary::{extractive_summary, serialize_messages, summary_request, validate_summary};
+use bibgenie_compaction::bindings::summarize::{extractive_summary, serialize_messages, summary_request, validate_summary};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

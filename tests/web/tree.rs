@@ -1,6 +1,7 @@
 //! Branch reading, projection and SessionIndex across the boundary.
 
-use bibgenie_compaction::bindings::tree::{self, SessionIndex};
+use bibgenie_compaction::bindings::session_index::SessionIndex;
+use bibgenie_compaction::bindings::tree;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

@@ -1,0 +1,260 @@
+// AI SDK adapters. `ai` is a peer dependency and never imported here: the app passes its own
+// `generateText` (v5, v6 or v7), so the package bundles no SDK and works with the app's version.
+
+import { codedError as adapterError } from '../util/coded-error.js';
+
+// The types are glue.d.ts's.
+/**
+ * @import { AbortSignalLike } from '../bibgenie_compaction.js'
+ * @import { AiSdkSummarize } from '../glue.js'
+ */
+
+/** Call options that would give the summary request tools or a different prompt. */
+const FORBIDDEN_CALL_OPTIONS = ['tools', 'toolChoice', 'activeTools', 'stopWhen', 'prepareStep', 'messages', 'prompt', 'system'];
+
+/** @param {string} code @param {string} message */
+
+/** @param {AbortSignalLike} signal */
+function abortReason(signal) {
+  if (signal.reason !== undefined) return signal.reason;
+  const error = new Error('The summary request was aborted.');
+  error.name = 'AbortError';
+  return error;
+}
+
+/**
+ * A real AbortController for fetch: the app's factory (Zotero's plugin sandbox has no
+ * AbortController; its main window does), else the global one, else none.
+ * @param {(() => { signal: unknown, abort(reason?: unknown): void }) | undefined} createAbortController
+ */
+function newAbortController(createAbortController) {
+  if (typeof createAbortController === 'function') {
+    // e.g. `new (Zotero.getMainWindow().AbortController)()` with no main window open: the summary is
+    // still made (and cancel still ends it through the race below), only the provider request runs on.
+    try {
+      return createAbortController();
+    } catch {
+      // fall through to the global, if the runtime has one
+    }
+  }
+  const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
+  return typeof g.AbortController === 'function' ? new g.AbortController() : null;
+}
+
+/**
+ * What to give generateText as `abortSignal`, plus a promise that rejects when the caller's
+ * signal aborts (so summarize settles even if a provider ignores the signal).
+ * @param {AbortSignalLike | undefined} signal
+ * @param {(() => { signal: unknown, abort(reason?: unknown): void }) | undefined} createAbortController
+ */
+function bridgeSignal(signal, createAbortController) {
+  if (!signal) return { abortSignal: undefined, aborted: null, dispose() {} };
+  const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
+  /** @type {any} */
+  let abortSignal;
+  /** @type {(() => void) | null} */
+  let forward = null;
+  if (typeof g.AbortSignal === 'function' && signal instanceof g.AbortSignal) {
+    abortSignal = signal;
+  } else {
+    // A signal-like from Zotero's sandbox: mirror it into a real AbortSignal for fetch.
+    const controller = newAbortController(createAbortController);
+    if (controller) {
+      forward = () => controller.abort(abortReason(signal));
+      abortSignal = controller.signal;
+    }
+  }
+  /** @type {() => void} */
+  let onAbort = () => {};
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => {
+      if (forward) forward();
+      reject(abortReason(signal));
+    };
+  });
+  aborted.catch(() => {}); // observed by the race below; never an unhandled rejection
+  signal.addEventListener('abort', onAbort);
+  return {
+    abortSignal,
+    aborted,
+    dispose() {
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
+ * A `summarize` callback for compact() that asks a model through AI SDK `generateText`:
+ * the request's system and prompt, its maxOutputTokens, the caller's abort signal, and no
+ * tools. `callOptions` may add settings such as `temperature`, `maxRetries` or
+ * `providerOptions` (tools and prompts are not accepted).
+ *
+ * In Zotero's plugin sandbox (no AbortController) pass `createAbortController`, e.g.
+ * `() => new (Zotero.getMainWindow().AbortController)()`: the provider request then gets a real
+ * abortSignal, tied to the runner's signal, and a cancel stops it.
+ *
+ *   import { generateText } from 'ai';
+ *   const summarize = createAiSdkSummarizer({ model: openai('gpt-4.1-mini'), generateText });
+ *
+ * @param {Parameters<typeof import('../glue.js').createAiSdkSummarizer>[0]} options
+ * @returns {AiSdkSummarize}
+ */
+export function createAiSdkSummarizer({ model, generateText, callOptions = {}, createAbortController }) {
+  if (typeof generateText !== 'function') {
+    throw adapterError('invalid-argument', "createAiSdkSummarizer: pass generateText from 'ai'");
+  }
+  if (createAbortController !== undefined && typeof createAbortController !== 'function') {
+    throw adapterError('invalid-argument', 'createAiSdkSummarizer: createAbortController must be a function returning an AbortController');
+  }
+  if (model === undefined || model === null) throw adapterError('invalid-argument', 'createAiSdkSummarizer: pass a model');
+  const forbidden = FORBIDDEN_CALL_OPTIONS.filter((key) => callOptions[key] !== undefined).concat(cacheMarks(callOptions.providerOptions));
+  if (forbidden.length) {
+    throw adapterError('invalid-argument', `createAiSdkSummarizer: callOptions may not set ${forbidden.join(', ')}`);
+  }
+  return async function summarize(request, signal) {
+    if (!request || typeof request.system !== 'string' || typeof request.prompt !== 'string') {
+      throw adapterError('invalid-argument', 'summarize: the request needs string system and prompt');
+    }
+    if (signal && signal.aborted) throw abortReason(signal);
+    const bridge = bridgeSignal(signal, createAbortController);
+    try {
+      const call = generateText({
+        ...callOptions,
+        model,
+        system: request.system,
+        prompt: request.prompt,
+        ...(Number.isFinite(request.maxOutputTokens) ? { maxOutputTokens: request.maxOutputTokens } : {}),
+        ...(bridge.abortSignal ? { abortSignal: bridge.abortSignal } : {}),
+      });
+      const result = await (bridge.aborted ? Promise.race([call, bridge.aborted]) : call);
+      if (!result || typeof result.text !== 'string') {
+        throw adapterError('invalid-summary', 'summarize: generateText returned no text');
+      }
+      return result.text;
+    } finally {
+      bridge.dispose();
+    }
+  };
+}
+
+/**
+ * Cache marks in the summary request's providerOptions: its prefix is unique, so a cache write there
+ * is never read, and it must not share (and so evict) the session's cache key.
+ * @param {unknown} providerOptions
+ */
+function cacheMarks(providerOptions) {
+  const marks = [];
+  for (const [provider, options] of Object.entries(objectOr(providerOptions))) {
+    for (const key of ['cacheControl', 'cache_control', 'cachePoint', 'promptCacheKey']) {
+      if (objectOr(options)[key] !== undefined) marks.push(`providerOptions.${provider}.${key}`);
+    }
+  }
+  return marks;
+}
+
+/** Fields of a v5 LanguageModelUsage; v6 keeps them and adds the *Details objects. */
+const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'totalTokens', 'reasoningTokens', 'cachedInputTokens'];
+
+/** @param {unknown} value */
+function countOrNull(value) {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * The usage as plain JSON in which every count is present: a number, or null when the
+ * provider did not report it. The AI SDK deep-merges metadata chunks and skips undefined
+ * values, so a field missing from the last step would otherwise keep an earlier step's value.
+ * `raw` (the provider's own shape) is dropped.
+ * @param {Record<string, unknown>} usage
+ */
+function usageSnapshot(usage) {
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  for (const field of USAGE_FIELDS) out[field] = countOrNull(usage[field]);
+  for (const [key, value] of Object.entries(usage)) {
+    if (key === 'raw' || USAGE_FIELDS.includes(key)) continue;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      /** @type {Record<string, number | null>} */
+      const details = {};
+      for (const [k, v] of Object.entries(value)) details[k] = countOrNull(v);
+      out[key] = details;
+    } else {
+      out[key] = countOrNull(value);
+    }
+  }
+  return out;
+}
+
+/** @param {unknown} value @returns {Record<string, any>} */
+function objectOr(value) {
+  return value !== null && typeof value === 'object' ? /** @type {any} */ (value) : {};
+}
+
+/**
+ * v6's `inputTokenDetails` for a v5 usage, from what the provider put in `providerMetadata`:
+ * Anthropic and Bedrock report the cache write only there, and leave both the write and the read
+ * (`cachedInputTokens`) out of `inputTokens`; OpenAI, OpenAI-compatible providers, Google and
+ * OpenRouter count the read (`cachedInputTokens`) within `inputTokens` and write implicitly;
+ * DeepSeek reports its hits as `promptCacheHitTokens`. Counts not reported are null, so a later
+ * step's metadata replaces an earlier step's in the SDK's merge.
+ * @param {Record<string, unknown>} usage @param {unknown} providerMetadata
+ */
+function v5InputDetails(usage, providerMetadata) {
+  const input = countOrNull(usage.inputTokens);
+  const metadata = objectOr(providerMetadata);
+  let read = countOrNull(usage.cachedInputTokens);
+  let write = null;
+  let excludesCache = false;
+  if (metadata.anthropic) {
+    write = countOrNull(objectOr(metadata.anthropic).cacheCreationInputTokens);
+    excludesCache = true;
+  } else if (metadata.bedrock) {
+    write = countOrNull(objectOr(objectOr(metadata.bedrock).usage).cacheWriteInputTokens);
+    excludesCache = true;
+  } else if (metadata.deepseek) {
+    read = countOrNull(objectOr(metadata.deepseek).promptCacheHitTokens) ?? read;
+  }
+  if (excludesCache) {
+    // The report says what was read and written; an absent count there is none.
+    return { noCacheTokens: input, cacheReadTokens: read ?? 0, cacheWriteTokens: write ?? 0 };
+  }
+  const noCache = input !== null && read !== null ? Math.max(0, input - read) : null;
+  return { noCacheTokens: noCache, cacheReadTokens: read, cacheWriteTokens: write };
+}
+
+/**
+ * A `messageMetadata` callback for `toUIMessageStream` / `toUIMessageStreamResponse`: on each
+ * 'finish-step' part it records that step's usage as `{ usage }`, so the assistant message
+ * ends with the LAST step's usage in `message.metadata.usage`, where estimate() looks for it.
+ * The 'finish' part carries only `totalUsage` (billing across steps, not context
+ * occupancy), so nothing is recorded there. Under AI SDK 5 the provider's cache read and write
+ * counts (in `providerMetadata` for Anthropic and Bedrock) are kept as v6's
+ * `inputTokenDetails: { noCacheTokens, cacheReadTokens, cacheWriteTokens }`, so one reader serves
+ * every version (docs/prompt-cache.md).
+ *
+ *   result.toUIMessageStreamResponse({ messageMetadata: usageMetadata });
+ *
+ * @param {{ part: { type: string, usage?: Record<string, unknown>, providerMetadata?: unknown } }} options
+ * @returns {{ usage: Record<string, unknown> } | undefined}
+ */
+export function usageMetadata({ part }) {
+  if (!part || part.type !== 'finish-step' || !part.usage || typeof part.usage !== 'object') return undefined;
+  const usage = usageSnapshot(part.usage);
+  if (!('inputTokenDetails' in part.usage)) usage.inputTokenDetails = v5InputDetails(part.usage, part.providerMetadata);
+  return { usage };
+}
+
+/**
+ * Combines the app's own messageMetadata callback with usageMetadata (usage wins on conflict).
+ * @template {{ part: { type: string, usage?: Record<string, unknown> } }} O
+ * @param {(options: O) => Record<string, unknown> | undefined | null} own
+ * @returns {(options: O) => Record<string, unknown> | undefined}
+ */
+export function withUsageMetadata(own) {
+  return (options) => {
+    const mine = own(options) ?? undefined;
+    const usage = usageMetadata(options);
+    if (mine === undefined) return usage;
+    return usage === undefined ? mine : { ...mine, ...usage };
+  };
+}

@@ -1,0 +1,386 @@
+// The chat turn as an AI SDK ChatTransport for in-process use (a Zotero item-pane chat: no server).
+// Like the SDK's DirectChatTransport, `sendMessages` returns the model's UI message stream, but the
+// session store is the history: the transport takes only the newest message from `messages`, and
+//   1. preflights it with the controller (compacting first when it would not fit),
+//   2. persists the user message once (not when it already is the session's leaf),
+//   3. streams the projection (summary message first) through the app's `streamResponse`, with
+//      message ids and usage metadata (`usageMetadata`) set,
+//   4. persists only the response message (never the projection's summary message),
+//   5. starts the controller's automatic check (`afterTurn`).
+// What the request carries besides the session (`system`, `tools`) is given to the transport: it
+// hands them to `streamResponse` and counts them as overhead in every estimate of the turn, so a
+// request that would overflow with them compacts first. One turn at a time per session in the
+// process (../session/in-flight.js): a second window's send is refused with `turn-in-flight`.
+// `ai` is never imported: the app's own streamText (v5, v6 or v7) makes the stream.
+
+import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
+import { randomHex } from '../util/random-id.js';
+import { codedError as turnError } from '../util/coded-error.js';
+import { beginTurn } from '../session/in-flight.js';
+import { applyCacheBreakpoints, promptCacheCallOptions } from './prompt-cache.js';
+import { liveWindow } from '../zotero/live-window.js';
+import { cacheBreakpoints } from '../session/calls.js';
+
+/** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
+
+/** A 24-hex-digit id for the response message (the SDK would otherwise leave it to the client). */
+function responseId() {
+  return 'msg_' + randomHex(12);
+}
+
+/** The message as the store keeps it: no tree position (the store puts it under the leaf). */
+function asStored(/** @type {any} */ message) {
+  const { parentId, ...rest } = message;
+  return rest;
+}
+
+/**
+ * The tools as the request sends them, for the estimate: name, description and the JSON schema of
+ * the input (an AI SDK `jsonSchema()`/`tool()` keeps it in `inputSchema.jsonSchema`); functions dropped.
+ * @param {unknown} tools
+ */
+function toolsAsSent(tools) {
+  if (!tools || typeof tools !== 'object') return tools;
+  /** @type {Record<string, unknown>} */
+  const sent = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const t = /** @type {any} */ (tool) ?? {};
+    const schema = t.inputSchema ?? t.parameters;
+    sent[name] = {
+      ...(typeof t.description === 'string' ? { description: t.description } : {}),
+      inputSchema: schema && typeof schema === 'object' && 'jsonSchema' in schema ? plainJson(schema.jsonSchema) : plainJson(schema),
+    };
+  }
+  return sent;
+}
+
+/**
+ * JSON-safe copy (functions, symbols and cycles dropped). Only an object that contains itself is a
+ * cycle: one shared by two tool schemas is written, and counted, at both places.
+ * @param {unknown} value
+ */
+function plainJson(value) {
+  /** @type {object[]} the objects from the root down to the one being written */
+  const path = [];
+  try {
+    const text = JSON.stringify(value, function (_, v) {
+      if (typeof v === 'function' || typeof v === 'symbol') return undefined;
+      if (v && typeof v === 'object') {
+        while (path.length > 0 && path[path.length - 1] !== this) path.pop();
+        if (path.includes(v)) return undefined;
+        path.push(v);
+      }
+      return v;
+    });
+    return text === undefined ? null : JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+
+/** The window `globals` names now, or null: none, closed, dead, or a getter that throws. @param {() => unknown} globals */
+function currentWindow(globals) {
+  try {
+    return liveWindow(globals());
+  } catch {
+    return null;
+  }
+}
+
+// The types are transport.d.ts's; `implements` checks this class against it.
+/**
+ * @import { CompactionChatTransportOptions } from './transport.js'
+ * @import { CompactionChatTransport as DeclaredTransport } from './transport.js'
+ * @import { CompactionController } from '../compaction/controller.js'
+ * @import { Overhead, Session } from '../bibgenie_compaction.js'
+ * @import { SessionStoreBase } from '../glue.js'
+ * @typedef {CompactionChatTransportOptions['store'] & Pick<SessionStoreBase, 'load'> & Partial<Pick<SessionStoreBase, 'withSessionIndex'>>} TransportStore
+ *   `load` and `withSessionIndex` are read only for the cache marks (a store without them: no marks)
+ */
+
+/** @implements {DeclaredTransport} */
+export class CompactionChatTransport {
+  /** @type {CompactionController} */
+  #controller;
+  /** @type {TransportStore} */
+  #store;
+  #sessionId;
+  #streamResponse;
+  #generateMessageId;
+  #messageMetadata;
+  #onFinish;
+  #streamOptions;
+  /** @type {{ system?: string, tools?: Record<string, unknown> }} */
+  #request;
+  /** @type {Overhead | undefined} */
+  #overhead;
+  /** @type {(() => unknown) | null} */
+  #globals;
+  /** `{ provider, cache?, ttl? }`: cache marks on what is sent (prompt-cache.js), or null. */
+  /** @type {NonNullable<CompactionChatTransportOptions['promptCache']> | null} */
+  #promptCache = null;
+  /** streamText's call options for the cache (OpenAI's promptCacheKey of the session), or `{}`. */
+  #cacheCallOptions = {};
+
+  /**
+   * @param {CompactionChatTransportOptions} options `system` and `tools` go to streamResponse and
+   *   count as overhead (`overhead` replaces that count: `{ tokens }` or `{ system, tools }`);
+   *   `globals` returns the window the turn's web globals come from (no window: `no-main-window`);
+   *   the other keys go to toUIMessageStream as they are (sendReasoning, sendSources, onError...)
+   */
+  constructor(options) {
+    if (!options || typeof options !== 'object') throw turnError('invalid-options', 'CompactionChatTransport: options must be an object');
+    const {
+      controller, store, sessionId, streamResponse, generateMessageId, messageMetadata, onFinish,
+      system, tools, overhead, globals, ...streamOptions
+    } = options;
+    if (!controller || typeof controller.submit !== 'function' || typeof controller.afterTurn !== 'function') {
+      throw turnError('invalid-options', 'CompactionChatTransport: controller must be the CompactionController of the session');
+    }
+    for (const method of /** @type {const} */ (['appendMessage', 'updateMessageParts', 'retry'])) {
+      if (!store || typeof store[method] !== 'function') {
+        throw turnError('invalid-options', `CompactionChatTransport: store must be a session store with ${method}() (MemoryStore, SqliteStore, ZoteroDBStore)`);
+      }
+    }
+    if (typeof sessionId !== 'string' || sessionId === '') throw turnError('invalid-options', 'CompactionChatTransport: sessionId must be a non-empty string');
+    if (typeof streamResponse !== 'function') {
+      throw turnError('invalid-options', 'CompactionChatTransport: streamResponse must return streamText(...) for the messages it is given');
+    }
+    if (system !== undefined && typeof system !== 'string') throw turnError('invalid-options', 'CompactionChatTransport: system must be a string');
+    if (overhead !== undefined && (overhead === null || typeof overhead !== 'object')) {
+      throw turnError('invalid-options', 'CompactionChatTransport: overhead must be { system?, tools? } or { tokens }');
+    }
+    for (const [name, value] of Object.entries({ generateMessageId, messageMetadata, onFinish, globals })) {
+      if (value !== undefined && typeof value !== 'function') throw turnError('invalid-options', `CompactionChatTransport: ${name} must be a function`);
+    }
+    this.#controller = controller;
+    this.#store = /** @type {TransportStore} */ (store); // load and withSessionIndex: see TransportStore
+    this.#sessionId = sessionId;
+    this.#streamResponse = streamResponse;
+    this.#generateMessageId = generateMessageId ?? responseId;
+    this.#messageMetadata = messageMetadata ? withUsageMetadata(messageMetadata) : usageMetadata;
+    this.#onFinish = onFinish ?? null;
+    this.#streamOptions = streamOptions;
+    this.#request = { ...(system === undefined ? {} : { system }), ...(tools === undefined ? {} : { tools }) };
+    this.#overhead = overhead ?? (system === undefined && tools === undefined
+      ? undefined
+      : { ...(system === undefined ? {} : { system }), ...(tools === undefined ? {} : { tools: toolsAsSent(tools) }) });
+    this.#globals = globals ?? null;
+    this.#takePromptCache();
+  }
+
+  /** The `promptCache` option, taken out of the toUIMessageStream options. */
+  #takePromptCache() {
+    const { promptCache, ...rest } = this.#streamOptions;
+    if (promptCache === undefined) return;
+    if (!promptCache || typeof promptCache !== 'object') throw turnError('invalid-options', 'CompactionChatTransport: promptCache must be { provider, cache?, ttl? }');
+    this.#cacheCallOptions = promptCacheCallOptions(promptCache.provider, this.#sessionId); // checks the provider too
+    this.#promptCache = promptCache;
+    this.#streamOptions = rest;
+  }
+
+  /**
+   * What streamResponse gets for the cache: `applyCacheBreakpoints(modelMessages)` (the marks of
+   * `cacheBreakpoints` on the stored session, which now ends with the message sent), the breakpoints
+   * and `cacheCallOptions` (OpenAI's promptCacheKey). Marks are an optimization: a failure to
+   * place them sends the request unmarked.
+   * @param {unknown[]} messages
+   */
+  async #cacheRequest(messages) {
+    const options = this.#promptCache;
+    if (!options) return { applyCacheBreakpoints: (/** @type {any[]} */ m) => m, cacheBreakpoints: [], cacheCallOptions: {} };
+    const model = this.#controller.model;
+    const planOptions = options.cache ? { cache: options.cache } : {};
+    /** @type {any[]} */
+    let breakpoints = [];
+    try {
+      const store = this.#store;
+      const held = typeof store.withSessionIndex === 'function'
+        ? await store.withSessionIndex(this.#sessionId, (view) => (view ? view.index.cacheBreakpoints(model, planOptions) : null))
+        : null;
+      breakpoints = (held ?? cacheBreakpoints(await store.load(this.#sessionId), model, planOptions)).breakpoints;
+    } catch {
+      breakpoints = [];
+    }
+    const provider = options.provider;
+    return {
+      applyCacheBreakpoints: (/** @type {any[]} */ modelMessages) => applyCacheBreakpoints(modelMessages, { provider, breakpoints, messages, ttl: options.ttl }),
+      cacheBreakpoints: breakpoints,
+      cacheCallOptions: this.#cacheCallOptions,
+    };
+  }
+
+  /**
+   * One turn. `messages` is what useChat holds; only its newest message is read: a new or already
+   * stored user message, or (after a client-side tool result) the stored assistant message.
+   * Rejects with a coded error when the turn cannot be sent: `too-large` (the draft must be
+   * shortened), `cancelled`, the controller's failure reason, `busy` (a regenerate while
+   * compacting), `turn-in-flight` (another turn on the session is being answered), `no-main-window`
+   * (`globals` found no window) or `invalid-messages`; `error.result` is the controller's SubmitResult.
+   * @param {{ trigger: 'submit-message' | 'regenerate-message', chatId: string, messageId?: string, messages: any[], abortSignal?: any }} options
+   */
+  async sendMessages({ trigger, chatId, messages, abortSignal }) {
+    const last = Array.isArray(messages) ? messages[messages.length - 1] : undefined;
+    if (!last || typeof last !== 'object' || typeof last.id !== 'string' || !Array.isArray(last.parts)) {
+      throw turnError('invalid-messages', 'sendMessages: the newest message must be a UIMessage with an id and parts');
+    }
+    if (this.#globals && !currentWindow(this.#globals)) {
+      throw turnError('no-main-window', 'sendMessages: no main window is open; the AI SDK takes its streams and abort signals from one. Open a Zotero window and send again');
+    }
+    const release = beginTurn(this.#store, this.#sessionId);
+    if (!release) {
+      throw turnError('turn-in-flight', 'sendMessages: another turn on this session is still being answered (another window?); send again when it is done');
+    }
+    try {
+      const stream = await this.#turn(trigger, chatId, last, abortSignal, release);
+      return releasingOnCancel(stream, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /**
+   * @param {'submit-message' | 'regenerate-message'} trigger @param {string} chatId @param {any} last
+   * @param {any} abortSignal @param {() => void} release ends the session's turn
+   */
+  async #turn(trigger, chatId, last, abortSignal, release) {
+    const store = this.#store;
+    const sessionId = this.#sessionId;
+    if (trigger === 'regenerate-message') {
+      // useChat drops the old response and sends the messages up to its user message: a retry.
+      if (last.role !== 'user') throw turnError('invalid-messages', 'sendMessages: a regenerate ends with the user message to answer again');
+      if (!this.#controller.can('retry')) throw turnError('busy', 'sendMessages: a compaction is running; regenerate after it');
+      await store.retry(sessionId, last.id);
+    } else if (last.role === 'assistant') {
+      // A continuation (a tool result or approval added on the client): the stored message gets the new parts.
+      await store.updateMessageParts(sessionId, last.id, last.parts, last.metadata === undefined ? undefined : { metadata: last.metadata });
+    } else if (last.role !== 'user') {
+      throw turnError('invalid-messages', `sendMessages: cannot send a ${String(last.role)} message`);
+    }
+
+    const aborted = () => {
+      if (abortSignal?.aborted) throw turnError('cancelled', 'sendMessages: the chat request was aborted; nothing was sent or stored');
+    };
+    aborted();
+    const cancel = () => this.#controller.cancel('the chat request was aborted');
+    abortSignal?.addEventListener?.('abort', cancel);
+    let result;
+    try {
+      result = await this.#controller.submit(last, this.#overhead === undefined ? undefined : { overhead: this.#overhead });
+    } finally {
+      abortSignal?.removeEventListener?.('abort', cancel);
+    }
+    if (result.status !== 'send') {
+      const code = result.status === 'failed' ? result.reason : result.status;
+      throw turnError(code, result.message ?? `the message was not sent: ${result.status} (${result.reason})`, { result });
+    }
+    aborted();
+    const sent = result.messages[result.messages.length - 1];
+    // Stored only if the session is still where the projection was made (another window may have
+    // answered meanwhile): else `session-moved`, and the model was not asked.
+    const seen = /** @type {any} */ (result.outcome)?.session;
+    const expected = seen ? { expectedLeafId: seen.leafId, expectedRevision: seen.branchRevision } : {};
+    if (!result.stored) await store.appendMessage(sessionId, asStored(sent), expected);
+
+    const streamed = await this.#streamResponse({ messages: result.messages, abortSignal, trigger, chatId, ...this.#request, ...(await this.#cacheRequest(result.messages)) });
+    if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
+      throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
+    }
+    // How the response ended, for its stored metadata: the finish part's reason, or a stream error.
+    const ending = { finishReason: /** @type {unknown} */ (undefined), errored: false };
+    const metadata = this.#messageMetadata;
+    const appOnError = /** @type {any} */ (this.#streamOptions).onError;
+    return streamed.toUIMessageStream({
+      ...this.#streamOptions,
+      originalMessages: result.messages,
+      generateMessageId: this.#generateMessageId,
+      messageMetadata: (/** @type {any} */ options) => {
+        if (options?.part?.type === 'finish' && options.part.finishReason !== undefined) ending.finishReason = options.part.finishReason;
+        return metadata(options);
+      },
+      onError: (/** @type {unknown} */ error) => {
+        ending.errored = true;
+        if (typeof appOnError === 'function') return appOnError(error);
+        return error instanceof Error ? error.message : String(error);
+      },
+      onFinish: (/** @type {any} */ event) => this.#persist(event, sent.id, ending, release),
+    });
+  }
+
+  /** In-process: there is no server stream to resume. */
+  async reconnectToStream() {
+    return null;
+  }
+
+  /**
+   * @param {{ responseMessage: any, isContinuation: boolean, isAborted?: boolean }} event
+   * @param {string} sentId the message the response answers: its parent (no other turn of this
+   *   process moved the leaf meanwhile: the session's turn is held until here)
+   * @param {{ finishReason: unknown, errored: boolean }} ending
+   * @param {() => void} release ends the session's turn
+   */
+  async #persist(event, sentId, ending, release) {
+    const { isContinuation, isAborted = false } = event;
+    let { responseMessage } = event;
+    try {
+      if (responseMessage && Array.isArray(responseMessage.parts) && responseMessage.parts.length > 0) {
+        responseMessage = { ...responseMessage, metadata: endingMetadata(responseMessage.metadata, event, ending) };
+        if (isContinuation) {
+          await this.#store.updateMessageParts(this.#sessionId, responseMessage.id, responseMessage.parts, { metadata: responseMessage.metadata });
+        } else {
+          await this.#store.appendMessage(this.#sessionId, asStored(responseMessage), { parentId: sentId });
+        }
+      }
+      if (this.#onFinish) await this.#onFinish({ responseMessage, isAborted, isContinuation });
+    } finally {
+      release();
+      this.#controller.afterTurn(this.#overhead === undefined ? undefined : { overhead: this.#overhead }); // never rejects
+    }
+  }
+}
+
+/**
+ * The stored response's metadata with how it ended: `aborted: true` when Stop (the request's
+ * abortSignal) cut it, `finishReason` (the AI SDK's; `'error'` when a stream error cut it) whenever known.
+ * @param {unknown} metadata @param {any} event @param {{ finishReason: unknown, errored: boolean }} ending
+ */
+function endingMetadata(metadata, event, ending) {
+  const base = metadata && typeof metadata === 'object' ? /** @type {Record<string, unknown>} */ (metadata) : {};
+  const known = event.finishReason ?? ending.finishReason;
+  const finishReason = ending.errored ? 'error' : typeof known === 'string' ? known : /** @type {any} */ (known)?.unified;
+  return {
+    ...base,
+    ...(event.isAborted ? { aborted: true } : {}),
+    ...(typeof finishReason === 'string' ? { finishReason } : {}),
+  };
+}
+
+/**
+ * The UI message stream, ending the session's turn also when the reader cancels it before the end
+ * (the response is then persisted by onFinish only if the SDK still calls it). Built with the
+ * stream's own class: the plugin sandbox has no ReadableStream of its own.
+ * @param {any} stream @param {() => void} release
+ */
+function releasingOnCancel(stream, release) {
+  const Readable = stream && stream.constructor;
+  if (typeof Readable !== 'function' || typeof stream.getReader !== 'function') return stream;
+  const reader = stream.getReader();
+  return new Readable({
+    async pull(/** @type {any} */ controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    cancel(/** @type {unknown} */ reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+}

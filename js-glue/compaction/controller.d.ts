@@ -1,0 +1,90 @@
+// Types of controller.js: the CompactionController of the contract.
+import type { UIMessage } from 'ai';
+import type {
+  CacheProfile, CompactionMode, Draft, Estimate, ModelProfile, Overhead, Plan, PlanOptions, Projection, Session, SessionStore, Summarize,
+} from '../bibgenie_compaction.js';
+import type { CompactOptions, CompactOutcome } from '../glue.js';
+
+export type CompactionState =
+  | { status: 'idle'; outcome?: CompactOutcome }
+  | {
+      status: 'compacting';
+      mode: CompactionMode;
+      cancel: () => boolean;
+      /** For a status line, from the plan being carried out (absent when a custom core has no `plan`). */
+      foldedMessages?: number;
+      tokensBefore?: number;
+      tokensAfterEstimate?: number;
+    }
+  | { status: 'failed'; mode: CompactionMode; reason: string; message: string; outcome: CompactOutcome };
+
+/**
+ * `send`: the projection followed by the draft, ready for the model; only when the request fits (after a
+ * preflight compaction it is estimated again; `too-large` with reason `too-large-after-compaction` when it
+ * still does not fit). `stored` when the draft was already the session's leaf (persisted before
+ * submit): then the projection ends with it and it is not appended again. A draft whose id is
+ * elsewhere in the session is refused: `failed` with reason `draft-already-stored`. Otherwise the
+ * draft comes back untouched; `cancelled`/`failed` also when the compaction the submit waited for
+ * (manual, after-turn or its own) was cancelled or failed.
+ *
+ * With a store that has `withSessionIndex` (the package's stores) and no `core` option, a send that
+ * fits is planned on the store-held index: no load and no runner call. Its `outcome` is the runner's
+ * `noop` (same plan), whose `session.nodes` is parsed when first read (as planned on; `leafId` and
+ * `branchRevision` are plain fields).
+ */
+export type SubmitResult =
+  | { status: 'send'; messages: UIMessage[]; draft: Draft; outcome: CompactOutcome; stored?: true }
+  | { status: 'too-large' | 'cancelled' | 'failed'; reason: string; message?: string; draft: Draft; outcome?: CompactOutcome };
+
+export type ControllerAction = 'retry' | 'edit' | 'fork' | 'switch-model' | 'compact' | 'edit-draft' | 'submit';
+
+/** What the controller calls instead of the wasm exports (tests, or another copy of the module). */
+export interface CompactionCore {
+  compact(options: CompactOptions): Promise<CompactOutcome>;
+  project(session: Session): Pick<Projection, 'messages'>;
+  /** Used after a preflight compaction to check that the draft fits; the wasm export when absent. */
+  estimate?(session: Session, model: ModelProfile, options: { draft?: Draft; overhead?: Overhead }): Pick<Estimate, 'tokens' | 'safeInputLimit' | 'fits'>;
+  /** Optional: the counts of the `compacting` state. */
+  plan?(session: Session, model: ModelProfile, options: PlanOptions): Pick<Plan, 'summarizeIds' | 'tokensBefore' | 'tokensAfterEstimate'>;
+}
+
+export interface CompactionControllerOptions {
+  store: SessionStore;
+  sessionId: string;
+  model: ModelProfile;
+  summarize: Summarize;
+  /** What each model request carries besides the session (system prompt, tools). */
+  overhead?: Overhead;
+  onStatus?: (state: CompactionState) => void;
+  /** Replaces the wasm exports `compact` and `project`. */
+  core?: CompactionCore;
+  /** The provider's prompt cache: plans report `cache` and `cost`, and a cold cache compacts from 3/4 of the threshold. */
+  cache?: CacheProfile;
+  /** The clock for the cache state (default `Date.now`). */
+  now?: () => number;
+  /** With `cache`: run the automatic check again once the cache's lifetime has passed with no new message. */
+  backgroundCompaction?: boolean;
+}
+
+export declare class CompactionController {
+  constructor(options: CompactionControllerOptions);
+  /** Called with the new state whenever it changes. */
+  onStatus: ((state: CompactionState) => void) | null;
+  readonly state: CompactionState;
+  /** True while a compaction (or its planning) runs. */
+  readonly busy: boolean;
+  readonly model: ModelProfile;
+  setModel(model: ModelProfile): void;
+  can(action: ControllerAction): boolean;
+  /** Joins a running compaction instead of starting a second one. Never rejects for a failed compaction. */
+  compact(mode?: 'manual' | 'auto'): Promise<CompactOutcome>;
+  cancel(reason?: unknown): boolean;
+  /**
+   * Background automatic check; resolves null when skipped because a compaction runs. Never rejects.
+   * Planned on the store-held index when the store has one: the runner runs only to compact.
+   */
+  afterTurn(options?: { overhead?: Overhead }): Promise<CompactOutcome | null>;
+  /** Preflight of a send; waits for a running compaction first. Rejects with code `not-loaded` before the wasm is loaded. */
+  /** `overhead` replaces the controller's for this send (the transport passes its system and tools). */
+  submit<D extends Draft>(draft: D, options?: { overhead?: Overhead }): Promise<SubmitResult & { draft: D }>;
+}

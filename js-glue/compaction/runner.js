@@ -1,0 +1,375 @@
+// The async compaction runner over JS callbacks: `compact(options) -> Promise<CompactOutcome>`.
+// It is the only code that awaits JS, so it lives here; every step that reads or decides is a wasm
+// call: the store's held index of the session (the package's stores), or the session loaded read
+// once into a SessionIndex, plans and builds the summary request; checkpointNode applies the summary's budget and validates it; checkCommit decides the
+// commit on the session read inside `store.transaction`.
+//
+// Rejects only for unusable options (`invalid-options`, `invalid-model`); everything that goes
+// wrong later resolves as an outcome, and `cancelled`/`failed` wrote nothing. Works in Zotero's
+// plugin sandbox: no AbortController, console, queueMicrotask or structuredClone.
+import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compaction.js';
+import { codedError } from '../util/coded-error.js';
+
+// The types are glue.d.ts's (the Compact* types) and the wasm declarations'.
+/**
+ * @import { AbortSignalLike, CheckpointNode, ModelProfile, Plan, PlanOptions, Session, SummaryRequest } from '../bibgenie_compaction.js'
+ * @import { SessionIndex as SessionIndexType } from '../bibgenie_compaction.js'
+ * @import { CompactOptions, CompactOutcome, SessionView } from '../glue.js'
+ * @import { InternalSessionIndexClass } from '../wasm-internals.js'
+ */
+/**
+ * @typedef {{ store: object, sessionId: string, model: ModelProfile, planOptions: PlanOptions, summarize: Function, signal: AbortSignalLike | null }} Run
+ *   what readOptions takes of the options
+ * @typedef {{ outcome: CompactOutcome } | { outcome?: undefined, plan: Plan, request: SummaryRequest }} Prepared
+ */
+
+const STORE_FAILED = 'store-failed';
+const UNKNOWN_SESSION = 'unknown-session';
+const SUMMARIZER_FAILED = 'summarizer-failed';
+const ABORTED = 'aborted';
+
+/**
+ * Runs one compaction.
+ * @param {CompactOptions} options `{ store, sessionId, model, mode?, draft?, overhead?, summarize, signal? }`
+ * @returns {Promise<CompactOutcome>}
+ */
+export async function compact(options) {
+  const run = readOptions(options);
+  const prepared = await prepareRun(run);
+  if (prepared.outcome) return prepared.outcome;
+  const { plan, request } = prepared;
+  // The summarizer gets the request object; what the checkpoint carries is kept apart from it.
+  const ledger = JSON.stringify(request.ledger);
+  const budget = request.maxOutputTokens;
+
+  const summarized = await summarizeWith(run, request);
+  if (summarized.outcome) return summarized.outcome;
+  let node;
+  try {
+    node = checkpointNode(plan, summarized.summary, JSON.parse(ledger), budget);
+  } catch (error) {
+    return failed(error);
+  }
+  if (isAborted(run.signal)) return cancelled();
+  return commit(run, plan, node);
+}
+
+/**
+ * The plan and summary request, or the outcome that ends the run: on the store's held index of the
+ * session when it has one (the package's stores: no load, no read of the whole session), else from
+ * one read of what `store.load` gives.
+ * @param {Run} run @returns {Promise<Prepared>}
+ */
+async function prepareRun(run) {
+  if (hasMethod(run.store, 'withSessionIndex')) {
+    const held = await attempt(() =>
+      race(run.signal, callMethod(run.store, 'withSessionIndex', [run.sessionId, (/** @type {SessionView | null} */ view) => (view ? prepareOn(run, view.index, view.lazySession()) : null)])));
+    if (held.thrown) return { outcome: failedThrown(STORE_FAILED, 'store.withSessionIndex failed', held.error) };
+    if (held.value === NOT_SETTLED) return { outcome: cancelled() };
+    if (held.value) return held.value;
+  }
+  const loaded = await attempt(() => race(run.signal, callMethod(run.store, 'load', [run.sessionId])));
+  if (loaded.thrown) return { outcome: failedThrown(STORE_FAILED, 'store.load failed', loaded.error) };
+  if (loaded.value === NOT_SETTLED) return { outcome: cancelled() };
+  const session = loaded.value;
+  let index;
+  try {
+    index = SessionIndex.from(session);
+  } catch (error) {
+    return { outcome: failed(error) };
+  }
+  try {
+    return prepareOn(run, index, session);
+  } finally {
+    index.free();
+  }
+}
+
+/**
+ * Plans on `index` (which holds `session`); the summary request when the plan compacts.
+ * @param {Run} run @param {Pick<SessionIndexType, 'plan' | 'summaryRequest'>} index @param {Session} session
+ * @returns {Prepared}
+ */
+function prepareOn(run, index, session) {
+  try {
+    const plan = index.plan(run.model, run.planOptions);
+    if (plan.send === 'too-large') return { outcome: outcome('too-large', plan.reason, { plan, session }) };
+    if (plan.action !== 'compact') return { outcome: outcome('noop', plan.reason, { plan, session }) };
+    return { plan, request: index.summaryRequest(plan, run.model) };
+  } catch (error) {
+    return { outcome: failed(error) };
+  }
+}
+
+/**
+ * `{ summary }`, or `{ outcome }` (cancelled or failed).
+ * @param {Run} run @param {SummaryRequest} request
+ * @returns {Promise<{ summary: string, outcome?: undefined } | { outcome: CompactOutcome }>}
+ */
+async function summarizeWith(run, request) {
+  let result;
+  try {
+    const value = run.summarize.call(undefined, request, run.signal ?? neverAbortingSignal());
+    result = await attempt(() => race(run.signal, Promise.resolve(value)));
+  } catch (error) {
+    result = { thrown: true, error };
+  }
+  if (result.thrown) {
+    if (isAborted(run.signal)) return { outcome: cancelledWith(result.error) };
+    return { outcome: failedThrown(SUMMARIZER_FAILED, 'summarize failed', result.error) };
+  }
+  if (result.value === NOT_SETTLED) return { outcome: cancelled() };
+  if (typeof result.value !== 'string') {
+    return { outcome: failed(codedError('invalid-summary', `summarize resolved with ${typeOf(result.value)}, not a string`)) };
+  }
+  return { summary: result.value };
+}
+
+/**
+ * The version-conditional commit inside `store.transaction`.
+ * @param {Run} run @param {Plan} plan @param {CheckpointNode} node @returns {Promise<CompactOutcome>}
+ */
+async function commit(run, plan, node) {
+  /** @type {CompactOutcome | null} */
+  let outcomeOfFn = null;
+  let settled = false;
+  const transactionFn = async (/** @type {object} */ tx) => {
+    // Called after the transaction settled: that store's transaction is already over.
+    if (settled) throw codedError('internal', 'compact: the transaction callback was called after the transaction settled');
+    const result = await commitIn(run, plan, node, tx);
+    // Kept here too: a store that does not hand back fn's result still reports it.
+    outcomeOfFn = result;
+    return result;
+  };
+  const done = await attempt(() => callMethod(run.store, 'transaction', [run.sessionId, transactionFn]));
+  settled = true;
+  if (done.thrown) {
+    // A rejected transaction wrote nothing (the store rolled it back).
+    if (isAborted(run.signal)) return cancelledWith(done.error);
+    return failedThrown(STORE_FAILED, 'store.transaction failed', done.error);
+  }
+  return outcomeOfFn ?? failed(codedError('internal', 'store.transaction resolved without running fn'));
+}
+
+/**
+ * Runs inside the store's transaction. A throw rejects `fn`, which rolls the transaction back.
+ * @param {Run} run @param {Plan} plan @param {CheckpointNode} node @param {object} tx
+ * @returns {Promise<CompactOutcome>}
+ */
+async function commitIn(run, plan, node, tx) {
+  if (isAborted(run.signal)) return cancelled();
+  const fresh = await callMethod(tx, 'load', []);
+  let verdict;
+  try {
+    verdict = checkCommit(fresh, plan);
+  } catch (error) {
+    return failed(error);
+  }
+  if (!verdict.ok) return outcome('stale', verdict.reason, { plan, session: fresh });
+  // checkCommit found the revision the plan was made on.
+  const revision = plan.basis.branchRevision + 1;
+  await callMethod(tx, 'appendNode', [plainCopy(node)]);
+  await callMethod(tx, 'setLeaf', [node.id, revision]);
+  // Cancelled while writing: reject so the store rolls the writes back.
+  if (isAborted(run.signal)) throw codedError('internal', 'compaction cancelled during the commit');
+  const checkpoint = plainCopy(node);
+  // Not a real array (JSON-equivalent only, e.g. through toJSON): the nodes as checkCommit read them.
+  const nodes = Array.isArray(fresh.nodes) ? fresh.nodes : JSON.parse(JSON.stringify(fresh)).nodes;
+  const session = { nodes: nodes.concat([checkpoint]), leafId: node.id, branchRevision: revision };
+  return outcome('committed', plan.reason, { plan, session, checkpoint });
+}
+
+// ---- options ----------------------------------------------------------------------------------
+
+/** @param {unknown} options @returns {Run} */
+function readOptions(options) {
+  if (!isObject(options)) throw invalid('compact options must be an object { store, sessionId, model, summarize, ... }');
+  const store = get(options, 'store');
+  if (!isObject(store) || !hasMethod(store, 'load') || !hasMethod(store, 'transaction')) {
+    throw invalid('options.store must have load(sessionId) and transaction(sessionId, fn)');
+  }
+  const sessionId = get(options, 'sessionId');
+  if (typeof sessionId !== 'string' || sessionId === '') throw invalid('options.sessionId must be a non-empty string');
+  const model = get(options, 'model');
+  const mode = get(options, 'mode');
+  const draft = get(options, 'draft');
+  const overhead = get(options, 'overhead');
+  // The model first, then mode, draft and overhead as plan options (invalid-model, invalid-options).
+  /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).checkCompactInputs(model, mode, draft, overhead);
+  /** @type {PlanOptions & Record<string, unknown>} */
+  const planOptions = { mode: mode ?? 'manual' };
+  if (draft !== undefined && draft !== null) planOptions.draft = draft;
+  if (overhead !== undefined && overhead !== null) planOptions.overhead = overhead;
+  // The prompt cache's profile and the time (plan options, validated by the plan).
+  for (const key of ['cache', 'now']) {
+    const value = get(options, key);
+    if (value !== undefined && value !== null) planOptions[key] = value;
+  }
+  const summarize = get(options, 'summarize');
+  if (typeof summarize !== 'function') throw invalid('options.summarize must be a function (request, signal) => Promise<string>');
+  let signal = get(options, 'signal');
+  if (signal === undefined || signal === null) signal = null;
+  else if (!isObject(signal) || !hasMethod(signal, 'addEventListener')) {
+    throw invalid("options.signal must have `aborted` and addEventListener('abort', listener)");
+  }
+  // Read now, as they were when compact was called (checked to be JSON data above).
+  return { store, sessionId, model: plainCopy(model), planOptions: plainCopy(planOptions), summarize, signal };
+}
+
+/** @param {string} message */
+function invalid(message) {
+  return codedError('invalid-options', message);
+}
+
+// ---- the abort signal -------------------------------------------------------------------------
+
+/** What `race` answers when the signal aborted first. */
+const NOT_SETTLED = Symbol('aborted');
+
+/** A getter that throws counts as not aborted: the signal cannot be read, so it never fired. @param {AbortSignalLike | null} signal */
+function isAborted(signal) {
+  if (signal === null) return false;
+  try {
+    return Boolean(signal.aborted);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Awaits `promise`, or stops waiting when the signal aborts (`NOT_SETTLED`, whatever the promise
+ * did). The listener is removed again where the signal allows it.
+ * @template T @param {AbortSignalLike | null} signal @param {Promise<T>} promise
+ * @returns {Promise<T | typeof NOT_SETTLED>}
+ */
+async function race(signal, promise) {
+  if (isAborted(signal)) return NOT_SETTLED;
+  if (signal === null) return promise;
+  let resolveOnAbort;
+  const aborted = new Promise((resolve) => {
+    resolveOnAbort = resolve;
+  });
+  let subscribed = true;
+  try {
+    callSync(signal, 'addEventListener', ['abort', resolveOnAbort]);
+  } catch {
+    subscribed = false;
+  }
+  const result = await attempt(() => (subscribed ? Promise.race([promise, aborted]) : promise));
+  if (subscribed && hasMethod(signal, 'removeEventListener')) {
+    try {
+      callSync(signal, 'removeEventListener', ['abort', resolveOnAbort]);
+    } catch {
+      // nothing to undo
+    }
+  }
+  if (isAborted(signal)) return NOT_SETTLED;
+  if (result.thrown) throw result.error;
+  return result.value;
+}
+
+const doNothing = () => {};
+
+/** `{ aborted: false, addEventListener() {}, removeEventListener() {} }`, for a run without a signal. */
+function neverAbortingSignal() {
+  return { aborted: false, addEventListener: doNothing, removeEventListener: doNothing };
+}
+
+// ---- calls into the caller's objects ----------------------------------------------------------
+
+/**
+ * `{ value }` or `{ thrown: true, error }` of an async step.
+ * @template T @param {() => T | Promise<T>} step
+ * @returns {Promise<{ value: T, thrown?: undefined, error?: undefined } | { thrown: true, error: unknown, value?: undefined }>}
+ */
+async function attempt(step) {
+  try {
+    return { value: await step() };
+  } catch (error) {
+    return { thrown: true, error };
+  }
+}
+
+/** `target[name]`, or `undefined` when reading it throws. @param {any} target the caller's object @param {string} name */
+function get(target, name) {
+  try {
+    return target[name];
+  } catch {
+    return undefined;
+  }
+}
+
+/** @param {unknown} value @returns {value is object} */
+function isObject(value) {
+  return typeof value === 'object' && value !== null;
+}
+
+/** @param {unknown} target @param {string} name */
+function hasMethod(target, name) {
+  return isObject(target) && typeof get(target, name) === 'function';
+}
+
+/** @param {unknown} target @param {string} name @param {unknown[]} args @returns {any} what the caller's method returns */
+function callSync(target, name, args) {
+  const method = isObject(target) || typeof target === 'function' ? get(target, name) : undefined;
+  if (typeof method !== 'function') throw invalid(`${name} is not a function`);
+  return method.apply(target, args);
+}
+
+/**
+ * Calls `target[name](...args)` and turns what it returns into a promise (a plain value resolves).
+ * @param {unknown} target @param {string} name @param {unknown[]} args @returns {Promise<any>}
+ */
+function callMethod(target, name, args) {
+  return Promise.resolve(callSync(target, name, args));
+}
+
+/** A plain copy: the store and the outcome get objects of their own. @template T @param {T} value @returns {T} */
+function plainCopy(value) {
+  return JSON.parse(JSON.stringify(value));
+}
+
+// ---- outcomes ---------------------------------------------------------------------------------
+
+/**
+ * @param {CompactOutcome['status']} status @param {string} reason @param {object} fields
+ * @returns {CompactOutcome}
+ */
+function outcome(status, reason, fields) {
+  return /** @type {CompactOutcome} */ ({ status, reason, ...fields });
+}
+
+function cancelled() {
+  return outcome('cancelled', ABORTED, {});
+}
+
+/** @param {unknown} error */
+function cancelledWith(error) {
+  return outcome('cancelled', ABORTED, { error });
+}
+
+/** A core error (a coded `Error` from wasm or from here) as a failed outcome. @param {any} error */
+function failed(error) {
+  const reason = typeof error?.code === 'string' ? error.code : 'internal';
+  return outcome('failed', reason, { message: describe(error), error });
+}
+
+/** @param {string} reason @param {string} context @param {unknown} error */
+function failedThrown(reason, context, error) {
+  // A missing session is the app's mistake to name (`unknown-session`), not a failing store.
+  const code = reason === STORE_FAILED && isObject(error) ? get(error, 'code') : undefined;
+  return outcome('failed', code === UNKNOWN_SESSION ? UNKNOWN_SESSION : reason, { message: `${context}: ${describe(error)}`, error });
+}
+
+/** @param {unknown} thrown */
+function describe(thrown) {
+  if (thrown instanceof Error) return thrown.message;
+  if (typeof thrown === 'string') return thrown;
+  const message = isObject(thrown) || typeof thrown === 'function' ? get(thrown, 'message') : undefined;
+  return typeof message === 'string' ? message : `a thrown ${typeOf(thrown)}`;
+}
+
+/** @param {unknown} value */
+function typeOf(value) {
+  return value === null ? 'null' : typeof value;
+}

@@ -1,0 +1,71 @@
+// An abort signal and its controller in one object, for runtimes without AbortController (Zotero's
+// plugin sandbox): what the controller hands the runner and the summarizer.
+
+/**
+ * @typedef {import('../glue.js').AbortSignalLikeController} AbortSignalLikeController
+ */
+
+/** An Error named AbortError (DOMException where the runtime has it). @param {string} message */
+function abortError(message) {
+  const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
+  if (typeof g.DOMException === 'function') return new g.DOMException(message, 'AbortError');
+  const error = new Error(message);
+  error.name = 'AbortError';
+  return error;
+}
+
+/**
+ * An abort signal and its controller in one object, for runtimes without AbortController
+ * (Zotero's plugin sandbox). Pass it (or its `.signal`, the same object) as `signal`; call
+ * `abort()` to cancel.
+ * @returns {AbortSignalLikeController}
+ */
+export function createAbortSignalLike() {
+  /** @type {Array<{ listener: Function, once: boolean }>} */
+  let listeners = [];
+  const state = { aborted: false, reason: /** @type {unknown} */ (undefined) };
+  /** @type {AbortSignalLikeController} */
+  const signal = {
+    get aborted() {
+      return state.aborted;
+    },
+    get reason() {
+      return state.reason;
+    },
+    get signal() {
+      return signal;
+    },
+    onabort: null,
+    addEventListener(type, listener, options) {
+      if (type !== 'abort' || typeof listener !== 'function' || state.aborted) return;
+      if (listeners.some((l) => l.listener === listener)) return;
+      listeners.push({ listener, once: !!(options && options.once) });
+    },
+    removeEventListener(type, listener) {
+      if (type !== 'abort') return;
+      listeners = listeners.filter((l) => l.listener !== listener);
+    },
+    abort(reason) {
+      if (state.aborted) return;
+      state.aborted = true;
+      state.reason = reason === undefined ? abortError('The operation was aborted.') : reason;
+      const event = { type: /** @type {'abort'} */ ('abort'), target: signal };
+      const toCall = [...(typeof signal.onabort === 'function' ? [signal.onabort] : []), ...listeners.map((l) => l.listener)];
+      listeners = [];
+      for (const listener of toCall) {
+        try {
+          listener.call(signal, event);
+        } catch (error) {
+          // Like DOM event dispatch: one failing listener does not stop the others.
+          const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
+          if (typeof g.reportError === 'function') g.reportError(error);
+          else if (g.console) g.console.error(error);
+        }
+      }
+    },
+    throwIfAborted() {
+      if (state.aborted) throw state.reason;
+    },
+  };
+  return signal;
+}

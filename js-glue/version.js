@@ -1,2 +1,0 @@
-// Replaced in the package by build.sh (build_pkg) with the crate version the .wasm reports.
-export const PACKAGE_VERSION = 'source';

@@ -1,0 +1,229 @@
+// Loading the wasm inside a Zotero plugin (Zotero 7 / Firefox 115, Zotero 8+ / Firefox 140).
+//
+// Works when bundled by esbuild as an IIFE: no import.meta, no window, no AbortController, no
+// top-level import of the wasm-bindgen module (the caller hands its functions over), so this
+// file can be bundled with the slim entry as a classic script.
+
+import { PACKAGE_VERSION } from '../util/version.js';
+import { releaseHeldSessions } from '../session/session-index.js';
+
+/**
+ * @typedef {import('../glue.js').WasmSource} WasmSource
+ * @typedef {import('../glue.js').LoadCompactionOptions} LoadCompactionOptions
+ */
+
+/** @type {Promise<unknown> | null} */
+let loaded = null;
+
+/** @param {string} message @param {unknown} [cause] @param {string} [code] */
+function loadError(message, cause, code = 'wasm-load-failed') {
+  /** @type {Error & { code?: string, expected?: string, actual?: unknown }} */
+  const error = new Error(cause === undefined ? message : `${message}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  error.code = code;
+  if (cause !== undefined) error.cause = cause;
+  return error;
+}
+
+/**
+ * Why WebAssembly.compile refused bytes: Firefox 153+ refuses to compile wasm in system-principal
+ * code (a Zotero plugin's scope) unless an eval pref allows it, and then says only "blocked by
+ * CSP". Bytes that validate were refused, not broken.
+ * @param {WasmSource} source @param {unknown} cause
+ */
+function compileError(source, cause) {
+  let valid = false;
+  try {
+    valid = !(source instanceof WebAssembly.Module) && WebAssembly.validate(/** @type {BufferSource} */ (source));
+  } catch {
+    valid = /blocked by CSP/i.test(String(cause instanceof Error ? cause.message : cause));
+  }
+  if (!valid) return loadError('loadCompaction: the bytes are not a valid wasm module', cause);
+  return loadError(
+    'loadCompaction: this scope may not compile WebAssembly (Firefox blocks it in privileged code unless '
+      + 'security.allow_eval_with_system_principal or security.allow_eval_in_parent_process is true, as Zotero sets them)',
+    cause,
+    'wasm-compile-blocked',
+  );
+}
+
+/**
+ * Fetches bytes the way the host allows: Zotero.HTTP (handles chrome:// and resource://
+ * URLs inside Zotero), then fetch, then XMLHttpRequest.
+ * @param {string} url
+ * @param {LoadCompactionOptions['Zotero']} zotero
+ * @returns {Promise<ArrayBuffer>}
+ */
+async function fetchBytes(url, zotero) {
+  if (zotero && zotero.HTTP && typeof zotero.HTTP.request === 'function') {
+    const xhr = await zotero.HTTP.request('GET', url, { responseType: 'arraybuffer' });
+    // A missing file in an unpacked (folder) plugin answers status 0 with no bytes.
+    return nonEmpty(xhr && xhr.response, xhr && xhr.status);
+  }
+  const g = /** @type {any} */ (globalThis);
+  if (typeof g.fetch === 'function') {
+    const response = await g.fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+    return nonEmpty(await response.arrayBuffer(), response.status);
+  }
+  if (typeof g.XMLHttpRequest === 'function') {
+    return new Promise((resolve, reject) => {
+      const xhr = new g.XMLHttpRequest();
+      xhr.open('GET', url);
+      xhr.responseType = 'arraybuffer';
+      // chrome:// and file:// answer with status 0.
+      xhr.onload = () => {
+        if (xhr.status !== 0 && (xhr.status < 200 || xhr.status >= 300)) reject(new Error(`HTTP ${xhr.status} for ${url}`));
+        else {
+          try {
+            resolve(nonEmpty(xhr.response, xhr.status));
+          } catch (error) {
+            reject(error);
+          }
+        }
+      };
+      xhr.onerror = () => reject(new Error(`network error for ${url}`));
+      xhr.send();
+    });
+  }
+  throw new Error('no Zotero.HTTP, fetch or XMLHttpRequest in this environment; pass wasmBytes');
+}
+
+/**
+ * The bytes, or an "(empty)" error. Duck-typed: an ArrayBuffer made by Zotero's window is not an
+ * instance of the plugin sandbox's ArrayBuffer.
+ * @param {unknown} response @param {unknown} status
+ */
+function nonEmpty(response, status) {
+  const size = response && typeof (/** @type {any} */ (response).byteLength) === 'number' ? /** @type {any} */ (response).byteLength : 0;
+  if (size === 0) throw new Error(`empty (status ${String(status)}, 0 bytes): is the .wasm copied into the plugin?`);
+  return /** @type {ArrayBuffer} */ (response);
+}
+
+/**
+ * Undoes a failed start or a rejected version, so that a retry with the right bytes initializes
+ * for real instead of finding wasm-bindgen's half-set instance.
+ * @param {LoadCompactionOptions} options
+ */
+function forgetInstance(options) {
+  const reset = options.resetWasmState ?? options.bindings?.resetWasmState;
+  if (typeof reset === 'function') reset();
+}
+
+/** @param {LoadCompactionOptions} options */
+async function load(options) {
+  const initAsync = options.init ?? options.bindings?.default;
+  const initSync = options.initSync ?? options.bindings?.initSync;
+  if (typeof initAsync !== 'function' && typeof initSync !== 'function') {
+    throw loadError('loadCompaction: pass bindings (the wasm-bindgen module), initSync or init');
+  }
+  let source = options.wasmBytes;
+  if (source === undefined) {
+    if (options.wasmURL === undefined) throw loadError('loadCompaction: pass wasmURL or wasmBytes');
+    const zotero = options.Zotero ?? /** @type {{ Zotero?: LoadCompactionOptions['Zotero'] }} */ (globalThis).Zotero;
+    try {
+      source = await fetchBytes(String(options.wasmURL), zotero);
+    } catch (cause) {
+      throw loadError(`loadCompaction: could not read ${String(options.wasmURL)}`, cause);
+    }
+  }
+  let module;
+  try {
+    // Compiling asynchronously keeps a large module from blocking Zotero's UI thread.
+    module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(/** @type {BufferSource} */ (source));
+  } catch (cause) {
+    throw compileError(source, cause);
+  }
+  const where = options.wasmURL === undefined ? 'the wasm bytes' : String(options.wasmURL);
+  let output;
+  try {
+    output = typeof initAsync === 'function'
+      ? await initAsync({ module_or_path: module })
+      : /** @type {Function} */ (initSync)({ module });
+  } catch (cause) {
+    forgetInstance(options);
+    throw loadError(`loadCompaction: ${where} could not be started (a different build of bibgenie-compaction, or not it at all?)`, cause);
+  }
+  checkVersion(options, where);
+  return options.bindings ?? output;
+}
+
+/**
+ * A stale .wasm (an old copy left in the plugin's content folder) against this JavaScript is a
+ * clear error, not a later crash. Needs `bindings` (the version() export).
+ * @param {LoadCompactionOptions} options @param {string} where
+ */
+function checkVersion(options, where) {
+  const version = options.bindings?.version;
+  if (typeof version !== 'function' || PACKAGE_VERSION === 'source') return;
+  let actual;
+  try {
+    actual = version();
+  } catch (cause) {
+    forgetInstance(options);
+    throw loadError(`loadCompaction: ${where} does not report its version (a different build of bibgenie-compaction?)`, cause);
+  }
+  if (actual === PACKAGE_VERSION) return;
+  forgetInstance(options);
+  const error = loadError(
+    `loadCompaction: ${where} is bibgenie-compaction ${String(actual)} but its JavaScript is ${PACKAGE_VERSION}: ` +
+      'copy node_modules/bibgenie-compaction/bibgenie_compaction_bg.wasm into the plugin again (the build hook does it)',
+  );
+  error.expected = PACKAGE_VERSION;
+  error.actual = actual;
+  throw error;
+}
+
+/**
+ * Loads and initializes the wasm once per plugin lifetime; later calls wait for the same load and
+ * resolve to their own `bindings` when they give the same module's (else `already-loaded`). A failed load (code `wasm-load-failed`) is forgotten, wasm-bindgen's
+ * state included when `bindings` has `resetWasmState`, so it can be retried. Resolves to `bindings`
+ * when given, otherwise to what the init function returned.
+ *
+ *   import { initSync, version, resetWasmState } from 'bibgenie-compaction/slim';
+ *   await loadCompaction({ bindings: { initSync, version, resetWasmState }, wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
+ *
+ * @param {LoadCompactionOptions} options
+ * @returns {Promise<any>}
+ */
+export function loadCompaction(options) {
+  if (loaded) return laterLoad(loaded, options);
+  if (!options || typeof options !== 'object') return Promise.reject(loadError('loadCompaction: options are required'));
+  const attempt = load(options);
+  loaded = attempt;
+  loadedBindings = options.bindings ?? null;
+  attempt.catch(() => {
+    if (loaded === attempt) loaded = null;
+  });
+  return attempt;
+}
+
+/** The bindings the first load was given (a later call's are compared with them). @type {LoadCompactionOptions['bindings'] | null} */
+let loadedBindings = null;
+
+/**
+ * A later call: waits for the same load, and resolves to its own `bindings` (as typed) when they are
+ * the same module's functions; bindings of another copy of the module were never initialized:
+ * `already-loaded`.
+ * @param {Promise<unknown>} first @param {LoadCompactionOptions | undefined} options
+ */
+function laterLoad(first, options) {
+  const bindings = options && typeof options === 'object' ? options.bindings : undefined;
+  if (!bindings || bindings === loadedBindings) return first;
+  const same = loadedBindings && /** @type {const} */ (['initSync', 'default', 'version', 'resetWasmState']).every(
+    (name) => bindings[name] === undefined || loadedBindings[name] === undefined || bindings[name] === loadedBindings[name]);
+  if (!same) {
+    return Promise.reject(loadError('loadCompaction: already loaded with other bindings (another copy of the module?); call unloadCompaction() first', undefined, 'already-loaded'));
+  }
+  return first.then(() => bindings);
+}
+
+/**
+ * Forgets the loaded instance (plugin shutdown, tests) and frees the hidden indexes of the stateless
+ * calls (up to two sessions). Wasm objects the plugin still holds (SessionIndex) must be freed with
+ * their `free()` before this, and stores closed (`store.close()` frees their per-session indexes).
+ */
+export function unloadCompaction() {
+  releaseHeldSessions();
+  loaded = null;
+  loadedBindings = null;
+}

@@ -1,0 +1,50 @@
+//! Stateless exports of the summary stage: serialization, the summary request, the extractive
+//! summarizer and summary validation.
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::args::{model_from_js, plan_from_js, refuse_non_finite, session_from_js, summary_from_js};
+use super::convert::{from_js, from_js_optional, js_result};
+use crate::error::ErrorCode;
+use crate::summarize::{self, serialize_ui_messages, SerializeOptions, SummaryRequest};
+
+/// `serialize(messages, { maxToolResultChars?, maxToolInputChars? }?) -> string`: the
+/// summarizer's text form of UIMessages.
+#[wasm_bindgen(js_name = serialize)]
+pub fn serialize_messages(
+    #[wasm_bindgen(unchecked_param_type = "UIMessage[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SerializeOptions")] options: JsValue,
+) -> Result<String, JsValue> {
+    let messages: Value = from_js(&messages, ErrorCode::InvalidMessage)?;
+    refuse_non_finite(&options, &["maxToolResultChars", "maxToolInputChars"], ErrorCode::InvalidOptions, "serialize options")?;
+    let options: Option<Value> = from_js_optional(&options, ErrorCode::InvalidOptions)?;
+    let options = options.map(|o| SerializeOptions::from_value(&o)).transpose()?.unwrap_or_default();
+    Ok(serialize_ui_messages(&messages, &options)?)
+}
+
+/// `summaryRequest(session, plan, model) -> { system, prompt, maxOutputTokens, ledger, history, previousSummary? }`.
+#[wasm_bindgen(js_name = summaryRequest, unchecked_return_type = "SummaryRequest")]
+pub fn summary_request(
+    #[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
+) -> Result<JsValue, JsValue> {
+    let session = session_from_js(&session)?;
+    let plan = plan_from_js(&plan)?;
+    let model = model_from_js(&model)?;
+    js_result(summarize::summary_request(&session, &plan, &model))
+}
+
+/// `extractiveSummary(request) -> string`: the eight sections filled without a model.
+#[wasm_bindgen(js_name = extractiveSummary)]
+pub fn extractive_summary(#[wasm_bindgen(unchecked_param_type = "SummaryRequest")] request: JsValue) -> Result<String, JsValue> {
+    let request: SummaryRequest = from_js(&request, ErrorCode::InvalidRequest)?;
+    Ok(summarize::extractive_summary(&request))
+}
+
+/// `validateSummary(text)`: returns nothing for a valid summary, throws `invalid-summary` otherwise.
+#[wasm_bindgen(js_name = validateSummary)]
+pub fn validate_summary(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<(), JsValue> {
+    Ok(summarize::validate_summary(&summary_from_js(&text)?)?)
+}

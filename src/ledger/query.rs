@@ -1,0 +1,84 @@
+//! Queries over a ledger (`lookupLedger`): by kind, key, parent or text.
+
+use crate::zotero::{LedgerEntry, LedgerKind, ResourceLedger};
+
+// ---------------------------------------------------------------------------------------------
+// Lookup (for a tool the app may give the model).
+/// What `lookup` matches: any given field must match (key exactly, kind exactly, text as a
+/// case-insensitive substring of the key, label, detail or parent key).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LedgerQuery {
+    pub key: Option<String>,
+    pub kind: Option<LedgerKind>,
+    pub text: Option<String>,
+    /// Most entries returned; `None` is all.
+    pub limit: Option<usize>,
+}
+
+impl LedgerQuery {
+    /// Reads `{ key?, kind?, text?, limit? }`; anything else is `invalid-options`, naming the field.
+    pub fn from_value(value: &serde_json::Value) -> crate::error::Result<LedgerQuery> {
+        use crate::error::{Error, ErrorCode};
+        let invalid = |message: String| Error::new(ErrorCode::InvalidOptions, message);
+        let serde_json::Value::Object(map) = value else {
+            return Err(invalid("lookupLedger: query must be an object { key?, kind?, text?, limit? }".into()));
+        };
+        if let Some(field) = map.keys().find(|k| !["key", "kind", "text", "limit"].contains(&k.as_str())) {
+            return Err(invalid(format!("lookupLedger: unknown query field {field:?}")));
+        }
+        let text_field = |name: &str| -> crate::error::Result<Option<String>> {
+            match map.get(name) {
+                None | Some(serde_json::Value::Null) => Ok(None),
+                Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+                Some(other) => Err(invalid(format!("lookupLedger: query.{name} must be a string, got {other}"))),
+            }
+        };
+        let kind = match text_field("kind")? {
+            None => None,
+            Some(kind) => Some(
+                serde_json::from_str::<LedgerKind>(&serde_json::Value::String(kind.clone()).to_string())
+                    .map_err(|_| invalid(format!("lookupLedger: query.kind {kind:?} is not a ledger kind")))?,
+            ),
+        };
+        let limit = match map.get("limit") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(v) => Some(
+                crate::session::parse_count(v)
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(|| invalid(format!("lookupLedger: query.limit must be a non-negative integer, got {v}")))?,
+            ),
+        };
+        Ok(LedgerQuery { key: text_field("key")?, kind, text: text_field("text")?, limit })
+    }
+}
+
+/// Lower case for the scripts of most research titles: ASCII, Latin-1, Greek and Cyrillic capitals
+/// map by fixed offsets. Not `str::to_lowercase`: its Unicode tables cost about 8 KB of gzipped wasm,
+/// and other scripts (Han, kana) have no case anyway.
+fn fold_case(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'A'..='Z' | '\u{C0}'..='\u{DE}' | '\u{391}'..='\u{3A9}' | '\u{410}'..='\u{42F}' if c != '\u{D7}' => {
+                char::from_u32(c as u32 + 0x20).unwrap_or(c)
+            }
+            '\u{400}'..='\u{40F}' => char::from_u32(c as u32 + 0x50).unwrap_or(c),
+            _ => c,
+        })
+        .collect()
+}
+
+/// The entries of `ledger` that match `query`, in ledger order.
+pub fn lookup<'a>(ledger: &'a ResourceLedger, query: &LedgerQuery) -> Vec<&'a LedgerEntry> {
+    let needle = query.text.as_deref().map(fold_case).filter(|t| !t.trim().is_empty());
+    let matches = |entry: &&LedgerEntry| {
+        query.key.as_deref().is_none_or(|k| entry.key == k)
+            && query.kind.is_none_or(|k| entry.kind == k)
+            && needle.as_deref().is_none_or(|needle| {
+                [Some(entry.key.as_str()), entry.label.as_deref(), entry.detail.as_deref(), entry.parent_key.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .any(|field| fold_case(field).contains(needle))
+            })
+    };
+    ledger.entries.iter().filter(matches).take(query.limit.unwrap_or(usize::MAX)).collect()
+}

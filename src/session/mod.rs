@@ -1,0 +1,18 @@
+//! The session tree: typed nodes read from JSON text or values, written back unchanged, the active branch
+//! and the branch operations (retry, edit, fork).
+
+mod ops;
+mod read_text;
+mod read_value;
+mod tree;
+mod types;
+mod workflow;
+mod write;
+
+pub use ops::{RetryTarget, EditTarget, ForkCheck, retry_target, edit_target, can_fork};
+pub use read_text::{SessionText, read_node};
+pub use read_value::{parse_count};
+pub use tree::{Problem, Branch, IdIndex, read_branch, read_branch_to, history, history_text};
+pub use types::{MAX_SAFE_INTEGER, Session, Node, RawJson, NodeKind, Role, Message, Part, ToolPart, ToolState, Approval, Mode, Basis, Checkpoint, ReadNode};
+pub use workflow::{pending_workflow};
+pub use write::{node_texts, write_node_texts};

@@ -1,0 +1,219 @@
+//! Branch reading and integrity: the active branch from the leaf up to the root, and every problem
+//! that makes a session unsafe to write. Nothing is repaired, reordered or rewritten.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{json, Value};
+
+use crate::error::{Error, ErrorCode};
+use super::write::{node_texts, write_node_texts};
+use super::types::{NodeKind, Session};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub code: ErrorCode,
+    pub node_id: Option<String>,
+    pub message: String,
+}
+
+impl Problem {
+    fn new(code: ErrorCode, node_id: Option<String>, message: String) -> Problem {
+        Problem { code, node_id, message }
+    }
+
+    pub fn to_error(&self) -> Error {
+        Error::new(self.code, self.message.clone())
+    }
+}
+
+/// The active branch as indices into `session.nodes`, root to leaf.
+#[derive(Debug, Clone, Default)]
+pub struct Branch {
+    pub nodes: Vec<usize>,
+    pub read_only: bool,
+    pub problems: Vec<Problem>,
+}
+
+impl Branch {
+    /// The first problem as an error, for operations that need a fully readable branch.
+    pub fn require_readable(&self) -> Result<(), Error> {
+        match self.problems.first() {
+            Some(p) => Err(p.to_error()),
+            None => Ok(()),
+        }
+    }
+
+    /// Position on the branch of the newest checkpoint, if any.
+    pub fn newest_checkpoint_position(&self, session: &Session) -> Option<usize> {
+        self.nodes.iter().rposition(|&i| session.nodes[i].checkpoint().is_some())
+    }
+
+    /// The branch as a JSON value (tests and native callers; the bindings use `to_json_text`).
+    pub fn to_json(&self, session: &Session) -> Value {
+        serde_json::from_str(&self.to_json_text(session)).unwrap_or(Value::Null)
+    }
+
+    /// `{ nodes, readOnly, problems }` as JSON text: nodes exactly as given.
+    pub fn to_json_text(&self, session: &Session) -> String {
+        let mut out = String::from("{\"nodes\":");
+        write_node_texts(&mut out, session, self.nodes.iter().copied());
+        let problems: Vec<Value> = self
+            .problems
+            .iter()
+            .map(|p| json!({ "code": p.code.as_str(), "nodeId": p.node_id, "message": p.message }))
+            .collect();
+        out.push_str(",\"readOnly\":");
+        out.push_str(if self.read_only { "true" } else { "false" });
+        out.push_str(",\"problems\":");
+        out.push_str(&Value::Array(problems).to_string());
+        out.push('}');
+        out
+    }
+}
+
+/// Id lookup over all nodes, with the session-wide defects (duplicate ids, unreadable nodes).
+#[derive(Debug, Clone, Default)]
+pub struct IdIndex {
+    by_id: HashMap<String, usize>,
+    duplicated: HashSet<String>,
+    /// Session-wide problems, in node order.
+    problems: Vec<Problem>,
+}
+
+impl IdIndex {
+    pub fn build(session: &Session) -> IdIndex {
+        let mut index = IdIndex::default();
+        for position in 0..session.nodes.len() {
+            index.add(session, position);
+        }
+        index
+    }
+
+    /// Registers `session.nodes[position]`, which must be the last node added.
+    pub fn add(&mut self, session: &Session, position: usize) {
+        let node = &session.nodes[position];
+        if let NodeKind::Invalid(why) = &node.kind {
+            self.problems.push(Problem::new(ErrorCode::InvalidNode, Some(node.label(position)), why.clone()));
+        }
+        if node.id.is_empty() {
+            return;
+        }
+        if self.by_id.contains_key(&node.id) {
+            if self.duplicated.insert(node.id.clone()) {
+                self.problems.push(Problem::new(
+                    ErrorCode::DuplicateId,
+                    Some(node.id.clone()),
+                    format!("node id {} appears more than once", node.id),
+                ));
+            }
+        } else {
+            self.by_id.insert(node.id.clone(), position);
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+
+    pub fn is_duplicated(&self, id: &str) -> bool {
+        self.duplicated.contains(id)
+    }
+
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+}
+
+pub fn read_branch(session: &Session) -> Branch {
+    let index = IdIndex::build(session);
+    read_branch_to(session, &index, session.leaf_id.as_deref())
+}
+
+/// The branch ending at `leaf` (the session's leaf, or a fork point).
+pub fn read_branch_to(session: &Session, index: &IdIndex, leaf: Option<&str>) -> Branch {
+    let mut problems: Vec<Problem> = index.problems().to_vec();
+    let mut chain = Vec::new();
+    if let Some(leaf) = leaf {
+        walk_to_root(session, index, leaf, &mut chain, &mut problems);
+    } else if !session.nodes.is_empty() {
+        problems.push(Problem::new(ErrorCode::MissingLeaf, None, "session has nodes but leafId is null".into()));
+    }
+    chain.reverse();
+    problems.extend(dangling_boundaries(session, &chain));
+    Branch { read_only: !problems.is_empty(), nodes: chain, problems }
+}
+
+/// Collects leaf..root into `chain`, stopping before the first node that cannot be read safely.
+fn walk_to_root(session: &Session, index: &IdIndex, leaf: &str, chain: &mut Vec<usize>, problems: &mut Vec<Problem>) {
+    let Some(mut position) = index.get(leaf) else {
+        problems.push(Problem::new(ErrorCode::MissingLeaf, Some(leaf.to_string()), format!("leaf {leaf} is not a node of the session")));
+        return;
+    };
+    let mut seen = HashSet::new();
+    loop {
+        let node = &session.nodes[position];
+        // An ambiguous id or an unreadable node ends the readable part (already reported by the index).
+        if index.is_duplicated(&node.id) || matches!(node.kind, NodeKind::Invalid(_)) {
+            return;
+        }
+        seen.insert(position);
+        chain.push(position);
+        let Some(parent_id) = node.parent_id.as_deref() else { return };
+        match index.get(parent_id) {
+            None => {
+                problems.push(Problem::new(
+                    ErrorCode::MissingParent,
+                    Some(node.id.clone()),
+                    format!("node {}: parent {parent_id} is not a node of the session", node.id),
+                ));
+                return;
+            }
+            Some(parent) if seen.contains(&parent) => {
+                problems.push(Problem::new(
+                    ErrorCode::Cycle,
+                    Some(node.id.clone()),
+                    format!("node {}: parent {parent_id} closes a cycle", node.id),
+                ));
+                return;
+            }
+            Some(parent) => position = parent,
+        }
+    }
+}
+
+/// A checkpoint's boundary must be a message on its own ancestor chain.
+fn dangling_boundaries(session: &Session, chain: &[usize]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut messages_above: HashSet<&str> = HashSet::new();
+    for &i in chain {
+        let node = &session.nodes[i];
+        match &node.kind {
+            NodeKind::Message(_) => {
+                messages_above.insert(node.id.as_str());
+            }
+            NodeKind::Checkpoint(c) => {
+                if let Some(kept) = c.first_kept_message_id.as_deref() {
+                    if !messages_above.contains(kept) {
+                        problems.push(Problem::new(
+                            ErrorCode::DanglingBoundary,
+                            Some(node.id.clone()),
+                            format!("checkpoint {}: firstKeptMessageId {kept} is not a message on its ancestor chain", node.id),
+                        ));
+                    }
+                }
+            }
+            NodeKind::Invalid(_) => {}
+        }
+    }
+    problems
+}
+
+/// The durable view for the UI: the readable part of the branch, checkpoints in place.
+pub fn history(session: &Session) -> Value {
+    serde_json::from_str(&history_text(session)).unwrap_or(Value::Null)
+}
+
+/// `history` as JSON text: the nodes exactly as given.
+pub fn history_text(session: &Session) -> String {
+    node_texts(session, read_branch(session).nodes.iter().copied())
+}

@@ -1,0 +1,286 @@
+//! The session model: typed views of AI SDK `UIMessage` nodes and checkpoint nodes.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::zotero::ResourceLedger;
+
+/// Largest integer a JS number holds exactly; revisions and token counts above it are rejected.
+pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub nodes: Vec<Node>,
+    /// `None` only for a session with no leaf yet (`leafId: null`).
+    pub leaf_id: Option<String>,
+    pub branch_revision: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Empty when the node has no usable id (its kind is then `Invalid`).
+    pub id: String,
+    pub parent_id: Option<String>,
+    pub created_at: Option<f64>,
+    pub kind: NodeKind,
+    /// The node exactly as given; projections return it unchanged.
+    pub raw: RawJson,
+}
+
+/// JSON text kept instead of its parsed tree (a fraction of the memory and of the parse time): a
+/// whole node, or a tool's input or output. The paths that need the tree (nodes handed back, tool
+/// data rendered for a summary) parse it again; estimates scan the text as it is sent. A tool's input
+/// and output read from a node's text are ranges of that node's text, not copies of it.
+#[derive(Clone)]
+pub struct RawJson {
+    text: std::sync::Arc<str>,
+    start: usize,
+    end: usize,
+}
+
+/// Compared and shown as JSON values, so texts that differ only in key order or spacing agree.
+impl PartialEq for RawJson {
+    fn eq(&self, other: &RawJson) -> bool {
+        self.as_str() == other.as_str() || self.to_value() == other.to_value()
+    }
+}
+
+impl std::fmt::Debug for RawJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_value())
+    }
+}
+
+impl RawJson {
+    pub fn from_value(value: &Value) -> RawJson {
+        RawJson::from_parsed_text(&value.to_string())
+    }
+
+    /// Text that is known to be one JSON value (a slice the parser produced).
+    pub(crate) fn from_parsed_text(text: &str) -> RawJson {
+        RawJson { text: text.into(), start: 0, end: text.len() }
+    }
+
+    /// `part` (one JSON value the parser found inside `self.as_str()`) as a range of this text; a copy
+    /// if it lies elsewhere.
+    pub(crate) fn range_of(&self, part: &str) -> RawJson {
+        let offset = (part.as_ptr() as usize).wrapping_sub(self.as_str().as_ptr() as usize);
+        match self.as_str().get(offset..offset.wrapping_add(part.len())) {
+            Some(range) if std::ptr::eq(range, part) => {
+                RawJson { text: self.text.clone(), start: self.start + offset, end: self.start + offset + part.len() }
+            }
+            _ => RawJson::from_parsed_text(part),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text[self.start..self.end]
+    }
+
+    pub fn to_value(&self) -> Value {
+        // The text came out of the JSON parser or serializer, so it parses; `null` is unreachable.
+        serde_json::from_str(self.as_str()).unwrap_or(Value::Null)
+    }
+
+    pub fn is_null(&self) -> bool {
+        self.as_str() == "null"
+    }
+
+    /// The string this text is, when it is a JSON string.
+    pub fn as_string(&self) -> Option<std::borrow::Cow<'_, str>> {
+        let text = self.as_str();
+        if !text.starts_with('"') {
+            return None;
+        }
+        match serde_json::from_str::<&str>(text) {
+            Ok(plain) => Some(plain.into()),
+            // Escapes need an owned string.
+            Err(_) => serde_json::from_str::<String>(text).ok().map(Into::into),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum NodeKind {
+    Message(Message),
+    Checkpoint(Checkpoint),
+    /// The node could not be read; the string says why (field and reason).
+    Invalid(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+    System,
+}
+
+#[derive(Debug, Clone)]
+pub struct Message {
+    pub role: Role,
+    pub parts: Vec<Part>,
+    pub metadata: Option<Value>,
+}
+
+/// One part of a UIMessage, as the AI SDK (v5 and v6) defines it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    Text { text: String },
+    Reasoning { text: String },
+    File { media_type: String, filename: Option<String>, url: String },
+    SourceUrl { source_id: String, url: String, title: Option<String> },
+    SourceDocument { source_id: String, media_type: String, title: String, filename: Option<String> },
+    StepStart,
+    /// `tool-<name>` (static) and `dynamic-tool` parts.
+    Tool(ToolPart),
+    /// `data-<name>` parts; `name` is without the `data-` prefix.
+    Data { name: String, id: Option<String>, data: Value },
+    /// A part type this version does not know: kept as opaque JSON, never rejected.
+    Unknown { part_type: String, value: Value },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolPart {
+    pub tool_name: String,
+    pub dynamic: bool,
+    pub tool_call_id: String,
+    pub state: ToolState,
+    pub input: Option<RawJson>,
+    pub output: Option<RawJson>,
+    pub error_text: Option<String>,
+    pub approval: Option<Approval>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolState {
+    InputStreaming,
+    InputAvailable,
+    ApprovalRequested,
+    ApprovalResponded,
+    OutputAvailable,
+    OutputError,
+    OutputDenied,
+    /// A state this version does not know; treated as unfinished (the safe side for compaction).
+    Other(String),
+}
+
+impl ToolState {
+    pub fn parse(state: &str) -> ToolState {
+        match state {
+            "input-streaming" => ToolState::InputStreaming,
+            "input-available" => ToolState::InputAvailable,
+            "approval-requested" => ToolState::ApprovalRequested,
+            "approval-responded" => ToolState::ApprovalResponded,
+            "output-available" => ToolState::OutputAvailable,
+            "output-error" => ToolState::OutputError,
+            "output-denied" => ToolState::OutputDenied,
+            other => ToolState::Other(other.to_string()),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            ToolState::InputStreaming => "input-streaming",
+            ToolState::InputAvailable => "input-available",
+            ToolState::ApprovalRequested => "approval-requested",
+            ToolState::ApprovalResponded => "approval-responded",
+            ToolState::OutputAvailable => "output-available",
+            ToolState::OutputError => "output-error",
+            ToolState::OutputDenied => "output-denied",
+            ToolState::Other(s) => s,
+        }
+    }
+
+    /// Not a final state: the call still waits for input, execution or approval (or was interrupted).
+    pub fn is_pending(&self) -> bool {
+        !matches!(self, ToolState::OutputAvailable | ToolState::OutputError | ToolState::OutputDenied)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Approval {
+    pub id: String,
+    pub approved: Option<bool>,
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Manual,
+    Auto,
+    Preflight,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Manual => "manual",
+            Mode::Auto => "auto",
+            Mode::Preflight => "preflight",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Basis {
+    pub leaf_id: String,
+    pub branch_revision: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Checkpoint {
+    pub summary: String,
+    pub first_kept_message_id: Option<String>,
+    pub previous_checkpoint_id: Option<String>,
+    pub mode: Mode,
+    pub tokens_before: u64,
+    pub tokens_after: u64,
+    #[serde(default)]
+    pub ledger: ResourceLedger,
+    pub basis: Basis,
+    /// Most tokens of ledger lines projected beside the summary, fixed from the model's capacity when
+    /// the checkpoint was made (`capacity::projected_ledger_budget`). Absent in checkpoints written
+    /// before it existed: those keep the older rule (`ledger::projected_budget`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ledger_budget: Option<u64>,
+}
+
+impl Node {
+
+    pub fn message(&self) -> Option<&Message> {
+        match &self.kind {
+            NodeKind::Message(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn checkpoint(&self) -> Option<&Checkpoint> {
+        match &self.kind {
+            NodeKind::Checkpoint(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn is_user_message(&self) -> bool {
+        self.message().is_some_and(|m| m.role == Role::User)
+    }
+
+    pub fn is_assistant_message(&self) -> bool {
+        self.message().is_some_and(|m| m.role == Role::Assistant)
+    }
+
+    /// How to name this node in an error or problem message.
+    pub fn label(&self, index: usize) -> String {
+        if self.id.is_empty() {
+            format!("#{index}")
+        } else {
+            self.id.clone()
+        }
+    }
+}
+
+/// What a node reads as: id, parent id, creation time and kind.
+pub type ReadNode = (String, Option<String>, Option<f64>, NodeKind);

@@ -1,0 +1,674 @@
+//! The embedded extractive summarizer: fills the eight sections from the request without a model.
+
+use super::sections::{heading_section, SECTIONS};
+
+// ---------------------------------------------------------------------------------------------
+// The embedded extractive summarizer.
+//
+// Every line it writes has a source mark, and the mark says what kind of state the line is, so the
+// next compaction can carry it forward, supersede it or trim it by kind without reinterpreting it:
+// `(user)`, `(user, style)`, `(user, deadline)`, `(user, key)`, `(user, correction)`,
+// `(user, open task)`, `(user, stated)`, `(user, verbatim)`, `(tool)`, `(tool, failed)`, `(inferred, decision)`,
+// `(inferred, failed)`, `(inferred, open task)`, `(inferred, hypothesis, unverified)`, `(inferred)`.
+
+/// Longest sentence or excerpt copied into the extractive summary, in characters.
+const EXCERPT_MAX_CHARS: usize = 300;
+/// Longest tool error text kept on a failed-approach line, in characters.
+const ERROR_MAX_CHARS: usize = 160;
+/// Most new findings (tool results) listed; the newest are kept, the ledger keeps every key.
+const MAX_NEW_FINDINGS: usize = 30;
+/// Most lines carried over from the previous summary's findings, progress and context (the user's
+/// statements, decisions, tasks, failures and hypotheses carry over whole; the budget trims them).
+const MAX_CARRIED_LINES: usize = 40;
+/// Zotero keys named per tool finding; the rest are counted (all of them are in the ledger).
+const KEYS_PER_FINDING: usize = 12;
+/// Share of the summary budget (percent) the user's other messages, kept verbatim, may take.
+const USER_WORDS_BUDGET_PERCENT: u64 = 25;
+/// A user message shorter than this (characters) is an acknowledgement ("Thanks."), not state.
+const MIN_VERBATIM_CHARS: usize = 16;
+
+/// Words that make a user sentence a requirement or constraint, even in a question ("only
+/// peer-reviewed studies, ok?"): explicit limits, exclusions, deadlines.
+const REQUIREMENT_CUES: [&str; 39] = [
+    "must", "only", "don't", "dont", "do not", "never", "always", "require", "required", "requires",
+    "exclude", "excluding", "at least", "at most", "no more than", "make sure", "peer-reviewed", "peer reviewed",
+    "citation style", "deadline", "due by", "inclusion criteria", "exclusion criteria", "skip", "forget", "stop",
+    "ignore", "no longer", "anymore", "limit", "restrict",
+    "必须", "只", "不要", "不能", "务必", "请勿", "截止", "だけ",
+];
+/// Softer words that make a statement a constraint ("we need three cohort studies"), but not a
+/// question ("should we look at paper 7 next?"): explicit cues outrank question words.
+const SOFT_CONSTRAINT_CUES: [&str; 9] = ["need", "needs", "should", "avoid", "without", "prefer", "want", "wants", "需要"];
+/// Words that open a question in the languages the assistant is used in.
+const QUESTION_OPENERS: [&str; 16] = [
+    "should", "shall", "could", "can", "would", "will", "do", "does", "did", "is", "are", "what", "which", "how", "why",
+    "where",
+];
+/// Words that mark a user sentence as a statement or refinement of the research objective.
+const GOAL_CUES: [&str; 20] = [
+    "research goal", "my goal", "our goal", "the goal", "objective", "research question", "i am writing", "i'm writing",
+    "we are writing", "narrow", "broaden", "refine", "scope", "the review is about", "the review covers", "研究目标",
+    "研究目的", "目标", "研究テーマ", "目的",
+];
+/// Words that mark a sentence as a decision.
+const DECISION_CUES: [&str; 22] = [
+    "let's", "let us", "we will", "we'll", "decide", "decided", "decision", "go with", "going with", "instead", "choose",
+    "chose", "focus on", "settled on", "switch to", "switching to", "i will use", "i'll use", "决定", "改用", "就用", "決定",
+];
+/// Names and words of citation styles: a user sentence with one states the style (the newest wins).
+const STYLE_CUES: [&str; 18] = [
+    "citation style", "reference style", "citation format", "reference format", "apa", "mla", "ama", "chicago",
+    "vancouver", "harvard", "ieee", "turabian", "gb/t 7714", "csl", "引用格式", "参考文献格式", "引用スタイル", "参考文献の書式",
+];
+/// Words of a deadline; with a date or number in the sentence it states the deadline (the newest wins).
+const DEADLINE_CUES: [&str; 8] = ["deadline", "due", "submit by", "submission", "截止", "期限", "締め切り", "締切"];
+/// Month names and CJK date marks: a "due" sentence with one of them (or a digit) names a date.
+const DATE_CUES: [&str; 16] = [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december", "月", "日", "week", "friday",
+];
+/// Words of a user correcting what was said or done before.
+const CORRECTION_CUES: [&str; 13] = [
+    "actually", "correction", "i meant", "i mean", "that's wrong", "that is wrong", "not correct", "mistake", "rather than",
+    "不对", "更正", "其实", "訂正",
+];
+/// Words of work still to do (user or assistant).
+const TASK_CUES: [&str; 21] = [
+    "next step", "still need", "still to do", "to do", "todo", "remaining", "pending", "not yet", "later", "follow up",
+    "follow-up", "remember to", "will check", "remains to", "open task", "下一步", "待办", "尚未", "稍后", "まだ", "次に",
+];
+/// Words of an approach that failed (assistant text; tool errors are failures by their state).
+const FAILURE_CUES: [&str; 20] = [
+    "failed", "fails", "did not work", "didn't work", "does not work", "doesn't work", "no results", "returned nothing",
+    "dead end", "gave up", "abandoned", "not possible", "could not", "couldn't", "unable to", "timed out", "失败", "无法",
+    "失敗", "できなかった",
+];
+/// Words of a hypothesis: such a sentence stays marked as one, never a finding.
+const HYPOTHESIS_CUES: [&str; 22] = [
+    "hypothesis", "hypothesize", "hypothesise", "hypothesized", "i suspect", "we suspect", "might", "may be", "maybe",
+    "perhaps", "possibly", "plausibly", "could be", "i think", "i guess", "unverified", "tentative", "假设", "推测", "可能",
+    "仮説", "かもしれ",
+];
+
+/// One message of a serialized history (see `serialize`).
+#[derive(Debug, Default)]
+struct HistoryMessage {
+    role: String,
+    id: String,
+    blocks: Vec<Block>,
+}
+
+#[derive(Debug, Default)]
+struct Block {
+    /// The header without its dashes: "text", "tool zoteroSearch | call c1 | result", ...
+    header: String,
+    lines: Vec<String>,
+}
+
+fn parse_history(history: &str) -> Vec<HistoryMessage> {
+    let mut messages: Vec<HistoryMessage> = Vec::new();
+    for line in history.lines() {
+        if let Some(header) = structural_header(line) {
+            if let Some(rest) = header.strip_prefix("message ") {
+                let fields: Vec<&str> = rest.split(" | ").collect();
+                let role = fields.get(1).copied().unwrap_or("").to_string();
+                let id = fields.get(2).and_then(|f| f.strip_prefix("id ")).unwrap_or("").to_string();
+                messages.push(HistoryMessage { role, id, blocks: vec![Block { header: "text".into(), lines: Vec::new() }] });
+            } else if let Some(message) = messages.last_mut() {
+                message.blocks.push(Block { header: header.to_string(), lines: Vec::new() });
+            }
+            continue;
+        }
+        let line = match line.strip_prefix('\\') {
+            Some(rest) if super::serialize::looks_structural(rest) => rest,
+            _ => line,
+        };
+        if let Some(block) = messages.last_mut().and_then(|m| m.blocks.last_mut()) {
+            block.lines.push(line.to_string());
+        }
+    }
+    messages
+}
+
+/// The text of a structural line (`--- text ---` gives `text`).
+fn structural_header(line: &str) -> Option<&str> {
+    let inner = line.strip_prefix("--- ")?.strip_suffix(" ---")?;
+    inner.chars().next().is_some_and(char::is_alphabetic).then_some(inner)
+}
+
+/// Sentences of `text`. Not split at `;`: "Forget the scraping idea; never do that again" is one
+/// statement, and its head is what the tail refers to.
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let next_is_space = chars.get(i + 1).is_none_or(|n| n.is_whitespace());
+        let ends = matches!(c, '\n' | '。' | '！' | '？') || (matches!(c, '.' | '!' | '?') && next_is_space);
+        if c != '\n' {
+            current.push(c);
+        }
+        if ends {
+            push_sentence(&mut out, &current);
+            current.clear();
+        }
+    }
+    push_sentence(&mut out, &current);
+    out
+}
+
+fn push_sentence(out: &mut Vec<String>, sentence: &str) {
+    let sentence = crate::text::single_line(sentence);
+    let sentence = sentence.trim_start_matches(['-', '*', '#', '>', ' ']).trim();
+    if sentence.chars().count() >= 3 {
+        out.push(sentence.to_string());
+    }
+}
+
+fn has_cue(sentence: &str, cues: &[&str]) -> bool {
+    // ASCII lowering is enough: the cues are ASCII or CJK (no case), and full Unicode lowering
+    // pulls its case tables into the wasm (8 KB gzipped).
+    let lower = sentence.to_ascii_lowercase();
+    cues.iter().any(|cue| {
+        if !cue.is_ascii() {
+            return lower.contains(cue);
+        }
+        lower.match_indices(cue).any(|(at, _)| {
+            let before = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+            let after = lower[at + cue.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+            before && after
+        })
+    })
+}
+
+/// Rule `requirement-cues-outrank-questions`: a sentence with an explicit requirement cue is a
+/// constraint; one with only a soft cue is a constraint unless it is a question.
+fn is_constraint(sentence: &str) -> bool {
+    if has_cue(sentence, &REQUIREMENT_CUES) {
+        return true;
+    }
+    has_cue(sentence, &SOFT_CONSTRAINT_CUES) && !is_question(sentence)
+}
+
+fn is_question(sentence: &str) -> bool {
+    let trimmed = sentence.trim_end();
+    if trimmed.ends_with('?') || trimmed.ends_with('？') || trimmed.ends_with('吗') {
+        return true;
+    }
+    let first: String = trimmed.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_ascii_lowercase(); // the openers are ASCII words
+    QUESTION_OPENERS.contains(&first.as_str())
+}
+
+fn is_deadline(sentence: &str) -> bool {
+    has_cue(sentence, &DEADLINE_CUES) && (sentence.chars().any(|c| c.is_ascii_digit()) || has_cue(sentence, &DATE_CUES))
+}
+
+/// Words of `text` shaped like Zotero keys: 8 characters of the key alphabet (no 0, 1 or O), with a
+/// digit or known to the ledger ("DEADLINE" is a word, "ABCD2345" a key).
+fn named_keys(text: &str, known: &std::collections::HashSet<&str>) -> Vec<String> {
+    const ALPHABET: &str = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() == 8 && w.chars().all(|c| ALPHABET.contains(c)))
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || known.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// What a summary line is: it decides the line's trim order and whether a newer line replaces it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Tier {
+    /// Ledger lines under Key Zotero Resources (the checkpoint keeps the whole ledger).
+    Resource,
+    /// Tool results: what was found (the ledger keeps every key).
+    Finding,
+    /// Tool call counts, the latest answer, what is active.
+    Progress,
+    /// The coverage notes and earlier context.
+    Context,
+    /// The user's other questions, verbatim, within their share of the budget.
+    UserWords,
+    Hypothesis,
+    Task,
+    Decision,
+    /// The user's other statements (not questions), verbatim: instructions no cue list knows.
+    UserStatement,
+    Failed,
+    Constraint,
+    Designation,
+    /// Citation style and deadline: one of each, the newest.
+    Current,
+    Goal,
+    /// What the text is and what was left out: never trimmed.
+    Note,
+}
+
+/// Kinds of which only the newest line stays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Singleton {
+    Style,
+    Deadline,
+    LatestAnswer,
+    LatestRequest,
+}
+
+#[derive(Debug, Clone)]
+struct Line {
+    section: usize,
+    tier: Tier,
+    singleton: Option<Singleton>,
+    text: String,
+}
+
+const GOAL: usize = 0;
+const CONSTRAINTS: usize = 1;
+const PROGRESS: usize = 2;
+const FINDINGS: usize = 3;
+const RESOURCES: usize = 4;
+const DECISIONS: usize = 5;
+const NEXT_STEPS: usize = 6;
+const CONTEXT: usize = 7;
+
+/// The marks that name a carried line's kind (the line stays in the section it was in).
+const MARKS: [(&str, Tier, Option<Singleton>); 15] = [
+    ("- (user, stated)", Tier::UserStatement, None),
+    ("- (user, style)", Tier::Current, Some(Singleton::Style)),
+    ("- (user, deadline)", Tier::Current, Some(Singleton::Deadline)),
+    ("- (user, key)", Tier::Designation, None),
+    ("- (user, correction)", Tier::Constraint, None),
+    ("- (user, open task)", Tier::Task, None),
+    ("- (user, verbatim)", Tier::UserWords, None),
+    ("- (tool, failed)", Tier::Failed, None),
+    ("- (inferred, failed)", Tier::Failed, None),
+    ("- (inferred, decision)", Tier::Decision, None),
+    ("- (inferred, open task)", Tier::Task, None),
+    ("- (inferred, hypothesis", Tier::Hypothesis, None),
+    ("- (inferred) Latest assistant answer", Tier::Progress, Some(Singleton::LatestAnswer)),
+    ("- (user) Open request", Tier::Progress, Some(Singleton::LatestRequest)),
+    ("- (user) Latest request", Tier::Progress, Some(Singleton::LatestRequest)),
+];
+
+/// The tier of an unmarked line by its section (a model's summary, or a plain `(user)` line).
+fn section_tier(section: usize) -> Tier {
+    match section {
+        GOAL => Tier::Goal,
+        CONSTRAINTS => Tier::Constraint,
+        PROGRESS => Tier::Progress,
+        FINDINGS => Tier::Finding,
+        RESOURCES => Tier::Resource,
+        DECISIONS => Tier::Decision,
+        NEXT_STEPS => Tier::Task,
+        _ => Tier::Context,
+    }
+}
+
+/// The previous summary's lines, each in its section with the tier its mark gives.
+fn previous_lines(summary: &str) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let mut current: Option<usize> = None;
+    for line in summary.lines() {
+        if let Some(section) = heading_section(line) {
+            current = Some(section);
+            continue;
+        }
+        let text = line.trim_end();
+        let trimmed = text.trim();
+        let is_note = trimmed.contains("extractive summarizer") || trimmed.starts_with("- Left out") || trimmed.starts_with(LEDGER_POINTER);
+        let Some(section) = current else { continue };
+        if trimmed.is_empty() || trimmed == "None." || is_note || section == RESOURCES {
+            continue; // the resource list is rebuilt from the ledger
+        }
+        let text = if heading_section(trimmed).is_some() { format!("- {trimmed}") } else { text.to_string() };
+        let marked = MARKS.iter().find(|(mark, ..)| trimmed.starts_with(mark));
+        let line = match marked {
+            Some(&(_, tier, singleton)) => Line { section, tier, singleton, text },
+            None => Line { section, tier: section_tier(section), singleton: None, text },
+        };
+        lines.push(line);
+    }
+    // Findings, progress and context keep their newest lines; the rest carries over whole.
+    let mut kept_per_section = [[0usize; 3]; SECTIONS.len()];
+    let mut keep = vec![true; lines.len()];
+    for (at, line) in lines.iter().enumerate().rev() {
+        let slot = match line.tier {
+            Tier::Finding => 0,
+            Tier::Progress => 1,
+            Tier::Context => 2,
+            _ => continue,
+        };
+        let count = &mut kept_per_section[line.section][slot];
+        *count += 1;
+        keep[at] = *count <= MAX_CARRIED_LINES;
+    }
+    lines.into_iter().zip(keep).filter(|(_, k)| *k).map(|(l, _)| l).collect()
+}
+
+/// The summary under construction: lines in order of arrival; a singleton replaces its predecessor.
+#[derive(Default)]
+struct Draft {
+    lines: Vec<Line>,
+}
+
+impl Draft {
+    fn push(&mut self, section: usize, tier: Tier, singleton: Option<Singleton>, text: String) {
+        if let Some(kind) = singleton {
+            self.lines.retain(|l| l.singleton != Some(kind));
+        }
+        self.lines.push(Line { section, tier, singleton, text });
+    }
+
+    fn add(&mut self, section: usize, tier: Tier, source: &str, text: &str) {
+        self.push(section, tier, None, bullet(source, text));
+    }
+
+    fn has(&self, tier: Tier) -> bool {
+        self.lines.iter().any(|l| l.tier == tier)
+    }
+}
+
+/// A bullet line that can never be read as a section heading.
+fn bullet(source: &str, text: &str) -> String {
+    let text = crate::text::clip(&crate::text::single_line(text), EXCERPT_MAX_CHARS);
+    if source.is_empty() {
+        format!("- {text}")
+    } else {
+        format!("- ({source}) {text}")
+    }
+}
+
+fn message_text(message: &HistoryMessage) -> String {
+    message.blocks.iter().filter(|b| b.header == "text").flat_map(|b| b.lines.iter()).cloned().collect::<Vec<_>>().join("\n")
+}
+
+/// Keys named in rendered Zotero lines (`[item] key=ABCD2345 ...`).
+fn zotero_keys(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with('['))
+        .filter_map(|l| {
+            let at = l.find(" key=").map(|i| i + 5).or_else(|| l.find(" attachmentKey=").map(|i| i + 15))?;
+            let key: String = l[at..].chars().take_while(|c| !c.is_whitespace()).collect();
+            (!key.is_empty()).then_some(key)
+        })
+        .collect()
+}
+
+/// Files one user sentence under the kind it states; `None` when it states none (a question, a
+/// request): the caller keeps such words verbatim.
+fn user_sentence(draft: &mut Draft, sentence: &str, known_keys: &std::collections::HashSet<&str>, goal_allowed: bool) -> bool {
+    if !named_keys(sentence, known_keys).is_empty() {
+        draft.add(CONSTRAINTS, Tier::Designation, "user, key", sentence);
+    } else if has_cue(sentence, &STYLE_CUES) && !is_question(sentence) {
+        draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Style), bullet("user, style", sentence));
+    } else if is_deadline(sentence) && !is_question(sentence) {
+        draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Deadline), bullet("user, deadline", sentence));
+    } else if has_cue(sentence, &CORRECTION_CUES) {
+        draft.add(CONSTRAINTS, Tier::Constraint, "user, correction", sentence);
+    } else if is_constraint(sentence) {
+        draft.add(CONSTRAINTS, Tier::Constraint, "user", sentence);
+    } else if goal_allowed && has_cue(sentence, &GOAL_CUES) && !is_question(sentence) {
+        draft.add(GOAL, Tier::Goal, "user", sentence);
+    } else if has_cue(sentence, &DECISION_CUES) {
+        draft.add(DECISIONS, Tier::Decision, "user", sentence);
+    } else if has_cue(sentence, &TASK_CUES) {
+        draft.add(NEXT_STEPS, Tier::Task, "user, open task", sentence);
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Files one assistant sentence: a hypothesis (always marked so), a failed approach, an open task or
+/// a decision; `false` for anything else (the latest answer keeps those).
+fn assistant_sentence(draft: &mut Draft, sentence: &str) -> bool {
+    if has_cue(sentence, &HYPOTHESIS_CUES) {
+        draft.add(FINDINGS, Tier::Hypothesis, "inferred, hypothesis, unverified", sentence);
+    } else if has_cue(sentence, &FAILURE_CUES) {
+        draft.add(PROGRESS, Tier::Failed, "inferred, failed", sentence);
+    } else if has_cue(sentence, &TASK_CUES) {
+        draft.add(NEXT_STEPS, Tier::Task, "inferred, open task", sentence);
+    } else if has_cue(sentence, &DECISION_CUES) {
+        draft.add(DECISIONS, Tier::Decision, "inferred, decision", sentence);
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Fills the eight sections from the request's previous summary, serialized history and ledger,
+/// deterministically and without a model. The text says that it is extractive.
+///
+/// The user's words are the spine: every user sentence is filed by the kind it states (goal, style,
+/// deadline, designated keys, correction, constraint, decision, task), a newer style or deadline
+/// replacing the older, and the rest of each message is kept verbatim within a share of the budget.
+/// The assistant's decisions, failures, open tasks and hypotheses (marked as such) are filed too.
+/// Everything carries over from the previous summary by its mark.
+pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
+    let messages = parse_history(&request.history);
+    let mut draft = Draft { lines: request.previous_summary.as_deref().map(previous_lines).unwrap_or_default() };
+    let known_keys: std::collections::HashSet<&str> = request.ledger.keys().collect();
+    let carried_goal = draft.has(Tier::Goal);
+
+    // The user's messages, oldest first: the first one (without a carried goal) gives the goal from
+    // what it says besides its other statements.
+    let first_user = messages.iter().position(|m| m.role == "user" && !message_text(m).trim().is_empty());
+    for (at, message) in messages.iter().enumerate().filter(|(_, m)| m.role == "user") {
+        let text = message_text(message);
+        let is_first = Some(at) == first_user && !carried_goal;
+        let mut unfiled = Vec::new();
+        for sentence in sentences(&text) {
+            if !user_sentence(&mut draft, &sentence, &known_keys, !is_first) {
+                unfiled.push(sentence);
+            }
+        }
+        if is_first {
+            // The first message's statements are the goal; its questions are kept as the user's words.
+            let (questions, statements): (Vec<String>, Vec<String>) = unfiled.into_iter().partition(|s| is_question(s));
+            let goal = if statements.is_empty() { text.clone() } else { statements.join(" ") };
+            draft.add(GOAL, Tier::Goal, "user", &goal);
+            unfiled = if statements.is_empty() { Vec::new() } else { questions };
+        }
+        // The rest verbatim: statements (instructions no cue names) above questions.
+        let (questions, statements): (Vec<String>, Vec<String>) = unfiled.into_iter().partition(|s| is_question(s));
+        for (words, tier, source) in [(statements, Tier::UserStatement, "user, stated"), (questions, Tier::UserWords, "user, verbatim")] {
+            let words = words.join(" ");
+            if words.chars().count() >= MIN_VERBATIM_CHARS {
+                draft.add(CONTEXT, tier, source, &words);
+            }
+        }
+    }
+
+    // The assistant's text: decisions, failures, tasks, hypotheses; the latest answer without them.
+    let mut latest_answer: Option<String> = None;
+    for message in messages.iter().filter(|m| m.role == "assistant") {
+        let text = message_text(message);
+        if text.trim().is_empty() {
+            continue;
+        }
+        let rest: Vec<String> = sentences(&text).into_iter().filter(|s| !assistant_sentence(&mut draft, s)).collect();
+        latest_answer = Some(rest.join(" "));
+    }
+
+    // Progress, findings, failures, approvals: from the tool blocks.
+    let mut completed: Vec<(String, usize)> = Vec::new();
+    let mut findings = Vec::new();
+    for message in &messages {
+        for block in &message.blocks {
+            let Some(tool) = block.header.strip_prefix("tool ") else { continue };
+            let fields: Vec<&str> = tool.split(" | ").collect();
+            let name = fields.first().copied().unwrap_or("tool");
+            let status = fields.get(2).copied().unwrap_or("");
+            let content = crate::text::single_line(&block.lines.join(" "));
+            match status {
+                "result" => {
+                    match completed.iter_mut().find(|(n, _)| n == name) {
+                        Some((_, count)) => *count += 1,
+                        None => completed.push((name.to_string(), 1)),
+                    }
+                    let keys = zotero_keys(&block.lines);
+                    let finding = if keys.is_empty() {
+                        format!("{name} returned: {content}")
+                    } else {
+                        let shown = keys.iter().take(KEYS_PER_FINDING).cloned().collect::<Vec<_>>().join(", ");
+                        let more = keys.len().saturating_sub(KEYS_PER_FINDING);
+                        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+                        format!("{name} returned {} Zotero objects ({shown}{more}): {content}", keys.len())
+                    };
+                    findings.push(bullet("tool", &finding));
+                }
+                "error" => {
+                    // A tool that fails again replaces its earlier line: the latest error says what
+                    // not to repeat, and a flaky tool does not fill the budget with its history.
+                    let error = crate::text::clip(&content, ERROR_MAX_CHARS);
+                    let opening = format!("- (tool, failed) Blocked: {name} failed:");
+                    draft.lines.retain(|l| !l.text.starts_with(&opening));
+                    draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}"));
+                }
+                "denied by the user" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Denied the tool call {name}. {content}")),
+                "approval refused" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Refused approval for {name}. {content}")),
+                "awaiting approval" => draft.add(PROGRESS, Tier::Progress, "", &format!("Active: {name} awaits the user's approval")),
+                "interrupted, no result" => draft.add(PROGRESS, Tier::Progress, "", &format!("Interrupted: {name} ended without a result")),
+                _ => {}
+            }
+        }
+    }
+    if !completed.is_empty() {
+        let list = completed.iter().map(|(n, c)| format!("{n} x{c}")).collect::<Vec<_>>().join(", ");
+        draft.add(PROGRESS, Tier::Progress, "tool", &format!("Completed tool calls: {list}"));
+    }
+    let skip = findings.len().saturating_sub(MAX_NEW_FINDINGS);
+    for finding in findings.into_iter().skip(skip) {
+        draft.push(FINDINGS, Tier::Finding, None, finding);
+    }
+    if let Some(answer) = latest_answer.filter(|a| !a.trim().is_empty()) {
+        draft.push(FINDINGS, Tier::Progress, Some(Singleton::LatestAnswer), bullet("inferred", &format!("Latest assistant answer: {answer}")));
+    }
+
+    // Key Zotero Resources: the whole ledger, exactly.
+    for line in crate::ledger::render(&request.ledger).lines() {
+        draft.push(RESOURCES, Tier::Resource, None, line.to_string());
+    }
+
+    // Next Steps: the latest user request (open when nothing answered it), replacing the carried one.
+    if let Some(at) = messages.iter().rposition(|m| m.role == "user") {
+        let text = message_text(&messages[at]);
+        let open = !messages[at + 1..].iter().any(|m| m.role == "assistant");
+        let state = if open { "Open request (not yet answered)" } else { "Latest request" };
+        draft.push(NEXT_STEPS, Tier::Progress, Some(Singleton::LatestRequest), bullet("user", &format!("{state}: {text}")));
+    }
+
+    // Critical Context: what this text is, and what it covers.
+    draft.push(
+        CONTEXT,
+        Tier::Note,
+        None,
+        "- Written by the embedded extractive summarizer (no model): sentences copied from the history, not \
+interpreted; (inferred) marks the assistant's text."
+            .to_string(),
+    );
+    if let (Some(first), Some(last)) = (messages.first(), messages.last()) {
+        draft.add(CONTEXT, Tier::Context, "", &format!("Summarized {} messages, from {} to {}.", messages.len(), first.id, last.id));
+    }
+
+    let mut seen = std::collections::HashSet::new();
+    draft.lines.retain(|l| seen.insert((l.section, l.text.trim().to_string())));
+    keep_user_words_within_share(&mut draft.lines, request.max_output_tokens);
+    fit_budget(&mut draft.lines, request.max_output_tokens);
+    render_lines(&draft.lines)
+}
+
+/// The user's unfiled words take at most `USER_WORDS_BUDGET_PERCENT` of the budget: statements
+/// first, then questions, newest first in each.
+fn keep_user_words_within_share(lines: &mut Vec<Line>, budget: u64) {
+    let share = budget / 100 * USER_WORDS_BUDGET_PERCENT + budget % 100 * USER_WORDS_BUDGET_PERCENT / 100;
+    let mut used = 0u64;
+    let mut keep = vec![true; lines.len()];
+    for tier in [Tier::UserStatement, Tier::UserWords] {
+        for (at, line) in lines.iter().enumerate().rev().filter(|(_, l)| l.tier == tier) {
+            used = used.saturating_add(crate::tokens::estimate_text(&line.text));
+            keep[at] = used <= share;
+        }
+    }
+    let mut flags = keep.into_iter();
+    lines.retain(|_| flags.next().unwrap_or(true));
+}
+
+/// Rule `extractive-within-budget`: like a model's answer, the extractive summary stays within the
+/// request's `maxOutputTokens`, which the plan counts on for the projection after the compaction.
+/// Rule `user-state-trimmed-last`: lines are left out by tier, lowest first: the resource list (the
+/// checkpoint keeps the whole ledger), tool findings, progress, context, the user's other questions,
+/// hypotheses, tasks, decisions, the user's other statements, failed approaches, constraints, designated keys, the current style
+/// and deadline and, last, the goal. Inside a tier the oldest go first, except constraints and goal,
+/// whose newest go first (the first ones are what everything since builds on). The note saying what
+/// the text is, and how many lines were left out, stays.
+fn fit_budget(lines: &mut Vec<Line>, budget: u64) {
+    let mut left_out = 0usize;
+    loop {
+        let tokens = crate::tokens::estimate_text(&render_lines(lines));
+        if tokens <= budget {
+            break;
+        }
+        // The resource list is trimmed first; say where it is instead of leaving the section "None.".
+        let resources = lines.iter().filter(|l| l.tier == Tier::Resource).count();
+        if resources > 0 && !lines.iter().any(|l| l.text.starts_with(LEDGER_POINTER)) {
+            let at = lines.iter().position(|l| l.tier == Tier::Resource).unwrap_or(lines.len());
+            let text = format!("{LEDGER_POINTER} ({resources} entries) is kept with this checkpoint.");
+            lines.insert(at, Line { section: RESOURCES, tier: Tier::Note, singleton: None, text });
+        }
+        let mut excess = tokens - budget;
+        let mut removed = false;
+        // One tier per pass, then measure again: the lines' own estimates need not add up to the
+        // text's, and a pass that went on would take the next tier for the last one's shortfall.
+        let lowest = lines.iter().map(|l| l.tier).filter(|&t| t != Tier::Note).min();
+        while excess > 0 {
+            let Some(tier) = lowest else { break };
+            let newest_first = matches!(tier, Tier::Constraint | Tier::Goal);
+            let found = if newest_first {
+                lines.iter().rposition(|l| l.tier == tier)
+            } else {
+                lines.iter().position(|l| l.tier == tier)
+            };
+            let Some(at) = found else { break };
+            let line = lines.remove(at);
+            excess = excess.saturating_sub(crate::tokens::estimate_text(&line.text).max(1));
+            left_out += 1;
+            removed = true;
+        }
+        let note = left_out_note(left_out, budget);
+        match lines.iter_mut().find(|l| l.text.starts_with("- Left out")) {
+            Some(line) => line.text = note,
+            None if left_out > 0 => lines.push(Line { section: CONTEXT, tier: Tier::Note, singleton: None, text: note }),
+            None => {}
+        }
+        if !removed {
+            break; // only the headings and notes are left
+        }
+    }
+}
+
+/// Opens the line that stands for the trimmed resource list.
+const LEDGER_POINTER: &str = "- The exact Zotero resource ledger";
+
+fn left_out_note(lines: usize, budget: u64) -> String {
+    format!("- Left out {lines} lines to fit the summary budget of {budget} tokens.")
+}
+
+fn render_lines(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for (index, name) in SECTIONS.iter().enumerate() {
+        out.push_str("## ");
+        out.push_str(name);
+        out.push('\n');
+        let mut any = false;
+        for line in lines.iter().filter(|l| l.section == index) {
+            out.push_str(&line.text);
+            out.push('\n');
+            any = true;
+        }
+        if !any {
+            out.push_str("None.\n");
+        }
+        out.push('\n');
+    }
+    out.truncate(out.trim_end().len());
+    out
+}

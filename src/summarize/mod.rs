@@ -1,0 +1,14 @@
+//! What the summarizer sees and what it must give back: serialization, the summary request, the eight
+//! sections, the embedded extractive summarizer and validation.
+
+mod extractive;
+mod request;
+mod sections;
+mod serialize;
+mod validate;
+
+pub use extractive::{extractive_summary};
+pub use request::{NONCE_BYTES, SummaryRequest, system_prompt, summary_request, summary_request_on_branch, summary_request_with_budget, delimiters};
+pub use sections::{SECTIONS};
+pub use serialize::{DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_MAX_TOOL_INPUT_CHARS, SerializeOptions, serialize, serialize_followed, serialize_ui_messages, looks_structural};
+pub use validate::{validate_summary};

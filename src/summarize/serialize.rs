@@ -1,0 +1,275 @@
+//! The summarizer's view of messages: research-oriented text with explicit, unforgeable boundaries.
+//!
+//! Format (every structural line starts with `--- ` followed by a letter and ends with ` ---`):
+//!
+//! ```text
+//! --- message 1 | user | id U1 ---
+//! Find recent papers on A* pathfinding; only peer-reviewed ones.
+//! --- message 2 | assistant | id A1 ---
+//! --- tool zoteroSearch | call c1 | input ---
+//! {"q":"A* pathfinding"}
+//! --- tool zoteroSearch | call c1 | result ---
+//! [item] key=J489T6X3 itemType=journalArticle title="..." citation="Foead et al. 2021, ..."
+//! --- cut 12000 of 16000 characters ---
+//! [item] key=...
+//! --- text ---
+//! I found 23 papers.
+//! --- end of history ---
+//! ```
+//!
+//! Content lines that could be read as a structural line (`--- <letter>...`, after leading
+//! whitespace) are prefixed with a backslash, so the content cannot open or close a message.
+//! Reasoning is left out; files and images keep only filename and media type; tool results
+//! over the limit keep their head and tail around a `cut` line; tool errors, denials and refused
+//! approvals get a header of their own; an unfinished tool call that nothing will finish (its
+//! response was cut, or a user message follows it) is `interrupted, no result`; Zotero data is
+//! rendered by `zotero::render`.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::session::{Message, Node, NodeKind, Part, Role, ToolPart, ToolState};
+use crate::zotero;
+
+/// Default `maxToolResultChars`: about 1,000-2,000 tokens per result, enough for a page of text
+/// or a dozen search hits. The ledger keeps every Zotero key of what is cut.
+pub const DEFAULT_MAX_TOOL_RESULT_CHARS: usize = 4_000;
+/// Default `maxToolInputChars`: tool inputs are kept whole in practice (queries, keys, page
+/// numbers); only a pathological input (a pasted document) is cut.
+pub const DEFAULT_MAX_TOOL_INPUT_CHARS: usize = 8_000;
+/// Share of a cut value kept from its head (the rest comes from its tail): the head holds the
+/// first results and the structure, the tail totals and the last results.
+const HEAD_SHARE_PERCENT: usize = 65;
+/// Longest header field (id, tool name, filename), in characters.
+const HEADER_FIELD_MAX_CHARS: usize = 120;
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct SerializeOptions {
+    /// Longest tool result, `data-*` part or unknown part kept whole, in characters.
+    pub max_tool_result_chars: usize,
+    /// Longest tool input kept whole, in characters.
+    pub max_tool_input_chars: usize,
+}
+
+impl Default for SerializeOptions {
+    fn default() -> Self {
+        SerializeOptions {
+            max_tool_result_chars: DEFAULT_MAX_TOOL_RESULT_CHARS,
+            max_tool_input_chars: DEFAULT_MAX_TOOL_INPUT_CHARS,
+        }
+    }
+}
+
+impl SerializeOptions {
+    /// Reads `{ maxToolResultChars?, maxToolInputChars? }`; `null` gives the defaults.
+    pub fn from_value(value: &Value) -> Result<SerializeOptions> {
+        if value.is_null() {
+            return Ok(SerializeOptions::default());
+        }
+        serde_json::from_str::<SerializeOptions>(&value.to_string())
+            .map_err(|e| Error::new(ErrorCode::InvalidOptions, format!("serialize options: {}", crate::text::message_of(&e))))
+    }
+}
+
+/// Serializes nodes (messages; a checkpoint node contributes its summary).
+pub fn serialize(nodes: &[&Node], options: &SerializeOptions) -> String {
+    serialize_followed(nodes, options, false)
+}
+
+/// `serialize`, where `followed_by_user` says a user message follows the last node on the branch (a
+/// summary request's history ends before the kept tail's first user message). Rule
+/// `interrupted-tool`: an unfinished tool part of a cut message, or of one a user message follows,
+/// is written as interrupted with no result.
+pub fn serialize_followed(nodes: &[&Node], options: &SerializeOptions, followed_by_user: bool) -> String {
+    let mut out = String::new();
+    // For each node: whether a user message comes after it.
+    let mut followed = vec![followed_by_user; nodes.len()];
+    for k in (0..nodes.len().saturating_sub(1)).rev() {
+        followed[k] = followed[k + 1] || nodes[k + 1].is_user_message();
+    }
+    for (number, node) in nodes.iter().enumerate() {
+        match &node.kind {
+            NodeKind::Message(message) => {
+                let interrupted = followed[number] || message.is_cut();
+                write_message(&mut out, number + 1, &node.id, message, interrupted, options)
+            }
+            NodeKind::Checkpoint(checkpoint) => {
+                header(&mut out, &format!("message {} | earlier checkpoint summary | id {}", number + 1, field(&node.id)));
+                content(&mut out, &checkpoint.summary);
+            }
+            NodeKind::Invalid(_) => {}
+        }
+    }
+    out.push_str("--- end of history ---");
+    out
+}
+
+/// Serializes a JSON array of UIMessages (`parentId` optional); an unreadable message is an error.
+pub fn serialize_ui_messages(messages: &Value, options: &SerializeOptions) -> Result<String> {
+    let Value::Array(values) = messages else {
+        return Err(Error::new(ErrorCode::InvalidMessage, "messages must be an array of UIMessages"));
+    };
+    let nodes: Vec<Node> = values.iter().enumerate().map(|(i, v)| Node::from_value(v.clone(), i)).collect();
+    for node in &nodes {
+        match &node.kind {
+            NodeKind::Invalid(why) => return Err(Error::new(ErrorCode::InvalidMessage, why.clone())),
+            NodeKind::Checkpoint(_) => {
+                return Err(Error::new(ErrorCode::InvalidMessage, format!("node {} is a checkpoint, not a UIMessage", node.id)))
+            }
+            NodeKind::Message(_) => {}
+        }
+    }
+    Ok(serialize(&nodes.iter().collect::<Vec<_>>(), options))
+}
+
+fn role_label(role: Role) -> &'static str {
+    match role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::System => "system",
+    }
+}
+
+fn write_message(out: &mut String, number: usize, id: &str, message: &Message, interrupted: bool, options: &SerializeOptions) {
+    header(out, &format!("message {number} | {} | id {}", role_label(message.role), field(id)));
+    // A text part right after the header needs no header of its own.
+    let mut after_header = true;
+    for part in &message.parts {
+        match part {
+            Part::Text { text } => {
+                if text.trim().is_empty() {
+                    continue;
+                }
+                if !after_header {
+                    header(out, "text");
+                }
+                content(out, text);
+                after_header = true;
+                continue;
+            }
+            Part::Reasoning { .. } | Part::StepStart => continue,
+            Part::File { media_type, filename, .. } => {
+                let kind = if media_type.starts_with("image/") { "image" } else { "file" };
+                let name = filename.as_deref().map(field).unwrap_or_else(|| "(no filename)".to_string());
+                header(out, &format!("{kind} | {name} | {}", field(media_type)));
+            }
+            Part::SourceUrl { url, title, .. } => {
+                let title = title.as_deref().map(field).unwrap_or_default();
+                header(out, &format!("source | {title} | {}", field(&crate::text::strip_data_payloads(url))));
+            }
+            Part::SourceDocument { media_type, title, filename, .. } => {
+                let name = filename.as_deref().map(field).unwrap_or_default();
+                header(out, &format!("source document | {} | {name} | {}", field(title), field(media_type)));
+            }
+            Part::Tool(tool) => write_tool(out, tool, interrupted, options),
+            Part::Data { name, id, data } => {
+                let id = id.as_deref().map(|id| format!(" | id {}", field(id))).unwrap_or_default();
+                header(out, &format!("data {}{id}", field(name)));
+                limited(out, &zotero::render(data), options.max_tool_result_chars);
+            }
+            Part::Unknown { part_type, value } => {
+                header(out, &format!("part {}", field(part_type)));
+                limited(out, &zotero::render(value), options.max_tool_result_chars);
+            }
+        }
+        after_header = false;
+    }
+}
+
+fn write_tool(out: &mut String, tool: &ToolPart, interrupted: bool, options: &SerializeOptions) {
+    let name = format!("tool {} | call {}", field(&tool.tool_name), field(&tool.tool_call_id));
+    if let Some(input) = tool.input.as_ref().filter(|v| !v.is_null()) {
+        header(out, &format!("{name} | input"));
+        limited(out, &zotero::render(&input.to_value()), options.max_tool_input_chars);
+    }
+    let refused = tool.approval.as_ref().filter(|a| a.approved == Some(false));
+    match &tool.state {
+        ToolState::OutputAvailable => {
+            header(out, &format!("{name} | result"));
+            let rendered = tool.output.as_ref().map(|raw| zotero::render(&raw.to_value())).unwrap_or_else(|| "(no output)".into());
+            limited(out, &rendered, options.max_tool_result_chars);
+        }
+        ToolState::OutputError => {
+            header(out, &format!("{name} | error"));
+            let text = tool.error_text.as_deref().unwrap_or("(no error text)");
+            limited(out, text, options.max_tool_result_chars);
+        }
+        ToolState::OutputDenied => {
+            header(out, &format!("{name} | denied by the user"));
+            if let Some(reason) = refused.and_then(|a| a.reason.as_deref()) {
+                content(out, reason);
+            }
+        }
+        ToolState::ApprovalResponded if refused.is_some() => {
+            header(out, &format!("{name} | approval refused"));
+            if let Some(reason) = refused.and_then(|a| a.reason.as_deref()) {
+                content(out, reason);
+            }
+        }
+        state if interrupted && state.is_pending() => header(out, &format!("{name} | interrupted, no result")),
+        ToolState::ApprovalResponded => header(out, &format!("{name} | approved, no result yet")),
+        ToolState::ApprovalRequested => header(out, &format!("{name} | awaiting approval")),
+        ToolState::InputStreaming | ToolState::InputAvailable | ToolState::Other(_) => {
+            header(out, &format!("{name} | no result yet"))
+        }
+    }
+}
+
+fn header(out: &mut String, text: &str) {
+    out.push_str("--- ");
+    out.push_str(text);
+    out.push_str(" ---\n");
+}
+
+/// A header field: one line, no structure characters, bounded length.
+fn field(text: &str) -> String {
+    let line: String = text.chars().map(|c| if c.is_control() || c == '|' { ' ' } else { c }).collect();
+    let line = line.split_whitespace().collect::<Vec<_>>().join(" ").replace("---", "- - -");
+    crate::text::clip(&line, HEADER_FIELD_MAX_CHARS)
+}
+
+/// Appends content lines, neutralizing the ones that look like structure and dropping data: payloads.
+fn content(out: &mut String, text: &str) {
+    let text = crate::text::strip_data_payloads(text);
+    // Every character a reader may take for a line break splits lines here, so none can hide a header.
+    let text = text.replace("\r\n", "\n");
+    for line in text.split(['\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}']) {
+        if looks_structural(line) {
+            out.push('\\');
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+/// Three or more dashes (any dash look-alike) and then a letter, after leading whitespace: the shape of a header.
+pub fn looks_structural(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    let dashes = trimmed.chars().take_while(|c| DASHES.contains(c)).count();
+    dashes >= 3
+        && trimmed
+            .chars()
+            .skip(dashes)
+            .find(|c| !c.is_whitespace() && !DASHES.contains(c))
+            .is_some_and(char::is_alphabetic)
+}
+
+const DASHES: [char; 11] = ['-', '\u{2010}', '\u{2011}', '\u{2012}', '\u{2013}', '\u{2014}', '\u{2015}', '\u{2212}', '\u{FF0D}', '\u{FE63}', '\u{2043}'];
+
+/// Content kept whole up to `max` characters; beyond it the head and the tail around a cut line.
+fn limited(out: &mut String, text: &str, max: usize) {
+    let total = text.chars().count();
+    if total <= max {
+        content(out, text);
+        return;
+    }
+    let head_chars = max * HEAD_SHARE_PERCENT / 100;
+    let tail_chars = max - head_chars;
+    let head_end = text.char_indices().nth(head_chars).map_or(text.len(), |(i, _)| i);
+    let tail_start = text.char_indices().nth(total - tail_chars).map_or(text.len(), |(i, _)| i);
+    content(out, &text[..head_end]);
+    header(out, &format!("cut {} of {total} characters", total - head_chars - tail_chars));
+    content(out, &text[tail_start..]);
+}

@@ -1,0 +1,92 @@
+//! Plain-text helpers shared by serialization, the ledger and the summarizer.
+
+use std::borrow::Cow;
+/// Whitespace runs (newlines included) become one space, so a label is one ledger line.
+pub fn single_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// At most `max` characters, with an ellipsis when cut.
+pub fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}…", text[..end].trim_end()),
+    }
+}
+
+/// Note HTML to plain text (tags removed, the common entities decoded).
+pub fn strip_html(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                out.push(' ');
+            }
+            '>' if in_tag => in_tag = false,
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    let decoded = out
+        .replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    single_line(&decoded)
+}
+
+/// Replaces the payload of every `data:<type>[;params],<payload>` URL in `text` with a note of
+/// its size, so no inline file or image content reaches the summarizer.
+pub fn strip_data_payloads(text: &str) -> Cow<'_, str> {
+    if !text.contains("data:") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut rest = text;
+    let mut changed = false;
+    while let Some(at) = rest.find("data:") {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        match data_url_payload(from) {
+            Some((header_len, payload_len)) => {
+                out.push_str(&from[..header_len]);
+                out.push_str(&format!("[{payload_len} characters of data omitted]"));
+                rest = &from[header_len + payload_len..];
+                changed = true;
+            }
+            None => {
+                out.push_str("data:");
+                rest = &from["data:".len()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// For text starting with `data:`, the length of the header up to and including the comma and
+/// the length of the payload after it, when it is a data URL with a non-empty payload.
+fn data_url_payload(text: &str) -> Option<(usize, usize)> {
+    let after_scheme = &text["data:".len()..];
+    let comma = after_scheme.find(',')?;
+    let header = &after_scheme[..comma];
+    let header_ok = header.len() <= 200
+        && header.contains('/')
+        && header.chars().all(|c| c.is_ascii_alphanumeric() || "/;=+-._!#$&^%".contains(c));
+    if !header_ok {
+        return None;
+    }
+    let payload_start = "data:".len() + comma + 1;
+    let payload_len = text[payload_start..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || "+/=%-_.~".contains(c)))
+        .unwrap_or(text.len() - payload_start);
+    (payload_len > 0).then_some((payload_start, payload_len))
+}

@@ -1,0 +1,7 @@
+//! Text helpers below every stage: lenient JSON reading, lone-surrogate repair, one-line labels and clipping.
+
+mod json;
+mod line;
+
+pub use json::{parse_lenient, message_of, replace_lone_surrogates, nests_deeper_than};
+pub use line::{single_line, clip, strip_html, strip_data_payloads};

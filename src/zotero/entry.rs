@@ -1,0 +1,96 @@
+//! The resource ledger's entries: one per Zotero object (item, attachment, annotation, note, collection,
+//! tag, reader location) a session used, unique by (kind, key) and sorted by (kind, key), so equal input
+//! gives an equal ledger.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceLedger {
+    #[serde(default)]
+    pub entries: Vec<LedgerEntry>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LedgerKind {
+    Item,
+    Attachment,
+    Annotation,
+    Collection,
+    Tag,
+    /// A reader location (PDF page or EPUB position) inside an attachment.
+    Location,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LedgerEntry {
+    pub kind: LedgerKind,
+    /// Zotero key; the tag name for tags; for locations `<attachmentKey>#<locator>`.
+    pub key: String,
+    /// Latest known title, citation, annotation text or name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_key: Option<String>,
+    /// Kind-specific detail: item type, content type, page label, CFI, tag type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+impl LedgerKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LedgerKind::Item => "item",
+            LedgerKind::Attachment => "attachment",
+            LedgerKind::Annotation => "annotation",
+            LedgerKind::Collection => "collection",
+            LedgerKind::Tag => "tag",
+            LedgerKind::Location => "location",
+        }
+    }
+}
+
+impl ResourceLedger {
+    /// Adds `entry`, or updates the entry with its kind and key: the newer label, parent and
+    /// detail win where they are known, the older ones stay where the newer entry has none.
+    pub fn insert(&mut self, entry: LedgerEntry) {
+        let mut by_key = self.take_map();
+        upsert(&mut by_key, entry);
+        self.entries = by_key.into_values().collect();
+    }
+
+    fn take_map(&mut self) -> BTreeMap<(LedgerKind, String), LedgerEntry> {
+        let mut by_key = BTreeMap::new();
+        for entry in std::mem::take(&mut self.entries) {
+            upsert(&mut by_key, entry);
+        }
+        by_key
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|e| e.key.as_str())
+    }
+}
+
+pub(crate) fn upsert(by_key: &mut BTreeMap<(LedgerKind, String), LedgerEntry>, entry: LedgerEntry) {
+    match by_key.get_mut(&(entry.kind, entry.key.clone())) {
+        Some(known) => {
+            if entry.label.is_some() {
+                known.label = entry.label;
+            }
+            if entry.parent_key.is_some() {
+                known.parent_key = entry.parent_key;
+            }
+            if entry.detail.is_some() {
+                known.detail = entry.detail;
+            }
+        }
+        None => {
+            by_key.insert((entry.kind, entry.key.clone()), entry);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! Capacity formulas over the grid the issue names: windows 4,096..2,000,000, output caps 1,024..128,000.
+
+// Under wasm32 (`wasm-pack test --headless --firefox`) every `#[test]` is a wasm-bindgen test run in the browser.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use bibgenie_compaction::estimate::{capacity, projected_ledger_budget, MIN_CONTEXT_WINDOW, ModelProfile};
+use bibgenie_compaction::error::ErrorCode;
+use serde_json::json;
+
+const WINDOWS: [u64; 14] =
+    [1_024, 4_096, 8_192, 16_000, 32_768, 65_536, 100_000, 128_000, 200_000, 262_144, 400_000, 1_000_000, 1_048_576, 2_000_000];
+const CAPS: [Option<u64>; 10] =
+    [None, Some(1_024), Some(2_048), Some(4_096), Some(8_192), Some(16_384), Some(32_000), Some(64_000), Some(100_000), Some(128_000)];
+
+fn model(window: u64, cap: Option<u64>) -> ModelProfile {
+    ModelProfile { id: None, context_window: window, max_output_tokens: cap, replays_reasoning: false, image_tokens: None }
+}
+
+/// Every window on the grid plus a dense sweep, so rounding at odd sizes is covered too.
+fn windows() -> impl Iterator<Item = u64> {
+    WINDOWS.into_iter().chain((MIN_CONTEXT_WINDOW..300_000).step_by(997))
+}
+
+#[test]
+fn safe_limit_positive() {
+    for w in windows() {
+        for cap in CAPS {
+            let c = capacity(&model(w, cap)).unwrap();
+            assert!(c.safe_input_limit > 0, "{w} {cap:?}");
+            assert_eq!(c.safe_input_limit, w - c.reserved_tokens);
+            assert!(c.safe_input_limit >= w * 3 / 4, "reserve at most a quarter: {w} {cap:?} {c:?}");
+            assert!(c.auto_compact_at < c.safe_input_limit);
+        }
+    }
+}
+
+#[test]
+fn reserve_scales() {
+    // A small window reserves less than a large one (for the same cap), never the other way round.
+    for cap in CAPS {
+        let mut previous = 0;
+        for w in windows().collect::<std::collections::BTreeSet<_>>() {
+            let c = capacity(&model(w, cap)).unwrap();
+            assert!(c.reserved_tokens >= previous, "{w} {cap:?}");
+            previous = c.reserved_tokens;
+        }
+    }
+    let small = capacity(&model(4_096, None)).unwrap();
+    let large = capacity(&model(200_000, None)).unwrap();
+    assert!(small.reserved_tokens < large.reserved_tokens);
+    assert!(small.tail_budget < large.tail_budget);
+    assert!(small.summary_max_output_tokens < large.summary_max_output_tokens);
+}
+
+#[test]
+fn summary_within_output_cap() {
+    for w in windows() {
+        for cap in CAPS {
+            let c = capacity(&model(w, cap)).unwrap();
+            if let Some(cap) = cap {
+                assert!(c.summary_max_output_tokens <= cap, "{w} {cap}");
+                assert!(c.reserved_tokens <= cap, "{w} {cap}");
+            }
+            assert!(c.summary_max_output_tokens <= c.reserved_tokens);
+            assert!(c.summary_max_output_tokens > 0);
+        }
+    }
+}
+
+#[test]
+fn compaction_frees_room() {
+    // Summary budget + the ledger's projected part + tail budget at most half the automatic
+    // threshold, whatever the ledger's size: no compaction loop.
+    for w in windows() {
+        for cap in CAPS {
+            let c = capacity(&model(w, cap)).unwrap();
+            let ledger = projected_ledger_budget(&c);
+            assert!(
+                2 * (c.summary_max_output_tokens + ledger + c.tail_budget) <= c.auto_compact_at,
+                "{w} {cap:?}: ledger {ledger}, {c:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn output_cap_larger_than_window_is_bounded_by_the_window() {
+    let c = capacity(&model(4_096, Some(128_000))).unwrap();
+    assert_eq!(c.reserved_tokens, 1_024);
+    assert_eq!(c.safe_input_limit, 3_072);
+}
+
+#[test]
+fn known_values() {
+    let c = capacity(&model(200_000, Some(64_000))).unwrap();
+    assert_eq!(
+        (c.reserved_tokens, c.safe_input_limit, c.auto_compact_at, c.tail_budget, c.summary_max_output_tokens),
+        (25_000, 175_000, 157_500, 40_000, 8_192)
+    );
+    let c = capacity(&model(8_192, Some(4_096))).unwrap();
+    assert_eq!(
+        (c.reserved_tokens, c.safe_input_limit, c.auto_compact_at, c.tail_budget, c.summary_max_output_tokens),
+        (1_024, 7_168, 6_451, 1_638, 819)
+    );
+}
+
+#[test]
+fn valid_model() {
+    for bad in [
+        json!({ "contextWindow": 0 }),
+        json!({ "contextWindow": -5 }),
+        json!({ "contextWindow": null }), // NaN after JSON.stringify
+        json!({ "contextWindow": 1_000.5 }),
+        json!({ "contextWindow": 1_023 }),
+        json!({ "contextWindow": "200000" }),
+        json!({ "contextWindow": 1e300 }),
+        json!({ "contextWindow": 8_192, "maxOutputTokens": 0 }),
+        json!({ "contextWindow": 8_192, "maxOutputTokens": -1 }),
+        json!({ "contextWindow": 8_192, "replaysReasoning": "yes" }),
+        json!({}),
+        json!(8_192),
+    ] {
+        let e = ModelProfile::from_value(&bad).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidModel, "{bad}");
+    }
+    let ok = ModelProfile::from_value(&json!({ "id": "m", "contextWindow": 8_192.0, "maxOutputTokens": 1_024, "replaysReasoning": true, "imageTokens": 85 })).unwrap();
+    assert_eq!(ok.context_window, 8_192);
+    assert!(ok.replays_reasoning);
+    assert_eq!(capacity(&model(512, None)).unwrap_err().code, ErrorCode::InvalidModel);
+}
+
+/// `count` distinct item entries, as a long session's checkpoint would carry them.
+fn big_ledger(count: usize) -> serde_json::Value {
+    let entries: Vec<serde_json::Value> = (0..count)
+        .map(|n| json!({ "kind": "item", "key": format!("K{n:07}"), "label": format!("Canine nutrition study number {n}, a cohort of adult dogs"), "detail": "journalArticle" }))
+        .collect();
+    json!({ "entries": entries })
+}
+
+#[test]
+fn one_compaction_always_frees_room_with_a_5000_entry_ledger_on_an_8k_model() {
+    use bibgenie_compaction::commit::{check_summary_budget, checkpoint_node};
+    use bibgenie_compaction::estimate::{estimate, EstimateRequest};
+    use bibgenie_compaction::session::{Mode, Session};
+    use bibgenie_compaction::plan::{plan, PlanAction, PlanOptions};
+    use bibgenie_compaction::summarize::{extractive_summary, summary_request};
+    let m = model(8_192, None);
+    let c = capacity(&m).unwrap();
+    let summary: String = bibgenie_compaction::summarize::SECTIONS.iter().map(|s| format!("## {s}\n- (user) K0000042 matters\n")).collect();
+    let mut nodes = vec![
+        json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "Review canine nutrition." }] }),
+        json!({ "id": "C0", "parentId": "U0", "checkpoint": { "summary": summary, "firstKeptMessageId": null, "previousCheckpointId": null,
+            "mode": "auto", "tokensBefore": 9000, "tokensAfter": 2000, "ledger": big_ledger(5_000), "basis": { "leafId": "U0", "branchRevision": 1 } } }),
+    ];
+    let mut leaf = "C0".to_string();
+    let session_of = |nodes: &Vec<serde_json::Value>, leaf: &str| Session::from_value(json!({ "nodes": nodes, "leafId": leaf, "branchRevision": 2 })).unwrap();
+    let projected_after_checkpoint = estimate(&session_of(&nodes, &leaf), &m, &EstimateRequest::default()).unwrap().tokens;
+    assert!(projected_after_checkpoint < c.auto_compact_at / 2, "the 5,000 entries do not crowd the window: {projected_after_checkpoint}");
+    // Turns until the projection crosses the automatic threshold.
+    let mut turn = 0;
+    loop {
+        turn += 1;
+        nodes.push(json!({ "id": format!("U{turn}"), "parentId": leaf, "role": "user", "parts": [{ "type": "text", "text": format!("Question {turn} about protein intake?") }] }));
+        nodes.push(json!({ "id": format!("A{turn}"), "parentId": format!("U{turn}"), "role": "assistant", "parts": [{ "type": "text", "text": "finding ".repeat(150) }] }));
+        leaf = format!("A{turn}");
+        if estimate(&session_of(&nodes, &leaf), &m, &EstimateRequest::default()).unwrap().tokens >= c.auto_compact_at {
+            break;
+        }
+    }
+    let session = session_of(&nodes, &leaf);
+    let before = estimate(&session, &m, &EstimateRequest::default()).unwrap().tokens;
+    let p = plan(&session, &m, &PlanOptions::new(Mode::Auto)).unwrap();
+    assert_eq!((p.action, p.reason.as_str()), (PlanAction::Compact, "over-threshold"), "{p:?}");
+    let request = summary_request(&session, &p, &m).unwrap();
+    assert_eq!(request.ledger.entries.len(), 5_000, "no key is lost from durable state");
+    let summary = extractive_summary(&request);
+    check_summary_budget(&summary, request.max_output_tokens).unwrap();
+    nodes.push(checkpoint_node(&p, &summary, &request.ledger, "C1").unwrap());
+    let after = estimate(&session_of(&nodes, "C1"), &m, &EstimateRequest::default()).unwrap().tokens;
+    eprintln!("5,000-entry ledger on 8k: {before} tokens before, {after} after (plan said {}), threshold {}", p.tokens_after_estimate, c.auto_compact_at);
+    assert!(after < before, "{after} >= {before}");
+    assert!(after <= p.tokens_after_estimate, "the plan's figure is an upper bound: {after} > {}", p.tokens_after_estimate);
+    assert!(2 * after <= c.auto_compact_at, "right after the compaction the projection is at most half the threshold: {after}, {c:?}");
+}
