@@ -443,8 +443,7 @@ export class CompactionController {
     try {
       const base = projected ?? this.#core.project(/** @type {any} */ (outcome).session).messages;
       const messages = stored ? [...base] : [...base, message];
-      /** @type {SubmitResult} */
-      const result = { status: 'send', messages, draft, outcome, ...(stored ? { stored: true } : {}) };
+      const result = /** @type {SubmitResult & { draft: D }} */ ({ status: 'send', messages, draft, outcome, ...(stored ? { stored: true } : {}) });
       if (projected && marks) sendMarks.set(result, marks);
       return result;
     } catch (error) {
@@ -456,7 +455,7 @@ export class CompactionController {
   /**
    * The first read of a submit: where the draft is (`#storedDraft`) and, on the store's index with no
    * compaction running, the preflight planned in the same read (`prepared`, for the first attempt).
-   * @param {unknown} draft @param {unknown} message the draft as sent @param {unknown} overhead
+   * @param {Draft} draft @param {unknown} message the draft as sent @param {Overhead | undefined} overhead
    * @param {object | undefined} marks the transport's breakpoint options
    * @returns {Promise<{ stored: 'leaf' | 'elsewhere' | false, prepared: any }>}
    */
@@ -585,7 +584,7 @@ export class CompactionController {
    * The plan on `view`, with what follows from it in the same read: the summary request when it
    * compacts (the runner's `PREPARED`); the outcome when no runner call is needed, and for a send
    * that fits the projection's messages (and the cache marks the transport asked for).
-   * @param {any} view @param {CompactionMode} mode @param {unknown} draft @param {unknown} overhead
+   * @param {any} view @param {CompactionMode} mode @param {Draft | undefined} draft @param {Overhead | undefined} overhead
    * @param {unknown} [sent] the draft message when not stored @param {object} [marks]
    */
   #planOn(view, mode, draft, overhead, sent, marks) {

@@ -16,7 +16,7 @@ import { PREPARED, readSession } from '../session/session-read.js';
 
 // The types are glue.d.ts's (the Compact* types) and the wasm declarations'.
 /**
- * @import { AbortSignalLike, CheckpointNode, ModelProfile, Plan, PlanOptions, Session, SummaryRequest } from '../bibgenie_compaction.js'
+ * @import { AbortSignalLike, CheckpointNode, CommitCheck, ModelProfile, Plan, PlanOptions, Session, SummaryRequest } from '../bibgenie_compaction.js'
  * @import { CompactOptions, CompactOutcome, SessionView } from '../glue.js'
  * @import { InternalSessionIndexClass } from '../wasm-internals.js'
  */
@@ -24,7 +24,7 @@ import { PREPARED, readSession } from '../session/session-read.js';
  * @typedef {{ store: object, sessionId: string, model: ModelProfile, planOptions: PlanOptions, summarize: Function, signal: AbortSignalLike | null }} Run
  *   what readOptions takes of the options
  * @typedef {{ outcome: CompactOutcome } | { outcome?: undefined, plan: Plan, request: SummaryRequest }} Prepared
- * @typedef {{ verdict: { ok: boolean, reason?: string }, leafId: string, branchRevision: number }} HeldCheck
+ * @typedef {{ verdict: CommitCheck, leafId: string, branchRevision: number }} HeldCheck
  */
 
 const STORE_FAILED = 'store-failed';
@@ -171,7 +171,8 @@ async function commitIn(run, plan, node, tx, checked) {
   const fresh = await callMethod(tx, 'load', []);
   let verdict;
   try {
-    const sameHead = checked !== null && isObject(fresh) && fresh.leafId === checked.leafId && fresh.branchRevision === checked.branchRevision;
+    const head = /** @type {any} */ (fresh);
+    const sameHead = checked !== null && isObject(fresh) && head.leafId === checked.leafId && head.branchRevision === checked.branchRevision;
     verdict = sameHead ? checked.verdict : checkCommit(fresh, plan);
   } catch (error) {
     return failed(error);

@@ -4,8 +4,10 @@
 // else one `load()` read into a SessionIndex that is freed after use. Not exported by the package:
 // the `PREPARED` and `SEND_MARKS` keys are how the controller hands its read to the runner and to
 // the transport, so that neither reads the same state again.
-import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
+import { SessionIndex } from '../bibgenie_compaction.js';
 import { project } from './calls.js';
+
+const WasmIndex = /** @type {import('../wasm-internals.js').InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex));
 
 /** The options key of `compact` under which the controller hands over `{ plan, request, session }` it read. */
 export const PREPARED = Symbol('prepared run');

@@ -237,7 +237,7 @@ impl SessionIndex {
 
     /// `checkCommit` on the held session (the store's index, brought up to date by the read it is
     /// used in): the answers of `checkCommit(freshSession, plan)`, without the session crossing again.
-    #[wasm_bindgen(js_name = checkCommit, unchecked_return_type = "CommitCheck")]
+    #[wasm_bindgen(js_name = checkCommit, skip_typescript)]
     pub fn check_commit(&self, #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue) -> Result<JsValue, JsValue> {
         let plan = plan_from_js(&plan)?;
         let verdict = match crate::commit::check_commit_on_branch(self.inner.session(), self.inner.branch(), &plan)? {
