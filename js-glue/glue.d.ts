@@ -4,7 +4,7 @@
 // `export * from './glue.js'` next to the wasm-bindgen types; the JS names them in JSDoc.
 import type { LanguageModel, UIMessage } from 'ai';
 import type {
-  AbortListener, AbortSignalLike, CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CheckpointNode, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,
+  AbortListener, AbortSignalLike, CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,
   ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Projection, Session, SessionNode, SessionStore, StoreTx, Summarize,
   SummaryRequest, WasmBytes, WasmModule,
 } from './bibgenie_compaction.js';
@@ -101,12 +101,13 @@ export interface SessionView {
   readonly branchRevision: number;
   /** Nodes visible in the session. */
   readonly size: number;
-  /** plan, estimate and the summary request on the held index. */
+  /** plan, estimate, the summary request, the cache marks and the commit check on the held index. */
   readonly index: {
     plan(model: ModelProfile, options: PlanOptions): Plan;
     estimate(model: ModelProfile, options?: EstimateOptions): Estimate;
     summaryRequest(plan: Plan, model: ModelProfile): SummaryRequest;
     cacheBreakpoints(model: ModelProfile, options?: CacheBreakpointOptions): CacheBreakpoints;
+    checkCommit(plan: Plan): CommitCheck;
   };
   /** Whether a node with this id is visible in the session. */
   has(id: string): boolean;

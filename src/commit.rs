@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::zotero::ResourceLedger;
-use crate::session::{read_branch, Checkpoint, Node, Session};
+use crate::session::{read_branch, Branch, Checkpoint, Node, Session};
 use crate::plan::{Plan, PlanAction};
 use crate::summarize::validate_summary;
 
@@ -40,10 +40,14 @@ impl CommitRefusal {
 /// `Ok(())` when the plan may be committed onto `fresh`; otherwise the first reason it may not.
 /// A plan that does not compact is a caller error, not a refusal.
 pub fn check_commit(fresh: &Session, plan: &Plan) -> Result<std::result::Result<(), CommitRefusal>> {
+    check_commit_on_branch(fresh, &read_branch(fresh), plan)
+}
+
+/// `check_commit` with `fresh`'s active branch already read (a held index keeps it).
+pub fn check_commit_on_branch(fresh: &Session, branch: &Branch, plan: &Plan) -> Result<std::result::Result<(), CommitRefusal>> {
     if plan.action != PlanAction::Compact {
         return Err(Error::new(ErrorCode::InvalidPlan, "only a plan with action 'compact' can be committed"));
     }
-    let branch = read_branch(fresh);
     if branch.read_only {
         return Ok(Err(CommitRefusal::ReadOnly));
     }

@@ -291,3 +291,35 @@ fn checkpoint_node_within_a_budget_refuses_an_over_budget_summary_first() {
     assert_eq!(checkpoint_node_within(&plan(), &junk, &ledger, "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::SummaryOverBudget);
     assert_eq!(checkpoint_node_within(&plan(), "", &ledger, "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::InvalidSummary);
 }
+
+#[test]
+fn the_held_index_check_answers_as_check_commit() {
+    use bibgenie_compaction::commit::check_commit_on_branch;
+    use bibgenie_compaction::session_index::SessionIndex;
+    let mut pending = base_nodes();
+    pending[5] = assistant_tool("A3", "U3", "zoteroSearch", "approval-requested", json!({ "q": "BERT" }), None);
+    let mut appended = base_nodes();
+    appended.push(user("U4", Some("A3"), "and GPT?"));
+    let mut off_branch = plan();
+    off_branch.first_kept_message_id = Some("U9".into());
+    let cases = [
+        (fresh(base_nodes(), "A3", 4), plan(), None),
+        (fresh(appended, "U4", 5), plan(), Some(CommitRefusal::LeafMoved)),
+        (fresh(base_nodes(), "A3", 6), plan(), Some(CommitRefusal::RevisionChanged)),
+        (fresh(pending, "A3", 4), plan(), Some(CommitRefusal::WorkflowPending)),
+        (fresh(base_nodes(), "A3", 4), off_branch, Some(CommitRefusal::BoundaryOffBranch)),
+    ];
+    for (session, plan, expected) in cases {
+        assert_eq!(refusal(&session, &plan), expected);
+        let index = SessionIndex::from_session(session.clone());
+        let held = check_commit_on_branch(index.session(), index.branch(), &plan).expect("a compact plan is checked").err();
+        assert_eq!(held, expected, "{:?}", session.leaf_id);
+    }
+    // Grown by appends and a leaf move, as a store's index is: the same verdict as a fresh read.
+    let mut index = SessionIndex::from_session(fresh(base_nodes(), "A3", 4));
+    index.append(user("U4", Some("A3"), "and GPT?")).expect("appended");
+    index.set_leaf("U4", 5).expect("moved");
+    let held = check_commit_on_branch(index.session(), index.branch(), &plan()).expect("checked").err();
+    assert_eq!(held, Some(CommitRefusal::LeafMoved));
+    assert_eq!(held, refusal(index.session(), &plan()));
+}

@@ -19,7 +19,7 @@ import { codedError as turnError } from '../util/coded-error.js';
 import { beginTurn } from '../session/in-flight.js';
 import { applyCacheBreakpoints, promptCacheCallOptions } from './prompt-cache.js';
 import { liveWindow } from '../zotero/live-window.js';
-import { cacheBreakpoints } from '../session/calls.js';
+import { SEND_MARKS, readSession, sendMarks } from '../session/session-read.js';
 
 /** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
 
@@ -184,24 +184,24 @@ export class CompactionChatTransport {
    * What streamResponse gets for the cache: `applyCacheBreakpoints(modelMessages)` (the marks of
    * `cacheBreakpoints` on the stored session, which now ends with the message sent), the breakpoints
    * and `cacheCallOptions` (OpenAI's promptCacheKey). Marks are an optimization: a failure to
-   * place them sends the request unmarked.
-   * @param {unknown[]} messages
+   * place them sends the request unmarked. The controller's submit places them in the read that
+   * made `messages` (the draft as the newest message); only a result without them reads again.
+   * @param {unknown[]} messages @param {object} result the controller's SubmitResult
    */
-  async #cacheRequest(messages) {
+  async #cacheRequest(messages, result) {
     const options = this.#promptCache;
     if (!options) return { applyCacheBreakpoints: (/** @type {any[]} */ m) => m, cacheBreakpoints: [], cacheCallOptions: {} };
     const model = this.#controller.model;
-    const planOptions = options.cache ? { cache: options.cache } : {};
+    const planOptions = this.#breakpointOptions();
     /** @type {any[]} */
-    let breakpoints = [];
-    try {
-      const store = this.#store;
-      const held = typeof store.withSessionIndex === 'function'
-        ? await store.withSessionIndex(this.#sessionId, (view) => (view ? view.index.cacheBreakpoints(model, planOptions) : null))
-        : null;
-      breakpoints = (held ?? cacheBreakpoints(await store.load(this.#sessionId), model, planOptions)).breakpoints;
-    } catch {
-      breakpoints = [];
+    let breakpoints = sendMarks.get(result) ?? [];
+    if (!sendMarks.has(result)) {
+      try {
+        const read = await readSession(this.#store, this.#sessionId, (view) => view.index.cacheBreakpoints(model, planOptions).breakpoints);
+        breakpoints = 'value' in read ? /** @type {any[]} */ (read.value) : [];
+      } catch {
+        breakpoints = [];
+      }
     }
     const provider = options.provider;
     return {
@@ -209,6 +209,19 @@ export class CompactionChatTransport {
       cacheBreakpoints: breakpoints,
       cacheCallOptions: this.#cacheCallOptions,
     };
+  }
+
+  /** The options of `cacheBreakpoints` for this transport's cache marks (its `promptCache.cache`). */
+  #breakpointOptions() {
+    const cache = this.#promptCache?.cache;
+    return cache ? { cache } : {};
+  }
+
+  /** The options of the turn's submit: the request's overhead, and the cache marks to place with the send. */
+  #submitOptions() {
+    const overhead = this.#overhead === undefined ? {} : { overhead: this.#overhead };
+    if (!this.#promptCache) return this.#overhead === undefined ? undefined : overhead;
+    return { ...overhead, [SEND_MARKS]: this.#breakpointOptions() };
   }
 
   /**
@@ -268,7 +281,7 @@ export class CompactionChatTransport {
     abortSignal?.addEventListener?.('abort', cancel);
     let result;
     try {
-      result = await this.#controller.submit(last, this.#overhead === undefined ? undefined : { overhead: this.#overhead });
+      result = await this.#controller.submit(last, this.#submitOptions());
     } finally {
       abortSignal?.removeEventListener?.('abort', cancel);
     }
@@ -284,7 +297,7 @@ export class CompactionChatTransport {
     const expected = seen ? { expectedLeafId: seen.leafId, expectedRevision: seen.branchRevision } : {};
     if (!result.stored) await store.appendMessage(sessionId, asStored(sent), expected);
 
-    const streamed = await this.#streamResponse({ messages: result.messages, abortSignal, trigger, chatId, ...this.#request, ...(await this.#cacheRequest(result.messages)) });
+    const streamed = await this.#streamResponse({ messages: result.messages, abortSignal, trigger, chatId, ...this.#request, ...(await this.#cacheRequest(result.messages, result)) });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
       throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
     }

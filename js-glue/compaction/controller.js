@@ -6,9 +6,11 @@
 // when the draft would not fit).
 //
 // With a store that holds an index per open session (`withSessionIndex`, the package's stores),
-// every decision is planned on that index first: a send that fits, or an after-turn check with
-// nothing to do, costs the new message and no runner call or load; the runner runs only when the
-// plan says compact. A store with only load/transaction (an app's own) goes through the runner.
+// every decision is one read of that index (./session-read.js): a submit checks whether the draft
+// is stored, plans the preflight and projects what is sent in one read; an after-turn check with
+// nothing to do costs the new messages and no runner call or load; the runner runs only when the
+// plan says compact, with the plan and summary request of that read. A store with only
+// load/transaction (an app's own) goes through the runner.
 //
 // Works in Zotero's plugin sandbox: no AbortController, no window; the signal is the
 // abort-signal-like object of ../util/abort-signal.js.
@@ -21,6 +23,7 @@ import { randomHex } from '../util/random-id.js';
 import { codedError as controllerError } from '../util/coded-error.js';
 import { checkModelCounts, checkOverheadCounts } from './counts.js';
 import { sessionSlot } from '../session/in-flight.js';
+import { NOT_HELD, PREPARED, SEND_MARKS, readSession, sendMarks } from '../session/session-read.js';
 
 // The default core: the wasm exports, with the package's project/estimate/plan (they answer with the
 // caller's own node objects, exactly as given, and share one hidden index for one session), and the
@@ -86,6 +89,22 @@ function draftId() {
 function draftMessage(draft) {
   if (typeof draft === 'string') return { id: draftId(), role: 'user', parts: [{ type: 'text', text: draft }] };
   return /** @type {UIMessage} */ (draft); // an id-less draft message is sent as the app gave it
+}
+
+/** The id of a draft given as a UIMessage, else undefined. @param {unknown} draft */
+function draftIdOf(draft) {
+  const id = draft && typeof draft === 'object' ? /** @type {any} */ (draft).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Where `id` is in the session `view` reads. @param {any} view @param {string} id @returns {'leaf' | 'elsewhere' | false} */
+function storedIn(view, id) {
+  return view.leafId === id ? 'leaf' : view.has(id) ? 'elsewhere' : false;
+}
+
+/** The store as one with only `load` (the load path, also for a store that has an index). @param {any} store */
+function loadOnly(store) {
+  return { load: (/** @type {string} */ id) => store.load(id) };
 }
 
 /**
@@ -290,9 +309,13 @@ export class CompactionController {
   async submit(draft, options) {
     if (draft === undefined || draft === null) throw controllerError('invalid-options', 'submit: draft must be a UIMessage or a string');
     const overhead = overheadOption(options, this.#overhead);
+    // The transport's breakpoint options: the cache marks of what is sent come from the same read.
+    const marks = options && typeof options === 'object' ? /** @type {any} */ (options)[SEND_MARKS] : undefined;
     if (this.#cache) this.#cancelColdCheck(); // a new message: the next request reads the cache now
+    const message = draftMessage(draft);
     // A draft the app already persisted ("save first") is sent once: the stored leaf is used as is.
-    const stored = await this.#storedDraft(draft);
+    // With no compaction running, the same read plans the preflight (handed to the first attempt).
+    let { stored, prepared } = await this.#preflightRead(draft, message, overhead, marks);
     if (stored === 'elsewhere') {
       const id = /** @type {any} */ (draft).id;
       return { status: 'failed', reason: 'draft-already-stored', message: `submit: message ${id} is already in the session and is not its leaf; send a new message (or retry)`, draft };
@@ -301,15 +324,17 @@ export class CompactionController {
     let outcome;
     for (let attempt = 0; attempt < MAX_PREFLIGHT_ATTEMPTS; attempt++) {
       while (this.#slot.run) {
+        prepared = null; // planned before this compaction: plan again after it
         const waited = await this.#slot.run.promise;
         if (waited.status === 'cancelled' || waited.status === 'failed') return interruptedSubmit(waited, draft);
       }
-      const run = this.#start('preflight', stored ? undefined : draft, overhead);
+      const run = this.#start('preflight', stored ? undefined : draft, overhead, prepared);
+      prepared = null;
       outcome = await run.promise;
       // Not loaded is a mistake in the app, not a failed compaction: say so loudly.
       if (outcome.status === 'failed' && outcome.reason === 'not-loaded') throw /** @type {any} */ (outcome).error;
-      if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft, stored, overhead);
-      if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft, stored, run.projected);
+      if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft, message, stored, overhead, marks);
+      if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft, message, stored, run.projected, run.marks);
       switch (outcome.status) {
         case 'stale':
           continue; // the session moved while summarizing: plan again on what is there now
@@ -340,13 +365,15 @@ export class CompactionController {
    * @template {Draft} D
    * @param {CompactOutcome} outcome a `committed` outcome
    * @param {D} draft
+   * @param {any} message the draft as sent
    * @param {'leaf' | false} stored whether the draft is already the session's leaf
    * @param {Overhead | undefined} overhead
+   * @param {object | undefined} marks the transport's breakpoint options
    * @returns {Promise<SubmitResult & { draft: D }>}
    */
-  async #sendIfFits(outcome, draft, stored, overhead) {
+  async #sendIfFits(outcome, draft, message, stored, overhead, marks) {
     const options = this.#requestOptions(stored ? undefined : draft, overhead);
-    const held = this.#indexed ? await this.#committedOnIndex(outcome, options) : null;
+    const held = this.#indexed ? await this.#committedOnIndex(outcome, options, stored ? undefined : message, marks) : null;
     let estimated;
     if (held) {
       estimated = held.estimated;
@@ -368,7 +395,7 @@ export class CompactionController {
         outcome,
       };
     }
-    return this.#sendNow(outcome, draft, stored, held?.messages);
+    return this.#sendNow(outcome, draft, message, stored, held?.messages, held?.marks);
   }
 
   /**
@@ -376,29 +403,49 @@ export class CompactionController {
    * takes the checkpoint row as an append (no read of the whole session); null when the index cannot
    * answer or the session moved on since the commit (the committed session then decides).
    * @param {CompactOutcome} outcome a `committed` outcome @param {object} options
-   * @returns {Promise<{ estimated: any, messages: UIMessage[] } | null>}
+   * @param {unknown} sent the draft message when it is not stored @param {object | undefined} marks
+   * @returns {Promise<{ estimated: any, messages: UIMessage[], marks?: unknown[] } | null>}
    */
-  async #committedOnIndex(outcome, options) {
+  async #committedOnIndex(outcome, options, sent, marks) {
     const committed = /** @type {any} */ (outcome).session;
     return this.#onIndex((view) =>
       view.leafId === committed.leafId && view.branchRevision === committed.branchRevision
-        ? { estimated: view.index.estimate(this.#model, options), messages: view.project().messages }
+        ? { estimated: view.index.estimate(this.#model, options), messages: view.project().messages, marks: this.#marksOn(view, sent, marks) }
         : null);
+  }
+
+  /**
+   * The cache marks of a send on `view` (the session before the draft is stored, the draft as its
+   * newest message), when the transport asked for them; [] when they cannot be placed.
+   * @param {any} view @param {unknown} sent @param {object | undefined} marks
+   * @returns {unknown[] | undefined}
+   */
+  #marksOn(view, sent, marks) {
+    if (marks === undefined) return undefined;
+    try {
+      return view.index.cacheBreakpoints(this.#model, sent === undefined ? marks : { ...marks, draft: sent }).breakpoints;
+    } catch {
+      return [];
+    }
   }
 
   /**
    * @template {Draft} D
    * @param {CompactOutcome} outcome
    * @param {D} draft
+   * @param {any} message the draft as sent
    * @param {'leaf' | false} stored whether the draft is already the session's leaf (then it is not appended again)
    * @param {UIMessage[]} [projected] the projection's messages when the index already made them
+   * @param {unknown[]} [marks] the cache marks made with them
    * @returns {SubmitResult & { draft: D }}
    */
-  #sendNow(outcome, draft, stored, projected) {
+  #sendNow(outcome, draft, message, stored, projected, marks) {
     try {
       const base = projected ?? this.#core.project(/** @type {any} */ (outcome).session).messages;
-      const messages = stored ? [...base] : [...base, draftMessage(draft)];
-      return { status: 'send', messages, draft, outcome, ...(stored ? { stored: true } : {}) };
+      const messages = stored ? [...base] : [...base, message];
+      const result = /** @type {SubmitResult & { draft: D }} */ ({ status: 'send', messages, draft, outcome, ...(stored ? { stored: true } : {}) });
+      if (projected && marks) sendMarks.set(result, marks);
+      return result;
     } catch (error) {
       const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
       return { status: 'failed', reason, message: describe(error), draft, outcome };
@@ -406,39 +453,50 @@ export class CompactionController {
   }
 
   /**
-   * Where a UIMessage draft's id already is: `leaf` (persisted before submit, sent from the store),
-   * `elsewhere` (refused), or false (new). A store that cannot load leaves it to the runner.
-   * @param {unknown} draft
-   * @returns {Promise<'leaf' | 'elsewhere' | false>}
+   * The first read of a submit: where the draft is (`#storedDraft`) and, on the store's index with no
+   * compaction running, the preflight planned in the same read (`prepared`, for the first attempt).
+   * @param {Draft} draft @param {unknown} message the draft as sent @param {Overhead | undefined} overhead
+   * @param {object | undefined} marks the transport's breakpoint options
+   * @returns {Promise<{ stored: 'leaf' | 'elsewhere' | false, prepared: any }>}
    */
-  async #storedDraft(draft) {
-    const id = draft && typeof draft === 'object' ? /** @type {any} */ (draft).id : undefined;
-    if (typeof id !== 'string') return false;
-    if (this.#indexed) {
-      // No answer from the index (no view, the store failing): as a failed load below.
-      const found = await this.#onIndex((view) => (view.leafId === id ? 'leaf' : view.has(id) ? 'elsewhere' : false));
+  async #preflightRead(draft, message, overhead, marks) {
+    const id = draftIdOf(draft);
+    if (this.#indexed && !this.#slot.run) {
+      const found = await this.#onIndex((view) => {
+        const stored = id === undefined ? false : storedIn(view, id);
+        if (stored === 'elsewhere') return { stored, prepared: null };
+        return { stored, prepared: this.#planOn(view, 'preflight', stored ? undefined : draft, overhead, stored ? undefined : message, marks) };
+      });
       if (found !== null) return found;
     }
-    let session;
-    try {
-      session = await this.#store.load(this.#sessionId);
-    } catch {
-      return false;
-    }
-    if (!session || !Array.isArray(session.nodes)) return false;
-    if (session.leafId === id) return 'leaf';
-    return session.nodes.some((node) => node && /** @type {any} */ (node).id === id) ? 'elsewhere' : false;
+    return { stored: await this.#storedDraft(id), prepared: null };
+  }
+
+  /**
+   * Where a UIMessage draft's id already is: `leaf` (persisted before submit, sent from the store),
+   * `elsewhere` (refused), or false (new). A store that cannot load leaves it to the runner.
+   * @param {string | undefined} id the draft's id
+   * @returns {Promise<'leaf' | 'elsewhere' | false>}
+   */
+  async #storedDraft(id) {
+    if (id === undefined) return false;
+    const where = (/** @type {any} */ view) => storedIn(view, id);
+    // No answer from the index (no view, the store failing): as a failed load below.
+    let read = await readSession(this.#indexed ? this.#store : loadOnly(this.#store), this.#sessionId, where);
+    if ('failed' in read && read.failed === 'withSessionIndex') read = await readSession(loadOnly(this.#store), this.#sessionId, where);
+    return 'value' in read ? /** @type {'leaf' | 'elsewhere' | false} */ (read.value) : false;
   }
 
   /**
    * @param {CompactionMode} mode
    * @param {Draft | undefined} draft
    * @param {Overhead} [overhead]
+   * @param {any} [prepared] the plan already made on the store's index for this run (`#planOn`)
    */
-  #start(mode, draft, overhead = this.#overhead) {
+  #start(mode, draft, overhead = this.#overhead, prepared = null) {
     const abort = createAbortSignalLike();
-    /** @type {{ mode: CompactionMode, owner: object, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown, plan?: any, projected?: UIMessage[] }} */
-    const run = { mode, abort, owner: this, promise: /** @type {any} */ (null), announced: false, session: undefined };
+    /** @type {{ mode: CompactionMode, owner: object, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown, plan?: any, projected?: UIMessage[], marks?: unknown[], prepared: any }} */
+    const run = { mode, abort, owner: this, promise: /** @type {any} */ (null), announced: false, session: undefined, prepared };
     const store = this.#store;
     // The runner reads the session through load(); kept for the counts of the `compacting` state.
     const watchedStore = {
@@ -492,40 +550,51 @@ export class CompactionController {
    * Plans on the store's index, then runs the runner only when there is something to compact (or a
    * case the runner reports: too large, no index). The index path's outcome is the runner's: a
    * `noop` with the same plan, and `session` as load() gives it, its `nodes` parsed when first read.
-   * @param {{ mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, plan?: any, projected?: UIMessage[] }} run
+   * @param {{ mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, plan?: any, projected?: UIMessage[], marks?: unknown[], prepared: any }} run
    * @param {{ mode: CompactionMode, draft?: unknown, overhead?: unknown }} options the runner's options
    * @returns {Promise<CompactOutcome>}
    */
   async #execute(run, options) {
-    const planned = this.#indexed ? await this.#planOnIndex(run.mode, /** @type {any} */ (options)) : null;
+    const planned = run.prepared ?? (this.#indexed ? await this.#planOnIndex(run.mode, /** @type {any} */ (options)) : null);
     if (planned) {
       run.plan = planned.plan;
       if (planned.outcome) {
         if (run.abort.signal.aborted) return /** @type {CompactOutcome} */ ({ status: 'cancelled', reason: 'aborted' });
         run.projected = planned.messages;
+        run.marks = planned.marks;
         return planned.outcome;
       }
+      // The runner compacts on this plan and request: it does not read and plan again.
+      if (planned.request) return this.#core.compact(/** @type {any} */ ({ ...options, [PREPARED]: planned }));
     }
     return this.#core.compact(/** @type {any} */ (options));
   }
 
   /**
-   * The plan on the store's held index, with the outcome when no runner call is needed (and for a
-   * send that fits, the projection's messages); null when the index cannot answer (the runner then
-   * decides, with its own load, and reports any problem as before).
+   * The plan on the store's held index (`#planOn`); null when the index cannot answer (the runner
+   * then decides, with its own load, and reports any problem as before).
    * @param {CompactionMode} mode @param {{ draft?: Draft, overhead?: Overhead }} request the runner's options
-   * @returns {Promise<{ plan: any, outcome?: CompactOutcome, messages?: UIMessage[] } | null>}
+   * @returns {Promise<any>}
    */
   async #planOnIndex(mode, request) {
-    const options = { mode, ...this.#requestOptions(request.draft, request.overhead) };
-    return this.#onIndex((view) => {
-      const plan = view.index.plan(this.#model, options);
-      if (plan.action === 'compact' || plan.send === 'too-large') return { plan };
-      const sendsNow = mode === 'preflight' && plan.send === 'now';
-      const messages = sendsNow ? view.project().messages : undefined;
-      const outcome = /** @type {CompactOutcome} */ ({ status: 'noop', reason: plan.reason, plan, session: view.lazySession() });
-      return { plan, outcome, messages };
-    });
+    return this.#onIndex((view) => this.#planOn(view, mode, request.draft, request.overhead));
+  }
+
+  /**
+   * The plan on `view`, with what follows from it in the same read: the summary request when it
+   * compacts (the runner's `PREPARED`); the outcome when no runner call is needed, and for a send
+   * that fits the projection's messages (and the cache marks the transport asked for).
+   * @param {any} view @param {CompactionMode} mode @param {Draft | undefined} draft @param {Overhead | undefined} overhead
+   * @param {unknown} [sent] the draft message when not stored @param {object} [marks]
+   */
+  #planOn(view, mode, draft, overhead, sent, marks) {
+    const plan = view.index.plan(this.#model, { mode, ...this.#requestOptions(draft, overhead) });
+    if (plan.action === 'compact') return { plan, request: view.index.summaryRequest(plan, this.#model) };
+    if (plan.send === 'too-large') return { plan };
+    const sendsNow = mode === 'preflight' && plan.send === 'now';
+    const messages = sendsNow ? view.project().messages : undefined;
+    const outcome = /** @type {CompactOutcome} */ ({ status: 'noop', reason: plan.reason, plan, session: view.lazySession() });
+    return { plan, outcome, messages, marks: sendsNow ? this.#marksOn(view, sent, marks) : undefined };
   }
 
   /**
@@ -534,11 +603,8 @@ export class CompactionController {
    * @template T @param {(view: any) => T} use @returns {Promise<T | null>}
    */
   async #onIndex(use) {
-    try {
-      return await /** @type {any} */ (this.#store).withSessionIndex(this.#sessionId, (/** @type {any} */ view) => (view === null ? null : use(view)));
-    } catch {
-      return null;
-    }
+    const read = await readSession(this.#store, this.#sessionId, use, { load: false });
+    return 'value' in read && read.value !== NOT_HELD ? read.value : null;
   }
 
   /**

@@ -1,19 +1,22 @@
 // The async compaction runner over JS callbacks: `compact(options) -> Promise<CompactOutcome>`.
 // It is the only code that awaits JS, so it lives here; every step that reads or decides is a wasm
 // call: the store's held index of the session (the package's stores), or the session loaded read
-// once into a SessionIndex, plans and builds the summary request; checkpointNode applies the summary's budget and validates it; checkCommit decides the
-// commit on the session read inside `store.transaction`.
+// once into a SessionIndex, plans and builds the summary request (or the controller hands over the
+// plan and request it made in its own read: `PREPARED`); checkpointNode applies the summary's
+// budget and validates it; checkCommit decides the commit: on the store's held index, read just
+// before `store.transaction` and valid when the transaction's session has the head it checked,
+// else on the session read inside the transaction.
 //
 // Rejects only for unusable options (`invalid-options`, `invalid-model`); everything that goes
 // wrong later resolves as an outcome, and `cancelled`/`failed` wrote nothing. Works in Zotero's
 // plugin sandbox: no AbortController, console, queueMicrotask or structuredClone.
 import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compaction.js';
 import { codedError } from '../util/coded-error.js';
+import { PREPARED, readSession } from '../session/session-read.js';
 
 // The types are glue.d.ts's (the Compact* types) and the wasm declarations'.
 /**
- * @import { AbortSignalLike, CheckpointNode, ModelProfile, Plan, PlanOptions, Session, SummaryRequest } from '../bibgenie_compaction.js'
- * @import { SessionIndex as SessionIndexType } from '../bibgenie_compaction.js'
+ * @import { AbortSignalLike, CheckpointNode, CommitCheck, ModelProfile, Plan, PlanOptions, Session, SummaryRequest } from '../bibgenie_compaction.js'
  * @import { CompactOptions, CompactOutcome, SessionView } from '../glue.js'
  * @import { InternalSessionIndexClass } from '../wasm-internals.js'
  */
@@ -21,6 +24,7 @@ import { codedError } from '../util/coded-error.js';
  * @typedef {{ store: object, sessionId: string, model: ModelProfile, planOptions: PlanOptions, summarize: Function, signal: AbortSignalLike | null }} Run
  *   what readOptions takes of the options
  * @typedef {{ outcome: CompactOutcome } | { outcome?: undefined, plan: Plan, request: SummaryRequest }} Prepared
+ * @typedef {{ verdict: CommitCheck, leafId: string, branchRevision: number }} HeldCheck
  */
 
 const STORE_FAILED = 'store-failed';
@@ -35,7 +39,10 @@ const ABORTED = 'aborted';
  */
 export async function compact(options) {
   const run = readOptions(options);
-  const prepared = await prepareRun(run);
+  // The plan and request the controller made in its own read of the store's index.
+  const handed = /** @type {any} */ (get(options, PREPARED));
+  /** @type {Prepared} */
+  const prepared = handed && handed.plan && handed.request ? { plan: handed.plan, request: handed.request } : await prepareRun(run);
   if (prepared.outcome) return prepared.outcome;
   const { plan, request } = prepared;
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it.
@@ -61,37 +68,24 @@ export async function compact(options) {
  * @param {Run} run @returns {Promise<Prepared>}
  */
 async function prepareRun(run) {
-  if (hasMethod(run.store, 'withSessionIndex')) {
-    const held = await attempt(() =>
-      race(run.signal, callMethod(run.store, 'withSessionIndex', [run.sessionId, (/** @type {SessionView | null} */ view) => (view ? prepareOn(run, view.index, view.lazySession()) : null)])));
-    if (held.thrown) return { outcome: failedThrown(STORE_FAILED, 'store.withSessionIndex failed', held.error) };
-    if (held.value === NOT_SETTLED) return { outcome: cancelled() };
-    if (held.value) return held.value;
-  }
-  const loaded = await attempt(() => race(run.signal, callMethod(run.store, 'load', [run.sessionId])));
-  if (loaded.thrown) return { outcome: failedThrown(STORE_FAILED, 'store.load failed', loaded.error) };
-  if (loaded.value === NOT_SETTLED) return { outcome: cancelled() };
-  const session = loaded.value;
-  let index;
-  try {
-    index = SessionIndex.from(session);
-  } catch (error) {
-    return { outcome: failed(error) };
-  }
-  try {
-    return prepareOn(run, index, session);
-  } finally {
-    index.free();
-  }
+  const read = await readSession(run.store, run.sessionId, (view) => prepareOn(run, view), {
+    wait: (promise) => race(run.signal, promise),
+    stopped: NOT_SETTLED,
+  });
+  if ('stopped' in read) return { outcome: cancelled() };
+  if ('failed' in read) return { outcome: failedThrown(STORE_FAILED, `store.${read.failed} failed`, read.error) };
+  return /** @type {Prepared} */ (read.value);
 }
 
 /**
- * Plans on `index` (which holds `session`); the summary request when the plan compacts.
- * @param {Run} run @param {Pick<SessionIndexType, 'plan' | 'summaryRequest'>} index @param {Session} session
- * @returns {Prepared}
+ * Plans on the view's index (the store's held one, or one of the loaded session); the summary
+ * request when the plan compacts.
+ * @param {Run} run @param {any} view @returns {Prepared}
  */
-function prepareOn(run, index, session) {
+function prepareOn(run, view) {
+  const session = view.lazySession();
   try {
+    const index = view.index;
     const plan = index.plan(run.model, run.planOptions);
     if (plan.send === 'too-large') return { outcome: outcome('too-large', plan.reason, { plan, session }) };
     if (plan.action !== 'compact') return { outcome: outcome('noop', plan.reason, { plan, session }) };
@@ -130,13 +124,14 @@ async function summarizeWith(run, request) {
  * @param {Run} run @param {Plan} plan @param {CheckpointNode} node @returns {Promise<CompactOutcome>}
  */
 async function commit(run, plan, node) {
+  const checked = await checkOnIndex(run, plan);
   /** @type {CompactOutcome | null} */
   let outcomeOfFn = null;
   let settled = false;
   const transactionFn = async (/** @type {object} */ tx) => {
     // Called after the transaction settled: that store's transaction is already over.
     if (settled) throw codedError('internal', 'compact: the transaction callback was called after the transaction settled');
-    const result = await commitIn(run, plan, node, tx);
+    const result = await commitIn(run, plan, node, tx, checked);
     // Kept here too: a store that does not hand back fn's result still reports it.
     outcomeOfFn = result;
     return result;
@@ -152,16 +147,33 @@ async function commit(run, plan, node) {
 }
 
 /**
+ * The commit check on the store's held index (no session crosses into wasm), with the head it was
+ * made on; null when the store has none or it cannot answer (the check then reads the session).
+ * Not raced against the signal: the transaction's callback checks it first.
+ * @param {Run} run @param {Plan} plan @returns {Promise<HeldCheck | null>}
+ */
+async function checkOnIndex(run, plan) {
+  const read = await readSession(run.store, run.sessionId,
+    (view) => ({ verdict: view.index.checkCommit(plan), leafId: view.leafId, branchRevision: view.branchRevision }),
+    { load: false });
+  return 'value' in read && read.value && typeof read.value === 'object' && 'verdict' in read.value ? /** @type {HeldCheck} */ (read.value) : null;
+}
+
+/**
  * Runs inside the store's transaction. A throw rejects `fn`, which rolls the transaction back.
- * @param {Run} run @param {Plan} plan @param {CheckpointNode} node @param {object} tx
+ * The held index's verdict stands when the transaction's session has the head it was made on: every
+ * change to a branch (a leaf move, an update in place) raises the revision.
+ * @param {Run} run @param {Plan} plan @param {CheckpointNode} node @param {object} tx @param {HeldCheck | null} checked
  * @returns {Promise<CompactOutcome>}
  */
-async function commitIn(run, plan, node, tx) {
+async function commitIn(run, plan, node, tx, checked) {
   if (isAborted(run.signal)) return cancelled();
   const fresh = await callMethod(tx, 'load', []);
   let verdict;
   try {
-    verdict = checkCommit(fresh, plan);
+    const head = /** @type {any} */ (fresh);
+    const sameHead = checked !== null && isObject(fresh) && head.leafId === checked.leafId && head.branchRevision === checked.branchRevision;
+    verdict = sameHead ? checked.verdict : checkCommit(fresh, plan);
   } catch (error) {
     return failed(error);
   }
@@ -290,7 +302,7 @@ async function attempt(step) {
   }
 }
 
-/** `target[name]`, or `undefined` when reading it throws. @param {any} target the caller's object @param {string} name */
+/** `target[name]`, or `undefined` when reading it throws. @param {any} target the caller's object @param {string | symbol} name */
 function get(target, name) {
   try {
     return target[name];

@@ -32,10 +32,11 @@ export const HELD_SESSION_INDEXES = 4;
  *   index: import('../wasm-internals.js').InternalSessionIndex, texts: string[], ids: Map<string, number>, owners: Map<string, string>, chain: Set<string>,
  *   seq: number, leafId: string | null, branchRevision: number, createdAt: number, generation: string | null,
  *   baseSessionId: string | null, baseNodeId: string | null, token: unknown,
- *   replaced: Map<string, string>, lastOwnId: string | null,
+ *   replaced: Map<string, string>, lastOwnId: string | null, parsed: Map<number, { text: string, value: unknown }>,
  * }} Held
  *   `owners`: the session each held node is a row of (a fork's inherited nodes are its base's);
- *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session).
+ *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session);
+ *   `parsed`: the last projection's messages as parsed from their text (never handed out: copies are).
  */
 
 /**
@@ -153,8 +154,32 @@ function* build(driver, row) {
     index, texts, ids, owners, chain, seq: lastSeq,
     leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt, generation: row.generation ?? null,
     baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined,
-    replaced: new Map(), lastOwnId,
+    replaced: new Map(), lastOwnId, parsed: new Map(),
   };
+}
+
+/**
+ * A deep copy of what JSON.parse made (plain objects, arrays, primitives): own keys in their order,
+ * `__proto__` kept as an own key as JSON.parse keeps it.
+ * @param {unknown} value @returns {unknown}
+ */
+function copyJson(value) {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = [];
+    for (let i = 0; i < value.length; i++) out.push(copyJson(value[i]));
+    return out;
+  }
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const copied = copyJson(/** @type {Record<string, unknown>} */ (value)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copied, enumerable: true, configurable: true, writable: true });
+    else out[key] = copied;
+  }
+  return out;
 }
 
 /**
@@ -304,7 +329,7 @@ function newChainTo(added, from, leafId) {
 /**
  * What a caller of `withSessionIndex` gets: the session as durably stored now, through its index.
  * Valid only inside the callback (the index may be caught up, rebuilt or freed afterwards); what it
- * hands out (messages, sessions) are fresh objects parsed from the stored text.
+ * hands out (messages, sessions) are fresh objects, equal to a parse of the stored text.
  */
 export class SessionView {
   #held;
@@ -319,7 +344,7 @@ export class SessionView {
   }
 
   /**
-   * `plan`, `estimate` and `summaryRequest` of the wasm index (the index stays the store's: never freed here).
+   * `plan`, `estimate`, `summaryRequest`, `cacheBreakpoints` and `checkCommit` of the wasm index (the index stays the store's: never freed here).
    * @returns {import('../glue.js').SessionView['index']}
    */
   get index() {
@@ -329,6 +354,7 @@ export class SessionView {
       estimate: (model, options) => index.estimate(model, options),
       summaryRequest: (plan, model) => index.summaryRequest(plan, model),
       cacheBreakpoints: (model, options) => index.cacheBreakpoints(model, options),
+      checkCommit: (plan) => index.checkCommit(plan),
     };
   }
 
@@ -345,12 +371,26 @@ export class SessionView {
 
   /**
    * The model projection with the messages parsed from the stored text (the positions projected only).
+   * Each projected text is parsed once while it stays projected and unchanged; every call hands out
+   * deep copies of that parse (fresh objects, equal to a parse of the text, strings shared).
    * @returns {ReturnType<import('../glue.js').SessionView['project']>}
    */
   project() {
-    const { items, checkpointId, keptFromId } = this.#held.index.projectPositions();
-    const texts = this.#held.texts;
-    return { checkpointId, keptFromId, messages: items.map((item) => (typeof item === 'number' ? JSON.parse(texts[item]) : item.summary)) };
+    const held = this.#held;
+    const { items, checkpointId, keptFromId } = held.index.projectPositions();
+    const texts = held.texts;
+    /** @type {Map<number, { text: string, value: unknown }>} */
+    const parsed = new Map();
+    const messages = items.map((item) => {
+      if (typeof item !== 'number') return item.summary;
+      const text = texts[item];
+      let entry = held.parsed.get(item);
+      if (entry === undefined || entry.text !== text) entry = { text, value: JSON.parse(text) };
+      parsed.set(item, entry);
+      return /** @type {any} */ (copyJson(entry.value));
+    });
+    held.parsed = parsed; // only what this projection holds is kept
+    return { checkpointId, keptFromId, messages };
   }
 
   /**

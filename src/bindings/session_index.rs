@@ -235,6 +235,18 @@ impl SessionIndex {
         js_result(summarize::summary_request_on_branch(self.inner.session(), self.inner.branch(), &plan, &model))
     }
 
+    /// `checkCommit` on the held session (the store's index, brought up to date by the read it is
+    /// used in): the answers of `checkCommit(freshSession, plan)`, without the session crossing again.
+    #[wasm_bindgen(js_name = checkCommit, skip_typescript)]
+    pub fn check_commit(&self, #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue) -> Result<JsValue, JsValue> {
+        let plan = plan_from_js(&plan)?;
+        let verdict = match crate::commit::check_commit_on_branch(self.inner.session(), self.inner.branch(), &plan)? {
+            Ok(()) => serde_json::json!({ "ok": true }),
+            Err(refusal) => serde_json::json!({ "ok": false, "reason": refusal.as_str() }),
+        };
+        to_js(&verdict)
+    }
+
     /// The checks `compact` (js-glue/runner.js) rejects with before it loads anything: the model,
     /// then `mode` (omitted: 'manual'), `draft` and `overhead` as plan options. Static, so that it
     /// is no export of the module.
