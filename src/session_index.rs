@@ -1,11 +1,15 @@
 //! A session kept in memory across calls, so that repeated operations on a long session cost time
 //! for the new nodes only (the branch is extended, not re-walked, when the leaf moves to a child).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::session::{read_branch_to, Branch, IdIndex, Node, NodeKind, Session};
 use crate::estimate::{estimate_branch, BranchTokens, Estimate, EstimateRequest, ModelProfile};
+use crate::projection::summary_message;
 use crate::plan::{cache_breakpoints_branch, plan_branch, plan_branch_cached, Breakpoint, CacheOptions, Plan, PlanOptions};
 
 #[derive(Debug, Clone)]
@@ -15,13 +19,16 @@ pub struct SessionIndex {
     branch: Branch,
     /// Per-node estimates and branch sums for `estimate`/`plan` (filled lazily, extended with the leaf).
     tokens: BranchTokens,
+    /// The projected summary message (JSON text) of the last checkpoint projected, by its position:
+    /// a checkpoint node is never replaced in place, so the text of a position never changes.
+    summary_message: RefCell<Option<(usize, Rc<str>)>>,
 }
 
 impl SessionIndex {
     pub fn from_session(session: Session) -> SessionIndex {
         let ids = IdIndex::build(&session);
         let branch = read_branch_to(&session, &ids, session.leaf_id.as_deref());
-        SessionIndex { session, ids, branch, tokens: BranchTokens::default() }
+        SessionIndex { session, ids, branch, tokens: BranchTokens::default(), summary_message: RefCell::default() }
     }
 
     pub fn session(&self) -> &Session {
@@ -61,6 +68,20 @@ impl SessionIndex {
         self.session.nodes[position] = node;
         self.tokens.forget_node(position);
         Ok(())
+    }
+
+    /// The projected summary message of the checkpoint at `position` as JSON text (`None` when that
+    /// node is no checkpoint), made once per checkpoint while it stays the one projected.
+    pub fn summary_message_json(&self, position: usize) -> Option<Rc<str>> {
+        if let Some((at, text)) = self.summary_message.borrow().as_ref() {
+            if *at == position {
+                return Some(Rc::clone(text));
+            }
+        }
+        let node = &self.session.nodes[position];
+        let text: Rc<str> = summary_message(&node.id, node.checkpoint()?).to_string().into();
+        *self.summary_message.borrow_mut() = Some((position, Rc::clone(&text)));
+        Some(text)
     }
 
     /// Moves the leaf. Moving to a child of the current leaf extends the branch in place.

@@ -3,29 +3,42 @@
 //! glue (js-glue/session-cache.js) build their arrays from the caller's own node objects, so no
 //! node is cloned, serialized and parsed again on the way out.
 
+use std::rc::Rc;
+
 use serde_json::{json, Value};
 
 use crate::session::{Branch, Session};
 use crate::projection::{summary_message, Projected, Projection};
 
-/// `{ items: [nodeIndex | { summary: UIMessage }], checkpointId, keptFromId }`.
-pub fn projection_positions(session: &Session, p: &Projection) -> Value {
-    let items: Vec<Value> = p
-        .items
-        .iter()
-        .map(|item| match *item {
-            Projected::Message(i) => json!(i),
+/// `{ checkpointId, items: [nodeIndex | { summary: UIMessage }], keptFromId }` as JSON text (keys in
+/// the order a `serde_json::Value` writes them); `summary_json` gives the summary message of the
+/// checkpoint at a position as JSON text (`None`: not a checkpoint).
+pub fn projection_positions(session: &Session, p: &Projection, mut summary_json: impl FnMut(usize) -> Option<Rc<str>>) -> String {
+    let id_at = |at: Option<usize>| Value::from(at.map(|i| session.nodes[i].id.clone())).to_string();
+    let mut out = format!("{{\"checkpointId\":{},\"items\":[", id_at(p.checkpoint));
+    for (k, item) in p.items.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        match *item {
+            Projected::Message(i) => out.push_str(&i.to_string()),
             Projected::Summary(i) => {
-                let node = &session.nodes[i];
-                json!({ "summary": node.checkpoint().map(|c| summary_message(&node.id, c)) })
+                out.push_str("{\"summary\":");
+                out.push_str(summary_json(i).as_deref().unwrap_or("null"));
+                out.push('}');
             }
-        })
-        .collect();
-    json!({
-        "items": items,
-        "checkpointId": p.checkpoint.map(|i| session.nodes[i].id.clone()),
-        "keptFromId": p.kept_from.map(|i| session.nodes[i].id.clone()),
-    })
+        }
+    }
+    out.push_str("],\"keptFromId\":");
+    out.push_str(&id_at(p.kept_from));
+    out.push('}');
+    out
+}
+
+/// The summary message of the checkpoint at `position` as JSON text, made anew.
+pub fn summary_message_json(session: &Session, position: usize) -> Option<Rc<str>> {
+    let node = &session.nodes[position];
+    Some(summary_message(&node.id, node.checkpoint()?).to_string().into())
 }
 
 /// `{ nodes: nodeIndex[], readOnly, problems }`: the problems as `readBranch` writes them, without

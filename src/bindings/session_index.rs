@@ -144,7 +144,7 @@ impl SessionIndex {
     pub fn project_positions(&self) -> Result<JsValue, JsValue> {
         let (session, branch) = (self.inner.session(), self.inner.branch());
         branch.require_readable()?;
-        to_js(&projection_positions(session, &project_branch(session, branch)))
+        from_json_text(&projection_positions(session, &project_branch(session, branch), |at| self.inner.summary_message_json(at)))
     }
 
     /// `historyPositions` of the held session.

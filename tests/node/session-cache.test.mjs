@@ -250,3 +250,27 @@ test('SessionIndex.summaryRequest gives the stateless summaryRequest of the same
     index.free();
   }
 });
+
+test('the held summary message follows the newest checkpoint: a new one appended, and the leaf moved back', () => {
+  const whole = syntheticSession({ messages: 80, seed: 11, checkpoints: 2 });
+  const checkpoints = whole.nodes.flatMap((n, i) => ('checkpoint' in n ? [i] : []));
+  assert.equal(checkpoints.length, 2, 'the case needs two checkpoints');
+  const before = whole.nodes.slice(0, checkpoints[1]);
+  const early = before.at(-1).id;
+  const index = compaction.SessionIndex.from({ nodes: before, leafId: early, branchRevision: 0 });
+  try {
+    const summaryOf = (session) => text.projectPositions(session).items.find((i) => typeof i !== 'number')?.summary;
+    const heldSummary = () => index.project().messages.find((m) => m.metadata?.checkpoint === true);
+    assert.deepStrictEqual(heldSummary(), summaryOf({ nodes: before, leafId: early, branchRevision: 0 }));
+    for (const node of whole.nodes.slice(checkpoints[1])) index.append(node);
+    index.setLeaf(whole.leafId, 1);
+    const newest = heldSummary();
+    assert.deepStrictEqual(newest, summaryOf({ ...whole, branchRevision: 1 }));
+    assert.equal(newest.id, whole.nodes[checkpoints[1]].id);
+    index.setLeaf(early, 2);
+    assert.deepStrictEqual(heldSummary(), summaryOf({ nodes: whole.nodes, leafId: early, branchRevision: 2 }));
+    assert.equal(heldSummary().id, whole.nodes[checkpoints[0]].id);
+  } finally {
+    index.free();
+  }
+});
