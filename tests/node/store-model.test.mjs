@@ -418,9 +418,13 @@ async function runSequence(store, seed, figures, prefix) {
     });
     // ... and of those, the ones a held compaction of another session planned on.
     const underHeld = sharedUpdatable.filter(([owner, n]) => held.some((e) => e.sessionId !== owner && ref.visible(e.sessionId).includes(n)));
+    // ... and of those, the ones such a compaction folds into its summary (rare otherwise: an updatable
+    // node is a leaf or in the newest turn, which a summary seldom reaches).
+    const foldedUnderHeld = underHeld.filter(([owner, n]) => held.some((e) => e.sessionId !== owner && e.prompt?.includes(`@@${n.id}~`)));
     let target;
     const r = rng.int(10);
-    if (r <= 5 && underHeld.length) [sessionId, target] = rng.pick(underHeld);
+    if (r <= 5 && foldedUnderHeld.length && rng.chance(0.5)) [sessionId, target] = rng.pick(foldedUnderHeld);
+    else if (r <= 5 && underHeld.length) [sessionId, target] = rng.pick(underHeld);
     else if (r <= 3 && sharedUpdatable.length) [sessionId, target] = rng.pick(sharedUpdatable);
     else if (r <= 5 && leaf) target = leaf;
     else if (r <= 6 && pending.length) target = rng.pick(pending.some(hasPendingDynamic) && rng.chance(0.7) ? pending.filter(hasPendingDynamic) : pending);
