@@ -2,7 +2,7 @@
 //!
 //! The folders are the pipeline, each a stage that uses only the stages above it in this list:
 //!
-//! - [`text`] (crate-private) and [`error`]: JSON and plain-text helpers, the coded [`Error`];
+//! - `text` (crate-private) and [`error`]: JSON and plain-text helpers, the coded [`Error`];
 //! - [`tokens`]: the token scanner (text, payloads, files and images to a conservative count);
 //! - [`zotero`]: Zotero objects inside arbitrary JSON and the ledger entries that name them;
 //! - [`session`]: the session tree read from JSON text, the active branch, retry / edit / fork;

@@ -7,8 +7,8 @@ mod sections;
 mod serialize;
 mod validate;
 
-pub use extractive::{extractive_summary};
-pub use request::{NONCE_BYTES, SummaryRequest, system_prompt, summary_request, summary_request_on_branch, summary_request_with_budget, delimiters};
-pub use sections::{SECTIONS};
-pub use serialize::{DEFAULT_MAX_TOOL_RESULT_CHARS, DEFAULT_MAX_TOOL_INPUT_CHARS, SerializeOptions, serialize, serialize_followed, serialize_ui_messages, looks_structural};
-pub use validate::{validate_summary};
+pub use extractive::extractive_summary;
+pub use request::{SummaryRequest, system_prompt, summary_request, summary_request_on_branch, delimiters};
+pub use sections::SECTIONS;
+pub use serialize::{DEFAULT_MAX_TOOL_RESULT_CHARS, SerializeOptions, serialize, serialize_ui_messages, looks_structural};
+pub use validate::validate_summary;

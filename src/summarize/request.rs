@@ -86,16 +86,6 @@ pub fn summary_request_on_branch(session: &Session, branch: &Branch, plan: &Plan
     request_with_budget(session, branch, plan, budget, model.max_output_tokens)
 }
 
-/// `summary_request` with the summary budget given, capped by the model's output cap.
-pub fn summary_request_with_budget(
-    session: &Session,
-    plan: &Plan,
-    summary_budget: u64,
-    model_output_cap: Option<u64>,
-) -> Result<SummaryRequest> {
-    request_with_budget(session, &read_branch(session), plan, summary_budget, model_output_cap)
-}
-
 fn request_with_budget(
     session: &Session,
     branch: &Branch,
