@@ -78,6 +78,12 @@ pub fn summary_text_with_ledger(summary: &str, ledger_lines: &str) -> String {
     text
 }
 
+/// The summary message of the checkpoint at `position` as JSON text; `None` when that node is no checkpoint.
+pub fn summary_message_json(session: &Session, position: usize) -> Option<String> {
+    let node = &session.nodes[position];
+    Some(summary_message(&node.id, node.checkpoint()?).to_string())
+}
+
 /// The summary message as the UIMessage the contract describes.
 pub fn summary_message(checkpoint_id: &str, checkpoint: &Checkpoint) -> Value {
     json!({
@@ -103,10 +109,7 @@ impl Projection {
             }
             match *item {
                 Projected::Message(i) => out.push_str(session.nodes[i].raw.as_str()),
-                Projected::Summary(i) => {
-                    let node = &session.nodes[i];
-                    out.push_str(&node.checkpoint().map(|c| summary_message(&node.id, c)).unwrap_or(Value::Null).to_string());
-                }
+                Projected::Summary(i) => out.push_str(summary_message_json(session, i).as_deref().unwrap_or("null")),
             }
         }
         out.push_str("],\"checkpointId\":");

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::error::{Error, ErrorCode, Result};
 use crate::session::{read_branch_to, Branch, IdIndex, Node, NodeKind, Session};
 use crate::estimate::{estimate_branch, BranchTokens, Estimate, EstimateRequest, ModelProfile};
-use crate::projection::summary_message;
+use crate::projection::summary_message_json;
 use crate::plan::{cache_breakpoints_branch, plan_branch, plan_branch_cached, Breakpoint, CacheOptions, Plan, PlanOptions};
 
 #[derive(Debug, Clone)]
@@ -78,8 +78,7 @@ impl SessionIndex {
                 return Some(Rc::clone(text));
             }
         }
-        let node = &self.session.nodes[position];
-        let text: Rc<str> = summary_message(&node.id, node.checkpoint()?).to_string().into();
+        let text: Rc<str> = summary_message_json(&self.session, position)?.into();
         *self.summary_message.borrow_mut() = Some((position, Rc::clone(&text)));
         Some(text)
     }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use serde_json::{json, Value};
 
 use crate::session::{Branch, Session};
-use crate::projection::{summary_message, Projected, Projection};
+use crate::projection::{Projected, Projection};
 
 /// `{ checkpointId, items: [nodeIndex | { summary: UIMessage }], keptFromId }` as JSON text (keys in
 /// the order a `serde_json::Value` writes them); `summary_json` gives the summary message of the
@@ -33,12 +33,6 @@ pub fn projection_positions(session: &Session, p: &Projection, mut summary_json:
     out.push_str(&id_at(p.kept_from));
     out.push('}');
     out
-}
-
-/// The summary message of the checkpoint at `position` as JSON text, made anew.
-pub fn summary_message_json(session: &Session, position: usize) -> Option<Rc<str>> {
-    let node = &session.nodes[position];
-    Some(summary_message(&node.id, node.checkpoint()?).to_string().into())
 }
 
 /// `{ nodes: nodeIndex[], readOnly, problems }`: the problems as `readBranch` writes them, without

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::answers::{branch_positions, projection_positions, summary_message_json};
+use super::answers::{branch_positions, projection_positions};
 use super::args::{node_id_from_js, session_from_js};
 use super::convert::{from_json_text, js_result, to_js};
 use crate::projection;
@@ -53,7 +53,7 @@ pub fn can_fork(
 #[wasm_bindgen(js_name = projectPositions, unchecked_return_type = "{ items: Array<number | { summary: UIMessage }>; checkpointId: string | null; keptFromId: string | null }")]
 pub fn project_positions(#[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session)?;
-    from_json_text(&projection_positions(&session, &projection::project(&session)?, |at| summary_message_json(&session, at)))
+    from_json_text(&projection_positions(&session, &projection::project(&session)?, |at| projection::summary_message_json(&session, at).map(Into::into)))
 }
 
 /// Node indices of the active branch, root first; as `history`.
