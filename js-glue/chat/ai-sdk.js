@@ -12,8 +12,6 @@ import { codedError as adapterError } from '../util/coded-error.js';
 /** Call options that would give the summary request tools or a different prompt. */
 const FORBIDDEN_CALL_OPTIONS = ['tools', 'toolChoice', 'activeTools', 'stopWhen', 'prepareStep', 'messages', 'prompt', 'system'];
 
-/** @param {string} code @param {string} message */
-
 /** @param {AbortSignalLike} signal */
 function abortReason(signal) {
   if (signal.reason !== undefined) return signal.reason;

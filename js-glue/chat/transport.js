@@ -21,8 +21,6 @@ import { applyCacheBreakpoints, promptCacheCallOptions } from './prompt-cache.js
 import { liveWindow } from '../zotero/live-window.js';
 import { SEND_MARKS, readSession, sendMarks } from '../session/session-read.js';
 
-/** @param {string} code @param {string} message @param {Record<string, unknown>} [extra] */
-
 /** A 24-hex-digit id for the response message (the SDK would otherwise leave it to the client). */
 function responseId() {
   return 'msg_' + randomHex(12);
@@ -77,7 +75,6 @@ function plainJson(value) {
     return null;
   }
 }
-
 
 /** The window `globals` names now, or null: none, closed, dead, or a getter that throws. @param {() => unknown} globals */
 function currentWindow(globals) {

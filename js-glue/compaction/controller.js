@@ -50,8 +50,6 @@ const FREE_ACTIONS = new Set(['edit-draft', 'submit']);
  */
 const MAX_PREFLIGHT_ATTEMPTS = 3;
 
-/** @param {string} code @param {string} message */
-
 /** The counts of the `compacting` state from a plan. @param {any} plan */
 function countsOf(plan) {
   return { foldedMessages: plan.summarizeIds.length, tokensBefore: plan.tokensBefore, tokensAfterEstimate: plan.tokensAfterEstimate };
