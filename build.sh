@@ -11,6 +11,9 @@ CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
 export PATH="$CARGO_BIN:$PATH"
 
 FIREFOX_BIN=/usr/bin/firefox-esr
+# Zotero 8's engine, Firefox ESR 140, unpacked beside the installed one (stages 6 and 7 run on both).
+FIREFOX_140_DIR="${BIBGENIE_FIREFOX_140_DIR:-$HOME/.cache/bibgenie/firefox-esr-140}"
+FIREFOX_140_BIN="$FIREFOX_140_DIR/usr/lib/firefox-esr/firefox-esr"
 GECKODRIVER_BIN="$CARGO_BIN/geckodriver"
 WASM_TARGET=wasm32-unknown-unknown
 CRATE_FILE=bibgenie_compaction                  # the lib name: target/.../$CRATE_FILE.wasm
@@ -125,6 +128,27 @@ ensure_firefox() {
   fi
 }
 
+# Firefox ESR 140 (Zotero 8's) from the same Debian archive: the .deb downloaded and unpacked with
+# dpkg -x (not installed: it would replace 153); it uses the libraries firefox-esr 153 pulled in.
+ensure_firefox_140() {
+  if [[ -x $FIREFOX_140_BIN ]]; then
+    log "firefox-esr 140: present ($("$FIREFOX_140_BIN" --version 2>/dev/null | awk '{print $3}'))"
+  else
+    timed "apt-get download firefox-esr=140.* + dpkg -x into ${FIREFOX_140_DIR/#$HOME/\~}" install_firefox_140
+  fi
+}
+
+install_firefox_140() {
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get download 'firefox-esr=140.*') || fail "apt-get download firefox-esr=140.* failed (is the Debian archive in the apt sources, and apt-get update run?)"
+  rm -rf "$FIREFOX_140_DIR"
+  mkdir -p "$FIREFOX_140_DIR"
+  dpkg -x "$tmp"/firefox-esr_140.*.deb "$FIREFOX_140_DIR"
+  rm -rf "$tmp"
+  [[ -x $FIREFOX_140_BIN ]] || fail "no $FIREFOX_140_BIN after unpacking firefox-esr 140"
+}
+
 install_firefox() {
   [[ $(id -u) == 0 ]] || fail "firefox-esr is missing and installing it needs root (apt-get install firefox-esr)"
   apt-get update
@@ -149,7 +173,7 @@ ensure_build_npm_packages() { ensure_npm_ci build; }
 
 # What each command uses (docs/build-and-test.md, "setup"); `setup` is all of it.
 setup_build() { ensure_wasm_target; ensure_wasm_bindgen; ensure_build_npm_packages; }
-setup_browser() { ensure_geckodriver; ensure_firefox; }
+setup_browser() { ensure_geckodriver; ensure_firefox; ensure_firefox_140; }
 # bench/ keeps its own freshness check (the lock file newer than npm's record of the install).
 setup_bench() {
   local dir
@@ -336,12 +360,22 @@ consumer_node_tests() {
     files=("${kept[@]}")
   fi
   # TAP on stdout as before, and into a file for the skip check.
-  local tap="$WORK/tests-${1//\//-}.tap"
+  local firefox=${2:-$FIREFOX_BIN} tap="$WORK/tests-${1//\//-}${3:+-$3}.tap"
   BIBGENIE_REPO_ROOT="$ROOT" BIBGENIE_CONSUMER_DIR="$CONSUMER" BIBGENIE_TARBALL="$TARBALL" \
-    BIBGENIE_PKG=bibgenie-compaction BIBGENIE_GECKODRIVER="$GECKODRIVER_BIN" BIBGENIE_FIREFOX="$FIREFOX_BIN" \
+    BIBGENIE_PKG=bibgenie-compaction BIBGENIE_GECKODRIVER="$GECKODRIVER_BIN" BIBGENIE_FIREFOX="$firefox" \
     node --test --test-concurrency=1 --test-reporter=tap --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$tap" "${files[@]}"
   check_skips "tests/$1" "$tap"
+}
+
+# The tests of a browser folder (firefox, zotero-runtime) on each Firefox ESR: 153 (the installed
+# one) and 140 (Zotero 8's, unpacked by ensure_firefox_140).
+firefox_node_tests() {
+  local dir=$1
+  log "$dir on Firefox ESR 153 ($("$FIREFOX_BIN" --version | awk '{print $3}'))"
+  consumer_node_tests "$dir" "$FIREFOX_BIN" ff153
+  log "$dir on Firefox ESR 140 ($("$FIREFOX_140_BIN" --version | awk '{print $3}'))"
+  consumer_node_tests "$dir" "$FIREFOX_140_BIN" ff140
 }
 
 # node --test exits 0 when tests were skipped (t.skip, { skip }, todo): a test that stopped running
@@ -482,8 +516,8 @@ run_stages() {
         case $stage in
           types) timed "types" consumer_type_check ;;
           node) timed "node" consumer_node_tests node ;;
-          firefox) timed "firefox" consumer_node_tests firefox ;;
-          zotero) timed "zotero" consumer_node_tests zotero-runtime ;;
+          firefox) timed "firefox" firefox_node_tests firefox ;;
+          zotero) timed "zotero" firefox_node_tests zotero-runtime ;;
         esac ;;
       *) fail "unknown test stage '$stage' (native browser package types node firefox zotero)" ;;
     esac
@@ -499,8 +533,8 @@ run_tests() {
   timed "3/7 package: build pkg/, npm pack, install into a consumer" build_and_pack
   timed "4/7 types: tsc --noEmit over a TypeScript consumer (AI SDK v5, v6, v7) and a Zotero plugin (zotero-types)" consumer_type_check
   timed "5/7 node: consumer tests against the packed package" consumer_node_tests node
-  timed "6/7 firefox: Zotero-style IIFE bundle in headless Firefox ESR" consumer_node_tests firefox
-  timed "7/7 zotero: a Zotero plugin scope in Firefox's parent process (chrome://, Sqlite.sys.mjs)" consumer_node_tests zotero-runtime
+  timed "6/7 firefox: Zotero-style IIFE bundle in headless Firefox ESR 153 and 140" firefox_node_tests firefox
+  timed "7/7 zotero: a Zotero plugin scope in Firefox's parent process (chrome://, Sqlite.sys.mjs), ESR 153 and 140" firefox_node_tests zotero-runtime
   log "./build.sh test: all 7 stages passed in $((SECONDS - start))s (cargo test, Firefox wasm-bindgen-test, npm pack, tsc, Node consumer, IIFE in Firefox, Zotero plugin scope)"
 }
 
