@@ -63,7 +63,7 @@ export interface CompactionChatTransportOptions<UI_MESSAGE extends UIMessage = U
 
 /** The coded error sendMessages rejects with when a turn is not sent. */
 export interface TurnError extends Error {
-  code: 'too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'unknown-session' | 'invalid-messages' | 'not-loaded' | string;
+  code: 'too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'closed' | 'unknown-session' | 'invalid-messages' | 'not-loaded' | string;
   result?: SubmitResult;
 }
 
@@ -78,4 +78,12 @@ export declare class CompactionChatTransport<UI_MESSAGE extends UIMessage = UIMe
   constructor(options: CompactionChatTransportOptions<UI_MESSAGE>);
   sendMessages: ChatTransport<UI_MESSAGE>['sendMessages'];
   reconnectToStream: ChatTransport<UI_MESSAGE>['reconnectToStream'];
+  /**
+   * Stops what this transport started, as Stop does: each turn in flight has its request aborted,
+   * its partial answer (what the app was shown) stored with `metadata.aborted`, and the session's
+   * turn released; later sends reject with `closed`. Call it when the window or pane that chats
+   * closes and at plugin shutdown (a turn is also stopped so when the `globals` window it took its
+   * streams from unloads). Resolves when every such turn has ended.
+   */
+  close(reason?: string): Promise<void>;
 }

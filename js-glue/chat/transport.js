@@ -20,6 +20,8 @@ import { beginTurn } from '../session/in-flight.js';
 import { applyCacheBreakpoints, promptCacheCallOptions } from './prompt-cache.js';
 import { liveWindow } from '../zotero/live-window.js';
 import { SEND_MARKS, readSession, sendMarks } from '../session/session-read.js';
+import { TurnStops } from './turn-stop.js';
+import { questionToAnswer } from './unanswered.js';
 
 /** A 24-hex-digit id for the response message (the SDK would otherwise leave it to the client). */
 function responseId() {
@@ -119,6 +121,9 @@ export class CompactionChatTransport {
   #promptCache = null;
   /** streamText's call options for the cache (OpenAI's promptCacheKey of the session), or `{}`. */
   #cacheCallOptions = {};
+  /** The turns in flight, for close() and their window's unload (turn-stop.js). */
+  #turns = new TurnStops();
+  #closed = false;
 
   /**
    * @param {CompactionChatTransportOptions} options `system` and `tools` go to streamResponse and
@@ -235,16 +240,21 @@ export class CompactionChatTransport {
     if (!last || typeof last !== 'object' || typeof last.id !== 'string' || !Array.isArray(last.parts)) {
       throw turnError('invalid-messages', 'sendMessages: the newest message must be a UIMessage with an id and parts');
     }
-    if (this.#globals && !currentWindow(this.#globals)) {
+    if (this.#closed) throw turnError('closed', 'sendMessages: this chat was closed (its window or the plugin); open a new one');
+    const window = this.#globals ? currentWindow(this.#globals) : null;
+    if (this.#globals && !window) {
       throw turnError('no-main-window', 'sendMessages: no main window is open; the AI SDK takes its streams and abort signals from one. Open a Zotero window and send again');
     }
-    const release = beginTurn(this.#store, this.#sessionId);
-    if (!release) {
+    const taken = beginTurn(this.#store, this.#sessionId);
+    if (!taken) {
       throw turnError('turn-in-flight', 'sendMessages: another turn on this session is still being answered (another window?); send again when it is done');
     }
+    // The turn's one end (turn-stop.js): also when its window closes or close() stops it.
+    const turn = this.#turns.open({ window, abortSignal, release: taken });
+    const release = () => turn.end();
     try {
-      const stream = await this.#turn(trigger, chatId, last, abortSignal, release);
-      return releasingOnCancel(stream, release);
+      const stream = await this.#turn(trigger, chatId, last, turn.signal, release, turn);
+      return releasingOnCancel(stream, release, turn);
     } catch (error) {
       release();
       throw error;
@@ -252,10 +262,22 @@ export class CompactionChatTransport {
   }
 
   /**
+   * Stops what this transport started, as Stop does: each turn in flight is aborted, its partial
+   * answer stored (`metadata.aborted`) and the session released; later sends reject `closed`. For a
+   * window or pane closing and a plugin shutting down. Resolves when every turn has ended.
+   * @param {string} [reason]
+   */
+  close(reason = 'the chat was closed') {
+    this.#closed = true;
+    return this.#turns.stopAll(reason);
+  }
+
+  /**
    * @param {'submit-message' | 'regenerate-message'} trigger @param {string} chatId @param {any} last
    * @param {any} abortSignal @param {() => void} release ends the session's turn
+   * @param {import('./turn-stop.js').TurnStop} turn
    */
-  async #turn(trigger, chatId, last, abortSignal, release) {
+  async #turn(trigger, chatId, last, abortSignal, release, turn) {
     const store = this.#store;
     const sessionId = this.#sessionId;
     if (trigger === 'regenerate-message') {
@@ -268,6 +290,9 @@ export class CompactionChatTransport {
       await store.updateMessageParts(sessionId, last.id, last.parts, last.metadata === undefined ? undefined : { metadata: last.metadata });
     } else if (last.role !== 'user') {
       throw turnError('invalid-messages', `sendMessages: cannot send a ${String(last.role)} message`);
+    } else {
+      // A resend of the stored, unanswered question answers it in place (unanswered.js).
+      last = await questionToAnswer(store, sessionId, last);
     }
 
     const aborted = () => {
@@ -302,6 +327,10 @@ export class CompactionChatTransport {
     const ending = { finishReason: /** @type {unknown} */ (undefined), errored: false };
     const metadata = this.#messageMetadata;
     const appOnError = /** @type {any} */ (this.#streamOptions).onError;
+    const persist = (/** @type {any} */ event) => (turn.claim() ? this.#persist(event, sent.id, ending, release) : undefined);
+    turn.storesPartial(last.role === 'assistant'
+      ? async () => release() // a continuation's stored message keeps its parts
+      : (answer) => persist({ responseMessage: answer, isContinuation: false, isAborted: true }));
     return streamed.toUIMessageStream({
       ...this.#streamOptions,
       originalMessages: result.messages,
@@ -315,7 +344,7 @@ export class CompactionChatTransport {
         if (typeof appOnError === 'function') return appOnError(error);
         return error instanceof Error ? error.message : String(error);
       },
-      onFinish: (/** @type {any} */ event) => this.#persist(event, sent.id, ending, release),
+      onFinish: (/** @type {any} */ event) => persist(event),
     });
   }
 
@@ -370,19 +399,27 @@ function endingMetadata(metadata, event, ending) {
 /**
  * The UI message stream, ending the session's turn also when the reader cancels it before the end
  * (the response is then persisted by onFinish only if the SDK still calls it). Built with the
- * stream's own class: the plugin sandbox has no ReadableStream of its own.
- * @param {any} stream @param {() => void} release
+ * stream's own class: the plugin sandbox has no ReadableStream of its own. `turn` sees each chunk
+ * the app reads (what a stopped turn stores) and can end the stream (turn-stop.js).
+ * @param {any} stream @param {() => void} release @param {import('./turn-stop.js').TurnStop} turn
  */
-function releasingOnCancel(stream, release) {
+function releasingOnCancel(stream, release, turn) {
   const Readable = stream && stream.constructor;
   if (typeof Readable !== 'function' || typeof stream.getReader !== 'function') return stream;
   const reader = stream.getReader();
   return new Readable({
+    start(/** @type {any} */ controller) {
+      turn.streaming(reader, controller);
+    },
     async pull(/** @type {any} */ controller) {
       try {
         const { done, value } = await reader.read();
+        if (turn.stopping) return; // stopped meanwhile: the stream is closed and its answer stored
         if (done) controller.close();
-        else controller.enqueue(value);
+        else {
+          turn.saw(value);
+          controller.enqueue(value);
+        }
       } catch (error) {
         release();
         controller.error(error);
