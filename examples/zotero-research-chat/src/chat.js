@@ -21,6 +21,11 @@ export async function loadChatCore(addonRef) {
 }
 // #endregion load
 
+/** Undoes loadChatCore (a startup that a shutdown cancelled). */
+export function unloadChatCore() {
+  unloadCompaction();
+}
+
 // #region store
 export function openStore(addonRef) {
   // <Zotero data dir>/<addonRef>-sessions.sqlite; store.close() closes it too.
@@ -40,10 +45,14 @@ export class ItemChat {
     this.item = item;
     this.onStatus = onStatus ?? (() => {});
     this.stopController = null;
+    this.closing = null;
+    // Settles a send whose stream died with its window: close() resolves it once the turn ended.
+    this.closed = new Promise((resolve) => (this.endSends = resolve));
   }
 
   // #region session
   async open() {
+    this.configKey = this.models().configKey;
     // Item keys are unique within a library only: the app key names both.
     const { id } = await this.store.getOrCreateSession({
       appKey: `zotero:${this.item.libraryID}/${this.item.key}`,
@@ -83,8 +92,15 @@ export class ItemChat {
   }
 
   // #region send
-  /** One turn: `render` gets the answer as it streams. Rejects with a coded error when not sent. */
+  /**
+   * One turn: `render` gets the answer as it streams. Rejects with a coded error when it failed;
+   * the question is then stored unanswered, and sending the same text again answers it in place.
+   */
   async send(text, render) {
+    const models = this.models();
+    // Said at once, before anything is stored (else: three network retries, then "NetworkError").
+    if (models.missingKey) throw Object.assign(new Error(models.missingKey), { code: "missing-api-key" });
+    if (models.configKey !== this.configKey) await this.open(); // the prefs changed: use them from now on
     const message = { id: `u_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`, role: "user", parts: [{ type: "text", text }] };
     this.stopController = new AbortController();
     try {
@@ -94,7 +110,11 @@ export class ItemChat {
       });
       let last;
       let failure;
-      for await (last of readUIMessageStream({ stream, onError: (error) => (failure = error) })) render?.(last);
+      const reading = (async () => {
+        for await (last of readUIMessageStream({ stream, onError: (error) => (failure = error) })) render?.(last);
+      })();
+      reading.catch(() => {}); // read below, or dropped when close() ended the turn first
+      await Promise.race([reading, this.closed]); // a closed window's stream never settles
       if (failure) throw failure;
       return last;
     } finally {
@@ -113,14 +133,27 @@ export class ItemChat {
     return history(await this.store.load(this.sessionId));
   }
 
+  /**
+   * The pane's window closed, or the plugin shuts down: a compaction it runs is cancelled, the turn
+   * in flight stopped as Stop does (the request aborted, the partial answer stored). Resolves when
+   * that turn has ended.
+   */
   close() {
-    this.controller?.cancel("the chat was closed");
+    this.closing ??= (async () => {
+      this.controller?.cancel("the chat was closed");
+      const ended = this.transport?.close("the chat was closed");
+      this.endSends(ended);
+      await ended;
+    })();
+    return this.closing;
   }
 }
 
 // #region shutdown
 export async function closeChatCore({ chats, store }) {
-  for (const chat of chats) chat.close(); // controller.cancel(): a running compaction writes nothing
+  // Each chat's compaction cancelled (writes nothing), its request in flight aborted and its
+  // partial answer stored: awaited, so nothing runs on the store or the web globals after this.
+  await Promise.all(chats.map((chat) => chat.close()));
   await store.close(); // frees the store's per-session indexes, then closes the connection
   unloadCompaction();
 }

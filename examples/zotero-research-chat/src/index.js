@@ -2,13 +2,14 @@
 // window. Bundled by build.mjs into content/research-chat.js as the global ResearchChatPlugin.
 import { windowGlobals } from "./window-globals.js"; // first: before the AI SDK's code runs
 import { createGateway } from "ai";
-import { ItemChat, closeChatCore, loadChatCore, openStore } from "./chat.js";
+import { ItemChat, closeChatCore, loadChatCore, openStore, unloadChatCore } from "./chat.js";
 import { PANE_ID, chatSection } from "./pane.js";
 
 const ADDON_REF = "research-chat";
 const PREF = "extensions.research-chat.";
 
 let plugin = null;
+let starting = null; // { cancelled, done } while startup() runs: a shutdown meanwhile cancels it
 
 /** The models from the prefs: one provider (the AI SDK's gateway) with the key the user pasted. */
 function modelsFromPrefs() {
@@ -16,7 +17,11 @@ function modelsFromPrefs() {
   const modelId = Zotero.Prefs.get(`${PREF}model`, true) || "openai/gpt-4.1-mini";
   const contextWindow = Number(Zotero.Prefs.get(`${PREF}contextWindow`, true)) || 128_000;
   const gateway = createGateway({ apiKey });
-  return { chatModel: gateway(modelId), summaryModel: gateway(modelId), contextWindow, modelId, cacheProvider: cacheProviderOf(modelId) };
+  return {
+    chatModel: gateway(modelId), summaryModel: gateway(modelId), contextWindow, modelId, cacheProvider: cacheProviderOf(modelId),
+    missingKey: apiKey ? null : "No AI Gateway API key is set: paste one in Zotero's Settings → Research chat, then send again.",
+    configKey: [apiKey, modelId, contextWindow].join("\n"), // a chat re-opens on new prefs (compared, never logged)
+  };
 }
 
 /** The prompt-cache provider of a gateway model id ("anthropic/claude-…"): whose marks to write. */
@@ -26,9 +31,24 @@ function cacheProviderOf(modelId) {
 }
 
 export async function startup({ id, rootURI }) {
-  await loadChatCore(ADDON_REF);
+  const run = { cancelled: false };
+  starting = run;
+  run.done = (async () => {
+    await loadChatCore(ADDON_REF);
+    // Disabled while loading: shutdown() found no plugin and waits for this; undo and stop.
+    if (run.cancelled) return unloadChatCore();
+    open(id, rootURI);
+  })();
+  try {
+    await run.done;
+  } finally {
+    if (starting === run) starting = null;
+  }
+}
+
+function open(id, rootURI) {
   const store = openStore(ADDON_REF);
-  plugin = { id, rootURI, store, chats: new Map(), models: modelsFromPrefs, windows: new Set() };
+  plugin = { id, rootURI, store, chats: new Map(), models: modelsFromPrefs, windows: new Set(), closing: [] };
   Zotero.PreferencePanes?.register({ pluginID: id, src: `${rootURI}content/preferences.xhtml`, label: "Research chat" });
   plugin.section = Zotero.ItemPaneManager?.registerSection(chatSection({ pluginID: id, rootURI, chatFor }));
   // For other code of the user's (and the tests): the same chats the panes use.
@@ -52,9 +72,9 @@ async function chatFor(window, item, onStatus) {
   return opened;
 }
 
-/** Other models than the prefs' (another provider, or a mock model in tests); chats opened later use them. */
+/** Other models than the prefs' (another provider, or a mock model in tests; none: the prefs' again); chats opened later use them. */
 function useModels(models) {
-  plugin.models = () => models;
+  plugin.models = models ? () => models : modelsFromPrefs;
 }
 
 const windowIds = new WeakMap();
@@ -74,7 +94,10 @@ export function onMainWindowLoad(window) {
   }
 }
 
-/** The window's chats end with it (a compaction it runs is cancelled; the session stays). */
+/**
+ * The window's chats end with it: a compaction it runs is cancelled, an answer it streams is stopped
+ * and stored as Stop stores it (the transport would also stop it on the window's unload).
+ */
 export function onMainWindowUnload(window) {
   if (!plugin) return;
   plugin.windows.delete(window);
@@ -82,17 +105,22 @@ export function onMainWindowUnload(window) {
   for (const [key, chat] of plugin.chats) {
     if (!key.startsWith(prefix)) continue;
     plugin.chats.delete(key);
-    void chat.then((c) => c.close(), () => {});
+    plugin.closing.push(chat.then((c) => c.close()).catch(() => {}));
   }
 }
 
 export async function shutdown() {
-  if (!plugin) return;
-  const { store, section } = plugin;
+  if (starting) {
+    starting.cancelled = true;
+    await starting.done.catch(() => {});
+  }
+  if (!plugin) return windowGlobals.uninstall();
+  const { store, section, closing } = plugin;
   const chats = await Promise.all([...plugin.chats.values()].map((chat) => chat.catch(() => null)));
   if (section) Zotero.ItemPaneManager?.unregisterSection(section);
   delete Zotero.ResearchChat;
   plugin = null;
+  await Promise.all(closing); // chats of closed windows still storing their stopped answer
   await closeChatCore({ chats: chats.filter(Boolean), store });
-  windowGlobals.uninstall();
+  windowGlobals.uninstall(); // last: the turns that used them have ended
 }

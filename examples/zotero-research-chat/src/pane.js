@@ -24,12 +24,19 @@ export function chatSection({ pluginID, rootURI, chatFor }) {
   };
 }
 
+/** The chat bound to each pane body: a render for another item detaches the previous one. */
+const bound = new WeakMap();
+
 async function renderChat(body, item, chatFor) {
   const doc = body.ownerDocument;
   const log = body.querySelector(".research-chat-log");
   const status = body.querySelector(".research-chat-status");
   const input = body.querySelector(".research-chat-input");
+  const view = {}; // this render; the body shows another item once a later render took it
+  bound.set(body, view);
+  const current = () => bound.get(body) === view;
   const chat = await chatFor(doc.defaultView, item, (state) => {
+    if (!current()) return;
     if (state.status === "compacting") {
       status.textContent = `Compacting ${state.foldedMessages ?? ""} earlier messages…`;
       const cancel = doc.createElement("button");
@@ -40,7 +47,10 @@ async function renderChat(body, item, chatFor) {
       status.textContent = state.status === "failed" ? `Compaction failed: ${state.message}` : "";
     }
   });
+  if (!current()) return;
+  // Drawn only while this render is the body's: an answer streaming for item A never lands in B's pane.
   const show = (message) => {
+    if (!current()) return;
     let line = log.querySelector(`[data-id="${message.id}"]`);
     if (!line) {
       line = doc.createElement("div");
@@ -50,19 +60,55 @@ async function renderChat(body, item, chatFor) {
     }
     line.textContent = message.parts.filter((p) => p.type === "text").map((p) => p.text).join("");
   };
-  log.replaceChildren();
-  for (const message of await chat.history()) if (message.role === "user" || message.role === "assistant") show(message);
-  body.querySelector(".research-chat-send").onclick = async () => {
+  /** The stored chat, a question without an answer marked as such with a Retry (it is in the session: resending answers it in place). */
+  const showHistory = async () => {
+    const messages = (await chat.history()).filter((m) => m.role === "user" || m.role === "assistant");
+    if (!current()) return null;
+    log.replaceChildren();
+    for (const message of messages) show(message);
+    const last = messages[messages.length - 1];
+    const cut = last?.role === "assistant" && last.metadata?.finishReason === "error";
+    const question = last?.role === "user" ? last : cut ? messages[messages.length - 2] : null;
+    if (question?.role !== "user" || chat.stopController) return null; // still being answered
+    const text = question.parts.filter((p) => p.type === "text").map((p) => p.text).join("");
+    const note = doc.createElement("div");
+    note.className = "research-chat-unanswered";
+    note.textContent = cut ? "The answer was cut by an error; the question is stored. " : "Stored, not answered yet. ";
+    const retry = doc.createElement("button");
+    retry.className = "research-chat-retry";
+    retry.textContent = "Retry";
+    retry.onclick = () => void send(text);
+    note.append(retry);
+    log.append(note);
+    return text;
+  };
+  const send = async (text) => {
+    status.textContent = "";
+    log.querySelector(".research-chat-unanswered")?.remove();
+    show({ id: "pending", role: "user", parts: [{ type: "text", text }] });
+    let failed = null;
+    try {
+      await chat.send(text, (message) => chat.draw?.(message)); // the item's latest pane draws it
+    } catch (error) {
+      failed = error;
+    }
+    // What is stored, in the item's latest pane: the question (answered or not), never a draft that was not.
+    const unanswered = await chat.refresh?.();
+    if (failed && bound.get(body) === chat.view) {
+      status.textContent = `${unanswered === text ? "Not answered" : "Not stored"} (${failed.code ?? "error"}): ${failed.message}`;
+      if (unanswered !== text) input.value = text; // not in the session: the draft goes back to the box
+    }
+  };
+  chat.view = view;
+  chat.draw = show;
+  chat.refresh = showHistory;
+  await showHistory();
+  if (!current()) return;
+  body.querySelector(".research-chat-send").onclick = () => {
     const text = input.value.trim();
     if (!text) return;
     input.value = "";
-    show({ id: "pending", role: "user", parts: [{ type: "text", text }] });
-    try {
-      await chat.send(text, show);
-    } catch (error) {
-      status.textContent = `Not sent (${error.code ?? "error"}): ${error.message}`;
-      input.value = text;
-    }
+    return send(text);
   };
   body.querySelector(".research-chat-stop").onclick = () => chat.stop();
 }
