@@ -126,6 +126,49 @@ test('shutdown() and a second startup: the same session, history and checkpoints
   assert.equal(restart.answerUnderOldLeaf, true);
 });
 
+test('the window an answer streams in closes, another stays open: the send settles, the request is aborted, the partial answer is stored as Stop stores it, the other window chats on', () => {
+  assert.deepEqual(step('closedMidStreamTwoWindows'), { sendSettled: true, requestAborted: true, partialStored: true, aborted: true, otherWindow: 'answered', uncaught: [] });
+});
+
+test('the last window closes while an answer streams: the send settles, nothing is thrown uncaught, the session is not left turn-in-flight', () => {
+  assert.deepEqual(step('closedMidStreamLastWindow'), { sendSettled: true, requestAborted: true, partialStored: true, aborted: true, nextSend: 'answered', uncaught: [] });
+});
+
+test('a failed send (429, an error mid-answer) stores the question once: sending it again answers it in place; a question a crash left is sent with the next one', () => {
+  assert.deepEqual(step('failedSends'), {
+    first: 'error', stored429: 1, answeredInPlace: true, sentOnce429: true,
+    cut: 'error', storedMidstream: 1, answeredInPlaceMidstream: true, cutKept: 'error',
+    afterCrash: true,
+  });
+});
+
+test('no API key: the send is refused at once, naming where to set it, and nothing is stored', () => {
+  assert.deepEqual(step('missingKey'), { code: 'missing-api-key', saysWhere: true, atOnce: true, stored: 0 });
+});
+
+test('the item pane: an answer lands in its own item\'s pane across an item switch; a failed send shows the question stored, not answered, with a Retry that answers it in place', () => {
+  assert.deepEqual(step('pane'), {
+    aInBsPane: false, aInAsPane: true,
+    status: 'Not answered (error)', note: 'Stored, not answered yet. Retry', inputAfterFailure: '', retried: true, storedOnce: 1,
+  });
+});
+
+test('disable while an answer streams: shutdown aborts the request and waits for the turn, the partial answer is stored, nothing runs after the globals are gone', () => {
+  assert.deepEqual(step('shutdownMidStream'), { requestAborted: true, sendAwaited: true, partialStored: true, aborted: true, uncaught: [] });
+});
+
+test('disable while startup is still loading: nothing is left behind, and an update (disable, enable) makes one instance', () => {
+  assert.deepEqual(step('disableDuringStartup'), {
+    left: { chatAPI: 'undefined', connections: 0, sections: 0 },
+    afterUpdate: { chatAPI: 'object', connections: 1, sections: 1 },
+    shutdownResolved: 'fulfilled',
+  });
+});
+
+test('the scenarios of what users do mid-turn ran to their end', () => {
+  assert.deepEqual(step('whatUsersDo'), {});
+});
+
 test('the API key from the prefs is never logged', () => {
   assert.equal(report.keyLogged, false);
 });

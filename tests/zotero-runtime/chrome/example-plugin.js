@@ -31,6 +31,28 @@ async function closeWindow(win) {
   for (let i = 0; i < 50 && !win.closed; i++) await tick(20);
 }
 
+/** How a send ended within `ms`: `{ value }`, `{ error, code }` or `{ hang: true }`. */
+async function outcomeOf(promise, ms) {
+  let timer;
+  const hang = new Promise((resolve) => { timer = setTimeout(() => resolve({ hang: true }), ms); });
+  try {
+    return await Promise.race([promise.then((value) => ({ value }), (error) => ({ error: String(error && error.message), code: error && error.code })), hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `check` (sync or async) every 20 ms until it is truthy or `ms` passed; its last value. */
+async function until(check, ms = 5000) {
+  const end = Date.now() + ms;
+  let value = await check();
+  while (!value && Date.now() < end) {
+    await tick(20);
+    value = await check();
+  }
+  return value;
+}
+
 /**
  * @param {{ runtimeURL: string, workURL: string, dbDir: string, xpiURL: string, mockBundle: string }} config
  */
@@ -42,17 +64,25 @@ async function runExamplePlugin(config) {
   resource.setSubstitution('research-chat-xpi', Services.io.newURI(config.xpiURL));
   let mainWindow = null;
   const prefs = new Map([['extensions.research-chat.apiKey', 'sk-test-never-logged']]);
+  const live = { connections: 0, sections: 0 }; // what a startup left open
   const zotero = {
     DBConnection: function ZoteroDBConnection(name, options) {
-      return new DBConnection(PathUtils.join(config.dbDir, `${name}.sqlite`), options);
+      const connection = new DBConnection(PathUtils.join(config.dbDir, `${name}.sqlite`), options);
+      live.connections++;
+      const close = connection.closeDatabase.bind(connection);
+      connection.closeDatabase = async (...args) => {
+        live.connections--;
+        return close(...args);
+      };
+      return connection;
     },
     HTTP: { request: zoteroHttpRequest },
     getMainWindow: () => mainWindow,
     Prefs: { get: (key) => prefs.get(key), set: (key, value) => prefs.set(key, value) },
     PreferencePanes: { register: (pane) => { out.prefPane = String(pane.src).replace(/^.*!\//, ''); } },
     ItemPaneManager: {
-      registerSection: (section) => { out.section = section.paneID; return section.paneID; },
-      unregisterSection: (id) => { out.unregistered = id; },
+      registerSection: (section) => { out.section = section.paneID; live.sections++; live.registered = section; return section.paneID; },
+      unregisterSection: (id) => { out.unregistered = id; live.sections--; },
     },
     debug: (text) => out.logged.push(String(text)),
     log: (text) => out.logged.push(String(text)),
@@ -60,17 +90,22 @@ async function runExamplePlugin(config) {
   const item = { libraryID: 1, key: 'ABCD2345', getField: () => 'Corpus methods in discourse studies', isRegularItem: () => true };
   setEvalPrefs(true);
   let scope;
-  const boot = async () => {
+  /** A fresh plugin scope and its bootstrap's startup (not awaited). */
+  const startBoot = () => {
     scope = pluginScope('research-chat', zotero);
     scope.Components = Components;
     Services.scriptloader.loadSubScriptWithOptions('resource://research-chat-xpi/bootstrap.js', { target: scope, ignoreCache: true });
-    await scope.startup({ id: 'research-chat@bibgenie.example', version: '0.1.0', rootURI: config.xpiURL }, 1);
+    return scope.startup({ id: 'research-chat@bibgenie.example', version: '0.1.0', rootURI: config.xpiURL }, 1);
+  };
+  const boot = async () => {
+    await startBoot();
     // The mock models, loaded like any other plugin code (their streams come from the stand-ins).
     Services.scriptloader.loadSubScriptWithOptions(config.mockBundle, { target: scope, ignoreCache: true });
   };
+  // A step that hangs fails alone (90 s), and the scenario goes on to report the others.
   const step = async (name, fn) => {
     try {
-      out.steps[name] = await fn();
+      out.steps[name] = await within(90_000, fn(), `step ${name}`);
     } catch (error) {
       out.steps[name] = { error: { message: String(error && error.message), code: error && error.code }, stack: String(error && error.stack) };
     }
@@ -82,6 +117,21 @@ async function runExamplePlugin(config) {
   let summaryGate = null; // a promise the next summary waits on (or its abort)
   const summaryCalls = [];
   let chatCalls = 0;
+  let chatAborts = 0; // held answers whose request saw its abort signal
+  let failNext = null; // 'throw' (a 429 before any token) or 'midstream' (an error after a first part)
+  const prompts = []; // what the chat model received, per call
+  const consoleErrors = [];
+  const consoleListener = {
+    observe(message) {
+      try {
+        const error = message.QueryInterface(Ci.nsIScriptError);
+        if (!(error.flags & Ci.nsIScriptError.warningFlag)) consoleErrors.push(String(error.errorMessage));
+      } catch {
+        // a plain console message
+      }
+    },
+  };
+  Services.console.registerListener(consoleListener);
   const finish = { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: {
     inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: undefined, text: undefined, reasoning: undefined },
@@ -89,11 +139,21 @@ async function runExamplePlugin(config) {
   const makeModels = () => {
     const Mock = scope.AiSdkMock.MockLanguageModelV4;
     const chatModel = new Mock({
-      doStream: async ({ abortSignal }) => {
+      doStream: async ({ abortSignal, prompt }) => {
         chatCalls++;
+        prompts.push(JSON.stringify(prompt));
         const held = hold;
         hold = null;
         const text = `Answer ${chatCalls}: ${words(answerWords, 'finding')}`;
+        const failing = failNext;
+        failNext = null;
+        if (failing === 'throw') throw Object.assign(new Error('Too Many Requests (429)'), { statusCode: 429 });
+        if (failing === 'midstream') {
+          return { stream: scope.AiSdkMock.convertArrayToReadableStream([
+            { type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: 'A first half that' }, { type: 'error', error: new Error('the connection dropped') },
+          ]) };
+        }
         if (!held) {
           return { stream: scope.AiSdkMock.convertArrayToReadableStream([
             { type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' },
@@ -109,7 +169,7 @@ async function runExamplePlugin(config) {
             try {
               await new Promise((resolve, reject) => {
                 held.release.then(resolve);
-                abortSignal?.addEventListener('abort', () => reject(new Error('aborted')));
+                abortSignal?.addEventListener('abort', () => { chatAborts++; reject(new Error('aborted')); });
               });
               c.enqueue({ type: 'text-delta', id: 't', delta: ' and the rest.' });
               c.enqueue({ type: 'text-end', id: 't' });
@@ -138,13 +198,13 @@ async function runExamplePlugin(config) {
     return { chatModel, summaryModel, contextWindow: 8192, modelId: 'mock-8k' };
   };
   const statuses = [];
-  const chatIn = async (win) => {
+ const chatIn = async (win, about = item) => {
     scope.Zotero.ResearchChat.useModels(makeModels());
-    return scope.Zotero.ResearchChat.chatFor(win, item, (state) => statuses.push({ status: state.status, mode: state.mode, cancel: state.cancel }));
+    return scope.Zotero.ResearchChat.chatFor(win, about, (state) => statuses.push({ status: state.status, mode: state.mode, cancel: state.cancel }));
   };
   const settle = async (chat) => {
     await tick(10);
-    while (chat.controller.busy) await tick(10);
+    for (let i = 0; i < 3000 && chat.controller.busy; i++) await tick(10);
   };
   const stored = async (chat) => chat.store.load(chat.sessionId);
   const snapshot = async (chat) => JSON.stringify(await stored(chat));
@@ -335,7 +395,244 @@ async function runExamplePlugin(config) {
     await scope.shutdown();
     return result;
   });
-  await closeWindow(w3);
+  try {
+    await whatUsersDo();
+    out.steps.whatUsersDo = {};
+  } catch (error) {
+    out.steps.whatUsersDo = { error: { message: String(error && error.message) }, stack: String(error && error.stack) };
+  }
+  // Issue 33: what users do while a turn is in flight, each on the example's .xpi.
+  async function whatUsersDo() {
+    const errorsSince = (from) => consoleErrors.slice(from).filter((e) => /no-main-window|dead object|is not defined|turn-in-flight/.test(e));
+    const holdAnswer = (first) => {
+      let started;
+      let release;
+      const streaming = new Promise((resolve) => { started = resolve; });
+      hold = { first, release: new Promise((resolve) => { release = resolve; }), started };
+      return { streaming, release: () => release() };
+    };
+    const assistantStarting = (session, text) => session.nodes.find((n) => n.role === 'assistant' && textOf(n).startsWith(text));
+    const usersSaying = (session, text) => session.nodes.filter((n) => n.role === 'user' && textOf(n) === text);
+    // Each scenario on an item of its own: one that fails leaves no turn in flight for the next.
+    const itemNamed = (key) => ({ libraryID: 1, key, getField: () => `The item ${key}`, isRegularItem: () => true });
+    const started = (held) => within(10_000, held.streaming, 'the held answer starting');
+    await boot();
+    mainWindow = w3;
+    scope.onMainWindowLoad({ window: w3 });
+    let w4 = await openBrowserWindow();
+    scope.onMainWindowLoad({ window: w4 });
+
+    await step('closedMidStreamTwoWindows', async () => {
+      mainWindow = w3; // the streaming window is the main one: the turn's streams are its
+      const chatA = await chatIn(w3, itemNamed('CLOSEAA2'));
+      const held = holdAnswer('Streaming in the window that closes');
+      const aborts = chatAborts;
+      const errors = consoleErrors.length;
+      const sending = chatA.send('Asked in the window about to close');
+      await started(held);
+      await tick(20);
+      scope.onMainWindowUnload({ window: w3 });
+      await closeWindow(w3);
+      mainWindow = w4;
+      const sent = await outcomeOf(sending, 5000);
+      const chatB = await chatIn(w4, itemNamed('CLOSEAA2'));
+      const next = await outcomeOf(chatB.send('Asked in the window left open'), 20_000);
+      await settle(chatB);
+      const session = await stored(chatB);
+      const partial = assistantStarting(session, 'Streaming in the window that closes');
+      return {
+        sendSettled: !sent.hang, requestAborted: chatAborts > aborts, partialStored: Boolean(partial), aborted: partial?.metadata?.aborted === true,
+        otherWindow: next.value ? (textOf(next.value).startsWith('Answer') ? 'answered' : 'other') : (next.code ?? next.error ?? 'hang'),
+        uncaught: errorsSince(errors),
+      };
+    });
+    let w5 = null;
+    await step('closedMidStreamLastWindow', async () => {
+      mainWindow = w4;
+      const chatA = await chatIn(w4, itemNamed('CLOSEBB2'));
+      const held = holdAnswer('Streaming in the last window');
+      const aborts = chatAborts;
+      const errors = consoleErrors.length;
+      const sending = chatA.send('Asked in the last window');
+      await started(held);
+      await tick(20);
+      scope.onMainWindowUnload({ window: w4 });
+      await closeWindow(w4);
+      mainWindow = null;
+      const sent = await outcomeOf(sending, 5000);
+      await tick(200); // what the SDK's stream code does after the window is gone
+      const uncaught = errorsSince(errors);
+      w5 = await openBrowserWindow();
+      mainWindow = w5;
+      scope.onMainWindowLoad({ window: w5 });
+      const chatC = await chatIn(w5, itemNamed('CLOSEBB2'));
+      const next = await outcomeOf(chatC.send('Asked in a window opened afterwards'), 20_000);
+      await settle(chatC);
+      const partial = assistantStarting(await stored(chatC), 'Streaming in the last window');
+      return {
+        sendSettled: !sent.hang, requestAborted: chatAborts > aborts, partialStored: Boolean(partial), aborted: partial?.metadata?.aborted === true,
+        nextSend: next.value ? (textOf(next.value).startsWith('Answer') ? 'answered' : 'other') : (next.code ?? next.error ?? 'hang'),
+        uncaught,
+      };
+    });
+    if (!w5) { // the step above failed before opening it
+      w5 = await openBrowserWindow();
+      mainWindow = w5;
+      scope.onMainWindowLoad({ window: w5 });
+    }
+    await step('failedSends', async () => {
+      const chat5 = await chatIn(w5, itemNamed('FAILED22'));
+      const result = {};
+      // A 429 before any token, then the same question again.
+      const question = 'Which corpora did we compare?';
+      failNext = 'throw';
+      const failed = await outcomeOf(chat5.send(question), 20_000);
+      result.first = failed.code ?? (failed.error ? 'error' : failed.hang ? 'hang' : 'answered');
+      const resent = await outcomeOf(chat5.send(question), 20_000);
+      await settle(chat5);
+      let session = await stored(chat5);
+      let asked = usersSaying(session, question);
+      result.stored429 = asked.length;
+      result.answeredInPlace = Boolean(resent.value) && session.nodes.find((n) => n.id === resent.value.id)?.parentId === asked[0]?.id;
+      result.sentOnce429 = (prompts[prompts.length - 1].split(question).length - 1) === 1;
+      // An error in the middle of the answer, then the same question again.
+      const second = 'And how large were they?';
+      failNext = 'midstream';
+      const cut = await outcomeOf(chat5.send(second), 20_000);
+      result.cut = cut.value ? 'resolved' : (cut.code ?? (cut.hang ? 'hang' : 'error'));
+      const again = await outcomeOf(chat5.send(second), 20_000);
+      await settle(chat5);
+      session = await stored(chat5);
+      asked = usersSaying(session, second);
+      result.storedMidstream = asked.length;
+      result.answeredInPlaceMidstream = Boolean(again.value) && session.nodes.find((n) => n.id === again.value.id)?.parentId === asked[0]?.id;
+      result.cutKept = assistantStarting(session, 'A first half that')?.metadata?.finishReason;
+      // A question a crash left unanswered, then another one: the model gets both, in a row.
+      await chat5.store.appendMessage(chat5.sessionId, { id: 'u_left_by_crash', role: 'user', parts: [{ type: 'text', text: 'Left unanswered by a crash' }] });
+      const after = await outcomeOf(chat5.send('A new question after the crash'), 20_000);
+      await settle(chat5);
+      const prompt = prompts[prompts.length - 1];
+      result.afterCrash = Boolean(after.value) && prompt.includes('Left unanswered by a crash') && prompt.includes('A new question after the crash');
+      return result;
+    });
+    await step('missingKey', async () => {
+      // A user who has not pasted a key yet: the plugin started with the prefs' models.
+      await within(20_000, scope.shutdown(), 'shutdown');
+      prefs.set('extensions.research-chat.apiKey', '');
+      await boot();
+      scope.onMainWindowLoad({ window: w5 });
+      const itemK = { libraryID: 1, key: 'KEYLESS2', getField: () => 'An item chatted about without a key', isRegularItem: () => true };
+      let outcome;
+      let nodes = null;
+      const started = Date.now();
+      try {
+        const chatK = await scope.Zotero.ResearchChat.chatFor(w5, itemK);
+        outcome = await outcomeOf(chatK.send('Hello?'), 20_000);
+        nodes = (await stored(chatK)).nodes.length;
+      } catch (error) {
+        outcome = { error: String(error.message), code: error.code };
+      } finally {
+        prefs.set('extensions.research-chat.apiKey', 'sk-test-never-logged');
+      }
+      return {
+        code: outcome.code ?? outcome.error ?? 'answered', saysWhere: /Settings.*Research chat/.test(outcome.error ?? ''),
+        atOnce: Date.now() - started < 1000, stored: nodes,
+      };
+    });
+    await step('pane', async () => {
+      const section = live.registered;
+      const doc = w5.document;
+      const body = doc.createXULElement('vbox');
+      body.append(w5.MozXULElement.parseXULToFragment(section.bodyXHTML));
+      doc.documentElement.append(body);
+      const $ = (selector) => body.querySelector(selector);
+      const itemA = { libraryID: 1, key: 'PANEAAA2', getField: () => 'Item A of the pane', isRegularItem: () => true };
+      const itemB = { libraryID: 1, key: 'PANEBBB2', getField: () => 'Item B of the pane', isRegularItem: () => true };
+      scope.Zotero.ResearchChat.useModels(makeModels());
+      const chatOf = (it) => scope.Zotero.ResearchChat.chatFor(w5, it);
+      const render = async (it) => {
+        const before = (await chatOf(it)).view;
+        section.onRender({ body, item: it });
+        await until(async () => (await chatOf(it)).view !== before, 3000);
+        await tick(50);
+      };
+      const result = {};
+      // Item switch while A's answer streams.
+      await render(itemA);
+      const held = holdAnswer('The answer about item A');
+      $('.research-chat-input').value = 'A question about item A';
+      $('.research-chat-send').click();
+      await started(held);
+      await tick(50);
+      await render(itemB);
+      held.release();
+      const chatA = await chatOf(itemA);
+      await until(async () => assistantStarting(await stored(chatA), 'The answer about item A'), 5000);
+      await settle(chatA);
+      await tick(100);
+      result.aInBsPane = $('.research-chat-log').textContent.includes('The answer about item A');
+      await render(itemA);
+      result.aInAsPane = $('.research-chat-log').textContent.includes('The answer about item A and the rest.');
+      // A failed send: stored, not answered, with a Retry that answers it in place.
+      failNext = 'throw';
+      $('.research-chat-input').value = 'A question the provider refuses';
+      $('.research-chat-send').click();
+      await until(() => $('.research-chat-status').textContent !== '', 10_000);
+      result.status = $('.research-chat-status').textContent.replace(/:.*/s, '');
+      result.note = $('.research-chat-unanswered')?.textContent.trim() ?? null;
+      result.inputAfterFailure = $('.research-chat-input').value;
+      $('.research-chat-retry')?.click();
+      await until(async () => !$('.research-chat-unanswered') && textOf((await stored(chatA)).nodes.at(-1)).startsWith('Answer'), 10_000);
+      await settle(chatA);
+      result.retried = $('.research-chat-log').textContent.includes('A question the provider refuses') && !$('.research-chat-unanswered');
+      result.storedOnce = usersSaying(await stored(chatA), 'A question the provider refuses').length;
+      body.remove();
+      return result;
+    });
+    await step('shutdownMidStream', async () => {
+      const chat5 = await chatIn(w5, itemNamed('SHUTDOW2'));
+      const held = holdAnswer('Streaming while the plugin is disabled');
+      const aborts = chatAborts;
+      const errors = consoleErrors.length;
+      let sendEnded = false;
+      const sending = chat5.send('Asked just before the disable');
+      void sending.then(() => { sendEnded = true; }, () => { sendEnded = true; });
+      await started(held);
+      await tick(20);
+      await within(10_000, scope.shutdown(), 'shutdown');
+      const awaited = sendEnded;
+      await tick(200);
+      const uncaught = errorsSince(errors);
+      await boot();
+      scope.onMainWindowLoad({ window: w5 });
+      const again = await chatIn(w5, itemNamed('SHUTDOW2'));
+      const partial = assistantStarting(await stored(again), 'Streaming while the plugin is disabled');
+      await scope.shutdown();
+      return { requestAborted: chatAborts > aborts, sendAwaited: awaited, partialStored: Boolean(partial), aborted: partial?.metadata?.aborted === true, uncaught };
+    });
+    await step('disableDuringStartup', async () => {
+      const before = { connections: live.connections, sections: live.sections };
+      const starting = startBoot();
+      await tick(0); // loading the wasm
+      const stopping = scope.shutdown();
+      const settledBoth = await Promise.allSettled([starting, stopping]);
+      await tick(100);
+      const left = { chatAPI: typeof zotero.ResearchChat, connections: live.connections - before.connections, sections: live.sections - before.sections };
+      // An update: disabled while starting, then enabled again: one instance.
+      const again = startBoot();
+      await tick(0);
+      await scope.shutdown();
+      await Promise.allSettled([again]);
+      await boot();
+      const one = { chatAPI: typeof zotero.ResearchChat, connections: live.connections - before.connections, sections: live.sections - before.sections };
+      await scope.shutdown();
+      return { left, afterUpdate: one, shutdownResolved: settledBoth[1].status };
+    });
+    await closeWindow(w5);
+    if (!w3.closed) await closeWindow(w3);
+    if (!w4.closed) await closeWindow(w4);
+  }
+  Services.console.unregisterListener(consoleListener);
   setEvalPrefs(null);
   out.keyLogged = out.logged.some((line) => line.includes('sk-test-never-logged'));
   return JSON.stringify(out);
