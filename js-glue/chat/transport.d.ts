@@ -44,8 +44,12 @@ export interface CompactionChatTransportOptions<UI_MESSAGE extends UIMessage = U
   messageMetadata?: (options: { part: any }) => Record<string, unknown> | undefined | null;
   /** After the response message is persisted, before the automatic compaction check starts. */
   onFinish?: (event: { responseMessage: UI_MESSAGE; isAborted: boolean; isContinuation: boolean }) => unknown;
-  /** The system prompt of every request: handed to streamResponse and counted as overhead before sending. */
-  system?: string;
+  /**
+   * The system prompt of every request: handed to streamResponse and counted as overhead before
+   * sending. A function is asked at each turn (context that changes, such as the selected item's
+   * metadata and notes): its text is that turn's system prompt and overhead.
+   */
+  system?: string | (() => string | PromiseLike<string>);
   /** The tools of every request (streamText's `tools`): handed to streamResponse and counted as overhead. */
   tools?: Record<string, unknown>;
   /** Replaces the overhead counted from `system` and `tools`: `{ system?, tools? }` or `{ tokens }`. */

@@ -114,6 +114,9 @@ export class CompactionChatTransport {
   #request;
   /** @type {Overhead | undefined} */
   #overhead;
+  /** @type {(() => unknown) | null} a `system` function, asked at each turn */
+  #systemOf = null;
+  #overheadGiven = false;
   /** @type {(() => unknown) | null} */
   #globals;
   /** `{ provider, cache?, ttl? }`: cache marks on what is sent (prompt-cache.js), or null. */
@@ -149,7 +152,9 @@ export class CompactionChatTransport {
     if (typeof streamResponse !== 'function') {
       throw turnError('invalid-options', 'CompactionChatTransport: streamResponse must return streamText(...) for the messages it is given');
     }
-    if (system !== undefined && typeof system !== 'string') throw turnError('invalid-options', 'CompactionChatTransport: system must be a string');
+    if (system !== undefined && typeof system !== 'string' && typeof system !== 'function') {
+      throw turnError('invalid-options', 'CompactionChatTransport: system must be a string, or a function returning one for each turn');
+    }
     if (overhead !== undefined && (overhead === null || typeof overhead !== 'object')) {
       throw turnError('invalid-options', 'CompactionChatTransport: overhead must be { system?, tools? } or { tokens }');
     }
@@ -164,12 +169,27 @@ export class CompactionChatTransport {
     this.#messageMetadata = messageMetadata ? withUsageMetadata(messageMetadata) : usageMetadata;
     this.#onFinish = onFinish ?? null;
     this.#streamOptions = streamOptions;
-    this.#request = { ...(system === undefined ? {} : { system }), ...(tools === undefined ? {} : { tools }) };
-    this.#overhead = overhead ?? (system === undefined && tools === undefined
+    this.#systemOf = typeof system === 'function' ? system : null;
+    this.#overheadGiven = overhead !== undefined;
+    const fixed = typeof system === 'function' ? undefined : system;
+    this.#request = { ...(fixed === undefined ? {} : { system: fixed }), ...(tools === undefined ? {} : { tools }) };
+    this.#overhead = overhead ?? (fixed === undefined && tools === undefined
       ? undefined
-      : { ...(system === undefined ? {} : { system }), ...(tools === undefined ? {} : { tools: toolsAsSent(tools) }) });
+      : { ...(fixed === undefined ? {} : { system: fixed }), ...(tools === undefined ? {} : { tools: toolsAsSent(tools) }) });
     this.#globals = globals ?? null;
     this.#takePromptCache();
+  }
+
+  /**
+   * A `system` function (the app's context of the moment, such as the selected item) is asked at
+   * each turn: what it returns is sent and counted as this turn's overhead (unless `overhead` is given).
+   */
+  async #systemForTurn() {
+    if (!this.#systemOf) return;
+    const system = await this.#systemOf();
+    if (typeof system !== 'string') throw turnError('invalid-options', 'CompactionChatTransport: system() must return a string');
+    this.#request = { ...this.#request, system };
+    if (!this.#overheadGiven) this.#overhead = { ...this.#overhead, system };
   }
 
   /** The `promptCache` option, taken out of the toUIMessageStream options. */
@@ -278,6 +298,7 @@ export class CompactionChatTransport {
    * @param {import('./turn-stop.js').TurnStop} turn
    */
   async #turn(trigger, chatId, last, abortSignal, release, turn) {
+    await this.#systemForTurn();
     const store = this.#store;
     const sessionId = this.#sessionId;
     if (trigger === 'regenerate-message') {
