@@ -153,6 +153,12 @@ test('the item pane: an answer lands in its own item\'s pane across an item swit
   });
 });
 
+test('the model is told about the item: metadata, notes and the attachments\' indexed text, cut to a share of the window, sent as the system prompt and not stored', () => {
+  assert.deepEqual(step('itemInRequest'), {
+    answered: true, title: true, key: true, creator: true, note: true, snapshot: true, pdf: true, cut: true, withinBudget: true, notStored: true,
+  });
+});
+
 test('disable while an answer streams: shutdown aborts the request and waits for the turn, the partial answer is stored, nothing runs after the globals are gone', () => {
   assert.deepEqual(step('shutdownMidStream'), { requestAborted: true, sendAwaited: true, partialStored: true, aborted: true, uncaught: [] });
 });

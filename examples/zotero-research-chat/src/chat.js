@@ -5,6 +5,7 @@ import {
   history, initSync, loadCompaction, resetWasmState, unloadCompaction, version,
 } from "bibgenie-compaction/slim";
 import { convertToModelMessages, generateText, readUIMessageStream, streamText } from "ai";
+import { itemContext } from "./item-context.js";
 
 export const SYSTEM_PROMPT = [
   "You are a research assistant inside Zotero. You help the user with the item they selected:",
@@ -76,7 +77,9 @@ export class ItemChat {
     // #region transport
     this.transport = new CompactionChatTransport({
       controller: this.controller, store: this.store, sessionId: id,
-      system: SYSTEM_PROMPT, // sent with every request and counted before it is sent
+      // Asked at each turn: the instructions and the item as it is now (metadata, notes, indexed
+      // full text, within a share of the window); sent and counted before it is sent.
+      system: async () => `${SYSTEM_PROMPT}\n\n${await itemContext(this.item, { contextWindow })}`,
       // tools: { ... },     // the same: handed to streamResponse and counted
       globals: () => Zotero.getMainWindow(), // no window: `no-main-window`, not a hang
       // Cache marks for the model's provider (docs/prompt-cache.md); "implicit" marks nothing.

@@ -65,6 +65,8 @@ async function runExamplePlugin(config) {
   let mainWindow = null;
   const prefs = new Map([['extensions.research-chat.apiKey', 'sk-test-never-logged']]);
   const live = { connections: 0, sections: 0 }; // what a startup left open
+  const itemsById = new Map(); // Zotero.Items.get
+  const ftCache = new Map(); // attachment id -> its .zotero-ft-cache text
   const zotero = {
     DBConnection: function ZoteroDBConnection(name, options) {
       const connection = new DBConnection(PathUtils.join(config.dbDir, `${name}.sqlite`), options);
@@ -84,6 +86,11 @@ async function runExamplePlugin(config) {
       registerSection: (section) => { out.section = section.paneID; live.sections++; live.registered = section; return section.paneID; },
       unregisterSection: (id) => { out.unregistered = id; live.sections--; },
     },
+    // The item API the example reads an item through (item-context.js), a double the test fills.
+    Items: { get: (id) => itemsById.get(id) ?? false },
+    Fulltext: { getItemCacheFile: (attachment) => ({ id: attachment.id, path: `storage/${attachment.key}/.zotero-ft-cache`, exists: () => ftCache.has(attachment.id) }) },
+    File: { getContentsAsync: async (file) => ftCache.get(file.id) },
+    Utilities: { unescapeHTML: (text) => String(text).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&') },
     debug: (text) => out.logged.push(String(text)),
     log: (text) => out.logged.push(String(text)),
   };
@@ -588,6 +595,32 @@ async function runExamplePlugin(config) {
       result.storedOnce = usersSaying(await stored(chatA), 'A question the provider refuses').length;
       body.remove();
       return result;
+    });
+    await step('itemInRequest', async () => {
+      const fields = { title: 'Sampling frames in corpus linguistics', date: '2021', publicationTitle: 'Discourse Studies', DOI: '10.1000/dis.42' };
+      const itemI = {
+        id: 9000, libraryID: 1, key: 'ITEMCTX2', itemType: 'journalArticle', isRegularItem: () => true,
+        getField: (field) => fields[field] ?? '', getCreators: () => [{ firstName: 'Ana', lastName: 'Ruiz', creatorType: 'author' }],
+        getTags: () => [{ tag: 'corpora' }], getNotes: () => [9001], getAttachments: () => [9003, 9002],
+      };
+      itemsById.set(9001, { id: 9001, key: 'NOTE0001', getNote: () => '<p>My reading note: the &amp; sampling frame is <b>biased</b>.</p>' });
+      itemsById.set(9002, { id: 9002, key: 'PDFATT22', attachmentContentType: 'application/pdf', getField: () => 'Full Text PDF' });
+      itemsById.set(9003, { id: 9003, key: 'SNAPSHO2', attachmentContentType: 'text/html', getField: () => 'Snapshot', get attachmentText() { return Promise.resolve('Snapshot text of the web page.'); } });
+      ftCache.set(9002, `The PDF's opening sentence. ${words(30_000, 'pdfword')}`); // far more than the budget
+      const chatI = await chatIn(w5, itemI);
+      const calls = prompts.length;
+      const answer = await within(20_000, chatI.send('What is this item about?'), 'a turn about the item');
+      await settle(chatI);
+      const prompt = prompts[calls];
+      const system = JSON.parse(prompt).find((m) => m.role === 'system')?.content ?? '';
+      return {
+        answered: textOf(answer).startsWith('Answer'),
+        title: system.includes('Sampling frames in corpus linguistics'), key: system.includes('ITEMCTX2'), creator: system.includes('Ruiz, Ana'),
+        note: system.includes('the & sampling frame is biased.'), snapshot: system.includes('Snapshot text of the web page.'),
+        pdf: system.includes("The PDF's opening sentence."), cut: /\[… cut: \d+ of \d+ characters\]/.test(system),
+        withinBudget: system.length < 8192 * 0.25 * 3 + 1000, // the share of the 8k window, plus the instructions
+        notStored: !JSON.stringify(await stored(chatI)).includes('pdfword'),
+      };
     });
     await step('shutdownMidStream', async () => {
       const chat5 = await chatIn(w5, itemNamed('SHUTDOW2'));
