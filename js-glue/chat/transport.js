@@ -21,7 +21,7 @@ import { applyCacheBreakpoints, promptCacheCallOptions } from './prompt-cache.js
 import { liveWindow } from '../zotero/live-window.js';
 import { SEND_MARKS, readSession, sendMarks } from '../session/session-read.js';
 import { TurnStops } from './turn-stop.js';
-import { questionToAnswer } from './unanswered.js';
+import { storedQuestion } from './unanswered.js';
 
 /** A 24-hex-digit id for the response message (the SDK would otherwise leave it to the client). */
 function responseId() {
@@ -311,9 +311,6 @@ export class CompactionChatTransport {
       await store.updateMessageParts(sessionId, last.id, last.parts, last.metadata === undefined ? undefined : { metadata: last.metadata });
     } else if (last.role !== 'user') {
       throw turnError('invalid-messages', `sendMessages: cannot send a ${String(last.role)} message`);
-    } else {
-      // A resend of the stored, unanswered question answers it in place (unanswered.js).
-      last = await questionToAnswer(store, sessionId, last);
     }
 
     const aborted = () => {
@@ -333,14 +330,22 @@ export class CompactionChatTransport {
       throw turnError(code, result.message ?? `the message was not sent: ${result.status} (${result.reason})`, { result });
     }
     aborted();
-    const sent = result.messages[result.messages.length - 1];
+    let messages = result.messages;
+    let sent = messages[messages.length - 1];
     // Stored only if the session is still where the projection was made (another window may have
     // answered meanwhile): else `session-moved`, and the model was not asked.
     const seen = /** @type {any} */ (result.outcome)?.session;
     const expected = seen ? { expectedLeafId: seen.leafId, expectedRevision: seen.branchRevision } : {};
-    if (!result.stored) await store.appendMessage(sessionId, asStored(sent), expected);
+    // A resend of the session's unanswered question answers the stored one in place (unanswered.js).
+    const open = !result.stored && trigger === 'submit-message' ? storedQuestion(messages, seen?.leafId) : null;
+    if (open) {
+      ({ messages, sent } = open);
+      if (open.cutAnswerId) await store.retry(sessionId, sent.id); // the leaf back on the question; the cut reply stays
+    } else if (!result.stored) {
+      await store.appendMessage(sessionId, asStored(sent), expected);
+    }
 
-    const streamed = await this.#streamResponse({ messages: result.messages, abortSignal, trigger, chatId, ...this.#request, ...(await this.#cacheRequest(result.messages, result)) });
+    const streamed = await this.#streamResponse({ messages, abortSignal, trigger, chatId, ...this.#request, ...(await this.#cacheRequest(messages, result)) });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
       throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
     }
@@ -354,7 +359,7 @@ export class CompactionChatTransport {
       : (answer) => persist({ responseMessage: answer, isContinuation: false, isAborted: true }));
     return streamed.toUIMessageStream({
       ...this.#streamOptions,
-      originalMessages: result.messages,
+      originalMessages: messages,
       generateMessageId: this.#generateMessageId,
       messageMetadata: (/** @type {any} */ options) => {
         if (options?.part?.type === 'finish' && options.part.finishReason !== undefined) ending.finishReason = options.part.finishReason;
