@@ -136,6 +136,7 @@ export class ItemChat {
     return history(await this.store.load(this.sessionId));
   }
 
+  // #region close
   /**
    * The pane's window closed, or the plugin shuts down: a compaction it runs is cancelled, the turn
    * in flight stopped as Stop does (the request aborted, the partial answer stored). Resolves when
@@ -150,6 +151,7 @@ export class ItemChat {
     })();
     return this.closing;
   }
+  // #endregion close
 }
 
 // #region shutdown

@@ -30,6 +30,7 @@ function cacheProviderOf(modelId) {
   return ["anthropic", "bedrock", "openai", "google", "deepseek"].includes(vendor) ? vendor : "implicit";
 }
 
+// #region startup
 export async function startup({ id, rootURI }) {
   const run = { cancelled: false };
   starting = run;
@@ -45,6 +46,7 @@ export async function startup({ id, rootURI }) {
     if (starting === run) starting = null;
   }
 }
+// #endregion startup
 
 function open(id, rootURI) {
   const store = openStore(ADDON_REF);
@@ -94,6 +96,7 @@ export function onMainWindowLoad(window) {
   }
 }
 
+// #region unload
 /**
  * The window's chats end with it: a compaction it runs is cancelled, an answer it streams is stopped
  * and stored as Stop stores it (the transport would also stop it on the window's unload).
@@ -124,3 +127,4 @@ export async function shutdown() {
   await closeChatCore({ chats: chats.filter(Boolean), store });
   windowGlobals.uninstall(); // last: the turns that used them have ended
 }
+// #endregion unload
