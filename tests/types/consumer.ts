@@ -703,5 +703,15 @@ const systemTransport = new CompactionChatTransport({
   },
 });
 void [installedNames, systemTransport];
+// A system prompt asked at each turn (the selected item), and close() of what the transport started.
+const itemTransport = new CompactionChatTransport({
+  controller: turnController, store: turnStore, sessionId: 's',
+  system: async () => 'You are a research assistant. The selected item: ...',
+  streamResponse: async () => ({ toUIMessageStream: (): any => null }),
+});
+const closing: Promise<void> = itemTransport.close('the window closed');
+void closing;
+// @ts-expect-error system returns a string
+new CompactionChatTransport({ controller: turnController, store: turnStore, sessionId: 's', system: () => 42, streamResponse: async () => ({ toUIMessageStream: (): any => null }) });
 void turnController.submit('draft', { overhead: { tokens: 1500 } });
 void turnController.afterTurn({ overhead: { system: 'You are a research assistant.' } });
