@@ -146,10 +146,11 @@ test('no API key: the send is refused at once, naming where to set it, and nothi
   assert.deepEqual(step('missingKey'), { code: 'missing-api-key', saysWhere: true, atOnce: true, stored: 0 });
 });
 
-test('the item pane: an answer lands in its own item\'s pane across an item switch; a failed send shows the question stored, not answered, with a Retry that answers it in place', () => {
+test('the item pane: an answer lands in its own item\'s pane across an item switch; a failed send shows the question stored, not answered, with a Retry that answers it in place; a draft refused before it is stored leaves the log and goes back to the box', () => {
   assert.deepEqual(step('pane'), {
     aInBsPane: false, aInAsPane: true,
     status: 'Not answered (error)', note: 'Stored, not answered yet. Retry', inputAfterFailure: '', retried: true, storedOnce: 1,
+    refused: { status: 'Not stored (too-large)', inLog: false, backInBox: true },
   });
 });
 

@@ -593,6 +593,17 @@ async function runExamplePlugin(config) {
       await settle(chatA);
       result.retried = $('.research-chat-log').textContent.includes('A question the provider refuses') && !$('.research-chat-unanswered');
       result.storedOnce = usersSaying(await stored(chatA), 'A question the provider refuses').length;
+      // A draft refused before it is stored (a paste too large for the window) leaves the log.
+      const paste = `A pasted chapter: ${words(20_000, 'paste')}`;
+      $('.research-chat-input').value = paste;
+      $('.research-chat-send').click();
+      await until(() => $('.research-chat-status').textContent !== '', 10_000);
+      await tick(50);
+      result.refused = {
+        status: $('.research-chat-status').textContent.replace(/:.*/s, ''),
+        inLog: $('.research-chat-log').textContent.includes('A pasted chapter'),
+        backInBox: $('.research-chat-input').value === paste,
+      };
       body.remove();
       return result;
     });
