@@ -401,7 +401,19 @@ export function sessionCacheKey(sessionId: string): string;
 /** streamText options for the session's cache: OpenAI's promptCacheKey, nothing for the others. */
 export interface PromptCacheCallOptions {
   providerOptions?: { openai: { promptCacheKey: string } };
+  /** The transport's: a mark on the last message of each later step of a multi-step turn (`cacheStepMarks`). */
+  prepareStep?: CacheStepMarks;
 }
+
+/** streamText's `prepareStep` that marks each later step's last message (at most 4 marks in all). */
+export type CacheStepMarks = <M extends MarkableModelMessage>(step: { stepNumber: number; messages: M[] }) => { messages: M[] } | undefined;
+
+/**
+ * For the steps of a multi-step turn: from step 1 on, a mark on the request's last message, so each
+ * step reads what the one before wrote; undefined for an implicit cache. The transport puts it in
+ * `cacheCallOptions.prepareStep`; an app with its own `prepareStep` calls it from there.
+ */
+export function cacheStepMarks(provider: CacheProvider, options?: { ttl?: '5m' | '1h' }): CacheStepMarks | undefined;
 
 /** `{ providerOptions: { openai: { promptCacheKey } } }` for OpenAI, `{}` for the others. */
 export function promptCacheCallOptions(provider: CacheProvider, sessionId: string): PromptCacheCallOptions;

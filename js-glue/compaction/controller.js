@@ -221,6 +221,11 @@ export class CompactionController {
     return this.#slot.run !== null;
   }
 
+  /** The clock of the cache state (the `now` option), else `Date.now()`. */
+  now() {
+    return this.#cache ? this.#cache.now() : Date.now();
+  }
+
   get model() {
     return this.#model;
   }
@@ -441,7 +446,11 @@ export class CompactionController {
     try {
       const base = projected ?? this.#core.project(/** @type {any} */ (outcome).session).messages;
       const messages = stored ? [...base] : [...base, message];
-      const result = /** @type {SubmitResult & { draft: D }} */ ({ status: 'send', messages, draft, outcome, ...(stored ? { stored: true } : {}) });
+      // A new response belongs at the end of the branch the request was planned on: under the
+      // draft once it is stored, or, for a draft stored before, under the checkpoint a preflight
+      // appended after it (under the draft itself, the checkpoint would leave the branch).
+      const responseParentId = stored ? /** @type {any} */ (outcome).session?.leafId ?? message.id : message.id;
+      const result = /** @type {SubmitResult & { draft: D }} */ ({ status: 'send', messages, draft, outcome, responseParentId, ...(stored ? { stored: true } : {}) });
       if (projected && marks) sendMarks.set(result, marks);
       return result;
     } catch (error) {

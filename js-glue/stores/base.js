@@ -685,8 +685,8 @@ export class SessionStoreBase {
       if (!stored) throw storeError('unknown-node', `updateMessageParts: session ${sessionId} has no own node ${messageId}`);
       const node = JSON.parse(stored.json);
       if (isCheckpoint(node)) throw storeError('not-updatable', `updateMessageParts: node ${messageId} is a checkpoint`);
-      if (row.leafId !== messageId && !(yield* self.#pendingInNewestTurn(row, node))) {
-        throw storeError('not-updatable', `updateMessageParts: message ${messageId} is neither the leaf nor waiting for a tool`);
+      if (row.leafId !== messageId && !(yield* self.#keptBelowLeafCheckpoints(row, messageId)) && !(yield* self.#pendingInNewestTurn(row, node))) {
+        throw storeError('not-updatable', `updateMessageParts: message ${messageId} is neither the leaf (nor kept verbatim under the checkpoints at the leaf) nor waiting for a tool`);
       }
       const updated = { ...node, parts };
       if (options.metadata !== undefined) updated.metadata = options.metadata;
@@ -703,6 +703,38 @@ export class SessionStoreBase {
       }
       return { node: JSON.parse(json), sessionId, leafId: row.leafId, branchRevision: row.branchRevision };
     });
+  }
+
+  /**
+   * Whether only checkpoints follow message `messageId` to the leaf and the newest of them keeps it
+   * verbatim (its `firstKeptMessageId` is the message or above it): the newest message as the
+   * model sees it, e.g. a tool continuation whose preflight compacted. Updating it changes no
+   * summary. Own nodes only, as for every update.
+   * @param {SessionRow} row @param {string} messageId @returns {Generator<unknown, boolean, any>}
+   */
+  *#keptBelowLeafCheckpoints(row, messageId) {
+    /** @type {string | null | undefined} the newest checkpoint's first kept message, once one is passed */
+    let firstKept;
+    let at = row.leafId;
+    const seen = new Set();
+    for (; at !== null && at !== messageId && !seen.has(at); ) {
+      seen.add(at);
+      /** @type {NodeRow | null} */
+      const stored = yield this.#driver.getNode(row.id, at);
+      if (!stored || stored.kind !== 'checkpoint') return false;
+      if (firstKept === undefined) firstKept = JSON.parse(stored.json).checkpoint?.firstKeptMessageId ?? null;
+      at = stored.parentId;
+    }
+    if (at !== messageId || typeof firstKept !== 'string') return false;
+    for (; at !== null && !seen.has(at); ) {
+      if (at === firstKept) return true;
+      seen.add(at);
+      /** @type {NodeRow | null} */
+      const stored = yield this.#driver.getNode(row.id, at);
+      if (!stored) return false;
+      at = stored.parentId;
+    }
+    return false;
   }
 
   /**

@@ -172,11 +172,15 @@ describe('applyCacheBreakpoints on what convertToModelMessages makes', () => {
         const before = JSON.stringify(modelMessages);
         const marked = applyCacheBreakpoints(modelMessages, { provider, breakpoints, messages: ui });
         assert.equal(JSON.stringify(modelMessages), before, 'the input is not changed');
-        const at = marked.flatMap((m, i) => (m.providerOptions?.[provider]?.[key] ? [i] : []));
+        // On the message, or (OpenRouter's user and tool messages) on its last part alone.
+        const markOf = (m) => m.providerOptions?.[provider]?.[key] ?? (Array.isArray(m.content) ? m.content.at(-1)?.providerOptions?.[provider]?.[key] : undefined);
+        const at = marked.flatMap((m, i) => (markOf(m) ? [i] : []));
+        const partMarks = marked.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p) => p.providerOptions?.[provider]?.[key]) : []));
+        assert.equal(partMarks.length + marked.filter((m) => m.providerOptions?.[provider]?.[key]).length, 3, `${provider}: one mark per breakpoint`);
         // summary = 0; A2 = assistant (tool call), tool (result), assistant (text): its end is 3; U3 = 4.
         assert.deepEqual(at, [0, modelMessages.length - 2, modelMessages.length - 1], `${provider}: ${JSON.stringify(marked.map((m) => m.role))}`);
         assert.equal(marked[modelMessages.length - 2].role, 'assistant');
-        assert.deepEqual(marked[0].providerOptions[provider][key], value);
+        assert.deepEqual(markOf(marked[0]), value);
       }
       // Implicit caches get no marks; OpenAI gets the session's key as a call option.
       for (const provider of ['openai', 'deepseek', 'google']) {

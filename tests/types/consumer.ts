@@ -16,6 +16,7 @@ import init, {
   applyCacheBreakpoints,
   cacheBreakpoints,
   cacheProfile,
+  cacheStepMarks,
   canFork,
   capacity,
   checkCommit,
@@ -122,6 +123,7 @@ export const MAIN_EXPORTS = {
   applyCacheBreakpoints,
   cacheBreakpoints,
   cacheProfile,
+  cacheStepMarks,
   canFork,
   capacity,
   checkCommit,
@@ -175,6 +177,7 @@ export const SLIM_EXPORTS = {
   applyCacheBreakpoints: slim.applyCacheBreakpoints,
   cacheBreakpoints: slim.cacheBreakpoints,
   cacheProfile: slim.cacheProfile,
+  cacheStepMarks: slim.cacheStepMarks,
   canFork: slim.canFork,
   capacity: slim.capacity,
   checkCommit: slim.checkCommit,
@@ -663,6 +666,10 @@ const nextCost: number | undefined = cachedPlan.cost?.nextRequestWith;
 const markedMessages = applyCacheBreakpoints(convertToModelMessages([]) as unknown as Array<{ role: string }>, { provider: 'anthropic', breakpoints: marks, messages: [] });
 const cacheKey: string = sessionCacheKey('s1');
 const callOptions = promptCacheCallOptions('openai', 's1');
+const stepMarks = cacheStepMarks('anthropic', { ttl: '1h' });
+const steppedMessages = stepMarks?.({ stepNumber: 1, messages: convertToModelMessages([]) as unknown as Array<{ role: string }> })?.messages;
+// @ts-expect-error an unknown provider
+cacheStepMarks('acme');
 // @ts-expect-error an unknown provider
 promptCacheCallOptions('acme', 's1');
 new CompactionController({ store: new MemoryStore(), sessionId: 's', model: { contextWindow: 8192 }, summarize: () => '', cache: anthropicProfile, backgroundCompaction: true });
@@ -676,7 +683,7 @@ export {
   ver, limit, forModel, keptFrom, durable, source, fits, baseline, oneMessage, preflight, planned, folded, basis, text, material,
   entries, valid, nodeWithoutLedger, indexBranch, indexProjection, indexHistory, indexRetry, indexEdit, indexFork, indexEstimate,
   indexEstimateDefault, indexPlan, roundTrip, contractStores, schema, database, connection, asContractSummarize, state, busy,
-  controllerModel, allowed, cancelled, recorded, markReason, cacheState, nextCost, markedMessages, cacheKey, callOptions, asChatTransport, zoteroSummarizer, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
+  controllerModel, allowed, cancelled, recorded, markReason, cacheState, nextCost, markedMessages, cacheKey, callOptions, steppedMessages, asChatTransport, zoteroSummarizer, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
 };
 
 // Issue 24: the AI SDK's web globals from the current main window, and a transport that knows what
