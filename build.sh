@@ -144,7 +144,7 @@ ensure_npm_ci() {
   fi
 }
 
-ensure_npm_packages() { ensure_npm_ci tests; }
+ensure_npm_packages() { ensure_npm_ci tests; ensure_npm_ci tests/providers; }
 ensure_build_npm_packages() { ensure_npm_ci build; }
 
 # What each command uses (docs/build-and-test.md, "setup"); `setup` is all of it.
@@ -314,8 +314,9 @@ pack_and_install() {
   printf '{ "name": "bibgenie-compaction-consumer", "private": true, "type": "module" }\n' >"$CONSUMER/package.json"
   # --legacy-peer-deps: peers (the AI SDK) come from tests/node_modules, not a second download.
   npm install --prefix "$CONSUMER" --no-audit --no-fund --legacy-peer-deps "$TARBALL"
-  tar -C tests --exclude=./node_modules -cf - . | tar -C "$CONSUMER/tests" -xf -
+  tar -C tests --exclude=./node_modules --exclude=./providers/node_modules -cf - . | tar -C "$CONSUMER/tests" -xf -
   ln -s "$TEST_NODE_MODULES" "$CONSUMER/tests/node_modules"
+  ln -s "$ROOT/tests/providers/node_modules" "$CONSUMER/tests/providers/node_modules"
   log "packed $(basename "$TARBALL"): $(tar -tzf "$TARBALL" | wc -l) files; installed into ${CONSUMER#"$ROOT"/}"
 }
 
@@ -481,7 +482,7 @@ run_stages() {
         ((packed)) || { timed "package" build_and_pack; packed=1; }
         case $stage in
           types) timed "types" consumer_type_check ;;
-          node) timed "node" consumer_node_tests node ;;
+          node) timed "node" consumer_node_tests node; timed "node: provider wire tests" consumer_node_tests providers ;;
           firefox) timed "firefox" consumer_node_tests firefox ;;
           zotero) timed "zotero" consumer_node_tests zotero-runtime ;;
         esac ;;
@@ -499,6 +500,7 @@ run_tests() {
   timed "3/7 package: build pkg/, npm pack, install into a consumer" build_and_pack
   timed "4/7 types: tsc --noEmit over a TypeScript consumer (AI SDK v5, v6, v7) and a Zotero plugin (zotero-types)" consumer_type_check
   timed "5/7 node: consumer tests against the packed package" consumer_node_tests node
+  timed "5/7 node: the turn on the wire through the real provider packages (ai 5, 6, 7)" consumer_node_tests providers
   timed "6/7 firefox: Zotero-style IIFE bundle in headless Firefox ESR" consumer_node_tests firefox
   timed "7/7 zotero: a Zotero plugin scope in Firefox's parent process (chrome://, Sqlite.sys.mjs)" consumer_node_tests zotero-runtime
   log "./build.sh test: all 7 stages passed in $((SECONDS - start))s (cargo test, Firefox wasm-bindgen-test, npm pack, tsc, Node consumer, IIFE in Firefox, Zotero plugin scope)"
