@@ -567,6 +567,7 @@ run_bench() {
   timed "bench 4/7: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
   timed "bench 5/7: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
   timed "bench 6/7: prompt cache policies" bash -c 'set -o pipefail; node bench/cache/sessions.mjs | tee -a "$1"' _ "$report"
+  timed "bench 6/7: cache mark placement against one rolling mark, and plan.cost against the simulated bill" bash -c 'set -o pipefail; node bench/cache/placement.mjs | tee -a "$1"' _ "$report"
   timed "bench 7/7: what survives compaction (retention)" bash -c 'set -o pipefail; node bench/retention/retention.mjs | tee -a "$1"' _ "$report"
   log "tables collected in ${report#"$ROOT"/}"
 }
