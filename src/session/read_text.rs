@@ -217,6 +217,8 @@ struct PartFields<'a> {
     approval: Option<&'a RawValue>,
     id: Option<String>,
     data: Option<Value>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    provider_metadata: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -283,7 +285,10 @@ pub fn read_node(raw: &RawJson) -> Option<ReadNode> {
 fn part(fields: PartFields, raw: &RawJson) -> Option<Part> {
     Some(match fields.part_type.as_str() {
         "text" => Part::Text { text: fields.text? },
-        "reasoning" => Part::Reasoning { text: fields.text? },
+        "reasoning" => Part::Reasoning {
+            text: fields.text?,
+            provider_metadata: fields.provider_metadata.filter(|m| m.get() != "null").map(|m| raw.range_of(m.get())),
+        },
         "file" => Part::File { media_type: fields.media_type?, filename: fields.filename, url: fields.url? },
         "source-url" => Part::SourceUrl { source_id: fields.source_id?, url: fields.url?, title: fields.title },
         "source-document" => Part::SourceDocument {

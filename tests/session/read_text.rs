@@ -246,3 +246,20 @@ fn a_node_the_rules_call_invalid_is_still_left_to_the_sessions_read() {
         assert!(Node::read_text(&bad.to_string()).is_none(), "{bad}");
     }
 }
+
+#[test]
+fn a_replayed_reasonings_provider_metadata_is_priced_as_sent() {
+    use bibgenie_compaction::estimate::ModelProfile;
+    let signature = "EqQBCkYIBxgCKkB".repeat(60);
+    let with = json!({ "role": "assistant", "parts": [{ "type": "reasoning", "text": "Weighing the sources.",
+        "providerMetadata": { "anthropic": { "signature": signature } } }] });
+    let without = json!({ "role": "assistant", "parts": [{ "type": "reasoning", "text": "Weighing the sources." }] });
+    let replays = ModelProfile::from_value(&json!({ "contextWindow": 200000, "replaysReasoning": true })).unwrap();
+    let drops = ModelProfile::from_value(&json!({ "contextWindow": 200000, "replaysReasoning": false })).unwrap();
+    let tokens = |m: &Value, model: &ModelProfile| estimate_one_message(m, Some(model)).unwrap();
+    assert!(tokens(&with, &replays) > tokens(&without, &replays) + 100, "the signature goes back with the text");
+    assert_eq!(tokens(&with, &drops), tokens(&without, &drops), "nothing of it is sent when reasoning is not replayed");
+    // The text reader and the Value rules agree.
+    let fast = MessageText::read(&with.to_string()).and_then(|m| m.estimate(Some(&replays))).unwrap();
+    assert_eq!(fast, tokens(&with, &replays));
+}
