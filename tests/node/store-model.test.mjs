@@ -455,12 +455,12 @@ async function runSequence(store, seed, figures, prefix) {
     if (belowLeaf === leaf) belowLeaf = undefined;
     let target;
     const r = rng.int(10);
-    if (r <= 5 && belowLeaf && rng.chance(0.5)) target = belowLeaf;
-    else if (r <= 5 && foldedUnderHeld.length && rng.chance(0.5)) [sessionId, target] = rng.pick(foldedUnderHeld);
+    if (r <= 5 && foldedUnderHeld.length && rng.chance(0.5)) [sessionId, target] = rng.pick(foldedUnderHeld);
     else if (r <= 5 && underHeld.length) [sessionId, target] = rng.pick(underHeld);
     else if (r <= 3 && sharedUpdatable.length) [sessionId, target] = rng.pick(sharedUpdatable);
     else if (r <= 5 && leaf) target = leaf;
     else if (r <= 6 && pending.length) target = rng.pick(pending.some(hasPendingDynamic) && rng.chance(0.7) ? pending.filter(hasPendingDynamic) : pending);
+    else if (r >= 8 && belowLeaf && rng.chance(0.6)) target = belowLeaf;
     else if (r === 7 && visible.length > s.own.length) target = rng.pick(visible.slice(0, visible.length - s.own.length)); // inherited
     else target = visible.length ? rng.pick(visible) : null;
     if (!target) return opAppend();
