@@ -12,24 +12,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { compaction, linearSession, scriptedSummarizer, validSummary } from './runner-fixtures.mjs';
 import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
+import { sdks } from './ai-sdks.mjs';
 
 const { CompactionController, CompactionChatTransport, MemoryStore, SqliteStore, ZoteroDBStore, readBranch, project, editTarget } = compaction;
 
 /** Small enough that a few turns overflow it: most sends compact first. */
 const MODEL = Object.freeze({ id: 'test-2k', contextWindow: 2048, maxOutputTokens: 256 });
-
-const v2 = { finishReason: (r) => r, usage: (input, output) => ({ inputTokens: input, outputTokens: output, totalTokens: input + output }) };
-const v3 = {
-  finishReason: (r) => ({ unified: r, raw: r }),
-  usage: (input, output) => ({
-    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: output, text: output, reasoning: undefined },
-  }),
-};
-const sdks = [{ name: 'ai@5', ai: await import('ai'), test: await import('ai/test'), Mock: 'MockLanguageModelV2', ...v2 }];
-for (const [name, spec, Mock] of [['ai@6', 'ai6', 'MockLanguageModelV3'], ['ai@7', 'ai7', 'MockLanguageModelV4']]) {
-  sdks.push({ name, ai: await import(spec), test: await import(`${spec}/test`), Mock, ...v3 });
-}
 
 const tmp = mkdtempSync(join(tmpdir(), 'bibgenie-turns-'));
 let files = 0;
@@ -51,19 +39,6 @@ const backends = [
     },
   },
 ];
-
-/** A seeded generator (mulberry32). */
-function prng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { pick: (list) => list[Math.floor(next() * list.length)] };
-}
 
 /** The kinds of send, in turn (a tool call is followed by its continuation). */
 const SCHEDULE = ['new', 'saved-first', 'tool', 'regenerate', 'new', 'edit', 'saved-first', 'tool', 'edit', 'regenerate', 'new'];
@@ -126,7 +101,6 @@ for (const sdk of sdks) {
           return { controller, transport };
         };
         let { controller, transport } = make(handle.store);
-        const rng = prng(0x5eed + sdks.indexOf(sdk) * 7 + backends.indexOf(backend));
         const seenKinds = new Set();
         const branchOf = async () => {
           const session = await handle.store.load(sessionId);
@@ -147,7 +121,7 @@ for (const sdk of sdks) {
           seenKinds.add(kind);
           const history = branch.filter((node) => !isCheckpoint(node));
           // Now and then a long question: the send must compact first (a preflight), whatever the kind.
-          const text = `${kind} ${++n}: ${words(turn % 3 === 1 ? 350 : rng.pick([20, 40, 60]), 'ask')}${kind === 'tool' ? ' [search]' : ''}`;
+          const text = `${kind} ${++n}: ${words(turn % 3 === 1 ? 350 : [20, 40, 60][(turn * 7 + sdks.indexOf(sdk) + backends.indexOf(backend)) % 3], 'ask')}${kind === 'tool' ? ' [search]' : ''}`;
           let messages;
           let trigger = 'submit-message';
           if (kind === 'new' || kind === 'tool') {

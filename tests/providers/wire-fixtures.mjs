@@ -2,6 +2,7 @@
 // body and answers in the provider's own streaming format (Anthropic and OpenAI SSE, OpenAI's
 // Responses events, Google's SSE, Bedrock's binary event stream), and readers of the cache marks
 // in a recorded body.
+import { crc32 } from 'node:zlib';
 
 /** The provider packages, per AI SDK major (tests/providers/package.json). */
 export const SDKS = [
@@ -81,16 +82,6 @@ function googleStream(answer) {
 
 // Bedrock's ConverseStream answers in AWS's binary event-stream framing: per message a prelude
 // (total and header length, CRC32), string headers, the JSON payload, and a CRC32 of it all.
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(bytes) {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 function eventFrame(eventType, payload) {
   const enc = new TextEncoder();
   const headers = [];
