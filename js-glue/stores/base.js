@@ -388,9 +388,10 @@ export class SessionStoreBase {
   // ---- App operations ---------------------------------------------------------------------
 
   /**
-   * Creates an empty session (leafId null, branchRevision 0).
+   * Creates an empty session (leafId null, branchRevision 0). Its id is `sessionId`, the name fork,
+   * importSession and importMessages use; `id` is the same, its older name.
    * @param {{ id?: string, title?: string | null, appKey?: string | null }} [options]
-   * @returns {Promise<Session & { id: string }>}
+   * @returns {Promise<Session & { sessionId: string, id: string }>}
    */
   async createSession(options = {}) {
     const id = options.id ?? randomId();
@@ -400,7 +401,7 @@ export class SessionStoreBase {
     const self = this;
     return this.#write(function* () {
       yield* self.#insertSession('createSession', { id, title, appKey, leafId: null, branchRevision: 0 });
-      return { id, nodes: [], leafId: null, branchRevision: 0 };
+      return { sessionId: id, id, nodes: [], leafId: null, branchRevision: 0 };
     });
   }
 
