@@ -145,6 +145,8 @@ ensure_npm_ci() {
 }
 
 ensure_npm_packages() { ensure_npm_ci tests; ensure_npm_ci tests/providers; }
+# The bundlers the firefox stage builds apps with (Vite, webpack), apart from tests/ (docs/build-and-test.md).
+ensure_bundler_npm_packages() { ensure_npm_ci tests/bundlers; }
 ensure_build_npm_packages() { ensure_npm_ci build; }
 
 # What each command uses (docs/build-and-test.md, "setup"); `setup` is all of it.
@@ -164,15 +166,16 @@ setup_bench() {
 
 # setup_for what...: what those commands or test stages use, each step once, then the time taken.
 setup_for() {
-  local start=$SECONDS what build=0 browser=0 tests=0 bench=0
+  local start=$SECONDS what build=0 browser=0 tests=0 bench=0 bundlers=0
   for what in "$@"; do
     case $what in
       build) build=1 ;;
       # The browser stage builds the wasm test binaries and runs them with wasm-bindgen-test-runner.
       browser) ensure_wasm_target; ensure_wasm_bindgen; browser=1 ;;
       package | types | node | demo | example) build=1 tests=1 ;;
-      firefox | zotero) build=1 tests=1 browser=1 ;;
-      bench | all) build=1 tests=1 browser=1 bench=1 ;;
+      firefox) build=1 tests=1 browser=1 bundlers=1 ;;
+      zotero) build=1 tests=1 browser=1 ;;
+      bench | all) build=1 tests=1 browser=1 bench=1 bundlers=1 ;;
       native | soak) ;;
       *) fail "unknown test stage '$what' (native browser package types node firefox zotero)" ;;
     esac
@@ -180,6 +183,7 @@ setup_for() {
   ((build)) && setup_build
   ((browser)) && setup_browser
   ((tests)) && ensure_npm_packages
+  ((bundlers)) && ensure_bundler_npm_packages
   ((bench)) && setup_bench
   log "setup ($*): done in $((SECONDS - start))s"
 }
@@ -314,7 +318,7 @@ pack_and_install() {
   printf '{ "name": "bibgenie-compaction-consumer", "private": true, "type": "module" }\n' >"$CONSUMER/package.json"
   # --legacy-peer-deps: peers (the AI SDK) come from tests/node_modules, not a second download.
   npm install --prefix "$CONSUMER" --no-audit --no-fund --legacy-peer-deps "$TARBALL"
-  tar -C tests --exclude=./node_modules --exclude=./providers/node_modules -cf - . | tar -C "$CONSUMER/tests" -xf -
+  tar -C tests --exclude=./node_modules --exclude=./providers/node_modules --exclude=./bundlers/node_modules -cf - . | tar -C "$CONSUMER/tests" -xf -
   ln -s "$TEST_NODE_MODULES" "$CONSUMER/tests/node_modules"
   ln -s "$ROOT/tests/providers/node_modules" "$CONSUMER/tests/providers/node_modules"
   log "packed $(basename "$TARBALL"): $(tar -tzf "$TARBALL" | wc -l) files; installed into ${CONSUMER#"$ROOT"/}"

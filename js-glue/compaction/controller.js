@@ -21,7 +21,8 @@ import { estimate, plan, project } from '../session/calls.js';
 import { createAbortSignalLike } from '../util/abort-signal.js';
 import { randomHex } from '../util/random-id.js';
 import { codedError as controllerError } from '../util/coded-error.js';
-import { checkModelCounts, checkOverheadCounts } from './counts.js';
+import { checkOverheadCounts } from './counts.js';
+import { checkModelProfile } from './model-profile.js';
 import { sessionSlot } from '../session/in-flight.js';
 import { NOT_HELD, PREPARED, SEND_MARKS, readSession, sendMarks } from '../session/session-read.js';
 
@@ -152,8 +153,7 @@ export class CompactionController {
     if (typeof sessionId !== 'string' || sessionId === '') {
       throw controllerError('invalid-options', 'CompactionController: sessionId must be a non-empty string');
     }
-    if (!model || typeof model !== 'object') throw controllerError('invalid-model', 'CompactionController: model must be a ModelProfile object');
-    checkModelCounts(model, 'CompactionController');
+    checkModelProfile(model, 'CompactionController');
     checkOverheadCounts(overhead, 'CompactionController');
     if (typeof summarize !== 'function') throw controllerError('invalid-options', 'CompactionController: summarize must be a function');
     if (onStatus !== undefined && typeof onStatus !== 'function') {
@@ -236,8 +236,7 @@ export class CompactionController {
    */
   setModel(model) {
     if (this.#slot.run) throw controllerError('busy', 'setModel: a compaction is running; wait for it or cancel it first');
-    if (!model || typeof model !== 'object') throw controllerError('invalid-model', 'setModel: model must be a ModelProfile object');
-    checkModelCounts(model, 'setModel');
+    checkModelProfile(model, 'setModel');
     this.#model = model;
   }
 

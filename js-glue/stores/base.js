@@ -61,7 +61,7 @@
 
 import { drive } from './sequencing.js';
 import {
-  ancestorChain, checkHeadMove, isCheckpoint, mayStillCompleteTool, nodeJson, nodeRow, optionalText, randomId, requireId, storeError,
+  ancestorChain, checkHeadMove, isCheckpoint, mayStillCompleteTool, nodeFields, nodeJson, nodeRow, optionalText, randomId, requireId, storeError,
 } from './nodes.js';
 import { sessionFromMessages } from './linear-import.js';
 import { TxBuffer } from './tx-buffer.js';
@@ -196,13 +196,15 @@ export class SessionStoreBase {
    * @returns {Generator<unknown, void, any>}
    */
   *#append(row, node, where) {
-    const json = nodeJson(node, where);
+    nodeFields(node, where);
     if (yield* this.#hasVisibleNode(row, node.id)) {
       throw storeError('duplicate-id', `${where}: session ${row.id} already has a node ${node.id}`);
     }
     if (node.parentId !== null && !(yield* this.#hasVisibleNode(row, node.parentId))) {
       throw storeError('missing-parent', `${where}: node ${node.id}: parent ${node.parentId} is not in session ${row.id}`);
     }
+    // The core's node rules after the session's: a duplicate or an orphan says so first.
+    const json = nodeJson(node, where);
     yield this.#driver.insertNode(row.id, nodeRow(node, json), Date.now());
   }
 
@@ -386,9 +388,10 @@ export class SessionStoreBase {
   // ---- App operations ---------------------------------------------------------------------
 
   /**
-   * Creates an empty session (leafId null, branchRevision 0).
+   * Creates an empty session (leafId null, branchRevision 0). Its id is `sessionId`, the name fork,
+   * importSession and importMessages use; `id` is the same, its older name.
    * @param {{ id?: string, title?: string | null, appKey?: string | null }} [options]
-   * @returns {Promise<Session & { id: string }>}
+   * @returns {Promise<Session & { sessionId: string, id: string }>}
    */
   async createSession(options = {}) {
     const id = options.id ?? randomId();
@@ -398,7 +401,7 @@ export class SessionStoreBase {
     const self = this;
     return this.#write(function* () {
       yield* self.#insertSession('createSession', { id, title, appKey, leafId: null, branchRevision: 0 });
-      return { id, nodes: [], leafId: null, branchRevision: 0 };
+      return { sessionId: id, id, nodes: [], leafId: null, branchRevision: 0 };
     });
   }
 

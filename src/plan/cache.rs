@@ -54,7 +54,7 @@ impl CacheProfile {
         };
         let price = |name: &str, default: Option<f64>| -> Result<f64> {
             match map.get(name) {
-                None | Some(Value::Null) => default.ok_or_else(|| invalid(format!("cache.{name} is missing (NaN arrives as null)"))),
+                None | Some(Value::Null) => default.ok_or_else(|| invalid(format!("cache.{name} is missing or null"))),
                 Some(Value::Number(n)) => n
                     .as_f64()
                     .filter(|f| f.is_finite() && *f >= 0.0)
@@ -64,7 +64,7 @@ impl CacheProfile {
         };
         let count = |name: &str, default: Option<u64>| -> Result<u64> {
             match map.get(name) {
-                None | Some(Value::Null) => default.ok_or_else(|| invalid(format!("cache.{name} is missing (NaN arrives as null)"))),
+                None | Some(Value::Null) => default.ok_or_else(|| invalid(format!("cache.{name} is missing or null"))),
                 Some(v) => parse_count(v).ok_or_else(|| invalid(format!("cache.{name} must be a non-negative integer, got {v}"))),
             }
         };

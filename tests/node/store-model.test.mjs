@@ -254,7 +254,7 @@ class Reference {
     return {
       apply: () => {
         this.sessions.set(id, { id, base: null, own: [], leafId: null, rev: 0, sharedChanges: [] });
-        return { id, nodes: [], leafId: null, branchRevision: 0 };
+        return { sessionId: id, id, nodes: [], leafId: null, branchRevision: 0 };
       },
     };
   }

@@ -31,6 +31,7 @@ import init, {
   history,
   historyPositions,
   init as initNamed,
+  isCheckpoint,
   initSync,
   installWindowGlobals,
   loadCompaction,
@@ -140,6 +141,7 @@ export const MAIN_EXPORTS = {
   historyPositions,
   init: initNamed,
   initSync,
+  isCheckpoint,
   installWindowGlobals,
   loadCompaction,
   lookupLedger,
@@ -194,6 +196,7 @@ export const SLIM_EXPORTS = {
   historyPositions: slim.historyPositions,
   init: slim.init,
   initSync: slim.initSync,
+  isCheckpoint: slim.isCheckpoint,
   installWindowGlobals: slim.installWindowGlobals,
   loadCompaction: slim.loadCompaction,
   lookupLedger: slim.lookupLedger,
@@ -315,6 +318,11 @@ const projection: Projection = project(withCheckpoint);
 const forModel: UIMessage[] = projection.messages;
 const keptFrom: string | null = projection.keptFromId ?? projection.checkpointId;
 const durable: SessionNode[] = history(session);
+// isCheckpoint narrows: what a chat UI shows is the AI SDK's UIMessage[], no cast.
+const shown: UIMessage[] = durable.filter((node) => !isCheckpoint(node));
+const checkpoints: CheckpointNode[] = durable.filter(isCheckpoint);
+// @ts-expect-error a plain negated filter does not narrow to messages
+const unnarrowed: UIMessage[] = durable.filter((node) => !('checkpoint' in node));
 
 const retry: RetryTarget | null = retryTarget(session);
 if (retry) console.log(retry.assistantId, retry.parentId);
@@ -446,7 +454,8 @@ const database: SqliteDatabaseLike = sqlite.database;
 const connection: ZoteroDBConnectionLike = zoteroStore.connection;
 
 async function storeOperations(store: SessionStoreBase): Promise<Session> {
-  const created: Session & { id: string } = await store.createSession();
+  const created: Session & { sessionId: string; id: string } = await store.createSession();
+  const sameId: string = created.sessionId;
   const imported: SessionHead = await store.importSession(session, { id: 'demo' });
   const ids: string[] = await store.listSessions();
   const appended: SessionHead = await store.appendMessage(created.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] });
