@@ -168,7 +168,9 @@ ensure_npm_ci() {
   fi
 }
 
-ensure_npm_packages() { ensure_npm_ci tests; }
+ensure_npm_packages() { ensure_npm_ci tests; ensure_npm_ci tests/providers; }
+# The bundlers the firefox stage builds apps with (Vite, webpack), apart from tests/ (docs/build-and-test.md).
+ensure_bundler_npm_packages() { ensure_npm_ci tests/bundlers; }
 ensure_build_npm_packages() { ensure_npm_ci build; }
 
 # What each command uses (docs/build-and-test.md, "setup"); `setup` is all of it.
@@ -188,15 +190,16 @@ setup_bench() {
 
 # setup_for what...: what those commands or test stages use, each step once, then the time taken.
 setup_for() {
-  local start=$SECONDS what build=0 browser=0 tests=0 bench=0
+  local start=$SECONDS what build=0 browser=0 tests=0 bench=0 bundlers=0
   for what in "$@"; do
     case $what in
       build) build=1 ;;
       # The browser stage builds the wasm test binaries and runs them with wasm-bindgen-test-runner.
       browser) ensure_wasm_target; ensure_wasm_bindgen; browser=1 ;;
       package | types | node | demo | example) build=1 tests=1 ;;
-      firefox | zotero) build=1 tests=1 browser=1 ;;
-      bench | all) build=1 tests=1 browser=1 bench=1 ;;
+      firefox) build=1 tests=1 browser=1 bundlers=1 ;;
+      zotero) build=1 tests=1 browser=1 ;;
+      bench | all) build=1 tests=1 browser=1 bench=1 bundlers=1 ;;
       native | soak) ;;
       *) fail "unknown test stage '$what' (native browser package types node firefox zotero)" ;;
     esac
@@ -204,6 +207,7 @@ setup_for() {
   ((build)) && setup_build
   ((browser)) && setup_browser
   ((tests)) && ensure_npm_packages
+  ((bundlers)) && ensure_bundler_npm_packages
   ((bench)) && setup_bench
   log "setup ($*): done in $((SECONDS - start))s"
 }
@@ -338,8 +342,9 @@ pack_and_install() {
   printf '{ "name": "bibgenie-compaction-consumer", "private": true, "type": "module" }\n' >"$CONSUMER/package.json"
   # --legacy-peer-deps: peers (the AI SDK) come from tests/node_modules, not a second download.
   npm install --prefix "$CONSUMER" --no-audit --no-fund --legacy-peer-deps "$TARBALL"
-  tar -C tests --exclude=./node_modules -cf - . | tar -C "$CONSUMER/tests" -xf -
+  tar -C tests --exclude=./node_modules --exclude=./providers/node_modules --exclude=./bundlers/node_modules -cf - . | tar -C "$CONSUMER/tests" -xf -
   ln -s "$TEST_NODE_MODULES" "$CONSUMER/tests/node_modules"
+  ln -s "$ROOT/tests/providers/node_modules" "$CONSUMER/tests/providers/node_modules"
   log "packed $(basename "$TARBALL"): $(tar -tzf "$TARBALL" | wc -l) files; installed into ${CONSUMER#"$ROOT"/}"
 }
 
@@ -515,7 +520,7 @@ run_stages() {
         ((packed)) || { timed "package" build_and_pack; packed=1; }
         case $stage in
           types) timed "types" consumer_type_check ;;
-          node) timed "node" consumer_node_tests node ;;
+          node) timed "node" consumer_node_tests node; timed "node: provider wire tests" consumer_node_tests providers ;;
           firefox) timed "firefox" firefox_node_tests firefox ;;
           zotero) timed "zotero" firefox_node_tests zotero-runtime ;;
         esac ;;
@@ -533,6 +538,7 @@ run_tests() {
   timed "3/7 package: build pkg/, npm pack, install into a consumer" build_and_pack
   timed "4/7 types: tsc --noEmit over a TypeScript consumer (AI SDK v5, v6, v7) and a Zotero plugin (zotero-types)" consumer_type_check
   timed "5/7 node: consumer tests against the packed package" consumer_node_tests node
+  timed "5/7 node: the turn on the wire through the real provider packages (ai 5, 6, 7)" consumer_node_tests providers
   timed "6/7 firefox: Zotero-style IIFE bundle in headless Firefox ESR 153 and 140" firefox_node_tests firefox
   timed "7/7 zotero: a Zotero plugin scope in Firefox's parent process (chrome://, Sqlite.sys.mjs), ESR 153 and 140" firefox_node_tests zotero-runtime
   log "./build.sh test: all 7 stages passed in $((SECONDS - start))s (cargo test, Firefox wasm-bindgen-test, npm pack, tsc, Node consumer, IIFE in Firefox, Zotero plugin scope)"
@@ -599,6 +605,7 @@ run_bench() {
   timed "bench 4/7: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
   timed "bench 5/7: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
   timed "bench 6/7: prompt cache policies" bash -c 'set -o pipefail; node bench/cache/sessions.mjs | tee -a "$1"' _ "$report"
+  timed "bench 6/7: cache mark placement against one rolling mark, and plan.cost against the simulated bill" bash -c 'set -o pipefail; node bench/cache/placement.mjs | tee -a "$1"' _ "$report"
   timed "bench 7/7: what survives compaction (retention)" bash -c 'set -o pipefail; node bench/retention/retention.mjs | tee -a "$1"' _ "$report"
   log "tables collected in ${report#"$ROOT"/}"
 }

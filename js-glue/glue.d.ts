@@ -36,13 +36,22 @@ export interface SessionHead {
  * session-moved (an append's expectedLeafId / expectedRevision no longer hold), app-key-exists,
  * has-forks (deleteSession without withForks), store-closed; and the retryable store-busy (the
  * file stayed locked by another connection) and store-conflict (a transaction's session kept
- * changing under every attempt), both with `retryable: true`.
+ * changing under every attempt), both with `retryable: true`; store-open-failed (SqliteStore given
+ * the Database class could not open its file: a missing folder, no permission, not a database).
  */
 export type StoreErrorCode =
   | 'invalid-argument' | 'invalid-node' | 'invalid-session' | 'duplicate-id' | 'missing-parent'
   | 'missing-leaf' | 'unknown-session' | 'unknown-node' | 'session-exists' | 'not-updatable'
   | 'invalid-revision' | 'transaction-closed' | 'unsupported-schema'
-  | 'session-moved' | 'app-key-exists' | 'has-forks' | 'store-closed' | 'store-busy' | 'store-conflict';
+  | 'session-moved' | 'app-key-exists' | 'has-forks' | 'store-closed' | 'store-busy' | 'store-conflict'
+  | 'store-open-failed';
+
+/**
+ * Whether a node is a compaction checkpoint (`{ id, parentId, createdAt?, checkpoint }`): `history()`
+ * and a store's `load()` return checkpoints in place, which a chat UI (`useChat`) does not show.
+ * `history(session).filter((node) => !isCheckpoint(node))` is then `MessageNode[]`.
+ */
+export function isCheckpoint(node: unknown): node is CheckpointNode;
 
 /** A session's metadata, as `listSessions({ details: true })` lists it. */
 export interface SessionInfo {
@@ -129,8 +138,11 @@ export declare class SessionStoreBase implements SessionStore {
    * then `store-conflict`). No database transaction is open while fn runs.
    */
   transaction<T>(sessionId: string, fn: (tx: StoreTx) => Promise<T>): Promise<T>;
-  /** An empty session (leafId null, revision 0); a random id unless given. */
-  createSession(options?: { id?: string } & SessionInfoInput): Promise<Session & { id: string }>;
+  /**
+   * An empty session (leafId null, revision 0); a random id unless given. Its id is `sessionId`,
+   * as fork, importSession and importMessages name it; `id` is the same value (the older name).
+   */
+  createSession(options?: { id?: string } & SessionInfoInput): Promise<Session & { sessionId: string; id: string }>;
   /** Stores a whole session verbatim (nodes, leaf, revision), e.g. the demo's bundled session. */
   importSession(session: Session, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
   /** Imports a linear UIMessage list (no parentId) as a new session: see sessionFromMessages. */
@@ -401,7 +413,19 @@ export function sessionCacheKey(sessionId: string): string;
 /** streamText options for the session's cache: OpenAI's promptCacheKey, nothing for the others. */
 export interface PromptCacheCallOptions {
   providerOptions?: { openai: { promptCacheKey: string } };
+  /** The transport's: a mark on the last message of each later step of a multi-step turn (`cacheStepMarks`). */
+  prepareStep?: CacheStepMarks;
 }
+
+/** streamText's `prepareStep` that marks each later step's last message (at most 4 marks in all). */
+export type CacheStepMarks = <M extends MarkableModelMessage>(step: { stepNumber: number; messages: M[] }) => { messages: M[] } | undefined;
+
+/**
+ * For the steps of a multi-step turn: from step 1 on, a mark on the request's last message, so each
+ * step reads what the one before wrote; undefined for an implicit cache. The transport puts it in
+ * `cacheCallOptions.prepareStep`; an app with its own `prepareStep` calls it from there.
+ */
+export function cacheStepMarks(provider: CacheProvider, options?: { ttl?: '5m' | '1h' }): CacheStepMarks | undefined;
 
 /** `{ providerOptions: { openai: { promptCacheKey } } }` for OpenAI, `{}` for the others. */
 export function promptCacheCallOptions(provider: CacheProvider, sessionId: string): PromptCacheCallOptions;

@@ -4,7 +4,11 @@ import type { InitInput, InitOutput } from './bibgenie_compaction.js';
 // The export list of both entries (exports.d.ts); only init differs.
 export * from './exports.js';
 
-/** Instantiates the wasm once (Node: read from disk; browsers: fetched beside this module). */
+/**
+ * Instantiates the wasm once (Node: read from disk; browsers: fetched beside this module). When it
+ * is not found or does not start, rejects with `code: 'wasm-load-failed'` and `url` (what it tried);
+ * a later call tries again. Pass the wasm yourself with `init({ module_or_path })`.
+ */
 export function init(
   input?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>,
 ): Promise<InitOutput>;

@@ -20,6 +20,8 @@ export interface InternalSessionIndexClass {
   from(session: unknown): InternalSessionIndex;
   /** Grows the wasm's text buffer for a session of about `bytes` (a hint; never throws). */
   reserveText(bytes: number): void;
+  /** Throws `invalid-node` (naming the node and field) for a node's JSON text the session's read would call invalid. */
+  checkNodeText(text: string): void;
   /** The checks `compact` rejects with before it loads anything: model, mode, draft, overhead. */
   checkCompactInputs(model: unknown, mode: unknown, draft: unknown, overhead: unknown): void;
 }

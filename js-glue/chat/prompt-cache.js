@@ -13,6 +13,57 @@ const MARKED = {
   openrouter: () => ({ cacheControl: { type: 'ephemeral' } }),
 };
 const IMPLICIT = new Set(['openai', 'deepseek', 'google', 'implicit']);
+/** The most marks one request may carry: Anthropic's limit (Bedrock's and OpenRouter's too), system and tools included. */
+const MAX_MARKS = 4;
+
+/** `target` with the provider's option merged into its `providerOptions` (a copy). @param {any} target @param {string} provider @param {object} option */
+function withOption(target, provider, option) {
+  const own = target.providerOptions ?? {};
+  return { ...target, providerOptions: { ...own, [provider]: { ...(own[provider] ?? {}), ...option } } };
+}
+
+/**
+ * The message marked where the provider reads the mark. Anthropic applies a message's mark to its
+ * last part, Bedrock appends a cache point after the message; OpenRouter copies a user or tool
+ * message's mark onto every part (ai 5: 3 marks became 6, over Anthropic's 4), so there the mark
+ * goes on the last part alone.
+ * @param {any} message @param {string} provider @param {object} option
+ */
+function marked(message, provider, option) {
+  const partLevel = provider === 'openrouter' && (message.role === 'user' || message.role === 'tool');
+  if (!partLevel || !Array.isArray(message.content) || message.content.length === 0) return withOption(message, provider, option);
+  const content = [...message.content];
+  content[content.length - 1] = withOption(content[content.length - 1], provider, option);
+  return { ...message, content };
+}
+
+/** The option keys a mark sets, by provider. */
+const MARK_KEYS = { anthropic: ['cacheControl', 'cache_control'], bedrock: ['cachePoint'], openrouter: ['cacheControl', 'cache_control'] };
+
+/** Whether `target` (a message or a part) carries the provider's mark itself. @param {any} target @param {string} provider */
+function carriesMark(target, provider) {
+  const own = target?.providerOptions?.[provider];
+  return Boolean(own) && MARK_KEYS[/** @type {keyof typeof MARK_KEYS} */ (provider)].some((key) => own[key] != null);
+}
+
+/** Whether the message or one of its parts carries the provider's mark. @param {any} message @param {string} provider */
+function isMarked(message, provider) {
+  return carriesMark(message, provider) || (Array.isArray(message?.content) && message.content.some((/** @type {any} */ part) => carriesMark(part, provider)));
+}
+
+/** `target` without the provider's mark keys (a copy when it had one). @param {any} target @param {string} provider */
+function withoutOption(target, provider) {
+  if (!carriesMark(target, provider)) return target;
+  const own = { ...target.providerOptions[provider] };
+  for (const key of MARK_KEYS[/** @type {keyof typeof MARK_KEYS} */ (provider)]) delete own[key];
+  return { ...target, providerOptions: { ...target.providerOptions, [provider]: own } };
+}
+
+/** The message with no mark of the provider, on it or its parts. @param {any} message @param {string} provider */
+function unmarked(message, provider) {
+  const bare = withoutOption(message, provider);
+  return Array.isArray(bare.content) ? { ...bare, content: bare.content.map((/** @type {any} */ part) => withoutOption(part, provider)) } : bare;
+}
 
 /** @param {unknown} provider */
 function checkProvider(provider) {
@@ -72,11 +123,38 @@ export function applyCacheBreakpoints(modelMessages, options) {
   for (const { index } of marks) {
     const at = Number.isInteger(index) ? ends[index] : undefined;
     if (at === undefined || at < 0) continue;
-    const message = out[at];
-    const own = message.providerOptions ?? {};
-    out[at] = { ...message, providerOptions: { ...own, [provider]: { ...(own[provider] ?? {}), ...mark(options) } } };
+    out[at] = marked(out[at], provider, mark(options));
   }
   return out;
+}
+
+/**
+ * streamText's `prepareStep` for the steps of a multi-step turn (tool calls answered within it):
+ * from step 1 on, a mark on the request's last message, so each step reads the prefix the step
+ * before it wrote instead of sending every earlier tool result uncached. The turn's own marks stay;
+ * at the limit the mark nearest the end gives way (the provider finds its prefix from the new mark,
+ * a few blocks later). Nothing for an implicit cache.
+ * @param {string} provider @param {{ ttl?: '5m' | '1h' }} [options]
+ * @returns {((step: { stepNumber: number, messages: any[] }) => { messages: any[] } | undefined) | undefined}
+ */
+export function cacheStepMarks(provider, options = {}) {
+  checkProvider(provider);
+  const mark = MARKED[/** @type {keyof typeof MARKED} */ (provider)];
+  if (!mark) return undefined;
+  return ({ stepNumber, messages }) => {
+    if (!(stepNumber > 0) || !Array.isArray(messages) || messages.length === 0) return undefined;
+    const out = [...messages];
+    const last = out.length - 1;
+    let count = out.filter((message) => isMarked(message, provider)).length - (isMarked(out[last], provider) ? 1 : 0);
+    for (let at = last - 1; count >= MAX_MARKS && at >= 0; at--) {
+      if (isMarked(out[at], provider)) {
+        out[at] = unmarked(out[at], provider);
+        count--;
+      }
+    }
+    out[last] = marked(out[last], provider, mark(options));
+    return { messages: out };
+  };
 }
 
 /**

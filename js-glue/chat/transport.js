@@ -17,7 +17,7 @@ import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
 import { randomHex } from '../util/random-id.js';
 import { codedError as turnError } from '../util/coded-error.js';
 import { beginTurn } from '../session/in-flight.js';
-import { applyCacheBreakpoints, promptCacheCallOptions } from './prompt-cache.js';
+import { applyCacheBreakpoints, cacheStepMarks, promptCacheCallOptions } from './prompt-cache.js';
 import { liveWindow } from '../zotero/live-window.js';
 import { SEND_MARKS, readSession, sendMarks } from '../session/session-read.js';
 import { TurnStops } from './turn-stop.js';
@@ -197,7 +197,8 @@ export class CompactionChatTransport {
     const { promptCache, ...rest } = this.#streamOptions;
     if (promptCache === undefined) return;
     if (!promptCache || typeof promptCache !== 'object') throw turnError('invalid-options', 'CompactionChatTransport: promptCache must be { provider, cache?, ttl? }');
-    this.#cacheCallOptions = promptCacheCallOptions(promptCache.provider, this.#sessionId); // checks the provider too
+    const prepareStep = cacheStepMarks(promptCache.provider, { ttl: promptCache.ttl }); // checks the provider too
+    this.#cacheCallOptions = { ...promptCacheCallOptions(promptCache.provider, this.#sessionId), ...(prepareStep ? { prepareStep } : {}) };
     this.#promptCache = promptCache;
     this.#streamOptions = rest;
   }
@@ -233,10 +234,14 @@ export class CompactionChatTransport {
     };
   }
 
-  /** The options of `cacheBreakpoints` for this transport's cache marks (its `promptCache.cache`). */
+  /**
+   * The options of `cacheBreakpoints` for this transport's cache marks: its `promptCache.cache`, and
+   * the request's overhead, which comes before the messages in the cached prefix (the system prompt
+   * and tools count toward the provider's minimum cacheable prefix).
+   */
   #breakpointOptions() {
     const cache = this.#promptCache?.cache;
-    return cache ? { cache } : {};
+    return { ...(cache ? { cache } : {}), ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }) };
   }
 
   /** The options of the turn's submit: the request's overhead, and the cache marks to place with the send. */
@@ -345,6 +350,9 @@ export class CompactionChatTransport {
       await store.appendMessage(sessionId, asStored(sent), expected);
     }
 
+    // When the request went out: the stored response's `createdAt`, from which the next plan tells
+    // a warm prompt cache from a cold one (a UIMessage has no time of its own).
+    const sentAt = this.#controller.now();
     const streamed = await this.#streamResponse({ messages, abortSignal, trigger, chatId, ...this.#request, ...(await this.#cacheRequest(messages, result)) });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
       throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
@@ -353,7 +361,9 @@ export class CompactionChatTransport {
     const ending = { finishReason: /** @type {unknown} */ (undefined), errored: false };
     const metadata = this.#messageMetadata;
     const appOnError = /** @type {any} */ (this.#streamOptions).onError;
-    const persist = (/** @type {any} */ event) => (turn.claim() ? this.#persist(event, sent.id, ending, release) : undefined);
+    // Under the stored question answered in place (no compaction ran: it is the leaf), else where submit says.
+    const parentId = open ? sent.id : /** @type {any} */ (result).responseParentId;
+    const persist = (/** @type {any} */ event) => (turn.claim() ? this.#persist(event, parentId, sentAt, ending, release) : undefined);
     turn.storesPartial(last.role === 'assistant'
       ? async () => release() // a continuation's stored message keeps its parts
       : (answer) => persist({ responseMessage: answer, isContinuation: false, isAborted: true }));
@@ -381,21 +391,27 @@ export class CompactionChatTransport {
 
   /**
    * @param {{ responseMessage: any, isContinuation: boolean, isAborted?: boolean }} event
-   * @param {string} sentId the message the response answers: its parent (no other turn of this
+   * @param {string} parentId where the response goes (the submit's `responseParentId`: the message
+   *   it answers, or the checkpoint a preflight appended after that message; no other turn of this
    *   process moved the leaf meanwhile: the session's turn is held until here)
+   * @param {number} sentAt when the request went out (ms): `createdAt` of a response that has none
    * @param {{ finishReason: unknown, errored: boolean }} ending
    * @param {() => void} release ends the session's turn
    */
-  async #persist(event, sentId, ending, release) {
+  async #persist(event, parentId, sentAt, ending, release) {
     const { isContinuation, isAborted = false } = event;
     let { responseMessage } = event;
     try {
       if (responseMessage && Array.isArray(responseMessage.parts) && responseMessage.parts.length > 0) {
-        responseMessage = { ...responseMessage, metadata: endingMetadata(responseMessage.metadata, event, ending) };
+        responseMessage = {
+          ...responseMessage,
+          ...(typeof responseMessage.createdAt === 'number' ? {} : { createdAt: sentAt }),
+          metadata: endingMetadata(responseMessage.metadata, event, ending),
+        };
         if (isContinuation) {
           await this.#store.updateMessageParts(this.#sessionId, responseMessage.id, responseMessage.parts, { metadata: responseMessage.metadata });
         } else {
-          await this.#store.appendMessage(this.#sessionId, asStored(responseMessage), { parentId: sentId });
+          await this.#store.appendMessage(this.#sessionId, asStored(responseMessage), { parentId });
         }
       }
       if (this.#onFinish) await this.#onFinish({ responseMessage, isAborted, isContinuation });

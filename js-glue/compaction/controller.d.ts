@@ -33,7 +33,21 @@ export type CompactionState =
  * `branchRevision` are plain fields).
  */
 export type SubmitResult =
-  | { status: 'send'; messages: UIMessage[]; draft: Draft; outcome: CompactOutcome; stored?: true }
+  | {
+      status: 'send';
+      messages: UIMessage[];
+      draft: Draft;
+      outcome: CompactOutcome;
+      /** The draft was already the session's leaf: it is not to be appended again. */
+      stored?: true;
+      /**
+       * Where the response goes: append it with this `parentId`. The draft's id, or, when the draft
+       * was stored before the send and a preflight compacted, the checkpoint appended after it (so
+       * the checkpoint stays on the branch). A continuation (the draft is the stored assistant
+       * message) updates that message in place instead.
+       */
+      responseParentId: string;
+    }
   | { status: 'too-large' | 'cancelled' | 'failed'; reason: string; message?: string; draft: Draft; outcome?: CompactOutcome };
 
 export type ControllerAction = 'retry' | 'edit' | 'fork' | 'switch-model' | 'compact' | 'edit-draft' | 'submit';
@@ -74,6 +88,8 @@ export declare class CompactionController {
   /** True while a compaction (or its planning) runs. */
   readonly busy: boolean;
   readonly model: ModelProfile;
+  /** The controller's clock (the `now` option, else `Date.now()`): the transport stamps a stored response's `createdAt` with it. */
+  now(): number;
   setModel(model: ModelProfile): void;
   can(action: ControllerAction): boolean;
   /** Joins a running compaction instead of starting a second one. Never rejects for a failed compaction. */

@@ -21,7 +21,8 @@ import { estimate, plan, project } from '../session/calls.js';
 import { createAbortSignalLike } from '../util/abort-signal.js';
 import { randomHex } from '../util/random-id.js';
 import { codedError as controllerError } from '../util/coded-error.js';
-import { checkModelCounts, checkOverheadCounts } from './counts.js';
+import { checkOverheadCounts } from './counts.js';
+import { checkModelProfile } from './model-profile.js';
 import { sessionSlot } from '../session/in-flight.js';
 import { NOT_HELD, PREPARED, SEND_MARKS, readSession, sendMarks } from '../session/session-read.js';
 
@@ -152,8 +153,7 @@ export class CompactionController {
     if (typeof sessionId !== 'string' || sessionId === '') {
       throw controllerError('invalid-options', 'CompactionController: sessionId must be a non-empty string');
     }
-    if (!model || typeof model !== 'object') throw controllerError('invalid-model', 'CompactionController: model must be a ModelProfile object');
-    checkModelCounts(model, 'CompactionController');
+    checkModelProfile(model, 'CompactionController');
     checkOverheadCounts(overhead, 'CompactionController');
     if (typeof summarize !== 'function') throw controllerError('invalid-options', 'CompactionController: summarize must be a function');
     if (onStatus !== undefined && typeof onStatus !== 'function') {
@@ -221,6 +221,11 @@ export class CompactionController {
     return this.#slot.run !== null;
   }
 
+  /** The clock of the cache state (the `now` option), else `Date.now()`. */
+  now() {
+    return this.#cache ? this.#cache.now() : Date.now();
+  }
+
   get model() {
     return this.#model;
   }
@@ -231,8 +236,7 @@ export class CompactionController {
    */
   setModel(model) {
     if (this.#slot.run) throw controllerError('busy', 'setModel: a compaction is running; wait for it or cancel it first');
-    if (!model || typeof model !== 'object') throw controllerError('invalid-model', 'setModel: model must be a ModelProfile object');
-    checkModelCounts(model, 'setModel');
+    checkModelProfile(model, 'setModel');
     this.#model = model;
   }
 
@@ -441,7 +445,11 @@ export class CompactionController {
     try {
       const base = projected ?? this.#core.project(/** @type {any} */ (outcome).session).messages;
       const messages = stored ? [...base] : [...base, message];
-      const result = /** @type {SubmitResult & { draft: D }} */ ({ status: 'send', messages, draft, outcome, ...(stored ? { stored: true } : {}) });
+      // A new response belongs at the end of the branch the request was planned on: under the
+      // draft once it is stored, or, for a draft stored before, under the checkpoint a preflight
+      // appended after it (under the draft itself, the checkpoint would leave the branch).
+      const responseParentId = stored ? /** @type {any} */ (outcome).session?.leafId ?? message.id : message.id;
+      const result = /** @type {SubmitResult & { draft: D }} */ ({ status: 'send', messages, draft, outcome, responseParentId, ...(stored ? { stored: true } : {}) });
       if (projected && marks) sendMarks.set(result, marks);
       return result;
     } catch (error) {

@@ -20,7 +20,7 @@ export function checkModelCounts(model, where) {
   for (const name of MODEL_COUNTS) {
     const value = model[name];
     if (value === undefined || value === null) continue;
-    if (!isCount(value)) throw codedError('invalid-model', `${where}: model.${name} must be a non-negative integer, got ${shown(value)}`);
+    if (!isCount(value)) throw codedError('invalid-model', `${where}: model.${name} must be a non-negative integer, got ${shown(value)}`, { field: name });
   }
 }
 
@@ -32,6 +32,6 @@ export function checkOverheadCounts(overhead, where) {
   if (overhead === undefined || overhead === null || typeof overhead !== 'object' || !('tokens' in overhead)) return;
   const value = overhead.tokens;
   if (value !== undefined && value !== null && !isCount(value)) {
-    throw codedError('invalid-options', `${where}: overhead.tokens must be a non-negative integer, got ${shown(value)}`);
+    throw codedError('invalid-options', `${where}: overhead.tokens must be a non-negative integer, got ${shown(value)}`, { field: 'overhead.tokens' });
   }
 }

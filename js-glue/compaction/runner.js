@@ -101,6 +101,8 @@ function prepareOn(run, view) {
  * @returns {Promise<{ summary: string, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
 async function summarizeWith(run, request) {
+  // Cancelled before the request is made: no paid model call for a summary nobody will commit.
+  if (isAborted(run.signal)) return { outcome: cancelled() };
   let result;
   try {
     const value = run.summarize.call(undefined, request, run.signal ?? neverAbortingSignal());

@@ -18,6 +18,8 @@ export const sendMarks = new WeakMap();
 
 /** What `readSession` answers when the store's index cannot hold the session and `load` is false. */
 export const NOT_HELD = Symbol('not held');
+/** `stopped` of a read that `wait` never stops: no store call or `use` answers it (NOT_HELD would be "not held"). */
+const NEVER_STOPPED = Symbol('never stopped');
 
 /**
  * `use(view)` on the session as the store durably holds it now, in one read. `view` has `leafId`,
@@ -33,7 +35,7 @@ export const NOT_HELD = Symbol('not held');
  * @param {{ load?: boolean, wait?: (promise: Promise<any>) => Promise<any>, stopped?: unknown }} [options]
  * @returns {Promise<{ value: T | typeof NOT_HELD } | { stopped: true } | { failed: 'withSessionIndex' | 'load', error: unknown }>}
  */
-export async function readSession(store, sessionId, use, { load = true, wait = (promise) => promise, stopped = NOT_HELD } = {}) {
+export async function readSession(store, sessionId, use, { load = true, wait = (promise) => promise, stopped = NEVER_STOPPED } = {}) {
   if (typeof methodOf(store, 'withSessionIndex') === 'function') {
     let held;
     try {

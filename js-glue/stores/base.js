@@ -61,7 +61,7 @@
 
 import { drive } from './sequencing.js';
 import {
-  ancestorChain, checkHeadMove, isCheckpoint, mayStillCompleteTool, nodeJson, nodeRow, optionalText, randomId, requireId, storeError,
+  ancestorChain, checkHeadMove, isCheckpoint, mayStillCompleteTool, nodeFields, nodeJson, nodeRow, optionalText, randomId, requireId, storeError,
 } from './nodes.js';
 import { sessionFromMessages } from './linear-import.js';
 import { TxBuffer } from './tx-buffer.js';
@@ -196,13 +196,15 @@ export class SessionStoreBase {
    * @returns {Generator<unknown, void, any>}
    */
   *#append(row, node, where) {
-    const json = nodeJson(node, where);
+    nodeFields(node, where);
     if (yield* this.#hasVisibleNode(row, node.id)) {
       throw storeError('duplicate-id', `${where}: session ${row.id} already has a node ${node.id}`);
     }
     if (node.parentId !== null && !(yield* this.#hasVisibleNode(row, node.parentId))) {
       throw storeError('missing-parent', `${where}: node ${node.id}: parent ${node.parentId} is not in session ${row.id}`);
     }
+    // The core's node rules after the session's: a duplicate or an orphan says so first.
+    const json = nodeJson(node, where);
     yield this.#driver.insertNode(row.id, nodeRow(node, json), Date.now());
   }
 
@@ -386,9 +388,10 @@ export class SessionStoreBase {
   // ---- App operations ---------------------------------------------------------------------
 
   /**
-   * Creates an empty session (leafId null, branchRevision 0).
+   * Creates an empty session (leafId null, branchRevision 0). Its id is `sessionId`, the name fork,
+   * importSession and importMessages use; `id` is the same, its older name.
    * @param {{ id?: string, title?: string | null, appKey?: string | null }} [options]
-   * @returns {Promise<Session & { id: string }>}
+   * @returns {Promise<Session & { sessionId: string, id: string }>}
    */
   async createSession(options = {}) {
     const id = options.id ?? randomId();
@@ -398,7 +401,7 @@ export class SessionStoreBase {
     const self = this;
     return this.#write(function* () {
       yield* self.#insertSession('createSession', { id, title, appKey, leafId: null, branchRevision: 0 });
-      return { id, nodes: [], leafId: null, branchRevision: 0 };
+      return { sessionId: id, id, nodes: [], leafId: null, branchRevision: 0 };
     });
   }
 
@@ -685,8 +688,8 @@ export class SessionStoreBase {
       if (!stored) throw storeError('unknown-node', `updateMessageParts: session ${sessionId} has no own node ${messageId}`);
       const node = JSON.parse(stored.json);
       if (isCheckpoint(node)) throw storeError('not-updatable', `updateMessageParts: node ${messageId} is a checkpoint`);
-      if (row.leafId !== messageId && !(yield* self.#pendingInNewestTurn(row, node))) {
-        throw storeError('not-updatable', `updateMessageParts: message ${messageId} is neither the leaf nor waiting for a tool`);
+      if (row.leafId !== messageId && !(yield* self.#keptBelowLeafCheckpoints(row, messageId)) && !(yield* self.#pendingInNewestTurn(row, node))) {
+        throw storeError('not-updatable', `updateMessageParts: message ${messageId} is neither the leaf (nor kept verbatim under the checkpoints at the leaf) nor waiting for a tool`);
       }
       const updated = { ...node, parts };
       if (options.metadata !== undefined) updated.metadata = options.metadata;
@@ -703,6 +706,38 @@ export class SessionStoreBase {
       }
       return { node: JSON.parse(json), sessionId, leafId: row.leafId, branchRevision: row.branchRevision };
     });
+  }
+
+  /**
+   * Whether only checkpoints follow message `messageId` to the leaf and the newest of them keeps it
+   * verbatim (its `firstKeptMessageId` is the message or above it): the newest message as the
+   * model sees it, e.g. a tool continuation whose preflight compacted. Updating it changes no
+   * summary. Own nodes only, as for every update.
+   * @param {SessionRow} row @param {string} messageId @returns {Generator<unknown, boolean, any>}
+   */
+  *#keptBelowLeafCheckpoints(row, messageId) {
+    /** @type {string | null | undefined} the newest checkpoint's first kept message, once one is passed */
+    let firstKept;
+    let at = row.leafId;
+    const seen = new Set();
+    for (; at !== null && at !== messageId && !seen.has(at); ) {
+      seen.add(at);
+      /** @type {NodeRow | null} */
+      const stored = yield this.#driver.getNode(row.id, at);
+      if (!stored || stored.kind !== 'checkpoint') return false;
+      if (firstKept === undefined) firstKept = JSON.parse(stored.json).checkpoint?.firstKeptMessageId ?? null;
+      at = stored.parentId;
+    }
+    if (at !== messageId || typeof firstKept !== 'string') return false;
+    for (; at !== null && !seen.has(at); ) {
+      if (at === firstKept) return true;
+      seen.add(at);
+      /** @type {NodeRow | null} */
+      const stored = yield this.#driver.getNode(row.id, at);
+      if (!stored) return false;
+      at = stored.parentId;
+    }
+    return false;
   }
 
   /**

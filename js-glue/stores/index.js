@@ -1,6 +1,7 @@
 // The session stores, re-exported by the package entries (`export * from './stores/index.js'`).
 export { SessionStoreBase } from './base.js';
 export { sessionFromMessages } from './linear-import.js';
+export { isCheckpoint } from './nodes.js';
 export { MemoryStore } from './memory-store.js';
 export { SqliteStore } from './sqlite-store.js';
 export { ZoteroDBStore } from './zotero-db-store.js';

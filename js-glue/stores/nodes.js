@@ -1,8 +1,11 @@
 // What every store checks about nodes, ids and head moves, and the errors it throws: the rules
 // that need no database.
 
+import { SessionIndex } from '../bibgenie_compaction.js';
 import { codedError as storeError } from '../util/coded-error.js';
 import { randomHex } from '../util/random-id.js';
+
+const WasmIndex = /** @type {import('../wasm-internals.js').InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex));
 
 /** @typedef {import('../bibgenie_compaction.js').SessionNode} SessionNode */
 /** @typedef {import('./base.js').NodeRow} NodeRow */
@@ -23,7 +26,12 @@ export function randomId() {
   return randomHex(16);
 }
 
-/** @param {unknown} node */
+/**
+ * Whether a node is a compaction checkpoint (it has `checkpoint`): `history()` and `load()` return
+ * them in place; filter them out before the nodes go to a chat UI. (types: glue.d.ts)
+ * @param {unknown} node
+ * @returns {node is import('../bibgenie_compaction.js').CheckpointNode}
+ */
 export function isCheckpoint(node) {
   return typeof node === 'object' && node !== null && Object.prototype.hasOwnProperty.call(node, 'checkpoint');
 }
@@ -59,12 +67,40 @@ export function mayStillCompleteTool(message) {
 }
 
 /**
- * Checks the fields the store itself relies on and returns the node's JSON text.
- * The core validates everything else when it reads the session.
+ * Checks the node and returns its JSON text: first the fields the store itself relies on, then the
+ * text by the core's own node rules (what the session's read would call invalid, and make the
+ * session read-only with, is refused before it is written), then the AI SDK 4 shapes the core would
+ * keep as unknown parts.
  * @param {unknown} node
  * @param {string} where
  */
 export function nodeJson(node, where) {
+  const n = nodeFields(node, where);
+  let json;
+  try {
+    json = JSON.stringify(node);
+  } catch (cause) {
+    throw storeError('invalid-node', `${where}: node ${n.id} is not JSON-serializable: ${String(cause)}`);
+  }
+  const legacy = aiSdk4Shape(n);
+  try {
+    WasmIndex.checkNodeText(json);
+  } catch (cause) {
+    const error = /** @type {{ code?: unknown, message?: unknown }} */ (cause);
+    // A store used before the wasm is loaded keeps the checks above and the AI SDK 4 one below.
+    if (error?.code === 'not-loaded') return checkedLegacy(n, legacy, where, json);
+    if (error?.code !== 'invalid-node') throw cause;
+    throw storeError('invalid-node', `${where}: ${String(error.message)}${legacy ? ` (${legacy})` : ''}`, { nodeId: n.id });
+  }
+  return checkedLegacy(n, legacy, where, json);
+}
+
+/**
+ * The fields the store itself relies on (an object, its id, its parentId), checked before the
+ * session's state is read; returns the node as a record.
+ * @param {unknown} node @param {string} where
+ */
+export function nodeFields(node, where) {
   if (typeof node !== 'object' || node === null || Array.isArray(node)) {
     throw storeError('invalid-node', `${where}: a node must be an object`);
   }
@@ -82,13 +118,30 @@ export function nodeJson(node, where) {
       throw storeError('invalid-node', `${where}: node.${field} ${JSON.stringify(value)} ${NOT_KEPT}`);
     }
   }
-  let json;
-  try {
-    json = JSON.stringify(node);
-  } catch (cause) {
-    throw storeError('invalid-node', `${where}: node ${n.id} is not JSON-serializable: ${String(cause)}`);
-  }
+  return n;
+}
+
+/**
+ * `json`, unless the node is in AI SDK 4's shape (whose tool calls the core would keep as unknown parts).
+ * @param {Record<string, unknown>} n @param {string | null} legacy @param {string} where @param {string} json
+ */
+function checkedLegacy(n, legacy, where, json) {
+  if (legacy) throw storeError('invalid-node', `${where}: node ${n.id}: ${legacy}`, { nodeId: n.id });
   return json;
+}
+
+const AI_SDK_4 = 'an AI SDK 4 message: since AI SDK 5 a UIMessage keeps its text and tool calls in `parts` '
+  + "({ type: 'text', text }, { type: 'tool-<name>', toolCallId, state, input, output }), not in `content` or `toolInvocations`";
+
+/** @param {Record<string, unknown>} n */
+function hasToolInvocationPart(n) {
+  return Array.isArray(n.parts) && n.parts.some((p) => typeof p === 'object' && p !== null && /** @type {{ type?: unknown }} */ (p).type === 'tool-invocation');
+}
+
+/** The hint for a node in AI SDK 4's message shape, or null. @param {Record<string, unknown>} n */
+function aiSdk4Shape(n) {
+  const legacy = n.toolInvocations !== undefined || hasToolInvocationPart(n) || (typeof n.content === 'string' && n.parts === undefined);
+  return legacy ? AI_SDK_4 : null;
 }
 
 /** @param {SessionNode} node @param {string} json @returns {NodeRow} */

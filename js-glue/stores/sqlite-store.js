@@ -282,6 +282,20 @@ function configure(db, busyTimeoutMs) {
  * Stores opened from the class on one file share one connection (closed by the last close()).
  * A store on an open database sets that connection's busy_timeout to a short wait.
  */
+/**
+ * better-sqlite3 throws a plain TypeError for a file in a missing folder (and SqliteError for one it
+ * may not create or that is no database): `store-open-failed`, naming the file and the cause.
+ * @param {new (filename: string) => SqliteDatabase} Database @param {string} filename
+ */
+function openDatabase(Database, filename) {
+  try {
+    return new Database(filename);
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    throw storeError('store-open-failed', `SqliteStore: cannot open ${JSON.stringify(filename)}: ${why}`, { filename, cause });
+  }
+}
+
 export class SqliteStore extends SessionStoreBase {
   #driver;
 
@@ -303,7 +317,7 @@ export class SqliteStore extends SessionStoreBase {
       if (typeof filename !== 'string' || filename === '') {
         throw storeError('invalid-argument', 'SqliteStore: a file name is needed when the Database class is given');
       }
-      const db = new databaseOrClass(filename);
+      const db = openDatabase(databaseOrClass, filename);
       const key = mainFile(db);
       const shared = key ? SHARED.get(key) : undefined;
       if (shared) {

@@ -250,6 +250,16 @@ impl SessionIndex {
     /// The checks `compact` (js-glue/runner.js) rejects with before it loads anything: the model,
     /// then `mode` (omitted: 'manual'), `draft` and `overhead` as plan options. Static, so that it
     /// is no export of the module.
+    /// The stores' door: `text`, one node's JSON as a store is about to keep it, read by the rules
+    /// the session's read applies (`SessionIndex.append`'s), so a node the core would later call
+    /// invalid (and the session read-only) is refused before it is written. `invalid-node`, naming
+    /// the node and the field.
+    #[wasm_bindgen(js_name = checkNodeText, skip_typescript)]
+    pub fn check_node_text(text: &str) -> Result<(), JsValue> {
+        Node::parse_strict_text(text)?;
+        Ok(())
+    }
+
     #[wasm_bindgen(js_name = checkCompactInputs, skip_typescript)]
     pub fn check_compact_inputs(model: JsValue, mode: JsValue, draft: JsValue, overhead: JsValue) -> Result<(), JsValue> {
         Ok(super::args::check_compact_inputs(&model, &mode, &draft, &overhead)?)

@@ -93,7 +93,7 @@ impl ModelProfile {
         let count = |name: &str| -> Result<Option<u64>> {
             match map.get(name) {
                 None | Some(Value::Null) if name != "contextWindow" => Ok(None),
-                None | Some(Value::Null) => Err(invalid("model.contextWindow is missing (NaN arrives as null)")),
+                None | Some(Value::Null) => Err(invalid("model.contextWindow is missing or null: a ModelProfile needs the model's context window in tokens, e.g. { contextWindow: 128000 }")),
                 Some(v) => parse_count(v)
                     .map(Some)
                     .ok_or_else(|| invalid(format!("model.{name} must be a non-negative integer, got {v}"))),

@@ -37,9 +37,9 @@ pub fn estimate_message(message: &Message, opts: &EstimateOptions) -> u64 {
 pub(crate) fn estimate_part(part: &Part, opts: &EstimateOptions) -> u64 {
     match part {
         Part::Text { text } => estimate_text(text),
-        Part::Reasoning { text } => {
+        Part::Reasoning { text, provider_metadata } => {
             if opts.replays_reasoning {
-                estimate_text(text)
+                estimate_text(text).saturating_add(provider_metadata.as_ref().map_or(0, |m| estimate_text(m.as_str())))
             } else {
                 0
             }

@@ -54,7 +54,7 @@ impl CacheProfile {
         };
         let price = |name: &str, default: Option<f64>| -> Result<f64> {
             match map.get(name) {
-                None | Some(Value::Null) => default.ok_or_else(|| invalid(format!("cache.{name} is missing (NaN arrives as null)"))),
+                None | Some(Value::Null) => default.ok_or_else(|| invalid(format!("cache.{name} is missing or null"))),
                 Some(Value::Number(n)) => n
                     .as_f64()
                     .filter(|f| f.is_finite() && *f >= 0.0)
@@ -64,7 +64,7 @@ impl CacheProfile {
         };
         let count = |name: &str, default: Option<u64>| -> Result<u64> {
             match map.get(name) {
-                None | Some(Value::Null) => default.ok_or_else(|| invalid(format!("cache.{name} is missing (NaN arrives as null)"))),
+                None | Some(Value::Null) => default.ok_or_else(|| invalid(format!("cache.{name} is missing or null"))),
                 Some(v) => parse_count(v).ok_or_else(|| invalid(format!("cache.{name} must be a non-negative integer, got {v}"))),
             }
         };
@@ -316,12 +316,17 @@ pub fn default_profile(name: &str) -> Option<CacheProfile> {
         "anthropic-5m" => profile("anthropic", 3.0, 3.75, 0.30, 15.0, 5 * MINUTE, 1_024, 4),
         "anthropic-1h" => profile("anthropic", 3.0, 6.0, 0.30, 15.0, 60 * MINUTE, 1_024, 4),
         "bedrock" => profile("bedrock", 3.0, 3.75, 0.30, 15.0, 5 * MINUTE, 1_024, 4),
-        // GPT-4.1: implicit cache, reads at a quarter, entries kept 5-10 minutes idle (5 assumed).
-        "openai" => profile("openai", 2.0, 2.0, 0.50, 8.0, 5 * MINUTE, 1_024, 0),
-        // DeepSeek V3.2: implicit disk cache in 64-token units, kept "hours to days" (1 hour assumed).
-        "deepseek" => profile("deepseek", 0.28, 0.28, 0.028, 0.42, 60 * MINUTE, 64, 0),
-        // Gemini 2.5 Flash: implicit cache, reads at a quarter; lifetime undocumented (5 minutes assumed).
-        "google" => profile("google", 0.30, 0.30, 0.075, 2.50, 5 * MINUTE, 1_024, 0),
+        // Lifetimes of implicit caches are the longest the provider documents: a cold compaction
+        // on a cache that is still warm throws the cache away, waiting costs nothing until the
+        // threshold (docs/prompt-cache.md cites the sources).
+        // GPT-4.1: implicit cache, reads at a quarter; extended retention (24 h) is the default for
+        // organizations without zero data retention (in memory: 5-10 minutes idle, at most 1 hour).
+        "openai" => profile("openai", 2.0, 2.0, 0.50, 8.0, 24 * 60 * MINUTE, 1_024, 0),
+        // DeepSeek V3.2: implicit disk cache in 64-token units, cleared "within a few hours to a few days".
+        "deepseek" => profile("deepseek", 0.28, 0.28, 0.028, 0.42, 24 * 60 * MINUTE, 64, 0),
+        // Gemini 2.5 Flash: implicit cache, reads at a quarter; its lifetime is undocumented, an
+        // explicit cache's default TTL is 1 hour.
+        "google" => profile("google", 0.30, 0.30, 0.075, 2.50, 60 * MINUTE, 1_024, 0),
         _ => return None,
     })
 }

@@ -217,6 +217,8 @@ struct PartFields<'a> {
     approval: Option<&'a RawValue>,
     id: Option<String>,
     data: Option<Value>,
+    #[serde(default, borrow, deserialize_with = "present_text")]
+    provider_metadata: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -283,7 +285,10 @@ pub fn read_node(raw: &RawJson) -> Option<ReadNode> {
 fn part(fields: PartFields, raw: &RawJson) -> Option<Part> {
     Some(match fields.part_type.as_str() {
         "text" => Part::Text { text: fields.text? },
-        "reasoning" => Part::Reasoning { text: fields.text? },
+        "reasoning" => Part::Reasoning {
+            text: fields.text?,
+            provider_metadata: fields.provider_metadata.filter(|m| m.get() != "null").map(|m| raw.range_of(m.get())),
+        },
         "file" => Part::File { media_type: fields.media_type?, filename: fields.filename, url: fields.url? },
         "source-url" => Part::SourceUrl { source_id: fields.source_id?, url: fields.url?, title: fields.title },
         "source-document" => Part::SourceDocument {
@@ -364,11 +369,7 @@ impl Session {
                 let text = raw.get();
                 Some(match Node::from_node_text(text) {
                     Some(node) => node,
-                    None => {
-                        let mut node = Node::from_value(serde_json::from_str(text).ok()?, i);
-                        node.keep_text(text);
-                        node
-                    }
+                    None => Node::from_value_text(text, i)?,
                 })
             })
             .collect::<Option<Vec<_>>>()?;
@@ -398,7 +399,17 @@ impl Node {
         if crate::text::nests_deeper_than(text, limit) {
             return None;
         }
-        Node::from_node_text(text.trim())
+        let text = text.trim();
+        Node::from_node_text(text).or_else(|| Node::from_value_text(text, 0).filter(|node| !matches!(node.kind, NodeKind::Invalid(_))))
+    }
+
+    /// The node in `text` read by the rules of `from_value` (a part type the typed reader does not
+    /// know, such as a provider's `custom` part, is kept whole), its text kept as the raw form;
+    /// `None` when `text` is not strict JSON (lone surrogates: the tree parser's lenient read decides).
+    fn from_value_text(text: &str, index: usize) -> Option<Node> {
+        let mut node = Node::from_value(serde_json::from_str(text).ok()?, index);
+        node.keep_text(text);
+        Some(node)
     }
 
     /// Parses a single node given by the caller (e.g. `SessionIndex.append`); an unreadable node is an error here.

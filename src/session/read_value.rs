@@ -217,7 +217,10 @@ fn read_part(value: &Value) -> std::result::Result<Part, String> {
     let part_type = field(part, "type")?;
     Ok(match part_type {
         "text" => Part::Text { text: field(part, "text")?.to_string() },
-        "reasoning" => Part::Reasoning { text: field(part, "text")?.to_string() },
+        "reasoning" => Part::Reasoning {
+            text: field(part, "text")?.to_string(),
+            provider_metadata: part.get("providerMetadata").filter(|v| !v.is_null()).map(RawJson::from_value),
+        },
         "file" => Part::File {
             media_type: field(part, "mediaType")?.to_string(),
             filename: optional_field(part, "filename")?,

@@ -126,7 +126,9 @@ pub struct Message {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Part {
     Text { text: String },
-    Reasoning { text: String },
+    /// `provider_metadata` (a signature, encrypted reasoning) goes back to the provider with the
+    /// text when the model replays reasoning, so it is priced with it.
+    Reasoning { text: String, provider_metadata: Option<RawJson> },
     File { media_type: String, filename: Option<String>, url: String },
     SourceUrl { source_id: String, url: String, title: Option<String> },
     SourceDocument { source_id: String, media_type: String, title: String, filename: Option<String> },

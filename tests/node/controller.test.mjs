@@ -500,3 +500,22 @@ test('if the request is still too large after compaction, BibGenie does not send
   assert.equal(result.draft, draft);
   assert.equal(result.messages, undefined);
 });
+
+// ---- Issue 32.3: a cancel before the summary request is made means no request ----
+
+for (const kind of ['MemoryStore (held index)', 'a load-only store']) {
+  test(`cancel() right after compact() asks the summarizer for nothing, and writes nothing (${kind})`, async () => {
+    const { store, sessionId } = await storeWith(linearSession(6));
+    const used = kind.startsWith('Memory') ? store : { load: (id) => store.load(id), transaction: (id, fn) => store.transaction(id, fn) };
+    const { summarize, calls } = scriptedSummarizer();
+    const { controller, statuses } = controllerFor(used, sessionId, summarize);
+    const before = await snapshot(store, sessionId);
+    const running = controller.compact();
+    assert.equal(controller.cancel(), true);
+    const outcome = await running;
+    assert.equal(outcome.status, 'cancelled');
+    assert.equal(calls.length, 0, 'no summary was requested');
+    assert.equal(await snapshot(store, sessionId), before);
+    assert.ok(!statuses.some((s) => s.status === 'compacting'), 'nothing was announced as compacting');
+  });
+}

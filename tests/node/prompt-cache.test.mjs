@@ -172,11 +172,15 @@ describe('applyCacheBreakpoints on what convertToModelMessages makes', () => {
         const before = JSON.stringify(modelMessages);
         const marked = applyCacheBreakpoints(modelMessages, { provider, breakpoints, messages: ui });
         assert.equal(JSON.stringify(modelMessages), before, 'the input is not changed');
-        const at = marked.flatMap((m, i) => (m.providerOptions?.[provider]?.[key] ? [i] : []));
+        // On the message, or (OpenRouter's user and tool messages) on its last part alone.
+        const markOf = (m) => m.providerOptions?.[provider]?.[key] ?? (Array.isArray(m.content) ? m.content.at(-1)?.providerOptions?.[provider]?.[key] : undefined);
+        const at = marked.flatMap((m, i) => (markOf(m) ? [i] : []));
+        const partMarks = marked.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p) => p.providerOptions?.[provider]?.[key]) : []));
+        assert.equal(partMarks.length + marked.filter((m) => m.providerOptions?.[provider]?.[key]).length, 3, `${provider}: one mark per breakpoint`);
         // summary = 0; A2 = assistant (tool call), tool (result), assistant (text): its end is 3; U3 = 4.
         assert.deepEqual(at, [0, modelMessages.length - 2, modelMessages.length - 1], `${provider}: ${JSON.stringify(marked.map((m) => m.role))}`);
         assert.equal(marked[modelMessages.length - 2].role, 'assistant');
-        assert.deepEqual(marked[0].providerOptions[provider][key], value);
+        assert.deepEqual(markOf(marked[0]), value);
       }
       // Implicit caches get no marks; OpenAI gets the session's key as a call option.
       for (const provider of ['openai', 'deepseek', 'google']) {
@@ -324,4 +328,35 @@ describe('CompactionChatTransport with promptCache', () => {
       assert.deepEqual(marked, [4, 6], JSON.stringify(prompt.map((m) => m.role)));
     });
   }
+});
+
+describe('cacheStepMarks: the newest block of each later step, within the limit', () => {
+  const { cacheStepMarks } = compaction;
+  const text = (role, t) => ({ role, content: [{ type: 'text', text: t }] });
+  const marksOf = (messages, provider, key) =>
+    messages.flatMap((m, i) => (m.providerOptions?.[provider]?.[key] || m.content.some((p) => p.providerOptions?.[provider]?.[key]) ? [i] : []));
+  for (const [provider, key] of [['anthropic', 'cacheControl'], ['bedrock', 'cachePoint'], ['openrouter', 'cacheControl']]) {
+    it(`${provider}: step 0 is left alone, a later step marks its last message, and at 4 the mark nearest the end gives way`, () => {
+      const prepare = cacheStepMarks(provider, { ttl: '1h' });
+      const ui = Array.from({ length: 4 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `m${i}`));
+      const turn = applyCacheBreakpoints(ui, { provider, breakpoints: [{ index: 0 }, { index: 2 }, { index: 3 }], messages: ui });
+      assert.equal(prepare({ stepNumber: 0, messages: turn }), undefined);
+      const step1 = [...turn, text('assistant', 'call'), { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: 'text', value: 'r' } }] }];
+      const marked1 = prepare({ stepNumber: 1, messages: step1 }).messages;
+      assert.deepEqual(marksOf(marked1, provider, key), [0, 2, 3, 5]);
+      assert.equal(JSON.stringify(step1.slice(0, 4)), JSON.stringify(turn), 'the input is not changed');
+      // A fifth mark would be over the limit: the one nearest the end (message 3) gives way.
+      const full = [...marked1, text('assistant', 'again'), text('user', 'more')];
+      const marked2 = prepare({ stepNumber: 2, messages: full }).messages;
+      assert.deepEqual(marksOf(marked2, provider, key), [0, 2, 3, 7]);
+      const crowded = applyCacheBreakpoints(ui, { provider, breakpoints: [0, 1, 2, 3].map((index) => ({ index })), messages: ui });
+      const marked3 = prepare({ stepNumber: 1, messages: [...crowded, text('user', 'x')] }).messages;
+      assert.deepEqual(marksOf(marked3, provider, key), [0, 1, 2, 4]);
+      if (provider === 'anthropic') assert.equal(marked3[4].providerOptions.anthropic.cacheControl.ttl, '1h');
+    });
+  }
+  it('gives nothing for an implicit cache, and refuses an unknown provider', () => {
+    for (const provider of ['openai', 'deepseek', 'google']) assert.equal(cacheStepMarks(provider), undefined);
+    assert.throws(() => cacheStepMarks('acme'), { code: 'invalid-options' });
+  });
 });

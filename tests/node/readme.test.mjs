@@ -1,10 +1,12 @@
 // The README as a user reads it from the installed package: every relative link resolves to a
-// file the tarball ships, and the "Five minutes in Node" example runs as written.
+// file the tarball ships, and every js block of it and of the docs it links runs as printed (a
+// provider's model replaced by the AI SDK's mock model), so a block that breaks fails the package
+// stage. sh blocks (installs, ./build.sh) are not run here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { consumerDir, resolveInstalled } from './consumer-env.mjs';
 
 const packageDir = dirname(resolveInstalled('bibgenie-compaction/package.json'));
@@ -45,15 +47,72 @@ test('every relative link of the README and the docs it reaches names a file the
   assert.deepEqual(missing, []);
 });
 
-test("the README's Node example runs as written", () => {
-  const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
-  const section = readme.split('## Five minutes in Node')[1];
-  assert.ok(section, 'the README has a "Five minutes in Node" section');
-  const code = section.match(/```js\n([\s\S]*?)```/)?.[1];
-  assert.ok(code, 'the section has a js example');
-  const dir = mkdtempSync(join(consumerDir, 'readme-example-'));
-  const file = join(dir, 'example.mjs');
-  writeFileSync(file, code);
-  const out = execFileSync(process.execPath, [file], { cwd: consumerDir, encoding: 'utf8' });
-  assert.match(out, /tokens/, 'the example prints its estimate');
+/**
+ * The ```js blocks of a markdown file with the section each sits in. Blocks marked otherwise are
+ * not programs: `js example:FILE` quotes the example plugin (zotero-recipe.test.mjs checks them,
+ * stage 7 runs them), `js recipe-imports` is an import line, `js copy-wasm-hook` the build hook (pack-consumer-build-hook.test.mjs), `js fragment` a part of a call.
+ */
+function jsBlocks(file) {
+  const text = readFileSync(join(packageDir, file), 'utf8');
+  const blocks = [];
+  let section = '';
+  for (const m of text.matchAll(/^(#+ .*)$|^```([^\n]*)\n([\s\S]*?)^```$/gm)) {
+    if (m[1]) section = m[1].replace(/^#+ /, '');
+    else blocks.push({ file, section, info: m[2].trim(), code: m[3] });
+  }
+  return blocks;
+}
+
+/**
+ * Each block as the program a reader runs: alone, or, when its first line says
+ * `// …continues "Section"` (or `the blocks above`), after the program of that section's last block.
+ */
+function programs(blocks) {
+  const out = [];
+  for (const block of blocks) {
+    const continues = /^\/\/ …continues (?:"([^"]+)"|the blocks above)/.exec(block.code);
+    // "Section": that section's first block; "the blocks above": the program just before.
+    const from = !continues ? null : continues[1] ? out.find((p) => p.file === block.file && p.section === continues[1]) : out.at(-1);
+    assert.ok(!continues || from, `${block.file}, "${block.section}": continues a block that is not above it`);
+    out.push({ ...block, own: block.code, n: out.length + 1, code: from ? `${from.code}\n${block.code}` : block.code });
+  }
+  return out;
+}
+
+/** Where a block imports an AI SDK provider, the mock model goes (readme-mock-provider.mjs). */
+const withMockProvider = (code) => code.replace(/from '@ai-sdk\/[a-z-]+'/g, "from './readme-mock-provider.mjs'");
+
+/** What a block that does [code] must print (beyond exiting 0 with nothing on stderr). */
+const EXPECTED_OUTPUT = [
+  [/console\.log\(estimate\(/, /tokens/],
+  [/new SqliteStore\(/, /^1$/m],
+  [/transport\.sendMessages\(/, /Two of the twelve report apparent protein digestibility\./],
+  [/isCheckpoint/, /^committed 4 \[ \d+ \]$/m],
+];
+
+const markdownBlocks = () => shippedMarkdown().flatMap(jsBlocks);
+
+test('every js block of the README and the docs it links is a program or marked as what else it is', () => {
+  const blocks = markdownBlocks();
+  const kinds = new Set(blocks.map((b) => b.info.split(/[\s:]/)[0]));
+  const unknown = blocks.filter((b) => !/^(js|sh|ts|text|json|)$|^js (example:\S+|recipe-imports|copy-wasm-hook|fragment)$/.test(b.info));
+  assert.deepEqual(unknown.map((b) => `${b.file} "${b.section}": ${b.info}`), [], `block kinds: ${[...kinds].join(', ')}`);
+  assert.ok(blocks.filter((b) => b.file === 'README.md' && b.info === 'js').length >= 4, 'the README has its examples');
 });
+
+const blocksToRun = markdownBlocks().filter((b) => b.info === 'js');
+const runDir = join(consumerDir, 'tests', 'readme-blocks');
+for (const program of programs(blocksToRun)) {
+  test(`${program.file}, block ${program.n} ("${program.section}"): runs as printed (the mock model for a provider)`, () => {
+    // Inside the consumer's tests/, so 'ai' and 'better-sqlite3' resolve as for the other tests.
+    mkdirSync(runDir, { recursive: true });
+    const dir = mkdtempSync(join(runDir, 'block-'));
+    copyFileSync(join(consumerDir, 'tests', 'node', 'readme-mock-provider.mjs'), join(dir, 'readme-mock-provider.mjs'));
+    const file = join(dir, 'block.mjs');
+    writeFileSync(file, withMockProvider(program.code));
+    const run = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8' });
+    assert.equal(run.status, 0, `exit ${run.status}\n${run.stderr}\n--- the program:\n${program.code}`);
+    assert.equal(run.stderr, '', 'nothing on stderr');
+    for (const [does, prints] of EXPECTED_OUTPUT) if (does.test(program.own)) assert.match(run.stdout, prints);
+  });
+}

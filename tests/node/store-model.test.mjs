@@ -172,12 +172,38 @@ class Reference {
     return false;
   }
 
+  /**
+   * Only own checkpoints between the message and the leaf, the newest keeping it verbatim (its first
+   * kept message is the message or above it, reached through own nodes).
+   */
+  keptBelowLeafCheckpoints(sessionId, messageId) {
+    const s = this.sessions.get(sessionId);
+    const own = new Map(s.own.map((n) => [n.id, n]));
+    let at = s.leafId;
+    let firstKept;
+    while (at !== messageId) {
+      const n = own.get(at);
+      if (!n || !isCheckpoint(n)) return false;
+      firstKept ??= n.checkpoint.firstKeptMessageId ?? null;
+      at = n.parentId;
+    }
+    if (typeof firstKept !== 'string') return false;
+    for (let steps = 0; at !== null && steps <= own.size; steps++) {
+      if (at === firstKept) return true;
+      if (!own.has(at)) return false;
+      at = own.get(at).parentId;
+    }
+    return false;
+  }
+
   update(sessionId, messageId, parts, options) {
     const s = this.sessions.get(sessionId);
     const node = s.own.find((n) => n.id === messageId);
     if (!node) return { code: 'unknown-node' };
     if (isCheckpoint(node)) return { code: 'not-updatable' };
-    if (s.leafId !== messageId && !this.pendingInNewestTurn(sessionId, node)) return { code: 'not-updatable' };
+    if (s.leafId !== messageId && !this.keptBelowLeafCheckpoints(sessionId, messageId) && !this.pendingInNewestTurn(sessionId, node)) {
+      return { code: 'not-updatable' };
+    }
     const updated = { ...node, parts: clone(parts) };
     if (options.metadata !== undefined) updated.metadata = clone(options.metadata);
     if (JSON.stringify(updated) === JSON.stringify(node)) {
@@ -228,7 +254,7 @@ class Reference {
     return {
       apply: () => {
         this.sessions.set(id, { id, base: null, own: [], leafId: null, rev: 0, sharedChanges: [] });
-        return { id, nodes: [], leafId: null, branchRevision: 0 };
+        return { sessionId: id, id, nodes: [], leafId: null, branchRevision: 0 };
       },
     };
   }
@@ -241,7 +267,8 @@ class Reference {
 /** Counts for the report. */
 function newFigures() {
   return { sequences: 0, ops: 0, compactions: 0, modes: {}, committed: 0, committedModes: {}, stale: {}, staleByShared: 0, staleFoldedShared: 0, noop: 0, noopReasons: {},
-    cancelled: 0, summarizerFailed: 0, refusals: {}, updatesShared: 0, dynamicPendingUpdates: 0, dynamicPendingRefusedForks: 0 };
+    cancelled: 0, summarizerFailed: 0, refusals: {}, updatesShared: 0, dynamicPendingUpdates: 0, dynamicPendingRefusedForks: 0,
+    updatesBelowLeafCheckpoint: 0 };
 }
 
 /** What every backend's sequences must have exercised; the names of what they missed. */
@@ -256,6 +283,7 @@ function missedCoverage(figures) {
     'a cancelled compaction': figures.cancelled,
     'a summarizer failure': figures.summarizerFailed,
     'an in-place update of a message with a pending dynamic-tool part': figures.dynamicPendingUpdates,
+    'an in-place update of the message under the checkpoint at the leaf': figures.updatesBelowLeafCheckpoint,
     ...Object.fromEntries(REFUSALS.map((code) => [`a ${code} refusal`, figures.refusals[code] ?? 0])),
   };
   return Object.entries(wanted).filter(([, count]) => count === 0).map(([what]) => what);
@@ -421,6 +449,10 @@ async function runSequence(store, seed, figures, prefix) {
     // ... and of those, the ones such a compaction folds into its summary (rare otherwise: an updatable
     // node is a leaf or in the newest turn, which a summary seldom reaches).
     const foldedUnderHeld = underHeld.filter(([owner, n]) => held.some((e) => e.sessionId !== owner && e.prompt?.includes(`@@${n.id}~`)));
+    // The message under the checkpoints at the leaf (a tool continuation after its preflight compacted).
+    let belowLeaf = leaf;
+    while (belowLeaf && isCheckpoint(belowLeaf)) belowLeaf = s.own.find((n) => n.id === belowLeaf.parentId);
+    if (belowLeaf === leaf) belowLeaf = undefined;
     let target;
     const r = rng.int(10);
     if (r <= 5 && foldedUnderHeld.length && rng.chance(0.5)) [sessionId, target] = rng.pick(foldedUnderHeld);
@@ -428,6 +460,7 @@ async function runSequence(store, seed, figures, prefix) {
     else if (r <= 3 && sharedUpdatable.length) [sessionId, target] = rng.pick(sharedUpdatable);
     else if (r <= 5 && leaf) target = leaf;
     else if (r <= 6 && pending.length) target = rng.pick(pending.some(hasPendingDynamic) && rng.chance(0.7) ? pending.filter(hasPendingDynamic) : pending);
+    else if (r >= 8 && belowLeaf && rng.chance(0.6)) target = belowLeaf;
     else if (r === 7 && visible.length > s.own.length) target = rng.pick(visible.slice(0, visible.length - s.own.length)); // inherited
     else target = visible.length ? rng.pick(visible) : null;
     if (!target) return opAppend();
@@ -451,6 +484,7 @@ async function runSequence(store, seed, figures, prefix) {
       () => store.updateMessageParts(sessionId, target.id, parts, options));
     if (result && shared) figures.updatesShared += 1;
     if (result && hasPendingDynamic(target)) figures.dynamicPendingUpdates += 1;
+    if (result && target === belowLeaf) figures.updatesBelowLeafCheckpoint += 1;
   };
 
   const opFork = async () => {

@@ -112,7 +112,7 @@ for (const backend of backends) {
     it('creates, appends and loads a session in insertion order with exact JSON', async () => {
       const h = backend.open();
       const created = await h.store.createSession({ id: 's1' });
-      assert.deepEqual(created, { id: 's1', nodes: [], leafId: null, branchRevision: 0 });
+      assert.deepEqual(created, { sessionId: 's1', id: 's1', nodes: [], leafId: null, branchRevision: 0 });
       const u = { id: 'u1', role: 'user', metadata: { createdAt: 1, nested: { zh: '中文', emoji: '📚' } }, parts: [{ type: 'text', text: 'find papers' }] };
       const head = await h.store.appendMessage('s1', u);
       assert.deepEqual(head, { node: { ...u, parentId: null }, sessionId: 's1', leafId: 'u1', branchRevision: 1 });

@@ -5,22 +5,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compaction, MODEL, SMALL_MODEL, linearSession, storeWith, scriptedSummarizer, validSummary } from './runner-fixtures.mjs';
+import { sdks } from './ai-sdks.mjs';
 
 const { CompactionController, CompactionChatTransport } = compaction;
 
-const v2 = { finishReason: (r) => r, usage: (input, output) => ({ inputTokens: input, outputTokens: output, totalTokens: input + output }) };
-const v3 = {
-  finishReason: (r) => ({ unified: r, raw: r }),
-  usage: (input, output) => ({
-    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: output, text: output, reasoning: undefined },
-  }),
-};
-const sdks = [{ name: 'ai@5', ai: await import('ai'), test: await import('ai/test'), Mock: 'MockLanguageModelV2', ...v2 }];
-// Required by tests/package.json: an import error fails the file rather than dropping a suite.
-for (const [name, spec, Mock] of [['ai@6', 'ai6', 'MockLanguageModelV3'], ['ai@7', 'ai7', 'MockLanguageModelV4']]) {
-  sdks.push({ name, ai: await import(spec), test: await import(`${spec}/test`), Mock, ...v3 });
-}
 
 /** A user message as useChat makes it (no parentId). */
 const chatMessage = (id, text) => ({ id, role: 'user', parts: [{ type: 'text', text }] });

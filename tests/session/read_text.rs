@@ -193,3 +193,73 @@ fn texts_only_json_can_spell_read_the_same_both_ways() {
         assert_agree(&text);
     }
 }
+
+/// Parts the AI SDK (5, 6, 7) and its provider packages store in responses, as their streams make
+/// them: each is read by one node's text alone (the store's held index takes nodes that way), the
+/// same as the `Value` rules read it, and a part type no reader knows is kept whole.
+fn provider_parts_node() -> Value {
+    json!({ "id": "r1", "parentId": "u1", "role": "assistant", "metadata": { "finishReason": "stop" }, "parts": [
+        { "type": "step-start" },
+        { "type": "custom", "kind": "anthropic.message_start", "providerMetadata": { "anthropic": { "usage": { "input_tokens": 12 } } } },
+        { "type": "reasoning", "text": "Weighing the sources.", "state": "done",
+          "providerMetadata": { "anthropic": { "signature": "EqQBCkYIBxgCKkB" } } },
+        { "type": "reasoning", "text": "", "providerMetadata": { "openai": { "itemId": "rs_1", "reasoningEncryptedContent": "gAAAAB" } } },
+        { "type": "text", "text": "Weber 2020 (ABCD2345), p. 14.", "state": "done", "providerMetadata": { "openai": { "itemId": "msg_1" } } },
+        { "type": "source-url", "sourceId": "src_1", "url": "https://doi.org/10.1000/x", "providerMetadata": { "google": {} } },
+        { "type": "source-document", "sourceId": "src_2", "mediaType": "application/pdf", "title": "Weber 2020" },
+        { "type": "file", "mediaType": "image/png", "url": "data:image/png;base64,AAAA", "providerMetadata": { "google": { "thoughtSignature": "x" } } },
+        { "type": "data-zoteroItem", "id": "d1", "data": { "key": "EFGH6789" }, "transient": false },
+        { "type": "dynamic-tool", "toolName": "web_search", "toolCallId": "srvtoolu_1", "state": "output-available",
+          "input": { "query": "x" }, "output": [{ "url": "https://a.example" }], "providerExecuted": true,
+          "callProviderMetadata": { "anthropic": {} } },
+        { "type": "tool-zoteroSearch", "toolCallId": "c1", "state": "output-error", "input": { "q": "x" }, "errorText": "timeout",
+          "callProviderMetadata": { "bedrock": {} } },
+        { "type": "source", "sourceType": "url", "id": "s-old", "url": "https://b.example" }
+    ] })
+}
+
+#[test]
+fn every_part_a_provider_stores_is_read_from_the_node_text_alone() {
+    let node = provider_parts_node();
+    let text = node.to_string();
+    let alone = Node::read_text(&text).expect("a node of provider parts is read from its text alone");
+    let by_rules = Node::from_value(node.clone(), 0);
+    assert_eq!(format!("{:?}", alone.kind), format!("{:?}", by_rules.kind));
+    assert_eq!(alone.raw.to_value(), node);
+    let NodeKind::Message(message) = &alone.kind else { panic!("not a message: {:?}", alone.kind) };
+    let unknown: Vec<_> = message.parts.iter().filter_map(|p| match p {
+        bibgenie_compaction::session::Part::Unknown { part_type, value } => Some((part_type.as_str(), value.clone())),
+        _ => None,
+    }).collect();
+    assert_eq!(unknown.iter().map(|(t, _)| *t).collect::<Vec<_>>(), ["custom", "source"]);
+    assert_eq!(unknown[0].1, node["parts"][1], "an unknown part is kept whole");
+    assert_agree(&session_text(&[node]));
+}
+
+#[test]
+fn a_node_the_rules_call_invalid_is_still_left_to_the_sessions_read() {
+    for bad in [
+        json!({ "id": "r1", "parentId": "u1", "role": "assistant", "parts": [{ "type": "text" }] }),
+        json!({ "id": "r1", "role": "robot", "parts": [] }),
+        json!({ "id": "r1", "role": "user", "content": "AI SDK 4" }),
+    ] {
+        assert!(Node::read_text(&bad.to_string()).is_none(), "{bad}");
+    }
+}
+
+#[test]
+fn a_replayed_reasonings_provider_metadata_is_priced_as_sent() {
+    use bibgenie_compaction::estimate::ModelProfile;
+    let signature = "EqQBCkYIBxgCKkB".repeat(60);
+    let with = json!({ "role": "assistant", "parts": [{ "type": "reasoning", "text": "Weighing the sources.",
+        "providerMetadata": { "anthropic": { "signature": signature } } }] });
+    let without = json!({ "role": "assistant", "parts": [{ "type": "reasoning", "text": "Weighing the sources." }] });
+    let replays = ModelProfile::from_value(&json!({ "contextWindow": 200000, "replaysReasoning": true })).unwrap();
+    let drops = ModelProfile::from_value(&json!({ "contextWindow": 200000, "replaysReasoning": false })).unwrap();
+    let tokens = |m: &Value, model: &ModelProfile| estimate_one_message(m, Some(model)).unwrap();
+    assert!(tokens(&with, &replays) > tokens(&without, &replays) + 100, "the signature goes back with the text");
+    assert_eq!(tokens(&with, &drops), tokens(&without, &drops), "nothing of it is sent when reasoning is not replayed");
+    // The text reader and the Value rules agree.
+    let fast = MessageText::read(&with.to_string()).and_then(|m| m.estimate(Some(&replays))).unwrap();
+    assert_eq!(fast, tokens(&with, &replays));
+}

@@ -286,7 +286,7 @@ fn text_parts_cost_their_text_plus_part_framing() {
 
 #[test]
 fn reasoning_counts_only_when_the_model_replays_it() {
-    let part = Part::Reasoning { text: REFERENCES[0].text.into() };
+    let part = Part::Reasoning { text: REFERENCES[0].text.into(), provider_metadata: None };
     assert_eq!(cost_of(part.clone(), &DEFAULT), 0);
     let replays = EstimateOptions { replays_reasoning: true, image_tokens: None };
     assert_eq!(cost_of(part, &replays), estimate_text(REFERENCES[0].text) + PART_OVERHEAD_TOKENS);

@@ -16,6 +16,7 @@ import init, {
   applyCacheBreakpoints,
   cacheBreakpoints,
   cacheProfile,
+  cacheStepMarks,
   canFork,
   capacity,
   checkCommit,
@@ -30,6 +31,7 @@ import init, {
   history,
   historyPositions,
   init as initNamed,
+  isCheckpoint,
   initSync,
   installWindowGlobals,
   loadCompaction,
@@ -122,6 +124,7 @@ export const MAIN_EXPORTS = {
   applyCacheBreakpoints,
   cacheBreakpoints,
   cacheProfile,
+  cacheStepMarks,
   canFork,
   capacity,
   checkCommit,
@@ -138,6 +141,7 @@ export const MAIN_EXPORTS = {
   historyPositions,
   init: initNamed,
   initSync,
+  isCheckpoint,
   installWindowGlobals,
   loadCompaction,
   lookupLedger,
@@ -175,6 +179,7 @@ export const SLIM_EXPORTS = {
   applyCacheBreakpoints: slim.applyCacheBreakpoints,
   cacheBreakpoints: slim.cacheBreakpoints,
   cacheProfile: slim.cacheProfile,
+  cacheStepMarks: slim.cacheStepMarks,
   canFork: slim.canFork,
   capacity: slim.capacity,
   checkCommit: slim.checkCommit,
@@ -191,6 +196,7 @@ export const SLIM_EXPORTS = {
   historyPositions: slim.historyPositions,
   init: slim.init,
   initSync: slim.initSync,
+  isCheckpoint: slim.isCheckpoint,
   installWindowGlobals: slim.installWindowGlobals,
   loadCompaction: slim.loadCompaction,
   lookupLedger: slim.lookupLedger,
@@ -312,6 +318,11 @@ const projection: Projection = project(withCheckpoint);
 const forModel: UIMessage[] = projection.messages;
 const keptFrom: string | null = projection.keptFromId ?? projection.checkpointId;
 const durable: SessionNode[] = history(session);
+// isCheckpoint narrows: what a chat UI shows is the AI SDK's UIMessage[], no cast.
+const shown: UIMessage[] = durable.filter((node) => !isCheckpoint(node));
+const checkpoints: CheckpointNode[] = durable.filter(isCheckpoint);
+// @ts-expect-error a plain negated filter does not narrow to messages
+const unnarrowed: UIMessage[] = durable.filter((node) => !('checkpoint' in node));
 
 const retry: RetryTarget | null = retryTarget(session);
 if (retry) console.log(retry.assistantId, retry.parentId);
@@ -443,7 +454,8 @@ const database: SqliteDatabaseLike = sqlite.database;
 const connection: ZoteroDBConnectionLike = zoteroStore.connection;
 
 async function storeOperations(store: SessionStoreBase): Promise<Session> {
-  const created: Session & { id: string } = await store.createSession();
+  const created: Session & { sessionId: string; id: string } = await store.createSession();
+  const sameId: string = created.sessionId;
   const imported: SessionHead = await store.importSession(session, { id: 'demo' });
   const ids: string[] = await store.listSessions();
   const appended: SessionHead = await store.appendMessage(created.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] });
@@ -663,6 +675,10 @@ const nextCost: number | undefined = cachedPlan.cost?.nextRequestWith;
 const markedMessages = applyCacheBreakpoints(convertToModelMessages([]) as unknown as Array<{ role: string }>, { provider: 'anthropic', breakpoints: marks, messages: [] });
 const cacheKey: string = sessionCacheKey('s1');
 const callOptions = promptCacheCallOptions('openai', 's1');
+const stepMarks = cacheStepMarks('anthropic', { ttl: '1h' });
+const steppedMessages = stepMarks?.({ stepNumber: 1, messages: convertToModelMessages([]) as unknown as Array<{ role: string }> })?.messages;
+// @ts-expect-error an unknown provider
+cacheStepMarks('acme');
 // @ts-expect-error an unknown provider
 promptCacheCallOptions('acme', 's1');
 new CompactionController({ store: new MemoryStore(), sessionId: 's', model: { contextWindow: 8192 }, summarize: () => '', cache: anthropicProfile, backgroundCompaction: true });
@@ -676,7 +692,7 @@ export {
   ver, limit, forModel, keptFrom, durable, source, fits, baseline, oneMessage, preflight, planned, folded, basis, text, material,
   entries, valid, nodeWithoutLedger, indexBranch, indexProjection, indexHistory, indexRetry, indexEdit, indexFork, indexEstimate,
   indexEstimateDefault, indexPlan, roundTrip, contractStores, schema, database, connection, asContractSummarize, state, busy,
-  controllerModel, allowed, cancelled, recorded, markReason, cacheState, nextCost, markedMessages, cacheKey, callOptions, asChatTransport, zoteroSummarizer, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
+  controllerModel, allowed, cancelled, recorded, markReason, cacheState, nextCost, markedMessages, cacheKey, callOptions, steppedMessages, asChatTransport, zoteroSummarizer, emptySession, orphan, rootCheckpoint, both, badRole, reasonTypo,
 };
 
 // Issue 24: the AI SDK's web globals from the current main window, and a transport that knows what

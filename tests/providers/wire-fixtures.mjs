@@ -1,0 +1,192 @@
+// What the wire tests need around the real provider packages: a `fetch` that records every request
+// body and answers in the provider's own streaming format (Anthropic and OpenAI SSE, OpenAI's
+// Responses events, Google's SSE, Bedrock's binary event stream), and readers of the cache marks
+// in a recorded body.
+import { crc32 } from 'node:zlib';
+
+/** The provider packages, per AI SDK major (tests/providers/package.json). */
+export const SDKS = [
+  { name: 'ai@5', ai: await import('ai'), major: 5 },
+  { name: 'ai@6', ai: await import('ai6'), major: 6 },
+  { name: 'ai@7', ai: await import('ai7'), major: 7 },
+];
+
+export async function providerPackages(major) {
+  const [anthropic, bedrock, openrouter, openai, google] = await Promise.all(
+    ['anthropic', 'bedrock', 'openrouter', 'openai', 'google'].map((name) => import(`${name}${major}`)),
+  );
+  return { anthropic, bedrock, openrouter, openai, google };
+}
+
+// ---- canned answers ---------------------------------------------------------------------------
+
+/** An answer the fake server gives: text, or one tool call of `zoteroSearch`. */
+export const textAnswer = (text) => ({ kind: 'text', text });
+export const toolAnswer = (id, input) => ({ kind: 'tool', id, input });
+
+const sse = (events) => events.map((e) => (e.event ? `event: ${e.event}\n` : '') + `data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`).join('');
+
+function anthropicStream(answer, n) {
+  const usage = { input_tokens: 1200, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const events = [{ event: 'message_start', data: { type: 'message_start', message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage } } }];
+  if (answer.kind === 'text') {
+    events.push(
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: answer.text } } },
+      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
+    );
+  } else {
+    events.push(
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: answer.id, name: 'zoteroSearch', input: {} } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(answer.input) } } },
+      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
+    );
+  }
+  events.push(
+    { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: answer.kind === 'text' ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } } },
+    { event: 'message_stop', data: { type: 'message_stop' } },
+  );
+  return sse(events);
+}
+
+function chatCompletionsStream(answer, n) {
+  const chunk = (delta, finish = null, extra = {}) => ({ id: `gen-${n}`, object: 'chat.completion.chunk', created: 1_700_000_000, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
+  const usage = { prompt_tokens: 1200, completion_tokens: 20, total_tokens: 1220 };
+  const events = answer.kind === 'text'
+    ? [chunk({ role: 'assistant', content: answer.text }), chunk({}, 'stop', { usage })]
+    : [chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: answer.id, type: 'function', function: { name: 'zoteroSearch', arguments: JSON.stringify(answer.input) } }] }), chunk({}, 'tool_calls', { usage })];
+  return sse([...events.map((data) => ({ data })), { data: '[DONE]' }]);
+}
+
+function responsesStream(answer, n) {
+  const item = answer.kind === 'text'
+    ? { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer.text, annotations: [] }] }
+    : { type: 'function_call', id: `fc_${n}`, call_id: answer.id, name: 'zoteroSearch', arguments: JSON.stringify(answer.input), status: 'completed' };
+  const events = [
+    { type: 'response.created', response: { id: `resp_${n}`, object: 'response', created_at: 1_700_000_000, model: 'gpt-4.1', status: 'in_progress', output: [], service_tier: null } },
+    { type: 'response.output_item.added', output_index: 0, item: answer.kind === 'text' ? { ...item, status: 'in_progress', content: [] } : { ...item, arguments: '', status: 'in_progress' } },
+    ...(answer.kind === 'text'
+      ? [{ type: 'response.output_text.delta', item_id: `msg_${n}`, output_index: 0, content_index: 0, delta: answer.text, logprobs: [] }]
+      : [{ type: 'response.function_call_arguments.delta', item_id: `fc_${n}`, output_index: 0, delta: JSON.stringify(answer.input) }]),
+    { type: 'response.output_item.done', output_index: 0, item },
+    { type: 'response.completed', response: { id: `resp_${n}`, object: 'response', created_at: 1_700_000_000, model: 'gpt-4.1', status: 'completed', output: [item], incomplete_details: null, service_tier: null,
+      usage: { input_tokens: 1200, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1220 } } },
+  ];
+  return sse(events.map((data) => ({ data })));
+}
+
+function googleStream(answer) {
+  const part = answer.kind === 'text' ? { text: answer.text } : { functionCall: { name: 'zoteroSearch', args: answer.input } };
+  return sse([{ data: { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 1200, candidatesTokenCount: 20, totalTokenCount: 1220 } } }]);
+}
+
+// Bedrock's ConverseStream answers in AWS's binary event-stream framing: per message a prelude
+// (total and header length, CRC32), string headers, the JSON payload, and a CRC32 of it all.
+function eventFrame(eventType, payload) {
+  const enc = new TextEncoder();
+  const headers = [];
+  for (const [name, value] of [[':event-type', eventType], [':content-type', 'application/json'], [':message-type', 'event']]) {
+    const n = enc.encode(name);
+    const v = enc.encode(value);
+    headers.push(Uint8Array.of(n.length), n, Uint8Array.of(7, v.length >> 8, v.length & 0xff), v);
+  }
+  const headerBytes = Buffer.concat(headers);
+  const body = enc.encode(JSON.stringify(payload));
+  const total = 12 + headerBytes.length + body.length + 4;
+  const frame = Buffer.alloc(total);
+  frame.writeUInt32BE(total, 0);
+  frame.writeUInt32BE(headerBytes.length, 4);
+  frame.writeUInt32BE(crc32(frame.subarray(0, 8)), 8);
+  headerBytes.copy(frame, 12);
+  Buffer.from(body).copy(frame, 12 + headerBytes.length);
+  frame.writeUInt32BE(crc32(frame.subarray(0, total - 4)), total - 4);
+  return frame;
+}
+function bedrockStream(answer) {
+  const frames = [eventFrame('messageStart', { role: 'assistant' })];
+  if (answer.kind === 'text') {
+    frames.push(eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: answer.text } }), eventFrame('contentBlockStop', { contentBlockIndex: 0 }));
+  } else {
+    frames.push(
+      // `input` is required by @ai-sdk/amazon-bedrock 3's schema of this event; the input itself comes in the deltas.
+      eventFrame('contentBlockStart', { contentBlockIndex: 0, start: { toolUse: { toolUseId: answer.id, name: 'zoteroSearch', input: {} } } }),
+      eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { toolUse: { input: JSON.stringify(answer.input) } } }),
+      eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+    );
+  }
+  frames.push(
+    eventFrame('messageStop', { stopReason: answer.kind === 'text' ? 'end_turn' : 'tool_use' }),
+    eventFrame('metadata', { usage: { inputTokens: 1200, outputTokens: 20, totalTokens: 1220 }, metrics: { latencyMs: 10 } }),
+  );
+  return Buffer.concat(frames);
+}
+
+/**
+ * A recording fetch: `requests` gets `{ url, body }` of every call; each call takes the next answer
+ * of `answers` (the last one repeats). The answer is written in the format the URL asks for.
+ */
+export function recordingFetch() {
+  const requests = [];
+  const answers = [];
+  const fetch = async (url, init) => {
+    const href = String(url);
+    const body = JSON.parse(init.body);
+    requests.push({ url: href, body });
+    const answer = answers.length > 1 ? answers.shift() : answers[0] ?? textAnswer('ok');
+    const n = requests.length;
+    if (href.includes('converse-stream')) {
+      return new Response(bedrockStream(answer), { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' } });
+    }
+    const text = href.includes('/messages') ? anthropicStream(answer, n)
+      : href.includes('/responses') ? responsesStream(answer, n)
+        : href.includes('streamGenerateContent') ? googleStream(answer)
+          : chatCompletionsStream(answer, n);
+    return new Response(text, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+  return { fetch, requests, answers };
+}
+
+// ---- reading the marks ---------------------------------------------------------------------------
+
+/** Every cache mark in a request body: `cache_control` objects and Bedrock `cachePoint` blocks. */
+export function countMarks(value) {
+  if (Array.isArray(value)) return value.reduce((n, v) => n + countMarks(v), 0);
+  if (!value || typeof value !== 'object') return 0;
+  let n = 0;
+  for (const [key, v] of Object.entries(value)) {
+    if ((key === 'cache_control' || key === 'cachePoint') && v) n += 1;
+    else n += countMarks(v);
+  }
+  return n;
+}
+
+/**
+ * The request's messages with the marks taken out, for comparing prefixes byte for byte. A content
+ * of one plain text block is written as the string it is: OpenRouter sends a user message's text as
+ * a string unmarked and as one text block marked, and the Anthropic API it forwards to reads the
+ * string as exactly that block.
+ */
+export function withoutMarks(value) {
+  if (Array.isArray(value)) return value.filter((v) => !(v && typeof v === 'object' && 'cachePoint' in v)).map(withoutMarks);
+  if (!value || typeof value !== 'object') return value;
+  const bare = Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'cache_control').map(([key, v]) => [key, withoutMarks(v)]));
+  const only = Array.isArray(bare.content) && bare.content.length === 1 ? bare.content[0] : null;
+  if (only && only.type === 'text' && Object.keys(only).length === 2) bare.content = only.text;
+  return bare;
+}
+
+/** The indices of the body's messages that carry a mark (on themselves or a block of theirs). */
+export function markedMessages(body) {
+  return (body.messages ?? []).flatMap((message, i) => (countMarks(message) > 0 ? [i] : []));
+}
+
+/** Content blocks of the messages up to and including `index` (a string content is one block). */
+export function blocksThrough(body, index) {
+  return body.messages.slice(0, index + 1).reduce((n, m) => n + (Array.isArray(m.content) ? m.content.length : 1), 0);
+}
+
+/** About `tokens` tokens of English prose (a research assistant's system prompt). */
+export function prose(tokens) {
+  const sentence = 'Answer from the researcher\'s Zotero library, cite every claim with its item key and page, and say when a source is missing. ';
+  return sentence.repeat(Math.ceil(tokens / 25));
+}
