@@ -134,6 +134,10 @@ test('the last window closes while an answer streams: the send settles, nothing 
   assert.deepEqual(step('closedMidStreamLastWindow'), { sendSettled: true, requestAborted: true, partialStored: true, aborted: true, nextSend: 'answered', uncaught: [] });
 });
 
+test('an app that never stops its chats on the window\'s unload: the transport stops the turn itself when its window goes, the send settles, and the session is not left turn-in-flight', () => {
+  assert.deepEqual(step('windowGoneNoHook'), { sendSettled: true, requestAborted: true, partialStored: true, aborted: true, nextSend: 'answered', uncaught: [] });
+});
+
 test('a failed send (429, an error mid-answer) stores the question once: sending it again answers it in place; a question a crash left is sent with the next one', () => {
   assert.deepEqual(step('failedSends'), {
     first: 'error', stored429: 1, answeredInPlace: true, sentOnce429: true,

@@ -672,6 +672,35 @@ async function runExamplePlugin(config) {
       await scope.shutdown();
       return { left, afterUpdate: one, shutdownResolved: settledBoth[1].status };
     });
+    await step('windowGoneNoHook', async () => {
+      // An app that never stops its chats on onMainWindowUnload: the transport's own watch of the
+      // turn's window is all there is.
+      await boot();
+      scope.onMainWindowLoad({ window: w5 });
+      const w6 = await openBrowserWindow();
+      scope.onMainWindowLoad({ window: w6 });
+      mainWindow = w6;
+      const chatF = await chatIn(w6, itemNamed('FORGOT22'));
+      const held = holdAnswer('Streaming while nobody is told');
+      const aborts = chatAborts;
+      const errors = consoleErrors.length;
+      const sending = chatF.send('Asked before the window went away');
+      await started(held);
+      await tick(20);
+      await closeWindow(w6); // no onMainWindowUnload call
+      mainWindow = w5;
+      const sent = await outcomeOf(sending, 5000);
+      await tick(200);
+      const next = await outcomeOf((await chatIn(w5, itemNamed('FORGOT22'))).send('And from the window left open?'), 20_000);
+      const session = await stored(await chatIn(w5, itemNamed('FORGOT22')));
+      const partial = assistantStarting(session, 'Streaming while nobody is told');
+      await scope.shutdown();
+      return {
+        sendSettled: !sent.hang, requestAborted: chatAborts > aborts, partialStored: Boolean(partial), aborted: partial?.metadata?.aborted === true,
+        nextSend: next.value ? (textOf(next.value).startsWith('Answer') ? 'answered' : 'other') : (next.code ?? next.error ?? 'hang'),
+        uncaught: errorsSince(errors),
+      };
+    });
     await closeWindow(w5);
     if (!w3.closed) await closeWindow(w3);
     if (!w4.closed) await closeWindow(w4);
