@@ -68,9 +68,8 @@ const CORRECTION_CUES: [&str; 13] = [
     "不对", "更正", "其实", "訂正",
 ];
 /// Words of work still to do (user or assistant).
-const TASK_CUES: [&str; 21] = [
-    "next step", "still need", "still to do", "to do", "todo", "remaining", "pending", "not yet", "later", "follow up",
-    "follow-up", "remember to", "will check", "remains to", "open task", "下一步", "待办", "尚未", "稍后", "まだ", "次に",
+const TASK_CUES: [&str; 19] = [
+    "next step", "still need", "still to do", "to do", "todo", "remaining", "pending", "not yet", "later", "remember to", "will check", "remains to", "open task", "下一步", "待办", "尚未", "稍后", "まだ", "次に",
 ];
 /// Words of an approach that failed (assistant text; tool errors are failures by their state).
 const FAILURE_CUES: [&str; 20] = [
@@ -204,6 +203,14 @@ fn is_state_sentence(sentence: &str) -> bool {
     weight >= MIN_STATE_CHARS && sentence.matches('|').count() < 2 && !sentence.contains('\t')
 }
 
+/// Rule `labelled-is-state`: a sentence that opens with a short label and a colon ("Still open:",
+/// "Checked:", "Hypothesis:") is state the writer marked as such, whatever the label's words.
+fn is_labelled(sentence: &str) -> bool {
+    let Some((label, rest)) = sentence.split_once([':', '：']) else { return false };
+    let words = label.split_whitespace().count();
+    (1..=4).contains(&words) && label.chars().count() <= 32 && rest.trim().chars().count() >= MIN_STATE_CHARS && !label.contains(char::is_numeric)
+}
+
 fn is_deadline(sentence: &str) -> bool {
     has_cue(sentence, &DEADLINE_CUES) && (sentence.chars().any(|c| c.is_ascii_digit()) || has_cue(sentence, &DATE_CUES))
 }
@@ -233,6 +240,8 @@ enum Tier {
     /// The user's other questions, verbatim, within their share of the budget.
     UserWords,
     Hypothesis,
+    /// A sentence the assistant labelled ("Still open: ...", "Checked: ...") that no kind files.
+    Noted,
     Task,
     Decision,
     /// The user's other statements (not questions), verbatim: instructions no cue list knows.
@@ -274,7 +283,8 @@ const NEXT_STEPS: usize = 6;
 const CONTEXT: usize = 7;
 
 /// The marks that name a carried line's kind (the line stays in the section it was in).
-const MARKS: [(&str, Tier, Option<Singleton>); 15] = [
+const MARKS: [(&str, Tier, Option<Singleton>); 16] = [
+    ("- (inferred, noted)", Tier::Noted, None),
     ("- (user, stated)", Tier::UserStatement, None),
     ("- (user, style)", Tier::Current, Some(Singleton::Style)),
     ("- (user, deadline)", Tier::Current, Some(Singleton::Deadline)),
@@ -369,7 +379,7 @@ impl Draft {
     /// replaces the earlier lines of its tier about the same thing (`subject::same_subject`), so a
     /// rule reversed twice shows only its newest form.
     fn add(&mut self, section: usize, tier: Tier, source: &str, text: &str) {
-        if matches!(tier, Tier::Constraint | Tier::Decision | Tier::Task | Tier::Hypothesis) {
+        if matches!(tier, Tier::Constraint | Tier::Decision | Tier::Task | Tier::Hypothesis | Tier::Noted) {
             let tokens = content_tokens(text);
             self.lines.retain(|l| l.tier != tier || !same_subject(&content_tokens(line_body(&l.text)), &tokens));
         }
@@ -527,14 +537,18 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
             continue;
         }
         for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s)) {
-            if !assistant_sentence(&mut draft, &sentence) {
-                draft.close_with(&sentence, "inferred", &[Tier::Task, Tier::Hypothesis]);
+            if !assistant_sentence(&mut draft, &sentence)
+                && !draft.close_with(&sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted])
+                && is_labelled(&sentence)
+            {
+                draft.add(CONTEXT, Tier::Noted, "inferred, noted", &sentence);
             }
         }
     }
 
     // Progress, findings, failures, approvals: from the tool blocks.
-    let mut completed: Vec<(String, usize)> = Vec::new();
+    // Tool call counts are not research state: lines of them carried from earlier versions go.
+    draft.lines.retain(|l| !l.text.starts_with("- (tool) Completed tool calls"));
     for message in &messages {
         for block in &message.blocks {
             let Some(tool) = block.header.strip_prefix("tool ") else { continue };
@@ -544,10 +558,6 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
             let content = crate::text::single_line(&block.lines.join(" "));
             match status {
                 "result" => {
-                    match completed.iter_mut().find(|(n, _)| n == name) {
-                        Some((_, count)) => *count += 1,
-                        None => completed.push((name.to_string(), 1)),
-                    }
                     // What it returned is not copied: the ledger keeps every Zotero object, the
                     // cited pages what was found where, the verbatim tail the newest results.
                 }
@@ -567,10 +577,6 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
             }
         }
     }
-    if !completed.is_empty() {
-        let list = completed.iter().map(|(n, c)| format!("{n} x{c}")).collect::<Vec<_>>().join(", ");
-        draft.add(PROGRESS, Tier::Progress, "tool", &format!("Completed tool calls: {list}"));
-    }
     // An answered request is not state; the previous one goes (the user's words keep it).
     draft.lines.retain(|l| l.singleton != Some(Singleton::LatestRequest) && l.singleton != Some(Singleton::LatestAnswer));
     // Next Steps: the latest user request when nothing answered it.
@@ -584,17 +590,12 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
     // Key Zotero Resources: the ledger entries the state names (the checkpoint keeps and projects
     // the whole ledger beside the summary), and a line saying where the rest is.
     let named: String = draft.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
-    let mut resources = 0;
     for entry in request.ledger.entries.iter().filter(|e| !e.key.is_empty() && named.contains(e.key.split('#').next().unwrap_or(&e.key))) {
         let mut line = String::new();
         crate::ledger::render_line(&mut line, entry);
         draft.push(RESOURCES, Tier::Resource, None, line.trim_end().to_string());
-        resources += 1;
     }
-    if request.ledger.entries.len() > resources {
-        let text = format!("{LEDGER_POINTER} ({} entries) is kept with this checkpoint.", request.ledger.entries.len());
-        draft.push(RESOURCES, Tier::Note, None, text);
-    }
+    // The rest is projected beside the summary from the checkpoint's ledger: no line here for it.
 
     // Critical Context: what this text is, and what it covers.
     draft.push(
