@@ -22,7 +22,8 @@ const MODELS = [
   { name: '128k', model: { id: 'bench-128k', contextWindow: 128_000, maxOutputTokens: 16_384 } },
   { name: '200k', model: { id: 'bench-200k', contextWindow: 200_000, maxOutputTokens: 32_000 } },
 ].filter((m) => !process.env.RETENTION_MODELS || process.env.RETENTION_MODELS.split(',').includes(m.name));
-const TURNS = quick ? 90 : 150;
+/** Turns per session: every window reaches 20+ compactions (its page reads are sized to it). */
+const turnsFor = (window) => (quick ? 90 : window >= 100_000 ? 220 : 150);
 const SUMMARIZERS = {
   extractive: (request) => api.extractiveSummary(request),
   'model writing nothing': () => ['Research Goal', 'User Requirements and Constraints', 'Research Progress', 'Findings and Evidence',
@@ -51,7 +52,7 @@ const compactions = new Map(); // `${summarizer}|${model}` -> list
 const textOf = (message) => message.parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n');
 
 async function runSession(language, seed, { name, model }, summarizerName) {
-  const { script, facts } = makeMultilingualSession(seed, language, TURNS, model.contextWindow);
+  const { script, facts } = makeMultilingualSession(seed, language, turnsFor(model.contextWindow), model.contextWindow);
   const capacity = api.capacity(model);
   const store = new api.MemoryStore();
   const { id: sessionId } = await store.createSession();
@@ -97,7 +98,7 @@ async function runSession(language, seed, { name, model }, summarizerName) {
       stale.set(group, s);
     }
     if (process.env.RETENTION_DEBUG) {
-      for (const f of facts.filter((x) => x.staleBy && folded(byProbe.get(x.staleBy)) && summary.includes(x.probe))) log(`${group} ${language} #${count}: stale ${f.kind} ${f.probe}`);
+      for (const f of facts.filter((x) => x.staleBy && folded(byProbe.get(x.staleBy)) && summary.includes(x.probe))) log(`${group} ${language} #${count}: stale ${f.kind} ${f.probe}: ${summary.split('\n').filter((l) => l.includes(f.probe)).join(' / ').slice(0, 300)}`);
       if (count === Number(process.env.RETENTION_DEBUG)) log(`${group} ${language} #${count}:\n${summary}`);
     }
     // State: a line with a current fact's tag, or the ledger line of a currently designated key.
@@ -139,7 +140,7 @@ const pct = (pair) => (pair && pair[1] ? `${Math.round((100 * pair[0]) / pair[1]
 const out = ['## Retention by construction: the registers and the summary (bench/retention/registers.mjs)', ''];
 for (const summarizerName of Object.keys(SUMMARIZERS)) {
   out.push(`### ${summarizerName}`, '');
-  out.push(`Sessions of ${TURNS} turns in ${LANGUAGES.join(', ')}; compactions: ${MODELS.map((m) => `${m.name} ${compactions.get(`${summarizerName}|${m.name}`)?.join(' · ')}`).join('; ')}.`, '');
+  out.push(`Sessions of ${MODELS.map((m) => `${turnsFor(m.model.contextWindow)} (${m.name})`).join(', ')} turns in ${LANGUAGES.join(', ')}; compactions: ${MODELS.map((m) => `${m.name} ${compactions.get(`${summarizerName}|${m.name}`)?.join(' · ')}`).join('; ')}.`, '');
   out.push('Share of current facts folded so far that the projection shows, over every projection after every compaction (worst single projection in brackets):', '');
   out.push(`| fact | ${MODELS.map((m) => m.name).join(' | ')} |`, `|---|${MODELS.map(() => '---').join('|')}|`);
   for (const [kind, label] of Object.entries(KINDS)) {

@@ -45,10 +45,11 @@ fn is_cjk(c: char) -> bool {
 }
 
 /// Rule `same-subject`: `later` is about what `earlier` says when they share at least
-/// `MIN_SHARED` content tokens and at least half of `earlier`'s.
+/// `MIN_SHARED` content tokens and at least half of the shorter one's (a reply in other words adds
+/// its own, a CJK sentence many character pairs).
 pub(super) fn same_subject(earlier: &HashSet<String>, later: &HashSet<String>) -> bool {
     let shared = earlier.intersection(later).count();
-    shared >= MIN_SHARED && shared * 100 >= earlier.len() * MIN_SHARED_PERCENT
+    shared >= MIN_SHARED && shared * 100 >= earlier.len().min(later.len()) * MIN_SHARED_PERCENT
 }
 
 #[cfg(test)]
