@@ -42,15 +42,22 @@ fn left_out_words_line(left_out: usize) -> String {
     format!("- {left_out} other messages of the user are kept in this checkpoint and not shown here.")
 }
 
+/// A message that is one question asks and states nothing to keep; one that also says something
+/// ("Skip the abstracts. What does the next one say?") states it.
+fn is_question(text: &str) -> bool {
+    let text = text.trim_end();
+    text.ends_with(['?', '？']) && !["。", "！", ". ", "! "].iter().any(|end| text.contains(end))
+}
+
 fn is_acknowledgement(text: &str) -> bool {
     text.chars().count() < ACKNOWLEDGEMENT_MAX_CHARS && !text.chars().any(|c| c.is_ascii_digit())
 }
 
 /// Rule `user-words-budget`: the heading and the user's messages within `budget` tokens, numbered in
 /// the order said and shown in that order. Chosen: the first message (where the research usually
-/// starts) when it takes at most a third of the budget, then the newest first (later words change
-/// earlier ones), acknowledgements last; a message that does not fit is skipped for older, shorter
-/// ones. A last line counts the messages left out. Empty when nothing fits.
+/// starts; shortened when over a third of the budget), then the user's statements newest first
+/// (later words change earlier ones), then questions, acknowledgements last; a message that does not
+/// fit is skipped for older, shorter ones. A last line counts the messages left out. Empty when nothing fits.
 pub fn project_user_words(words: &[UserWords], budget: u64) -> String {
     let mut lines: Vec<String> = words.iter().enumerate().map(|(i, w)| user_line(i + 1, w)).collect();
     let mut order: Vec<usize> = Vec::with_capacity(words.len());
@@ -65,8 +72,16 @@ pub fn project_user_words(words: &[UserWords], budget: u64) -> String {
         order.push(0);
     }
     let start = usize::from(pinned);
-    order.extend((start..words.len()).rev().filter(|&i| !is_acknowledgement(&words[i].text)));
-    order.extend((start..words.len()).rev().filter(|&i| is_acknowledgement(&words[i].text)));
+    // Statements (what the user asks for or rules) before questions, acknowledgements last; the
+    // newest first in each.
+    let rank = |text: &str| match () {
+        _ if is_acknowledgement(text) => 2,
+        _ if is_question(text) => 1,
+        _ => 0,
+    };
+    for wanted in 0..3 {
+        order.extend((start..words.len()).rev().filter(|&i| rank(&words[i].text) == wanted));
+    }
     let left_out_allowance = estimate_text(&left_out_words_line(words.len()));
     let render = |chosen: &[bool]| {
         let mut text = String::from(USER_WORDS_HEADING);
