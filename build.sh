@@ -588,7 +588,8 @@ run_example() {
 # a send through the controller and a store-held index, bench/speed/controller.mjs), then the
 # size of what a consumer downloads, the prompt-cache policies (bench/cache: a simulated provider
 # cache behind the AI SDK's mock model), then what survives compaction (bench/retention: planted facts
-# in seeded long sessions through the controller, beside a truncation baseline). Arguments go to the
+# in seeded long sessions through the controller, beside a truncation baseline; registers.mjs: the
+# multilingual sessions of issue 34, retention, precision and stale counts per window). Arguments go to the
 # speed runs (`--quick`, `--sizes=100,1000`).
 run_bench() {
   local dir report="$WORK/bench.md"
@@ -598,15 +599,16 @@ run_bench() {
   build_and_pack
   mkdir -p "$WORK"
   : >"$report"
-  timed "bench 1/7: estimator fidelity" bash -c 'set -o pipefail; node bench/estimator/fidelity.mjs | tee -a "$1"' _ "$report"
+  timed "bench 1/8: estimator fidelity" bash -c 'set -o pipefail; node bench/estimator/fidelity.mjs | tee -a "$1"' _ "$report"
   log "load before the speed runs:$(uptime | sed 's/.*load average/ load average/')"
-  timed "bench 2/7: speed in Node" bash -c 'set -o pipefail; node bench/speed/node.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 3/7: a send through the controller and the store-held index" bash -c 'set -o pipefail; node bench/speed/controller.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 4/7: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 5/7: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
-  timed "bench 6/7: prompt cache policies" bash -c 'set -o pipefail; node bench/cache/sessions.mjs | tee -a "$1"' _ "$report"
-  timed "bench 6/7: cache mark placement against one rolling mark, and plan.cost against the simulated bill" bash -c 'set -o pipefail; node bench/cache/placement.mjs | tee -a "$1"' _ "$report"
-  timed "bench 7/7: what survives compaction (retention)" bash -c 'set -o pipefail; node bench/retention/retention.mjs | tee -a "$1"' _ "$report"
+  timed "bench 2/8: speed in Node" bash -c 'set -o pipefail; node bench/speed/node.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 3/8: a send through the controller and the store-held index" bash -c 'set -o pipefail; node bench/speed/controller.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 4/8: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 5/8: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
+  timed "bench 6/8: prompt cache policies" bash -c 'set -o pipefail; node bench/cache/sessions.mjs | tee -a "$1"' _ "$report"
+  timed "bench 6/8: cache mark placement against one rolling mark, and plan.cost against the simulated bill" bash -c 'set -o pipefail; node bench/cache/placement.mjs | tee -a "$1"' _ "$report"
+  timed "bench 7/8: what survives compaction (retention)" bash -c 'set -o pipefail; node bench/retention/retention.mjs | tee -a "$1"' _ "$report"
+  timed "bench 8/8: retention by construction (registers, multilingual)" bash -c 'set -o pipefail; node bench/retention/registers.mjs | tee -a "$1"' _ "$report"
   log "tables collected in ${report#"$ROOT"/}"
 }
 

@@ -6,9 +6,9 @@ use serde_json::{json, Value};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::zotero::ResourceLedger;
-use crate::session::{read_branch, Branch, Checkpoint, Node, Session};
+use crate::session::{read_branch, Branch, Checkpoint, CitedPage, Node, Session, UserWords};
 use crate::plan::{Plan, PlanAction};
-use crate::summarize::validate_summary;
+use crate::summarize::{validate_summary, SummaryRequest};
 
 /// Prefix of checkpoint ids, so a checkpoint is recognisable in logs and stores.
 pub const CHECKPOINT_ID_PREFIX: &str = "ckpt_";
@@ -119,18 +119,52 @@ pub fn new_checkpoint_id() -> Result<String> {
     Ok(id)
 }
 
+/// What a summary request carried by code for its checkpoint besides the ledger: the registers.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Carried {
+    #[serde(default)]
+    pub user_words: Vec<UserWords>,
+    #[serde(default)]
+    pub cited_pages: Vec<CitedPage>,
+}
+
+impl Carried {
+    pub fn of(request: &SummaryRequest) -> Carried {
+        Carried { user_words: request.user_words.clone(), cited_pages: request.cited_pages.clone() }
+    }
+}
+
 /// `checkpoint_node` after rule `summary-within-budget` when the request's `maxOutputTokens` is
-/// given (`check_summary_budget` first: a summary over it is refused whatever else it lacks).
-pub fn checkpoint_node_within(plan: &Plan, summary: &str, ledger: &ResourceLedger, id: &str, budget: Option<u64>) -> Result<Value> {
+/// given (`check_summary_budget` first: a summary over it is refused whatever else it lacks), with
+/// the registers the request carried.
+pub fn checkpoint_node_within(
+    plan: &Plan,
+    summary: &str,
+    ledger: &ResourceLedger,
+    carried: &Carried,
+    id: &str,
+    budget: Option<u64>,
+) -> Result<Value> {
     if let Some(budget) = budget {
         check_summary_budget(summary, budget)?;
     }
-    // A plan from before plans carried the ledger budget: the summary budget gives the same figure.
+    // A plan from before plans carried the ledger and register budgets: the summary budget gives them.
     let mut plan = std::borrow::Cow::Borrowed(plan);
     if let (None, Some(budget)) = (plan.ledger_budget, budget) {
         plan.to_mut().ledger_budget = Some(crate::estimate::ledger_budget_for_summary_budget(budget));
     }
-    checkpoint_node(&plan, summary, ledger, id)
+    if let (None, Some(budget)) = (plan.user_words_budget, budget) {
+        let (words, pages) = crate::registers::budgets_for_summary_budget(budget);
+        plan.to_mut().user_words_budget = Some(words);
+        plan.to_mut().cited_pages_budget.get_or_insert(pages);
+    }
+    checkpoint_node_carrying(&plan, summary, ledger, carried, id)
+}
+
+/// The checkpoint node for a summary of `request` (its ledger, registers and budget).
+pub fn checkpoint_node_for_request(plan: &Plan, summary: &str, request: &SummaryRequest, id: &str) -> Result<Value> {
+    checkpoint_node_within(plan, summary, &request.ledger, &Carried::of(request), id, Some(request.max_output_tokens))
 }
 
 /// The checkpoint node that commits `plan` with `summary` and `ledger`, under `id`.
@@ -139,6 +173,11 @@ pub fn checkpoint_node_within(plan: &Plan, summary: &str, ledger: &ResourceLedge
 /// (summary budget + frame with the projected ledger's budget + kept tail), an upper bound of the
 /// real projection for a summary within its budget; `ledgerBudget` is the plan's.
 pub fn checkpoint_node(plan: &Plan, summary: &str, ledger: &ResourceLedger, id: &str) -> Result<Value> {
+    checkpoint_node_carrying(plan, summary, ledger, &Carried::default(), id)
+}
+
+/// `checkpoint_node` with the registers; their budgets are the plan's (rule `register-budgets`).
+pub fn checkpoint_node_carrying(plan: &Plan, summary: &str, ledger: &ResourceLedger, carried: &Carried, id: &str) -> Result<Value> {
     if plan.action != PlanAction::Compact {
         return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.action is not 'compact' (reason: {})", plan.reason)));
     }
@@ -159,6 +198,10 @@ pub fn checkpoint_node(plan: &Plan, summary: &str, ledger: &ResourceLedger, id: 
         ledger: ledger.clone(),
         basis: plan.basis.clone(),
         ledger_budget: plan.ledger_budget,
+        user_words: carried.user_words.clone(),
+        user_words_budget: plan.user_words_budget,
+        cited_pages: carried.cited_pages.clone(),
+        cited_pages_budget: plan.cited_pages_budget,
     };
     let checkpoint = serde_json::to_value(&checkpoint).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
     let node = json!({ "id": id, "parentId": plan.basis.leaf_id, "checkpoint": checkpoint });

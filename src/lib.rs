@@ -7,6 +7,7 @@
 //! - [`zotero`]: Zotero objects inside arbitrary JSON and the ledger entries that name them;
 //! - [`session`]: the session tree read from JSON text, the active branch, retry / edit / fork;
 //! - [`ledger`]: the resource ledger collected from summarized history, rendered and projected;
+//! - [`registers`]: the user's words and the cited pages a checkpoint carries by code beside its summary;
 //! - [`projection`]: what the model is sent, `summary -> kept tail -> newer messages`;
 //! - [`estimate`]: what that costs, against the model's [`capacity`] and the provider's usage;
 //! - [`plan`]: when and where to compact, and what the prompt cache makes it cost;
@@ -24,6 +25,7 @@ pub mod tokens;
 pub mod zotero;
 pub mod session;
 pub mod ledger;
+pub mod registers;
 pub mod projection;
 pub mod estimate;
 pub mod plan;

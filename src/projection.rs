@@ -4,6 +4,7 @@ use serde_json::{json, Value};
 
 use crate::error::Result;
 use crate::ledger;
+use crate::registers;
 use crate::session::{read_branch, Branch, Checkpoint, Session};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,10 +63,24 @@ pub const LEDGER_HEADING: &str = "\n\nZotero resources referenced so far (exact 
 /// The text of the projected summary message: preamble, summary, then the ledger's projected part
 /// (rule `ledger-projection-budget` in `ledger.rs`: the whole ledger when it fits the checkpoint's
 /// budget, else the entries the summary names first within it, and a line saying how many are left out).
+///
+/// Between the summary and the ledger: the registers carried by code (rules `user-words-budget` and
+/// `cited-pages-budget` in `registers`), each within the checkpoint's budget for it; a checkpoint
+/// without registers (written before they existed, or with nothing to carry) projects as before.
 pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
     let budget = checkpoint.ledger_budget.unwrap_or_else(|| ledger::projected_budget(&checkpoint.summary));
     let projected = ledger::project_ledger(&checkpoint.ledger, &checkpoint.summary, budget);
-    summary_text_with_ledger(&checkpoint.summary, &projected.text)
+    let (words_fallback, pages_fallback) = registers::budgets_for_summary_budget(crate::tokens::estimate_text(&checkpoint.summary));
+    let words = registers::project_user_words(&checkpoint.user_words, checkpoint.user_words_budget.unwrap_or(words_fallback));
+    let pages = registers::project_cited_pages(&checkpoint.cited_pages, checkpoint.cited_pages_budget.unwrap_or(pages_fallback));
+    let mut text = summary_text_with_ledger(&checkpoint.summary, "");
+    text.push_str(&words);
+    text.push_str(&pages);
+    if !projected.text.is_empty() {
+        text.push_str(LEDGER_HEADING);
+        text.push_str(&projected.text);
+    }
+    text
 }
 
 /// Preamble, summary and the given rendered ledger lines (none: no ledger heading).

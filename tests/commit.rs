@@ -40,6 +40,8 @@ fn plan() -> Plan {
         tokens_after_estimate: 300,
         send: None,
         ledger_budget: None,
+        user_words_budget: None,
+        cited_pages_budget: None,
         cache: None,
         cost: None,
     }
@@ -275,21 +277,27 @@ fn checkpoint_ids_are_random_and_well_formed() {
 fn checkpoint_node_within_a_budget_refuses_an_over_budget_summary_first() {
     use bibgenie_compaction::commit::{checkpoint_node_within, summary_estimate_ceiling};
     let ledger = ResourceLedger::default();
-    let within = checkpoint_node_within(&plan(), &summary(), &ledger, "ckpt_1", Some(16_000)).unwrap();
-    // A plan without `ledgerBudget` (made before plans carried it) gets the summary budget's.
-    let budgeted = Plan { ledger_budget: Some(bibgenie_compaction::estimate::ledger_budget_for_summary_budget(16_000)), ..plan() };
+    let within = checkpoint_node_within(&plan(), &summary(), &ledger, &Default::default(), "ckpt_1", Some(16_000)).unwrap();
+    // A plan without `ledgerBudget` and the register budgets (made before plans carried them) gets the summary budget's.
+    let (words, pages) = bibgenie_compaction::registers::budgets_for_summary_budget(16_000);
+    let budgeted = Plan {
+        ledger_budget: Some(bibgenie_compaction::estimate::ledger_budget_for_summary_budget(16_000)),
+        user_words_budget: Some(words),
+        cited_pages_budget: Some(pages),
+        ..plan()
+    };
     assert_eq!(within, checkpoint_node(&budgeted, &summary(), &ledger, "ckpt_1").unwrap());
     assert_eq!(within["checkpoint"]["ledgerBudget"], 4_008);
     let given = Plan { ledger_budget: Some(212), ..plan() };
-    let kept = checkpoint_node_within(&given, &summary(), &ledger, "ckpt_1", Some(16_000)).unwrap();
+    let kept = checkpoint_node_within(&given, &summary(), &ledger, &Default::default(), "ckpt_1", Some(16_000)).unwrap();
     assert_eq!(kept["checkpoint"]["ledgerBudget"], 212, "the plan's budget wins");
     let long = format!("{}{}", summary(), "word ".repeat(2_000));
-    assert!(checkpoint_node_within(&plan(), &long, &ledger, "ckpt_1", None).is_ok(), "no budget: not checked");
-    assert_eq!(checkpoint_node_within(&plan(), &long, &ledger, "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::SummaryOverBudget);
+    assert!(checkpoint_node_within(&plan(), &long, &ledger, &Default::default(), "ckpt_1", None).is_ok(), "no budget: not checked");
+    assert_eq!(checkpoint_node_within(&plan(), &long, &ledger, &Default::default(), "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::SummaryOverBudget);
     // Over budget and missing every section: the budget rule answers.
     let junk = "x ".repeat(summary_estimate_ceiling(10) as usize * 2);
-    assert_eq!(checkpoint_node_within(&plan(), &junk, &ledger, "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::SummaryOverBudget);
-    assert_eq!(checkpoint_node_within(&plan(), "", &ledger, "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::InvalidSummary);
+    assert_eq!(checkpoint_node_within(&plan(), &junk, &ledger, &Default::default(), "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::SummaryOverBudget);
+    assert_eq!(checkpoint_node_within(&plan(), "", &ledger, &Default::default(), "ckpt_1", Some(10)).unwrap_err().code, ErrorCode::InvalidSummary);
 }
 
 #[test]

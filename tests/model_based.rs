@@ -1256,7 +1256,9 @@ fn a_preflight_compaction_planned_at_the_safe_limit_makes_the_draft_fit() {
             Op::Start { mode: Mode::Manual, draft_words: 1, overhead_percent: 0, delay: 0 },
             Op::Fork { pick: 9718685770306320636, words: 40 },
             Op::User { words: 68 },
-            Op::Start { mode: Mode::Preflight, draft_words: 2353, overhead_percent: 0, delay: 0 },
+            // 2,353 words then; 2,237 since the plan counts the registers' budgets (issue 34): the
+            // largest draft whose preflight still commits and sends, so the plan is at the limit.
+            Op::Start { mode: Mode::Preflight, draft_words: 2237, overhead_percent: 0, delay: 0 },
         ],
     });
     // The case is the preflight's commit and send: without them the run above checks nothing.
@@ -1303,3 +1305,4 @@ fn check_projected_ledger(c: &Compaction, node: &Value, after: &bibgenie_compact
         assert_eq!(checkpoint.tokens_after, c.plan.tokens_after_estimate);
     }
 }
+

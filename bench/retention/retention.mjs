@@ -100,7 +100,8 @@ async function runSession(seed, turns, { name, model }) {
       const superseded = f.stale && planted.some((g) => g.supersedes === f.stale && g.turn > f.turn);
       if (superseded) {
         const newer = planted.filter((g) => g.supersedes === f.stale && g.turn > f.turn);
-        if (newer.some((g) => folded.has(g.messageId))) bump(checks.stale, summaryText.includes(f.probe));
+        // The summary's own state (issue 34: the user's words beside it may show the old style before the switch, in the order said).
+        if (newer.some((g) => folded.has(g.messageId))) bump(checks.stale, summaryText.split('</summary>')[0].includes(f.probe));
         continue;
       }
       if (f.messageId && folded.has(f.messageId)) bump(cell(f.kind, name).req, request.prompt.includes(f.probe));

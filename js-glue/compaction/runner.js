@@ -45,15 +45,17 @@ export async function compact(options) {
   const prepared = handed && handed.plan && handed.request ? { plan: handed.plan, request: handed.request } : await prepareRun(run);
   if (prepared.outcome) return prepared.outcome;
   const { plan, request } = prepared;
-  // The summarizer gets the request object; what the checkpoint carries is kept apart from it.
+  // The summarizer gets the request object; what the checkpoint carries is kept apart from it
+  // (the ledger and the registers built by code: a summarizer cannot change them).
   const ledger = JSON.stringify(request.ledger);
+  const carried = JSON.stringify({ userWords: request.userWords ?? [], citedPages: request.citedPages ?? [] });
   const budget = request.maxOutputTokens;
 
   const summarized = await summarizeWith(run, request);
   if (summarized.outcome) return summarized.outcome;
   let node;
   try {
-    node = checkpointNode(plan, summarized.summary, JSON.parse(ledger), budget);
+    node = checkpointNode(plan, summarized.summary, JSON.parse(ledger), budget, JSON.parse(carried));
   } catch (error) {
     return failed(error);
   }

@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::args::{max_output_tokens_from_js, plan_from_js, refuse_non_finite, session_from_js, summary_from_js};
 use super::convert::{from_js_optional, to_js};
-use crate::commit::{check_commit, checkpoint_node_within, new_checkpoint_id};
+use crate::commit::{check_commit, checkpoint_node_within, new_checkpoint_id, Carried};
 use crate::error::ErrorCode;
 use crate::zotero::ResourceLedger;
 
@@ -27,21 +27,25 @@ pub fn check_commit_js(
 
 /// A new checkpoint node with a random id, `parentId = plan.basis.leafId`.
 /// `ledger` may be omitted (an empty ledger). Given the request's `maxOutputTokens`, a summary over
-/// the budget rule (`summary-over-budget`) is refused first.
+/// the budget rule (`summary-over-budget`) is refused first. `carried` is what the summary request
+/// carried by code (`{ userWords, citedPages }` of `SummaryRequest`); omitted, the checkpoint has no
+/// registers.
 #[wasm_bindgen(js_name = checkpointNode, unchecked_return_type = "CheckpointNode")]
 pub fn checkpoint_node_js(
     #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] summary: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ResourceLedger")] ledger: JsValue,
     #[wasm_bindgen(js_name = maxOutputTokens, unchecked_optional_param_type = "number")] max_output_tokens: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CarriedRegisters")] carried: JsValue,
 ) -> Result<JsValue, JsValue> {
-    refuse_non_finite(&plan, &["ledgerBudget"], ErrorCode::InvalidPlan, "plan")?;
+    refuse_non_finite(&plan, &["ledgerBudget", "userWordsBudget", "citedPagesBudget"], ErrorCode::InvalidPlan, "plan")?;
     let plan = plan_from_js(&plan)?;
     let summary = summary_from_js(&summary)?;
     let ledger: ResourceLedger = from_js_optional(&ledger, ErrorCode::InvalidLedger)?.unwrap_or_default();
     let budget = max_output_tokens_from_js(&max_output_tokens)?;
+    let carried: Carried = from_js_optional(&carried, ErrorCode::InvalidOptions)?.unwrap_or_default();
     let id = new_checkpoint_id()?;
-    let mut node = checkpoint_node_within(&plan, &summary, &ledger, &id, budget)?;
+    let mut node = checkpoint_node_within(&plan, &summary, &ledger, &carried, &id, budget)?;
     stamp_created_at(&mut node);
     to_js(&node)
 }

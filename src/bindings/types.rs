@@ -66,6 +66,37 @@ export interface Checkpoint {
    * checkpoints: an eighth of the summary's estimate then.
    */
   ledgerBudget?: number;
+  /** The user's messages summarized so far, oldest first, carried by code (absent: none, or an older checkpoint). */
+  userWords?: UserWords[];
+  /** Most tokens of the user's words shown beside the summary, fixed from the model (326 on 8k, 3,276 from 128k up). */
+  userWordsBudget?: number;
+  /** Sentences naming a ledger key with a page or locator, oldest first, carried by code. */
+  citedPages?: CitedPage[];
+  /** Most tokens of cited pages shown beside the summary, fixed from the model (163 on 8k, 1,638 from 128k up). */
+  citedPagesBudget?: number;
+}
+
+/** One user message's own text (pasted material over 800 characters excerpted). */
+export interface UserWords {
+  /** The message's node id. */
+  id: string;
+  text: string;
+}
+
+/** A sentence of the assistant or of a tool result naming a ledger key with a page or locator. */
+export interface CitedPage {
+  key: string;
+  /** As written: "p. 14", "S. 22–24", "第14页". */
+  locator: string;
+  text: string;
+  /** The message's node id. */
+  id: string;
+}
+
+/** What a summary request carried by code for its checkpoint besides the ledger (`checkpointNode`'s last argument). */
+export interface CarriedRegisters {
+  userWords?: UserWords[];
+  citedPages?: CitedPage[];
 }
 
 export type LedgerKind = 'item' | 'attachment' | 'annotation' | 'collection' | 'tag' | 'location';
@@ -226,12 +257,16 @@ export interface Plan {
   summarizeIds: string[];
   basis: Basis;
   tokensBefore: number;
-  /** Summary budget + summary frame (preamble, projected ledger within `ledgerBudget`) + kept tail (+ overhead, draft). */
+  /** Summary budget + summary frame (preamble, projected ledger within `ledgerBudget`, registers at their budgets) + kept tail (+ overhead, draft). */
   tokensAfterEstimate: number;
   /** Preflight only. */
   send?: SendDecision;
   /** Compact plans: the projected ledger's budget from the model, which the checkpoint keeps. */
   ledgerBudget?: number;
+  /** Compact plans: the user's words' budget from the model, which the checkpoint keeps. */
+  userWordsBudget?: number;
+  /** Compact plans: the cited pages' budget from the model, which the checkpoint keeps. */
+  citedPagesBudget?: number;
   /** With options.cache. */
   cache?: CacheReport;
   /** With options.cache, when the plan compacts. */
@@ -300,6 +335,10 @@ export interface SummaryRequest {
   history: string;
   /** The previous checkpoint's summary, when there is one (also inside `prompt`). */
   previousSummary?: string;
+  /** Built by code: the user's words the checkpoint will carry (previous checkpoint's merged). */
+  userWords: UserWords[];
+  /** Built by code: the cited pages the checkpoint will carry (previous checkpoint's merged). */
+  citedPages: CitedPage[];
 }
 
 // ---- Stores, signals, summarizer (implemented in JS) ----------------------------------------

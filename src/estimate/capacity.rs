@@ -11,12 +11,14 @@
 //! | `summaryMaxOutputTokens` | `min(W/10, 8_192, reservedTokens)` (so also `<= O`)  |
 //! | `tailBudget`             | `min(W/5, 48_000)`                                   |
 //! | projected ledger (`projected_ledger_budget`, not a field) | `(2 * summaryMaxOutputTokens + 64) / 8`, about `S/4` |
+//! | user's words, cited pages (`register_budgets`, not fields) | `min(2S/5, 2R/3)`, `min(S/5, R - words)`, `R` the room left below |
 //!
 //! Invariants (tested over windows 1,024..2,000,000 and caps 1..128,000 in `tests/estimate/capacity.rs`):
 //! - rule `safe-limit-positive`: the reserve is at most `W/4`, so `safeInputLimit >= 3W/4 > 0`;
 //! - rule `reserve-scales`: for a fixed cap the reserve never shrinks as the window grows;
 //! - rule `summary-within-output-cap`: the summary budget is at most the reserve, which is at most `O`;
-//! - rule `compaction-frees-room`: `summaryMaxOutputTokens + projected ledger + tailBudget <= autoCompactAt / 2`,
+//! - rule `compaction-frees-room`: `summaryMaxOutputTokens + projected ledger + registers + tailBudget <= autoCompactAt / 2`
+//!   (the registers take only the room `R` the others leave, so this reduces to the rule without them),
 //!   because `W/10 + W/40 + 8 + W/5 = 0.325 W + 8` while `autoCompactAt >= 0.9 * 0.75 W = 0.675 W`. The
 //!   projection right after a compaction is therefore at most half the threshold, whatever the ledger's
 //!   size (the checkpoint keeps every entry; only a budgeted part is projected): no compaction loop.
@@ -187,4 +189,33 @@ pub fn projected_ledger_budget(capacity: &Capacity) -> u64 {
 pub fn ledger_budget_for_summary_budget(summary_max_output_tokens: u64) -> u64 {
     summary_max_output_tokens.saturating_mul(LATIN_SUMMARY_ESTIMATE_FACTOR).saturating_add(LATIN_SUMMARY_HEADINGS)
         / crate::ledger::PROJECTED_LEDGER_DIVISOR
+}
+
+/// Tokens allowed for the run joins where the registers' texts meet the summary and each other.
+pub const REGISTER_JOIN_SLACK: u64 = 16;
+
+/// Rule `register-budgets`: most tokens of the user's words and of the cited pages projected beside a
+/// summary made for this capacity, fixed when the checkpoint is made and stored on it. Each is a
+/// share of the summary budget `S` (2/5 and 1/5: the user's own words first, they are what a summary
+/// most often loses), within the room `R` that rule `compaction-frees-room` leaves below half the
+/// automatic threshold after the summary, the projected ledger and the tail. 8k: 326 and 163; 32k:
+/// 1,310 and 655; 128k and up: 3,276 and 1,638.
+pub fn register_budgets(capacity: &Capacity) -> (u64, u64) {
+    let taken = [capacity.summary_max_output_tokens, projected_ledger_budget(capacity), capacity.tail_budget, REGISTER_JOIN_SLACK]
+        .into_iter()
+        .fold(0u64, u64::saturating_add);
+    let room = (capacity.auto_compact_at / 2).saturating_sub(taken);
+    let (words, pages) = crate::registers::budgets_for_summary_budget(capacity.summary_max_output_tokens);
+    let words = words.min(room * 2 / 3);
+    (words, pages.min(room - words))
+}
+
+
+/// What a plan counts for the registers beside a summary made for this capacity: both budgets and
+/// the join slack, nothing when there is no room for them (tiny windows).
+pub fn register_frame_tokens(capacity: &Capacity) -> u64 {
+    match register_budgets(capacity) {
+        (0, 0) => 0,
+        (words, pages) => words + pages + REGISTER_JOIN_SLACK,
+    }
 }

@@ -52,24 +52,9 @@ impl LedgerQuery {
     }
 }
 
-/// Lower case for the scripts of most research titles: ASCII, Latin-1, Greek and Cyrillic capitals
-/// map by fixed offsets. Not `str::to_lowercase`: its Unicode tables cost about 8 KB of gzipped wasm,
-/// and other scripts (Han, kana) have no case anyway.
-fn fold_case(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            'A'..='Z' | '\u{C0}'..='\u{DE}' | '\u{391}'..='\u{3A9}' | '\u{410}'..='\u{42F}' if c != '\u{D7}' => {
-                char::from_u32(c as u32 + 0x20).unwrap_or(c)
-            }
-            '\u{400}'..='\u{40F}' => char::from_u32(c as u32 + 0x50).unwrap_or(c),
-            _ => c,
-        })
-        .collect()
-}
-
 /// The entries of `ledger` that match `query`, in ledger order.
 pub fn lookup<'a>(ledger: &'a ResourceLedger, query: &LedgerQuery) -> Vec<&'a LedgerEntry> {
-    let needle = query.text.as_deref().map(fold_case).filter(|t| !t.trim().is_empty());
+    let needle = query.text.as_deref().map(crate::text::fold_case).filter(|t| !t.trim().is_empty());
     let matches = |entry: &&LedgerEntry| {
         query.key.as_deref().is_none_or(|k| entry.key == k)
             && query.kind.is_none_or(|k| entry.kind == k)
@@ -77,7 +62,7 @@ pub fn lookup<'a>(ledger: &'a ResourceLedger, query: &LedgerQuery) -> Vec<&'a Le
                 [Some(entry.key.as_str()), entry.label.as_deref(), entry.detail.as_deref(), entry.parent_key.as_deref()]
                     .into_iter()
                     .flatten()
-                    .any(|field| fold_case(field).contains(needle))
+                    .any(|field| crate::text::fold_case(field).contains(needle))
             })
     };
     ledger.entries.iter().filter(matches).take(query.limit.unwrap_or(usize::MAX)).collect()

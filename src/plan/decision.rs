@@ -94,6 +94,12 @@ pub struct Plan {
     /// keeps and `tokensAfterEstimate` counts (rule `ledger-projection-budget`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ledger_budget: Option<u64>,
+    /// Compact plans: the budgets of the user's words and of the cited pages projected beside the
+    /// summary (rule `register-budgets`), which the checkpoint keeps and `tokensAfterEstimate` counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_words_budget: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cited_pages_budget: Option<u64>,
     /// With `options.cache`: the prompt cache's state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache: Option<CacheReport>,
@@ -169,6 +175,8 @@ pub fn plan_branch_cached(
             tokens_after_estimate: 0,
             send: None,
             ledger_budget: None,
+            user_words_budget: None,
+            cited_pages_budget: None,
             cache: None,
             cost: None,
         });
@@ -274,6 +282,8 @@ impl Planner<'_> {
             tokens_after_estimate: self.before,
             send,
             ledger_budget: None,
+            user_words_budget: None,
+            cited_pages_budget: None,
             cache: None,
             cost: None,
         }
@@ -311,6 +321,8 @@ impl Planner<'_> {
             tokens_after_estimate: self.after(boundary, frame),
             send,
             ledger_budget: Some(crate::estimate::projected_ledger_budget(&self.capacity)),
+            user_words_budget: Some(crate::estimate::register_budgets(&self.capacity).0),
+            cited_pages_budget: Some(crate::estimate::register_budgets(&self.capacity).1),
             cache: None,
             cost: None,
         }
@@ -320,11 +332,13 @@ impl Planner<'_> {
     /// smaller (rule `ledger-projection-budget`: the ledger's size no longer grows the projection).
     /// The whole frame is measured without the summary; the summary's text joins runs at its edges, so
     /// it gets the same slack as the bound (a plan at the safe limit was one token short without it).
+    /// The registers beside it are counted at their budgets (rule `register-budgets`).
     fn frame(&self) -> u64 {
         let whole = self.tokens.summary_frame_tokens(self.session, self.estimate_options);
         whole
             .saturating_add(crate::estimate::JOIN_SLACK_TOKENS)
             .min(crate::estimate::bounded_frame_tokens(&self.capacity, self.estimate_options))
+            .saturating_add(crate::estimate::register_frame_tokens(&self.capacity))
     }
 
     /// Rules `auto-at-threshold`, `auto-only-when-stable`, `auto-boundary-advances`, `auto-frees-room`.

@@ -1,6 +1,7 @@
 //! The session tree: typed nodes read from JSON text or values, written back unchanged, the active branch
 //! and the branch operations (retry, edit, fork).
 
+mod carried;
 mod ops;
 mod read_text;
 mod read_value;
@@ -9,6 +10,7 @@ mod types;
 mod workflow;
 mod write;
 
+pub use carried::{UserWords, CitedPage};
 pub use ops::{RetryTarget, EditTarget, ForkCheck, retry_target, edit_target, can_fork};
 pub use read_text::{SessionText, read_node};
 pub use read_value::parse_count;

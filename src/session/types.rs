@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::zotero::ResourceLedger;
+use super::carried::{CitedPage, UserWords};
 
 /// Largest integer a JS number holds exactly; revisions and token counts above it are rejected.
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -248,6 +249,20 @@ pub struct Checkpoint {
     /// before it existed: those keep the older rule (`ledger::projected_budget`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ledger_budget: Option<u64>,
+    /// The user's messages summarized so far, oldest first, carried by code (`registers`); absent in
+    /// checkpoints written before the register existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub user_words: Vec<UserWords>,
+    /// Most tokens of the user's words projected beside the summary, fixed from the model's capacity
+    /// when the checkpoint was made (`capacity::register_budgets`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_words_budget: Option<u64>,
+    /// Sentences naming a ledger key with a page or locator, oldest first, carried by code.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cited_pages: Vec<CitedPage>,
+    /// Most tokens of cited pages projected beside the summary, fixed like `userWordsBudget`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cited_pages_budget: Option<u64>,
 }
 
 impl Node {

@@ -1,6 +1,7 @@
 //! The embedded extractive summarizer: fills the eight sections from the request without a model.
 
 use super::sections::{heading_section, SECTIONS};
+use super::subject::{content_tokens, same_subject};
 
 // ---------------------------------------------------------------------------------------------
 // The embedded extractive summarizer.
@@ -15,17 +16,11 @@ use super::sections::{heading_section, SECTIONS};
 const EXCERPT_MAX_CHARS: usize = 300;
 /// Longest tool error text kept on a failed-approach line, in characters.
 const ERROR_MAX_CHARS: usize = 160;
-/// Most new findings (tool results) listed; the newest are kept, the ledger keeps every key.
-const MAX_NEW_FINDINGS: usize = 30;
 /// Most lines carried over from the previous summary's findings, progress and context (the user's
 /// statements, decisions, tasks, failures and hypotheses carry over whole; the budget trims them).
 const MAX_CARRIED_LINES: usize = 40;
-/// Zotero keys named per tool finding; the rest are counted (all of them are in the ledger).
-const KEYS_PER_FINDING: usize = 12;
-/// Share of the summary budget (percent) the user's other messages, kept verbatim, may take.
-const USER_WORDS_BUDGET_PERCENT: u64 = 25;
-/// A user message shorter than this (characters) is an acknowledgement ("Thanks."), not state.
-const MIN_VERBATIM_CHARS: usize = 16;
+/// A sentence shorter than this (characters) is an acknowledgement ("ok, later"), never state.
+const MIN_STATE_CHARS: usize = 16;
 
 /// Words that make a user sentence a requirement or constraint, even in a question ("only
 /// peer-reviewed studies, ok?"): explicit limits, exclusions, deadlines.
@@ -73,9 +68,8 @@ const CORRECTION_CUES: [&str; 13] = [
     "不对", "更正", "其实", "訂正",
 ];
 /// Words of work still to do (user or assistant).
-const TASK_CUES: [&str; 21] = [
-    "next step", "still need", "still to do", "to do", "todo", "remaining", "pending", "not yet", "later", "follow up",
-    "follow-up", "remember to", "will check", "remains to", "open task", "下一步", "待办", "尚未", "稍后", "まだ", "次に",
+const TASK_CUES: [&str; 19] = [
+    "next step", "still need", "still to do", "to do", "todo", "remaining", "pending", "not yet", "later", "remember to", "will check", "remains to", "open task", "下一步", "待办", "尚未", "稍后", "まだ", "次に",
 ];
 /// Words of an approach that failed (assistant text; tool errors are failures by their state).
 const FAILURE_CUES: [&str; 20] = [
@@ -94,7 +88,6 @@ const HYPOTHESIS_CUES: [&str; 22] = [
 #[derive(Debug, Default)]
 struct HistoryMessage {
     role: String,
-    id: String,
     blocks: Vec<Block>,
 }
 
@@ -112,8 +105,7 @@ fn parse_history(history: &str) -> Vec<HistoryMessage> {
             if let Some(rest) = header.strip_prefix("message ") {
                 let fields: Vec<&str> = rest.split(" | ").collect();
                 let role = fields.get(1).copied().unwrap_or("").to_string();
-                let id = fields.get(2).and_then(|f| f.strip_prefix("id ")).unwrap_or("").to_string();
-                messages.push(HistoryMessage { role, id, blocks: vec![Block { header: "text".into(), lines: Vec::new() }] });
+                messages.push(HistoryMessage { role, blocks: vec![Block { header: "text".into(), lines: Vec::new() }] });
             } else if let Some(message) = messages.last_mut() {
                 message.blocks.push(Block { header: header.to_string(), lines: Vec::new() });
             }
@@ -195,8 +187,28 @@ fn is_question(sentence: &str) -> bool {
     if trimmed.ends_with('?') || trimmed.ends_with('？') || trimmed.ends_with('吗') {
         return true;
     }
+    // "What I'm after, really, is X." opens like a question and ends like a statement.
+    if trimmed.ends_with(['.', '。', '!', '！']) {
+        return false;
+    }
     let first: String = trimmed.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_ascii_lowercase(); // the openers are ASCII words
     QUESTION_OPENERS.contains(&first.as_str())
+}
+
+/// Rule `state-is-a-sentence`: a table row (cells between bars, tabs) or an acknowledgement is
+/// never filed as state, whatever words it holds.
+fn is_state_sentence(sentence: &str) -> bool {
+    // A CJK character carries about a word: it counts three.
+    let weight: usize = sentence.chars().map(|c| if (c as u32) >= 0x2E80 { 3 } else { 1 }).sum();
+    weight >= MIN_STATE_CHARS && sentence.matches('|').count() < 2 && !sentence.contains('\t')
+}
+
+/// Rule `labelled-is-state`: a sentence that opens with a short label and a colon ("Still open:",
+/// "Checked:", "Hypothesis:") is state the writer marked as such, whatever the label's words.
+fn is_labelled(sentence: &str) -> bool {
+    let Some((label, rest)) = sentence.split_once([':', '：']) else { return false };
+    let words = label.split_whitespace().count();
+    (1..=4).contains(&words) && label.chars().count() <= 32 && rest.trim().chars().count() >= MIN_STATE_CHARS && !label.contains(char::is_numeric)
 }
 
 fn is_deadline(sentence: &str) -> bool {
@@ -228,6 +240,8 @@ enum Tier {
     /// The user's other questions, verbatim, within their share of the budget.
     UserWords,
     Hypothesis,
+    /// A sentence the assistant labelled ("Still open: ...", "Checked: ...") that no kind files.
+    Noted,
     Task,
     Decision,
     /// The user's other statements (not questions), verbatim: instructions no cue list knows.
@@ -269,7 +283,8 @@ const NEXT_STEPS: usize = 6;
 const CONTEXT: usize = 7;
 
 /// The marks that name a carried line's kind (the line stays in the section it was in).
-const MARKS: [(&str, Tier, Option<Singleton>); 15] = [
+const MARKS: [(&str, Tier, Option<Singleton>); 16] = [
+    ("- (inferred, noted)", Tier::Noted, None),
     ("- (user, stated)", Tier::UserStatement, None),
     ("- (user, style)", Tier::Current, Some(Singleton::Style)),
     ("- (user, deadline)", Tier::Current, Some(Singleton::Deadline)),
@@ -312,7 +327,11 @@ fn previous_lines(summary: &str) -> Vec<Line> {
         }
         let text = line.trim_end();
         let trimmed = text.trim();
-        let is_note = trimmed.contains("extractive summarizer") || trimmed.starts_with("- Left out") || trimmed.starts_with(LEDGER_POINTER);
+        // Notes are written again; the coverage lines of earlier versions ("- Summarized N messages") are not state.
+        let is_note = trimmed.contains("extractive summarizer")
+            || trimmed.starts_with("- Left out")
+            || trimmed.starts_with(LEDGER_POINTER)
+            || trimmed.starts_with("- Summarized ");
         let Some(section) = current else { continue };
         if trimmed.is_empty() || trimmed == "None." || is_note || section == RESOURCES {
             continue; // the resource list is rebuilt from the ledger
@@ -356,12 +375,60 @@ impl Draft {
         self.lines.push(Line { section, tier, singleton, text });
     }
 
+    /// Adds a line; rule `newer-replaces-same-subject`: a constraint, decision, task or hypothesis
+    /// replaces the earlier lines of its tier about the same thing (`subject::same_subject`), so a
+    /// rule reversed twice shows only its newest form.
     fn add(&mut self, section: usize, tier: Tier, source: &str, text: &str) {
+        if matches!(tier, Tier::Constraint | Tier::Decision | Tier::Task | Tier::Hypothesis | Tier::Noted) {
+            let tokens = content_tokens(text);
+            self.lines.retain(|l| l.tier != tier || !same_subject(&content_tokens(line_body(&l.text)), &tokens));
+        }
         self.push(section, tier, None, bullet(source, text));
+    }
+
+    /// Rule `later-message-closes`: a sentence no kind files that is about an earlier line of one of
+    /// `tiers` (a task done, a hypothesis tested, for the user also a rule changed) replaces it with
+    /// itself, marked `(<source>, update)`: a closed task moves to Research Progress. `true` when it
+    /// closed one.
+    fn close_with(&mut self, sentence: &str, source: &str, tiers: &[Tier]) -> bool {
+        let tokens = content_tokens(sentence);
+        let about: Vec<usize> = (0..self.lines.len())
+            .filter(|&i| tiers.contains(&self.lines[i].tier) && same_subject(&content_tokens(line_body(&self.lines[i].text)), &tokens))
+            .collect();
+        let Some(&newest) = about.last() else { return false };
+        let (tier, section) = (self.lines[newest].tier, self.lines[newest].section);
+        let section = if tier == Tier::Task { PROGRESS } else { section };
+        let mut index = 0;
+        self.lines.retain(|_| {
+            index += 1;
+            !about.contains(&(index - 1))
+        });
+        self.lines.push(Line { section, tier, singleton: None, text: bullet(&format!("{source}, update"), sentence) });
+        true
+    }
+
+    /// A designation replaces the earlier ones whose keys it names again (the newest word on a key,
+    /// such as its retraction, is what is shown).
+    fn designate(&mut self, sentence: &str, keys: &[String]) {
+        let known: std::collections::HashSet<&str> = keys.iter().map(String::as_str).collect();
+        self.lines.retain(|l| {
+            let named = named_keys(line_body(&l.text), &known);
+            l.tier != Tier::Designation || named.is_empty() || !named.iter().all(|k| keys.contains(k))
+        });
+        self.push(CONSTRAINTS, Tier::Designation, None, bullet("user, key", sentence));
     }
 
     fn has(&self, tier: Tier) -> bool {
         self.lines.iter().any(|l| l.tier == tier)
+    }
+}
+
+/// A line's text without its bullet and source mark.
+fn line_body(line: &str) -> &str {
+    let rest = line.trim_start().trim_start_matches("- ");
+    match rest.strip_prefix('(').and_then(|r| r.find(") ").map(|at| &r[at + 2..])) {
+        Some(body) => body,
+        None => rest,
     }
 }
 
@@ -379,24 +446,12 @@ fn message_text(message: &HistoryMessage) -> String {
     message.blocks.iter().filter(|b| b.header == "text").flat_map(|b| b.lines.iter()).cloned().collect::<Vec<_>>().join("\n")
 }
 
-/// Keys named in rendered Zotero lines (`[item] key=ABCD2345 ...`).
-fn zotero_keys(lines: &[String]) -> Vec<String> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with('['))
-        .filter_map(|l| {
-            let at = l.find(" key=").map(|i| i + 5).or_else(|| l.find(" attachmentKey=").map(|i| i + 15))?;
-            let key: String = l[at..].chars().take_while(|c| !c.is_whitespace()).collect();
-            (!key.is_empty()).then_some(key)
-        })
-        .collect()
-}
-
 /// Files one user sentence under the kind it states; `None` when it states none (a question, a
 /// request): the caller keeps such words verbatim.
 fn user_sentence(draft: &mut Draft, sentence: &str, known_keys: &std::collections::HashSet<&str>, goal_allowed: bool) -> bool {
-    if !named_keys(sentence, known_keys).is_empty() {
-        draft.add(CONSTRAINTS, Tier::Designation, "user, key", sentence);
+    let keys = named_keys(sentence, known_keys);
+    if !keys.is_empty() {
+        draft.designate(sentence, &keys);
     } else if has_cue(sentence, &STYLE_CUES) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Style), bullet("user, style", sentence));
     } else if is_deadline(sentence) && !is_question(sentence) {
@@ -455,42 +510,45 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         let text = message_text(message);
         let is_first = Some(at) == first_user && !carried_goal;
         let mut unfiled = Vec::new();
-        for sentence in sentences(&text) {
+        for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s)) {
             if !user_sentence(&mut draft, &sentence, &known_keys, !is_first) {
                 unfiled.push(sentence);
             }
         }
         if is_first {
-            // The first message's statements are the goal; its questions are kept as the user's words.
-            let (questions, statements): (Vec<String>, Vec<String>) = unfiled.into_iter().partition(|s| is_question(s));
-            let goal = if statements.is_empty() { text.clone() } else { statements.join(" ") };
+            // The first message's statements are the goal (its questions are in the user's words).
+            let statements: Vec<String> = unfiled.iter().filter(|s| !is_question(s)).cloned().collect();
+            let goal = if statements.is_empty() { crate::text::single_line(&text) } else { statements.join(" ") };
             draft.add(GOAL, Tier::Goal, "user", &goal);
-            unfiled = if statements.is_empty() { Vec::new() } else { questions };
+            continue;
         }
-        // The rest verbatim: statements (instructions no cue names) above questions.
-        let (questions, statements): (Vec<String>, Vec<String>) = unfiled.into_iter().partition(|s| is_question(s));
-        for (words, tier, source) in [(statements, Tier::UserStatement, "user, stated"), (questions, Tier::UserWords, "user, verbatim")] {
-            let words = words.join(" ");
-            if words.chars().count() >= MIN_VERBATIM_CHARS {
-                draft.add(CONTEXT, tier, source, &words);
-            }
+        // The rest is in the user's words, which the checkpoint carries by code beside the summary;
+        // a statement here may still close or change an earlier line.
+        for sentence in unfiled.iter().filter(|s| !is_question(s)) {
+            draft.close_with(sentence, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision]);
         }
     }
 
-    // The assistant's text: decisions, failures, tasks, hypotheses; the latest answer without them.
-    let mut latest_answer: Option<String> = None;
+    // The assistant's text: decisions, failures, tasks, hypotheses, and what it closes (the answers
+    // themselves are not state: the verbatim tail keeps the newest, the cited pages their findings).
     for message in messages.iter().filter(|m| m.role == "assistant") {
         let text = message_text(message);
         if text.trim().is_empty() {
             continue;
         }
-        let rest: Vec<String> = sentences(&text).into_iter().filter(|s| !assistant_sentence(&mut draft, s)).collect();
-        latest_answer = Some(rest.join(" "));
+        for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s)) {
+            if !assistant_sentence(&mut draft, &sentence)
+                && !draft.close_with(&sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted])
+                && is_labelled(&sentence)
+            {
+                draft.add(CONTEXT, Tier::Noted, "inferred, noted", &sentence);
+            }
+        }
     }
 
     // Progress, findings, failures, approvals: from the tool blocks.
-    let mut completed: Vec<(String, usize)> = Vec::new();
-    let mut findings = Vec::new();
+    // Tool call counts are not research state: lines of them carried from earlier versions go.
+    draft.lines.retain(|l| !l.text.starts_with("- (tool) Completed tool calls"));
     for message in &messages {
         for block in &message.blocks {
             let Some(tool) = block.header.strip_prefix("tool ") else { continue };
@@ -500,20 +558,8 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
             let content = crate::text::single_line(&block.lines.join(" "));
             match status {
                 "result" => {
-                    match completed.iter_mut().find(|(n, _)| n == name) {
-                        Some((_, count)) => *count += 1,
-                        None => completed.push((name.to_string(), 1)),
-                    }
-                    let keys = zotero_keys(&block.lines);
-                    let finding = if keys.is_empty() {
-                        format!("{name} returned: {content}")
-                    } else {
-                        let shown = keys.iter().take(KEYS_PER_FINDING).cloned().collect::<Vec<_>>().join(", ");
-                        let more = keys.len().saturating_sub(KEYS_PER_FINDING);
-                        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-                        format!("{name} returned {} Zotero objects ({shown}{more}): {content}", keys.len())
-                    };
-                    findings.push(bullet("tool", &finding));
+                    // What it returned is not copied: the ledger keeps every Zotero object, the
+                    // cited pages what was found where, the verbatim tail the newest results.
                 }
                 "error" => {
                     // A tool that fails again replaces its earlier line: the latest error says what
@@ -531,30 +577,25 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
             }
         }
     }
-    if !completed.is_empty() {
-        let list = completed.iter().map(|(n, c)| format!("{n} x{c}")).collect::<Vec<_>>().join(", ");
-        draft.add(PROGRESS, Tier::Progress, "tool", &format!("Completed tool calls: {list}"));
-    }
-    let skip = findings.len().saturating_sub(MAX_NEW_FINDINGS);
-    for finding in findings.into_iter().skip(skip) {
-        draft.push(FINDINGS, Tier::Finding, None, finding);
-    }
-    if let Some(answer) = latest_answer.filter(|a| !a.trim().is_empty()) {
-        draft.push(FINDINGS, Tier::Progress, Some(Singleton::LatestAnswer), bullet("inferred", &format!("Latest assistant answer: {answer}")));
-    }
-
-    // Key Zotero Resources: the whole ledger, exactly.
-    for line in crate::ledger::render(&request.ledger).lines() {
-        draft.push(RESOURCES, Tier::Resource, None, line.to_string());
-    }
-
-    // Next Steps: the latest user request (open when nothing answered it), replacing the carried one.
+    // An answered request is not state; the previous one goes (the user's words keep it).
+    draft.lines.retain(|l| l.singleton != Some(Singleton::LatestRequest) && l.singleton != Some(Singleton::LatestAnswer));
+    // Next Steps: the latest user request when nothing answered it.
     if let Some(at) = messages.iter().rposition(|m| m.role == "user") {
         let text = message_text(&messages[at]);
-        let open = !messages[at + 1..].iter().any(|m| m.role == "assistant");
-        let state = if open { "Open request (not yet answered)" } else { "Latest request" };
-        draft.push(NEXT_STEPS, Tier::Progress, Some(Singleton::LatestRequest), bullet("user", &format!("{state}: {text}")));
+        if !messages[at + 1..].iter().any(|m| m.role == "assistant") {
+            draft.push(NEXT_STEPS, Tier::Progress, Some(Singleton::LatestRequest), bullet("user", &format!("Open request (not yet answered): {text}")));
+        }
     }
+
+    // Key Zotero Resources: the ledger entries the state names (the checkpoint keeps and projects
+    // the whole ledger beside the summary), and a line saying where the rest is.
+    let named: String = draft.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
+    for entry in request.ledger.entries.iter().filter(|e| !e.key.is_empty() && named.contains(e.key.split('#').next().unwrap_or(&e.key))) {
+        let mut line = String::new();
+        crate::ledger::render_line(&mut line, entry);
+        draft.push(RESOURCES, Tier::Resource, None, line.trim_end().to_string());
+    }
+    // The rest is projected beside the summary from the checkpoint's ledger: no line here for it.
 
     // Critical Context: what this text is, and what it covers.
     draft.push(
@@ -565,31 +606,11 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
 interpreted; (inferred) marks the assistant's text."
             .to_string(),
     );
-    if let (Some(first), Some(last)) = (messages.first(), messages.last()) {
-        draft.add(CONTEXT, Tier::Context, "", &format!("Summarized {} messages, from {} to {}.", messages.len(), first.id, last.id));
-    }
 
     let mut seen = std::collections::HashSet::new();
     draft.lines.retain(|l| seen.insert((l.section, l.text.trim().to_string())));
-    keep_user_words_within_share(&mut draft.lines, request.max_output_tokens);
     fit_budget(&mut draft.lines, request.max_output_tokens);
     render_lines(&draft.lines)
-}
-
-/// The user's unfiled words take at most `USER_WORDS_BUDGET_PERCENT` of the budget: statements
-/// first, then questions, newest first in each.
-fn keep_user_words_within_share(lines: &mut Vec<Line>, budget: u64) {
-    let share = budget / 100 * USER_WORDS_BUDGET_PERCENT + budget % 100 * USER_WORDS_BUDGET_PERCENT / 100;
-    let mut used = 0u64;
-    let mut keep = vec![true; lines.len()];
-    for tier in [Tier::UserStatement, Tier::UserWords] {
-        for (at, line) in lines.iter().enumerate().rev().filter(|(_, l)| l.tier == tier) {
-            used = used.saturating_add(crate::tokens::estimate_text(&line.text));
-            keep[at] = used <= share;
-        }
-    }
-    let mut flags = keep.into_iter();
-    lines.retain(|_| flags.next().unwrap_or(true));
 }
 
 /// Rule `extractive-within-budget`: like a model's answer, the extractive summary stays within the

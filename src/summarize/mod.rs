@@ -5,6 +5,7 @@ mod extractive;
 mod request;
 mod sections;
 mod serialize;
+mod subject;
 mod validate;
 
 pub use extractive::extractive_summary;

@@ -12,7 +12,8 @@ use crate::estimate::{capacity, ModelProfile};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ledger;
 use crate::zotero::ResourceLedger;
-use crate::session::{read_branch, Branch, Node, Session};
+use crate::registers;
+use crate::session::{read_branch, Branch, CitedPage, Node, Session, UserWords};
 use crate::plan::{Plan, PlanAction};
 use super::serialize::{serialize_followed, SerializeOptions};
 use super::sections::SECTIONS;
@@ -39,6 +40,12 @@ pub struct SummaryRequest {
     /// The previous checkpoint's summary inside the prompt, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous_summary: Option<String>,
+    /// The user's words the checkpoint will carry by code (previous checkpoint's + newly summarized).
+    #[serde(default)]
+    pub user_words: Vec<UserWords>,
+    /// The cited pages the checkpoint will carry by code (previous checkpoint's + newly summarized).
+    #[serde(default)]
+    pub cited_pages: Vec<CitedPage>,
 }
 
 /// The system prompt of every summary request.
@@ -97,18 +104,22 @@ fn request_with_budget(
     let history = serialize_followed(&material.messages, &SerializeOptions::default(), material.followed_by_user);
     let messages = material.messages.iter().filter_map(|node| node.message());
     let ledger = ledger::merge(&material.previous_ledger, &ledger::collect(messages));
+    let user_words = registers::merge_user_words(material.previous_user_words, registers::collect_user_words(&material.messages));
+    let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, registers::collect_cited_pages(&material.messages, &ledger));
     let rendered_ledger = ledger::render(&ledger);
     let previous_summary = material.previous_summary.map(str::to_string);
     let nonce = fresh_nonce(&[previous_summary.as_deref().unwrap_or(""), &history, &rendered_ledger])?;
     let prompt = user_prompt(&nonce, previous_summary.as_deref(), &history, &rendered_ledger);
     let max_output_tokens = summary_budget.min(model_output_cap.unwrap_or(u64::MAX)).max(1);
-    Ok(SummaryRequest { system: system_prompt(), prompt, max_output_tokens, ledger, history, previous_summary })
+    Ok(SummaryRequest { system: system_prompt(), prompt, max_output_tokens, ledger, history, previous_summary, user_words, cited_pages })
 }
 
 struct Material<'a> {
     messages: Vec<&'a Node>,
     previous_summary: Option<&'a str>,
     previous_ledger: ResourceLedger,
+    previous_user_words: &'a [UserWords],
+    previous_cited_pages: &'a [CitedPage],
     /// A user message follows the last summarized message on the branch (its tools are interrupted).
     followed_by_user: bool,
 }
@@ -120,15 +131,16 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -
     }
     branch.require_readable()?;
     let on_branch = |id: &str| branch.nodes.iter().map(|&i| &session.nodes[i]).find(|node| node.id == id);
-    let (previous_summary, previous_ledger) = match plan.previous_checkpoint_id.as_deref() {
-        None => (None, ResourceLedger::default()),
-        Some(id) => {
-            let checkpoint = on_branch(id).and_then(Node::checkpoint).ok_or_else(|| {
-                Error::new(ErrorCode::InvalidPlan, format!("plan.previousCheckpointId {id} is not a checkpoint on the active branch"))
-            })?;
-            (Some(checkpoint.summary.as_str()), checkpoint.ledger.clone())
-        }
+    let previous = match plan.previous_checkpoint_id.as_deref() {
+        None => None,
+        Some(id) => Some(on_branch(id).and_then(Node::checkpoint).ok_or_else(|| {
+            Error::new(ErrorCode::InvalidPlan, format!("plan.previousCheckpointId {id} is not a checkpoint on the active branch"))
+        })?),
     };
+    let previous_summary = previous.map(|c| c.summary.as_str());
+    let previous_ledger = previous.map(|c| c.ledger.clone()).unwrap_or_default();
+    let previous_user_words = previous.map(|c| c.user_words.as_slice()).unwrap_or_default();
+    let previous_cited_pages = previous.map(|c| c.cited_pages.as_slice()).unwrap_or_default();
     let mut positions = Vec::with_capacity(plan.summarize_ids.len());
     for id in &plan.summarize_ids {
         let position = branch
@@ -147,7 +159,7 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -
         .last()
         .is_some_and(|&last| branch.nodes[last + 1..].iter().any(|&i| session.nodes[i].is_user_message()));
     let messages = positions.into_iter().map(|p| &session.nodes[branch.nodes[p]]).collect();
-    Ok(Material { messages, previous_summary, previous_ledger, followed_by_user })
+    Ok(Material { messages, previous_summary, previous_ledger, previous_user_words, previous_cited_pages, followed_by_user })
 }
 
 /// A random hex nonce that occurs in none of `material` (case-insensitively).
@@ -216,6 +228,12 @@ Key Zotero Resources name the ones the research relies on, with their keys copie
         );
         push_block(&mut prompt, "ZOTERO_RESOURCES", nonce, ledger);
     }
+    prompt.push_str(
+        "The user's own messages and the sentences citing a page of a Zotero resource are stored beside the checkpoint \
+by code and shown with it, so you need not copy them. Write what needs judgment: decisions, open tasks, failed approaches, \
+hypotheses (marked as such), and what later messages changed or closed (a task done, a hypothesis rejected, a key \
+retracted, a constraint replaced): state only what holds now.\n\n",
+    );
     let sections: Vec<&str> = SECTIONS.to_vec();
     prompt.push_str(&format!(
         "Now write the checkpoint with exactly these sections, in this order: {}. Mark each claim (user), (tool) or \

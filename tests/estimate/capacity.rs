@@ -78,10 +78,15 @@ fn compaction_frees_room() {
         for cap in CAPS {
             let c = capacity(&model(w, cap)).unwrap();
             let ledger = projected_ledger_budget(&c);
+            let (words, pages) = bibgenie_compaction::estimate::register_budgets(&c);
+            let registers = bibgenie_compaction::estimate::register_frame_tokens(&c);
+            assert!(words + pages == 0 || registers == words + pages + bibgenie_compaction::estimate::REGISTER_JOIN_SLACK);
             assert!(
-                2 * (c.summary_max_output_tokens + ledger + c.tail_budget) <= c.auto_compact_at,
-                "{w} {cap:?}: ledger {ledger}, {c:?}"
+                2 * (c.summary_max_output_tokens + ledger + registers + c.tail_budget) <= c.auto_compact_at,
+                "{w} {cap:?}: ledger {ledger}, registers {words} + {pages}, {c:?}"
             );
+            // The registers' shares of the summary budget, the user's words first.
+            assert!(words <= c.summary_max_output_tokens * 2 / 5 && pages <= c.summary_max_output_tokens / 5, "{w} {cap:?}");
         }
     }
 }
@@ -105,6 +110,9 @@ fn known_values() {
         (c.reserved_tokens, c.safe_input_limit, c.auto_compact_at, c.tail_budget, c.summary_max_output_tokens),
         (1_024, 7_168, 6_451, 1_638, 819)
     );
+    // The registers' budgets as docs/controller-and-ledger.md gives them.
+    let budgets = |w| bibgenie_compaction::estimate::register_budgets(&capacity(&model(w, None)).unwrap());
+    assert_eq!([budgets(8_192), budgets(32_768), budgets(128_000), budgets(200_000)], [(326, 163), (1_310, 655), (3_276, 1_638), (3_276, 1_638)]);
 }
 
 #[test]

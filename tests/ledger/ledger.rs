@@ -500,7 +500,7 @@ fn committed_checkpoint(model: &bibgenie_compaction::estimate::ModelProfile, sum
     let p = plan(&session, model, &PlanOptions::new(Mode::Manual)).expect("plan");
     assert_eq!(p.action, PlanAction::Compact, "{p:?}");
     let request = summary_request(&session, &p, model).expect("summary request");
-    let node = checkpoint_node_within(&p, summary, &request.ledger, "ckpt_test", Some(request.max_output_tokens)).expect("checkpoint");
+    let node = checkpoint_node_within(&p, summary, &request.ledger, &Default::default(), "ckpt_test", Some(request.max_output_tokens)).expect("checkpoint");
     (p, serde_json::from_value(node["checkpoint"].clone()).expect("checkpoint reads back"))
 }
 

@@ -568,3 +568,24 @@ test('the projected ledger: a concise summary on a 128k model shows every Zotero
   for (const entry of checkpoint.ledger.entries) assert.ok(text.includes(entry.key), `${entry.kind} ${entry.key} is projected`);
   assert.equal(checkpoint.ledgerBudget, 2056, 'the budget stored on the checkpoint');
 });
+
+test('the registers reach the checkpoint through the runner whatever the summarizer writes (issue 34)', async () => {
+  // A summarizer that also empties the request's registers: the runner keeps what the request carried.
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const { summarize, calls } = scriptedSummarizer((request) => {
+    request.userWords.length = 0;
+    request.citedPages.length = 0;
+    return validSummary();
+  });
+  const outcome = await compact({ store, sessionId, model: MODEL, mode: 'manual', summarize });
+  assert.equal(outcome.status, 'committed');
+  const { checkpoint } = outcome.checkpoint;
+  const summarized = outcome.plan.summarizeIds.filter((id) => id.startsWith('U'));
+  assert.ok(summarized.length > 0 && calls.length === 1);
+  assert.deepEqual(checkpoint.userWords.map((w) => w.id), summarized, 'every summarized user message, in order');
+  assert.equal(checkpoint.userWordsBudget, outcome.plan.userWordsBudget);
+  assert.ok(checkpoint.userWordsBudget > 0 && checkpoint.citedPagesBudget > 0);
+  const text = compaction.project(outcome.session).messages[0].parts[0].text;
+  assert.ok(text.includes("The user's own words") && text.includes('question 1: ask0'), text);
+  assert.ok(compaction.estimate(outcome.session, MODEL).tokens <= outcome.plan.tokensAfterEstimate, 'the plan counted the registers');
+});

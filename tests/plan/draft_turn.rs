@@ -116,7 +116,9 @@ fn a_given_draft_still_lets_the_stored_leaf_turn_be_summarized() {
     // The turn being answered is the draft: the leaf turn before it is ordinary history.
     let m = model_16k();
     let (nodes, leaf) = full_session();
-    let p = plan(&session(nodes.clone(), &leaf), &m, &PlanOptions::from_value(&json!({ "mode": "preflight", "draft": prose(11_500) })).unwrap()).unwrap();
+    // A draft that fits beside the summary, its frame and the registers' budgets (issue 34) only when
+    // nothing else is kept.
+    let p = plan(&session(nodes.clone(), &leaf), &m, &PlanOptions::from_value(&json!({ "mode": "preflight", "draft": prose(10_500) })).unwrap()).unwrap();
     assert_eq!((p.action, p.first_kept_message_id.as_deref()), (PlanAction::Compact, None), "{p:?}");
     assert!(p.summarize_ids.contains(&"A12".to_string()));
 }

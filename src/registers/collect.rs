@@ -1,0 +1,218 @@
+//! Collecting the registers from summarized messages, and merging them across checkpoints.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::session::{CitedPage, Message, Node, Part, Role, UserWords};
+use crate::zotero::ResourceLedger;
+
+use super::locator::find_locator;
+
+/// A user message longer than this (characters) is excerpted: pasted material (an abstract, a table)
+/// keeps its opening and its end, where the user's own instruction usually is.
+pub const USER_WORDS_MAX_CHARS: usize = 800;
+const EXCERPT_HEAD_CHARS: usize = 520;
+const EXCERPT_TAIL_CHARS: usize = 220;
+/// Longest cited sentence kept, in characters.
+const CITED_SENTENCE_MAX_CHARS: usize = 320;
+/// Most cited pages a checkpoint keeps (the newest); a projection shows far fewer.
+const MAX_CITED_PAGES: usize = 2_000;
+/// Letters of a Zotero key.
+const KEY_ALPHABET: &str = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
+
+/// Every user message's own text, in order (messages with no text, such as approvals, give none).
+pub fn collect_user_words(nodes: &[&Node]) -> Vec<UserWords> {
+    nodes
+        .iter()
+        .filter_map(|node| {
+            let message = node.message().filter(|m| m.role == Role::User)?;
+            let text = crate::text::single_line(&message_text(message));
+            (!text.is_empty()).then(|| UserWords { id: node.id.clone(), text: excerpt(&text) })
+        })
+        .collect()
+}
+
+/// The previous checkpoint's words, then the newer ones (a message already carried keeps its place).
+pub fn merge_user_words(previous: &[UserWords], newer: Vec<UserWords>) -> Vec<UserWords> {
+    let mut merged = previous.to_vec();
+    let known: HashSet<String> = merged.iter().map(|w| w.id.clone()).collect();
+    merged.extend(newer.into_iter().filter(|w| !known.contains(&w.id)));
+    merged
+}
+
+/// Sentences of the assistant's text and of tool results that name a key of `ledger` with a page
+/// or locator; tool data objects that carry a ledger key and a page field count too.
+pub fn collect_cited_pages(nodes: &[&Node], ledger: &ResourceLedger) -> Vec<CitedPage> {
+    let keys = ledger_keys(ledger);
+    let mut found = Vec::new();
+    if keys.is_empty() {
+        return found;
+    }
+    for node in nodes {
+        let Some(message) = node.message() else { continue };
+        for part in &message.parts {
+            match part {
+                Part::Text { text } if message.role == Role::Assistant => cite_sentences(text, &keys, &node.id, &mut found),
+                Part::Tool(tool) => {
+                    if let Some(output) = &tool.output {
+                        cite_value(&output.to_value(), &keys, &node.id, &mut found);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+/// The previous checkpoint's cited pages, then the newer ones; the same sentence for the same key
+/// and locator is kept once, the newest kept when over `MAX_CITED_PAGES`.
+pub fn merge_cited_pages(previous: &[CitedPage], newer: Vec<CitedPage>) -> Vec<CitedPage> {
+    let mut merged = previous.to_vec();
+    let mut seen: HashSet<(String, String, String)> =
+        merged.iter().map(|c| (c.key.clone(), c.locator.clone(), c.text.clone())).collect();
+    for page in newer {
+        if seen.insert((page.key.clone(), page.locator.clone(), page.text.clone())) {
+            merged.push(page);
+        }
+    }
+    let over = merged.len().saturating_sub(MAX_CITED_PAGES);
+    merged.drain(..over);
+    merged
+}
+
+fn message_text(message: &Message) -> String {
+    let texts: Vec<&str> = message.parts.iter().filter_map(|p| if let Part::Text { text } = p { Some(text.as_str()) } else { None }).collect();
+    texts.join("\n")
+}
+
+/// `text` whole when short, else its head and tail around a note of what was left out.
+fn excerpt(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= USER_WORDS_MAX_CHARS {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(EXCERPT_HEAD_CHARS).collect();
+    let tail: String = text.chars().skip(count - EXCERPT_TAIL_CHARS).collect();
+    let left_out = count - EXCERPT_HEAD_CHARS - EXCERPT_TAIL_CHARS;
+    format!("{} […{left_out} characters left out…] {}", head.trim_end(), tail.trim_start())
+}
+
+fn is_key_shaped(word: &str) -> bool {
+    word.len() == 8 && word.chars().all(|c| KEY_ALPHABET.contains(c))
+}
+
+/// The item, attachment and annotation keys of the ledger (a location's attachment key, parents).
+fn ledger_keys(ledger: &ResourceLedger) -> HashSet<String> {
+    let mut keys = HashSet::new();
+    for entry in &ledger.entries {
+        for key in [entry.key.split('#').next(), entry.parent_key.as_deref()].into_iter().flatten() {
+            if is_key_shaped(key) {
+                keys.insert(key.to_string());
+            }
+        }
+    }
+    keys
+}
+
+fn named_keys<'a>(text: &'a str, keys: &HashSet<String>) -> Vec<&'a str> {
+    let mut named: Vec<&str> = Vec::new();
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if keys.contains(word) && !named.contains(&word) {
+            named.push(word);
+        }
+    }
+    named
+}
+
+fn cite_sentences(text: &str, keys: &HashSet<String>, id: &str, found: &mut Vec<CitedPage>) {
+    // Most texts name no key: skip the sentence split for them.
+    if named_keys(text, keys).is_empty() {
+        return;
+    }
+    for sentence in sentences(text) {
+        let named = named_keys(&sentence, keys);
+        let Some(locator) = (!named.is_empty()).then(|| find_locator(&sentence)).flatten() else { continue };
+        let text = crate::text::clip(&sentence, CITED_SENTENCE_MAX_CHARS);
+        for key in named {
+            found.push(CitedPage { key: key.to_string(), locator: locator.clone(), text: text.clone(), id: id.to_string() });
+        }
+    }
+}
+
+/// Field names that hold a page or locator in tool data.
+fn is_page_field(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("page") && !lower.contains("count") && !lower.contains("num") && !lower.contains("total")
+        || lower == "locator"
+}
+
+const KEY_FIELDS: [&str; 5] = ["key", "itemKey", "parentItem", "parentKey", "attachmentKey"];
+const QUOTE_FIELDS: [&str; 6] = ["annotationText", "text", "quote", "snippet", "annotationComment", "comment"];
+
+fn cite_value(value: &Value, keys: &HashSet<String>, id: &str, found: &mut Vec<CitedPage>) {
+    match value {
+        Value::String(text) => cite_sentences(text, keys, id, found),
+        Value::Array(items) => items.iter().for_each(|v| cite_value(v, keys, id, found)),
+        Value::Object(map) => {
+            let key = KEY_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).find(|k| keys.contains(*k));
+            let page = map.iter().find(|(name, v)| is_page_field(name) && (v.is_string() || v.is_u64())).map(|(_, v)| match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            });
+            if let (Some(key), Some(page)) = (key, page.filter(|p| !p.trim().is_empty())) {
+                let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).next().unwrap_or("");
+                let text = crate::text::clip(&crate::text::single_line(quote), CITED_SENTENCE_MAX_CHARS);
+                found.push(CitedPage { key: key.to_string(), locator: format!("p. {page}"), text, id: id.to_string() });
+            }
+            for (name, v) in map {
+                // A quote already taken with its object is not read again as a sentence.
+                if key.is_some() && QUOTE_FIELDS.contains(&name.as_str()) {
+                    continue;
+                }
+                cite_value(v, keys, id, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Sentences of `text`, not split after a short abbreviation ("p. 14", "S. 3", "et al. 2020").
+fn sentences(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c != '\n' {
+            current.push(c);
+        }
+        let next = chars.get(i + 1).copied();
+        let ends = match c {
+            '\n' | '。' | '！' | '？' => true,
+            '.' | '!' | '?' => next.is_none_or(char::is_whitespace) && !(c == '.' && after_abbreviation(&chars, i)),
+            _ => false,
+        };
+        if ends {
+            push_sentence(&mut out, &current);
+            current.clear();
+        }
+    }
+    push_sentence(&mut out, &current);
+    out
+}
+
+/// The dot at `dot` closes an initial ("J. Smith") or is followed by a digit ("p. 14", "al. 2020")
+/// or a lowercase word ("vgl. die").
+fn after_abbreviation(chars: &[char], dot: usize) -> bool {
+    let letters = chars[..dot].iter().rev().take_while(|c| c.is_alphabetic()).count();
+    let next_word = chars[dot + 1..].iter().find(|c| !c.is_whitespace());
+    letters == 1 || next_word.is_some_and(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
+}
+
+fn push_sentence(out: &mut Vec<String>, sentence: &str) {
+    let sentence = crate::text::single_line(sentence);
+    if !sentence.is_empty() {
+        out.push(sentence);
+    }
+}

@@ -1,0 +1,156 @@
+//! Page and locator forms found by structure, in the languages the assistant is used in.
+//!
+//! A locator is a number (or range: `14-16`, `14–16`, `14f.`) that is either
+//! - right after an abbreviation: a short word of any script ending in a dot (`p.`, `pp.`, `S.`,
+//!   `стр.`, `tr.`, `pág.`, `s.`, `Bd.`): the dot is what marks it, not a list of words; a year
+//!   (1500-2099) after `al.` or any other abbreviation is not a page;
+//! - right after one of the page words that are written without a dot (`page`, `Seite`, `trang`, ...);
+//! - glued to `p`/`pp` (`p14`), after `§`, or an author-date page (`2020: 14`, `2020, p. 14`);
+//! - before a CJK page mark (`14页`, `14頁`, `14ページ`, `14쪽`, `第14页`).
+
+/// Page words written without a dot; with a dot any short word is an abbreviation already.
+const PAGE_WORDS: [&str; 22] = [
+    "page", "pages", "pg", "seite", "seiten", "trang", "página", "páginas", "pagina", "pagine", "страница", "страницы",
+    "strona", "stránka", "sayfa", "halaman", "sida", "side", "sivu", "oldal", "σελίδα", "σελ",
+];
+/// CJK marks after the number.
+const CJK_PAGE_MARKS: [&str; 5] = ["页", "頁", "ページ", "쪽", "페이지"];
+/// Longest abbreviation (letters before the dot) read as a locator word.
+const MAX_ABBREVIATION_LETTERS: usize = 4;
+
+/// The first locator in `text`, as written ("p. 14", "S. 22–24", "第14页", "2020: 14").
+pub fn find_locator(text: &str) -> Option<String> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].1.is_ascii_digit() || (i > 0 && glued_to_word(chars[i - 1].1) && !is_glued_page(&chars, i)) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut end = i;
+        while end < chars.len() && chars[end].1.is_ascii_digit() {
+            end += 1;
+        }
+        let number: String = chars[start..end].iter().map(|c| c.1).collect();
+        let range_end = range_end(&chars, end);
+        let after = byte_at(text, &chars, range_end);
+        if let Some(mark) = CJK_PAGE_MARKS.iter().find(|m| text[after..].starts_with(*m)) {
+            let from = if start > 0 && chars[start - 1].1 == '第' { chars[start - 1].0 } else { chars[start].0 };
+            return Some(format!("{}{mark}", &text[from..after]));
+        }
+        if let Some(word_start) = locator_word_before(text, &chars, start, &number) {
+            return Some(crate::text::single_line(&text[word_start..after]));
+        }
+        if let Some(year_start) = author_date_before(&chars, start) {
+            return Some(crate::text::single_line(&text[chars[year_start].0..after]));
+        }
+        i = end.max(i + 1);
+    }
+    None
+}
+
+/// A digit after a letter of a spaced script is part of a word or key ("ABCD2345"); CJK text glues
+/// numbers to the characters around them ("第14页").
+fn glued_to_word(c: char) -> bool {
+    c.is_alphanumeric() && (c as u32) < 0x2E80
+}
+
+fn byte_at(text: &str, chars: &[(usize, char)], at: usize) -> usize {
+    chars.get(at).map(|c| c.0).unwrap_or(text.len())
+}
+
+/// `p14`, `pp14`: the digits glued to a page abbreviation.
+fn is_glued_page(chars: &[(usize, char)], digit: usize) -> bool {
+    let letters: String = chars[..digit].iter().rev().take_while(|c| c.1.is_alphabetic()).map(|c| c.1).collect();
+    let before = digit.checked_sub(letters.chars().count() + 1).map(|k| chars[k].1);
+    matches!(letters.as_str(), "p" | "pp") && before.is_none_or(|c| !c.is_alphanumeric())
+}
+
+/// Where the number (or its range, or its `f.`/`ff.`) ends.
+fn range_end(chars: &[(usize, char)], mut end: usize) -> usize {
+    if end < chars.len() && matches!(chars[end].1, '-' | '–' | '—') && chars.get(end + 1).is_some_and(|c| c.1.is_ascii_digit()) {
+        end += 1;
+        while end < chars.len() && chars[end].1.is_ascii_digit() {
+            end += 1;
+        }
+    }
+    end
+}
+
+/// Start (byte) of the abbreviation or page word right before the number at `start`.
+fn locator_word_before(text: &str, chars: &[(usize, char)], start: usize, number: &str) -> Option<usize> {
+    let mut k = start;
+    if is_glued_page(chars, start) {
+        let letters = chars[..start].iter().rev().take_while(|c| c.1.is_alphabetic()).count();
+        return Some(chars[start - letters].0);
+    }
+    if k > 0 && chars[k - 1].1 == '§' {
+        return Some(chars[k - 1].0);
+    }
+    // At most one space (or none after a dot: "p.14").
+    let mut spaces = 0;
+    while k > 0 && chars[k - 1].1.is_whitespace() {
+        k -= 1;
+        spaces += 1;
+    }
+    if spaces > 1 || k == 0 {
+        return None;
+    }
+    let dotted = chars[k - 1].1 == '.';
+    if !dotted && spaces == 0 {
+        return None;
+    }
+    let word_end = if dotted { k - 1 } else { k };
+    let mut word_start = word_end;
+    while word_start > 0 && chars[word_start - 1].1.is_alphabetic() {
+        word_start -= 1;
+    }
+    let letters = word_end - word_start;
+    if letters == 0 || (word_start > 0 && chars[word_start - 1].1.is_alphanumeric()) {
+        return None;
+    }
+    let word = crate::text::fold_case(&text[chars[word_start].0..byte_at(text, chars, word_end)]);
+    let year = number.len() == 4 && matches!(number.parse::<u32>(), Ok(1500..=2099));
+    if dotted && letters <= MAX_ABBREVIATION_LETTERS && !year {
+        return Some(chars[word_start].0);
+    }
+    (!dotted && PAGE_WORDS.contains(&word.as_str())).then_some(chars[word_start].0)
+}
+
+/// `2020: 14` and `2020, 14`: a year, a colon or comma, then the page number at `start`.
+fn author_date_before(chars: &[(usize, char)], start: usize) -> Option<usize> {
+    let mut k = start;
+    while k > 0 && chars[k - 1].1 == ' ' {
+        k -= 1;
+    }
+    if k == 0 || !matches!(chars[k - 1].1, ':') {
+        return None;
+    }
+    let year_end = k - 1;
+    let year_start = year_end.checked_sub(4)?;
+    let year: String = chars[year_start..year_end].iter().map(|c| c.1).collect();
+    let before_ok = year_start == 0 || !chars[year_start - 1].1.is_alphanumeric();
+    (before_ok && matches!(year.parse::<u32>(), Ok(1500..=2099))).then_some(year_start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_locator;
+
+    #[test]
+    fn locators_by_structure() {
+        let found = |t: &str| find_locator(t);
+        assert_eq!(found("p. 14 of Weber 2020 (ABCD2345) reports it").as_deref(), Some("p. 14"));
+        assert_eq!(found("Weber (2020, S. 22–24) zeigt").as_deref(), Some("S. 22–24"));
+        assert_eq!(found("见第14页").as_deref(), Some("第14页"));
+        assert_eq!(found("14ページに").as_deref(), Some("14ページ"));
+        assert_eq!(found("ở trang 37 của").as_deref(), Some("trang 37"));
+        assert_eq!(found("на стр. 112").as_deref(), Some("стр. 112"));
+        assert_eq!(found("see p14 there").as_deref(), Some("p14"));
+        assert_eq!(found("(Kim 2021: 88)").as_deref(), Some("2021: 88"));
+        assert_eq!(found("Weber et al. 2020 found 14 dogs"), None);
+        assert_eq!(found("in 2020 we had 14 dogs"), None);
+        assert_eq!(found("ABCD2345 is the key"), None);
+    }
+}

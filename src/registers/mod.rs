@@ -1,0 +1,12 @@
+//! The registers a checkpoint carries by code beside its summary, whatever summarizer wrote it: the
+//! user's own words and the pages cited with their Zotero keys. Collected from summarized history,
+//! merged across checkpoints like the ledger, projected within budgets fixed from the model.
+
+mod collect;
+mod locator;
+mod project;
+
+pub use collect::{collect_cited_pages, collect_user_words, merge_cited_pages, merge_user_words, USER_WORDS_MAX_CHARS};
+pub use locator::find_locator;
+pub use project::{budgets_for_summary_budget, project_cited_pages, project_user_words, CITED_PAGES_HEADING, USER_WORDS_HEADING};
+pub use crate::session::{CitedPage, UserWords};

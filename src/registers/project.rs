@@ -1,0 +1,170 @@
+//! The registers' projected part: what the summary message shows of them within their budgets.
+
+use crate::session::{CitedPage, UserWords};
+use crate::tokens::estimate_text;
+
+/// The registers' shares of a summary budget `S` (rule `register-budgets` in `estimate::capacity`
+/// bounds them further by the room the capacity leaves): 2/5 for the user's words, 1/5 for the cited
+/// pages; also the budgets of a checkpoint that stored none, from its summary's estimate.
+pub fn budgets_for_summary_budget(summary_budget: u64) -> (u64, u64) {
+    (summary_budget / 5 * 2, summary_budget / 5)
+}
+
+/// Opens the user's words in the summary message.
+pub const USER_WORDS_HEADING: &str =
+    "\n\nThe user's own words from the compacted turns, carried by code, oldest first (a later message changes what an earlier one said):\n";
+/// Opens the cited pages in the summary message.
+pub const CITED_PAGES_HEADING: &str = "\n\nPages cited with their Zotero keys in the compacted turns, carried by code, oldest first:\n";
+/// A user message shorter than this (characters, without a digit) is an acknowledgement ("ok,
+/// thanks"): shown only when everything else fits.
+const ACKNOWLEDGEMENT_MAX_CHARS: usize = 12;
+
+fn user_line(number: usize, words: &UserWords) -> String {
+    format!("- [{number}] {}\n", words.text)
+}
+
+/// `text`'s opening (two thirds) and end (one third) around an ellipsis, within about `tokens`.
+fn shortened(text: &str, tokens: u64) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut keep = chars.len();
+    loop {
+        keep /= 2;
+        let head: String = chars[..keep * 2 / 3].iter().collect();
+        let tail: String = chars[chars.len() - keep / 3..].iter().collect();
+        let candidate = format!("{} […] {}", head.trim_end(), tail.trim_start());
+        if keep < 8 || estimate_text(&candidate) + 8 <= tokens {
+            return candidate;
+        }
+    }
+}
+
+fn left_out_words_line(left_out: usize) -> String {
+    format!("- {left_out} other messages of the user are kept in this checkpoint and not shown here.")
+}
+
+/// A message that is one question asks and states nothing to keep; one that also says something
+/// ("Skip the abstracts. What does the next one say?") states it.
+fn is_question(text: &str) -> bool {
+    let text = text.trim_end();
+    text.ends_with(['?', '？']) && !["。", "！", ". ", "! "].iter().any(|end| text.contains(end))
+}
+
+fn is_acknowledgement(text: &str) -> bool {
+    text.chars().count() < ACKNOWLEDGEMENT_MAX_CHARS && !text.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Rule `user-words-budget`: the heading and the user's messages within `budget` tokens, numbered in
+/// the order said and shown in that order. Chosen: the first message (where the research usually
+/// starts; shortened when over a third of the budget), then the user's statements newest first
+/// (later words change earlier ones), then questions, acknowledgements last; a message that does not
+/// fit is skipped for older, shorter ones. A last line counts the messages left out. Empty when nothing fits.
+pub fn project_user_words(words: &[UserWords], budget: u64) -> String {
+    let mut lines: Vec<String> = words.iter().enumerate().map(|(i, w)| user_line(i + 1, w)).collect();
+    let mut order: Vec<usize> = Vec::with_capacity(words.len());
+    // A first message over its third is shortened to its opening and end rather than left out.
+    if let (Some(first), Some(words)) = (lines.first_mut(), words.first()) {
+        if estimate_text(first) > budget / 3 {
+            *first = user_line(1, &UserWords { id: words.id.clone(), text: shortened(&words.text, budget / 3) });
+        }
+    }
+    let pinned = lines.first().is_some_and(|l| estimate_text(l) <= budget / 3);
+    if pinned {
+        order.push(0);
+    }
+    let start = usize::from(pinned);
+    // Statements (what the user asks for or rules) before questions, acknowledgements last; the
+    // newest first in each.
+    let rank = |text: &str| match () {
+        _ if is_acknowledgement(text) => 2,
+        _ if is_question(text) => 1,
+        _ => 0,
+    };
+    for wanted in 0..3 {
+        order.extend((start..words.len()).rev().filter(|&i| rank(&words[i].text) == wanted));
+    }
+    let left_out_allowance = estimate_text(&left_out_words_line(words.len()));
+    let render = |chosen: &[bool]| {
+        let mut text = String::from(USER_WORDS_HEADING);
+        for (line, _) in lines.iter().zip(chosen).filter(|(_, &c)| c) {
+            text.push_str(line);
+        }
+        let left_out = chosen.iter().filter(|&&c| !c).count();
+        if left_out > 0 {
+            text.push_str(&left_out_words_line(left_out));
+        }
+        text.truncate(text.trim_end().len());
+        text
+    };
+    fit(&lines, &order, budget, estimate_text(USER_WORDS_HEADING) + left_out_allowance, render)
+}
+
+fn page_line(page: &CitedPage) -> String {
+    if page.text.is_empty() {
+        format!("- {} {}\n", page.key, page.locator)
+    } else {
+        format!("- {} {}: {}\n", page.key, page.locator, page.text)
+    }
+}
+
+fn left_out_pages_line(left_out: usize) -> String {
+    format!("- {left_out} more cited pages are kept in this checkpoint and not shown here.")
+}
+
+/// Rule `cited-pages-budget`: the heading and the cited pages within `budget` tokens, the newest
+/// first, one per key and locator (its newest sentence), shown oldest first, and a line counting the
+/// rest. Empty when there are none or nothing fits.
+pub fn project_cited_pages(pages: &[CitedPage], budget: u64) -> String {
+    let mut newest = std::collections::HashSet::new();
+    let distinct: Vec<&CitedPage> = {
+        let mut kept: Vec<&CitedPage> = pages.iter().rev().filter(|p| newest.insert((p.key.as_str(), p.locator.as_str()))).collect();
+        kept.reverse();
+        kept
+    };
+    let lines: Vec<String> = distinct.iter().map(|p| page_line(p)).collect();
+    let order: Vec<usize> = (0..lines.len()).rev().collect();
+    let allowance = estimate_text(CITED_PAGES_HEADING) + estimate_text(&left_out_pages_line(pages.len()));
+    let render = |chosen: &[bool]| {
+        let mut text = String::from(CITED_PAGES_HEADING);
+        for (line, _) in lines.iter().zip(chosen).filter(|(_, &c)| c) {
+            text.push_str(line);
+        }
+        let left_out = chosen.iter().filter(|&&c| !c).count();
+        if left_out > 0 {
+            text.push_str(&left_out_pages_line(left_out));
+        }
+        text.truncate(text.trim_end().len());
+        text
+    };
+    fit(&lines, &order, budget, allowance, render)
+}
+
+/// Takes lines in `order` while their estimates fit `budget` after `fixed`, then drops the last
+/// taken until the rendered text's own estimate fits (estimates of pieces need not add up exactly).
+fn fit(lines: &[String], order: &[usize], budget: u64, fixed: u64, render: impl Fn(&[bool]) -> String) -> String {
+    if lines.is_empty() || fixed >= budget {
+        return String::new();
+    }
+    let mut chosen = vec![false; lines.len()];
+    let mut taken = Vec::new();
+    let mut used = fixed;
+    for &i in order {
+        let tokens = estimate_text(&lines[i]);
+        if used + tokens <= budget {
+            used += tokens;
+            chosen[i] = true;
+            taken.push(i);
+        }
+    }
+    loop {
+        if taken.is_empty() {
+            return String::new();
+        }
+        let text = render(&chosen);
+        if estimate_text(&text) <= budget {
+            return text;
+        }
+        if let Some(last) = taken.pop() {
+            chosen[last] = false;
+        }
+    }
+}

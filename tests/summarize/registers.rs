@@ -1,0 +1,317 @@
+//! Issue 34, retention by construction: the user's words and the cited pages are carried by code on
+//! every checkpoint, whatever summarizer wrote its summary. Sessions in English, German, Chinese,
+//! Japanese and Vietnamese (seeded, phrasing drawn per turn) are grown with automatic compactions on
+//! 8k, 32k and 128k until 21+ checkpoints, once with a summarizer that keeps nothing (eight empty
+//! sections, as a careless model might write) and once with the embedded extractive one; every
+//! projection right after a compaction is checked for the user's newest words, the first message,
+//! every page cited with its key and locator, the budgets, the safe limit and the plan's estimate.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+#[path = "../research/mod.rs"]
+mod research;
+
+use bibgenie_compaction::commit::{checkpoint_node_for_request, checkpoint_node};
+use bibgenie_compaction::estimate::{capacity, register_budgets};
+use bibgenie_compaction::plan::{plan as make_plan, PlanAction, PlanOptions};
+use bibgenie_compaction::projection::{project, summary_message_text};
+use bibgenie_compaction::registers::{project_cited_pages, project_user_words, CITED_PAGES_HEADING, USER_WORDS_HEADING};
+use bibgenie_compaction::session::{Checkpoint, Mode, Node, NodeKind, Session};
+use bibgenie_compaction::summarize::{extractive_summary, summary_request, SECTIONS};
+use bibgenie_compaction::tokens::estimate_text;
+use research::*;
+use serde_json::{json, Value};
+
+/// A small seeded generator (xorshift): the sessions differ by seed, never by hand.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a>(&mut self, options: &[&'a str]) -> &'a str {
+        options[(self.next() % options.len() as u64) as usize]
+    }
+}
+
+const LANGUAGES: [&str; 5] = ["en", "de", "zh", "ja", "vi"];
+
+/// What a user of each language writes in a turn: no cue word is needed, `{m}` is the turn's marker.
+fn user_text(rng: &mut Rng, language: &str, marker: &str) -> String {
+    let options: &[&str] = match language {
+        "en" => &["what I'm after, really, is how diet shapes ageing in old dogs {m}", "hmm ok and the second paper? {m}",
+                  "leave out anything from before 2012 {m}", "pls put the Kim cohort in the table too {m}", "nope, not that one, the other trial {m}"],
+        "de" => &["mir geht es eigentlich darum, wie Fasten das Altern bei Hunden beeinflusst {m}", "und was steht im zweiten Paper? {m}",
+                  "bitte nur Studien mit mehr als 40 Tieren {m}", "das nehmen wir so, danke {m}", "ne, lass die Übersichtsarbeiten weg {m}"],
+        "zh" => &["我真正想知道的是饮食如何影响老年犬的衰老 {m}", "那第二篇呢？{m}", "二零一二年以前的都不要 {m}", "把金的队列也放进表里 {m}", "不是这个，是另一个试验 {m}"],
+        "ja" => &["知りたいのは食事が老犬の老化にどう関わるかです {m}", "で、二本目の論文は？{m}", "2012年より前のものは外してください {m}", "キムのコホートも表に入れて {m}", "いや、それじゃなくてもう一つの試験 {m}"],
+        _ => &["điều tôi thật sự muốn biết là chế độ ăn ảnh hưởng thế nào đến lão hóa ở chó già {m}", "còn bài thứ hai thì sao? {m}",
+               "bỏ hết các bài trước năm 2012 {m}", "cho nhóm Kim vào bảng luôn nhé {m}", "không phải bài đó, bài thử nghiệm kia cơ {m}"],
+    };
+    rng.pick(options).replace("{m}", marker)
+}
+
+/// An assistant sentence citing `key` at a page, in the language, with its marker; and the locator as written.
+fn cited_sentence(rng: &mut Rng, language: &str, key: &str, page: u64, marker: &str) -> (String, String) {
+    let options: &[(&str, &str)] = match language {
+        "en" => &[("On p. {p} of Weber 2020 ({k}) the restricted dogs lived longer ({m}).", "p. {p}"),
+                  ("Weber 2020 ({k}), pp. {p}-{q}, reports lower IGF-1 ({m}).", "pp. {p}-{q}")],
+        "de" => &[("Laut Müller ({k}), S. {p}, lebten die Hunde länger ({m}).", "S. {p}"), ("Auf Seite {p} von {k} steht der Befund ({m}).", "Seite {p}")],
+        "zh" => &[("根据{k}第{p}页，限食组寿命更长（{m}）。", "第{p}页"), ("{k}的第{p}页报告了IGF-1下降（{m}）。", "第{p}页")],
+        "ja" => &[("{k}の{p}ページによると、制限群は長生きした（{m}）。", "{p}ページ"), ("{k}、{p}頁に結果がある（{m}）。", "{p}頁")],
+        _ => &[("Theo {k}, trang {p}, nhóm ăn kiêng sống lâu hơn ({m}).", "trang {p}"), ("Ở trang {p} của {k} có kết quả này ({m}).", "trang {p}")],
+    };
+    let (text, locator) = options[(rng.next() % options.len() as u64) as usize];
+    let fill = |s: &str| s.replace("{k}", key).replace("{p}", &page.to_string()).replace("{q}", &(page + 2).to_string()).replace("{m}", marker);
+    (fill(text), fill(locator))
+}
+
+fn item(key: &str, title: &str) -> Value {
+    json!({ "key": key, "version": 900, "library": { "type": "user", "id": 7, "name": "Mine" }, "links": {}, "meta": {},
+            "data": { "key": key, "version": 900, "itemType": "journalArticle", "title": title, "date": "2020",
+                      "creators": [{ "creatorType": "author", "lastName": "Weber" }], "tags": [], "collections": [], "relations": {} } })
+}
+
+/// A valid Zotero key for `n` ("C" and `n` in base 33 over the key alphabet).
+fn key_for(mut n: usize) -> String {
+    let alphabet: Vec<char> = KEY_ALPHABET.chars().collect();
+    let mut digits: Vec<char> = (0..7).map(|_| { let c = alphabet[n % alphabet.len()]; n /= alphabet.len(); c }).collect();
+    digits.reverse();
+    std::iter::once('C').chain(digits).collect()
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Summarizer {
+    /// Eight empty sections: whatever a model writes, the registers must still carry the state.
+    KeepsNothing,
+    Extractive,
+}
+
+struct Citation {
+    key: String,
+    locator: String,
+    marker: String,
+    turn: usize,
+}
+
+struct Run {
+    compactions: usize,
+    checked_words: usize,
+    checked_pages: usize,
+}
+
+fn empty_summary() -> String {
+    SECTIONS.iter().map(|s| format!("## {s}\nNone.\n")).collect::<Vec<_>>().join("\n")
+}
+
+/// The summary message's register part (between the summary and the ledger).
+fn registers_part(message: &str) -> &str {
+    let start = message.find("</summary>").map(|i| i + "</summary>".len()).unwrap_or(message.len());
+    let end = message[start..].find("\n\nZotero resources referenced so far").map(|i| start + i).unwrap_or(message.len());
+    &message[start..end]
+}
+
+/// Grows a session in `language` on `window` until `compactions` checkpoints; checks every projection.
+fn grow(seed: u64, language: &str, window: u64, compactions: usize, summarizer: Summarizer) -> Run {
+    let m = model(window, None);
+    let c = capacity(&m).unwrap();
+    let (words_budget, pages_budget) = register_budgets(&c);
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut nodes: Vec<Value> = Vec::new();
+    let mut leaf: Option<String> = None;
+    let mut user_markers: Vec<String> = Vec::new();
+    let mut citations: Vec<Citation> = Vec::new();
+    let (mut committed, mut turn, mut checked_words, mut checked_pages) = (0, 0, 0, 0);
+    let mut last_estimate: Option<u64> = None;
+    let pasted = "Abstract. Dogs fed a restricted diet lived longer and kept a lower body condition score. ".repeat(14);
+    while committed < compactions {
+        assert!(turn < 2_000, "{language} {window}: only {committed} compactions after {turn} turns");
+        let marker = format!("U{seed}-{turn:04}");
+        let mut user = user_text(&mut rng, language, &marker);
+        // Now and then the user pastes material; the instruction after it must survive the excerpt.
+        if rng.next() % 9 == 0 {
+            user = format!("{pasted}\n{user}");
+        }
+        user_markers.push(marker);
+        nodes.push(json!({ "id": format!("U{turn}"), "parentId": leaf, "role": "user", "parts": [{ "type": "text", "text": user }] }));
+        let key = key_for(turn);
+        let mut said = String::from(match language {
+            "en" => "Here is what the next paper says about the feeding protocol.",
+            "de" => "Hier ist, was das nächste Paper zum Fütterungsprotokoll sagt.",
+            "zh" => "下一篇论文关于喂养方案的内容如下。",
+            "ja" => "次の論文の給餌プロトコルについてです。",
+            _ => "Đây là nội dung bài tiếp theo về chế độ cho ăn.",
+        });
+        // A finding with its page every fifth turn.
+        if turn % 5 == 2 {
+            let marker = format!("F{seed}-{turn:04}");
+            let page = 3 + rng.next() % 300;
+            let (sentence, locator) = cited_sentence(&mut rng, language, &key, page, &marker);
+            said = format!("{said} {sentence}");
+            citations.push(Citation { key: key.clone(), locator, marker, turn });
+        }
+        let (search, _) = huge_search(2);
+        let mut results = search.as_array().cloned().unwrap_or_default();
+        results.push(item(&key, &format!("Fasting cohort {turn}")));
+        // A page read per turn, sized to the window: compactions come every few turns on every window.
+        let page = "Dogs in the restricted group kept a lower body condition score. ".repeat(window as usize / 400);
+        nodes.push(json!({ "id": format!("A{turn}"), "parentId": format!("U{turn}"), "role": "assistant", "parts": [
+            { "type": "tool-zoteroSearch", "toolCallId": format!("s{turn}"), "state": "output-available", "input": { "q": turn }, "output": results },
+            { "type": "tool-readPdfPage", "toolCallId": format!("p{turn}"), "state": "output-available",
+              "input": { "attachmentKey": "IA7HMPVW", "pageIndex": turn }, "output": { "text": page } },
+            { "type": "text", "text": said },
+        ] }));
+        leaf = Some(format!("A{turn}"));
+        turn += 1;
+        let session = Session::from_value(json!({ "nodes": nodes, "leafId": leaf, "branchRevision": turn })).unwrap();
+        let p = make_plan(&session, &m, &PlanOptions::new(Mode::Auto)).unwrap();
+        if p.action != PlanAction::Compact {
+            continue;
+        }
+        let request = summary_request(&session, &p, &m).unwrap();
+        let summary = match summarizer {
+            Summarizer::KeepsNothing => empty_summary(),
+            Summarizer::Extractive => extractive_summary(&request),
+        };
+        let id = format!("ckpt{turn}");
+        nodes.push(checkpoint_node_for_request(&p, &summary, &request, &id).unwrap());
+        leaf = Some(id.clone());
+        committed += 1;
+        let session = Session::from_value(json!({ "nodes": nodes, "leafId": leaf, "branchRevision": turn })).unwrap();
+        let projection = project(&session).unwrap().to_json(&session);
+        let message = projection["messages"][0]["parts"][0]["text"].as_str().unwrap().to_string();
+        let registers = registers_part(&message);
+
+        // The plan counted everything the projection shows; it never exceeds the safe limit.
+        let after = make_plan(&session, &m, &PlanOptions::new(Mode::Auto)).unwrap().tokens_before;
+        assert!(after <= p.tokens_after_estimate, "{language} {window} #{committed}: projection {after} over the plan's {}", p.tokens_after_estimate);
+        assert!(after <= c.safe_input_limit, "{language} {window} #{committed}: over the safe limit");
+        last_estimate = Some(after);
+
+        // Each register within its budget.
+        if let Some(at) = registers.find(CITED_PAGES_HEADING) {
+            assert!(estimate_text(&registers[at..]) <= pages_budget, "{window}: cited pages over their budget");
+            assert!(estimate_text(&registers[..at]) <= words_budget, "{window}: user's words over their budget");
+        } else {
+            assert!(estimate_text(registers) <= words_budget, "{window}: user's words over their budget");
+        }
+
+        // The user's words: the first message, and the newest summarized ones that fit half the budget,
+        // are there in the order said.
+        let summarized: Vec<&str> = p.summarize_ids.iter().map(String::as_str).collect();
+        let checkpoint = checkpoint_of(&session, &id);
+        let last_summarized = summarized.iter().rev().find(|i| i.starts_with('U')).and_then(|i| i[1..].parse::<usize>().ok());
+        let Some(last_user) = last_summarized.or_else(|| checkpoint.user_words.last().and_then(|w| w.id[1..].parse().ok())) else { continue };
+        assert!(registers.contains(USER_WORDS_HEADING.trim()), "{language} {window} #{committed}: no user's words:\n{message}");
+        assert!(registers.contains(&format!("U{seed}-0000")), "{language} {window} #{committed}: the first message is gone:\n{registers}");
+        let mut used = estimate_text(USER_WORDS_HEADING);
+        let mut previous_at = None;
+        for t in (0..=last_user).rev() {
+            let words = &checkpoint.user_words.iter().find(|w| w.id == format!("U{t}")).expect("every summarized user message is carried").text;
+            used += estimate_text(words) + 8;
+            if used > words_budget / 2 {
+                break;
+            }
+            let at = registers.find(&user_markers[t]).unwrap_or_else(|| panic!("{language} {window} #{committed}: U{t} lost:\n{registers}"));
+            assert!(previous_at.is_none_or(|p| at < p), "{language} {window}: the user's words are not in the order said");
+            previous_at = Some(at);
+            checked_words += 1;
+        }
+
+        // Cited pages: the newest summarized ones that fit their budget, each with its key and locator
+        // on one line; from 32k up at least the newest eight.
+        let folded: Vec<&Citation> = citations.iter().filter(|c| c.turn <= last_user).collect();
+        let mut used = estimate_text(CITED_PAGES_HEADING) + 30;
+        let mut shown = 0;
+        for citation in folded.iter().rev() {
+            let line = registers.lines().find(|l| l.contains(&citation.marker));
+            let carried = checkpoint.cited_pages.iter().find(|c| c.text.contains(&citation.marker)).expect("every cited page is carried");
+            used += estimate_text(&format!("- {} {}: {}\n", carried.key, carried.locator, carried.text));
+            if used > pages_budget {
+                break;
+            }
+            let line = line.unwrap_or_else(|| {
+                let carried: Vec<_> = checkpoint.cited_pages.iter().filter(|c| c.text.contains(&citation.marker)).collect();
+                panic!("{language} {window} #{committed}: finding {} lost (carried: {carried:?}):\n{registers}", citation.marker)
+            });
+            assert!(line.contains(&citation.key) && line.contains(&citation.locator), "{language}: key or locator missing: {line} ({})", citation.locator);
+            checked_pages += 1;
+            shown += 1;
+        }
+        if window >= 32_768 {
+            assert!(shown >= folded.len().min(8), "{language} {window} #{committed}: only {shown} cited pages shown");
+        }
+    }
+    assert!(last_estimate.is_some());
+    Run { compactions: committed, checked_words, checked_pages }
+}
+
+fn checkpoint_of<'a>(session: &'a Session, id: &str) -> &'a Checkpoint {
+    session.nodes.iter().find(|n| n.id == id).and_then(Node::checkpoint).expect("checkpoint")
+}
+
+fn run_all(window: u64, summarizer: Summarizer) {
+    for (seed, language) in LANGUAGES.iter().enumerate() {
+        let run = grow(seed as u64 + 1, language, window, 21, summarizer);
+        eprintln!("{language} {window}: {} compactions, {} user messages and {} cited pages checked", run.compactions, run.checked_words, run.checked_pages);
+        assert!(run.compactions >= 21 && run.checked_words > 21 && run.checked_pages > 0, "{language} {window}: too little checked");
+    }
+}
+
+#[test]
+fn the_registers_carry_the_users_words_and_cited_pages_when_the_summary_keeps_nothing_on_8k() {
+    run_all(8_192, Summarizer::KeepsNothing);
+}
+
+#[test]
+fn the_registers_carry_the_users_words_and_cited_pages_when_the_summary_keeps_nothing_on_32k() {
+    run_all(32_768, Summarizer::KeepsNothing);
+}
+
+#[test]
+fn the_registers_carry_the_users_words_and_cited_pages_when_the_summary_keeps_nothing_on_128k() {
+    run_all(128_000, Summarizer::KeepsNothing);
+}
+
+#[test]
+fn the_registers_carry_the_users_words_and_cited_pages_beside_the_extractive_summary_on_32k() {
+    run_all(32_768, Summarizer::Extractive);
+}
+
+#[test]
+fn a_checkpoint_written_before_the_registers_reads_and_projects_as_before() {
+    let summary = empty_summary();
+    let old = json!({ "id": "ckpt_old", "parentId": "A4", "checkpoint": {
+        "summary": summary, "firstKeptMessageId": null, "previousCheckpointId": null, "mode": "manual",
+        "tokensBefore": 10, "tokensAfter": 5, "ledger": { "entries": [] }, "basis": { "leafId": "A4", "branchRevision": 1 } } });
+    let node = Node::parse_strict(old.clone()).expect("an old checkpoint reads");
+    let NodeKind::Checkpoint(checkpoint) = &node.kind else { panic!("not a checkpoint") };
+    assert!(checkpoint.user_words.is_empty() && checkpoint.cited_pages.is_empty());
+    assert_eq!(summary_message_text(checkpoint), format!("{}\n\n<summary>\n{}\n</summary>", bibgenie_compaction::projection::SUMMARY_PREAMBLE, summary.trim()));
+    // A checkpoint made without registers serializes without their fields, as before.
+    let made = checkpoint_node(&plan(&["U0"], None, None, "A4"), &summary, &Default::default(), "ckpt_new").unwrap();
+    for field in ["userWords", "citedPages", "userWordsBudget", "citedPagesBudget"] {
+        assert!(made["checkpoint"].get(field).is_none(), "{field} written without registers");
+    }
+}
+
+#[test]
+fn long_pasted_material_is_excerpted_and_keeps_the_instruction_after_it() {
+    let pasted = "Table 3. Dose 1 mg 12 dogs 0.4 ".repeat(200);
+    let nodes = vec![
+        json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": format!("{pasted}\nuse only the third column UNIQUE-INSTRUCTION") }] }),
+        json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [{ "type": "text", "text": "ok" }] }),
+    ];
+    let session = session_of(nodes, "A0");
+    let m = model(32_768, None);
+    let request = summary_request(&session, &plan(&["U0", "A0"], None, None, "A0"), &m).unwrap();
+    let text = &request.user_words[0].text;
+    assert!(text.chars().count() < 900 && text.contains("characters left out") && text.ends_with("UNIQUE-INSTRUCTION"), "{text}");
+    // Within a tiny budget nothing is shown rather than a register over it.
+    assert_eq!(project_user_words(&request.user_words, 5), "");
+    assert_eq!(project_cited_pages(&[], 1_000), "");
+}
+
