@@ -16,6 +16,8 @@ fn request(history: String, previous_summary: Option<String>) -> SummaryRequest 
         ledger: ResourceLedger::default(),
         history,
         previous_summary,
+        user_words: Vec::new(),
+        cited_pages: Vec::new(),
     }
 }
 
