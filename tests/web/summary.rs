@@ -60,8 +60,13 @@ fn summary_request_extractive_summary_and_validation_work_together() {
     let entries = get(&get(&request, "ledger"), "entries");
     assert_eq!(js_sys::Array::from(&entries).length(), 1);
 
+    let user_words = get(&request, "userWords");
+    assert_eq!(js_sys::Array::from(&user_words).length(), 1, "the user's words cross with the request");
+
+    // The key lives in the ledger the checkpoint carries (no summary line names it); the summary
+    // holds what the user asked for.
     let summary = extractive_summary(request).expect("extractive");
-    assert!(summary.contains("K7Q2ZB4M") && summary.contains("extractive summarizer"));
+    assert!(summary.contains("cohort studies") && summary.contains("extractive summarizer"), "{summary}");
     validate_summary(JsValue::from_str(&summary)).expect("valid");
 
     let error = validate_summary(JsValue::from_str("## Research Goal\nonly this")).unwrap_err();
