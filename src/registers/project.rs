@@ -83,19 +83,22 @@ pub fn project_user_words(words: &[UserWords], budget: u64) -> String {
         order.extend((start..words.len()).rev().filter(|&i| rank(&words[i].text) == wanted));
     }
     let left_out_allowance = estimate_text(&left_out_words_line(words.len()));
-    let render = |chosen: &[bool]| {
-        let mut text = String::from(USER_WORDS_HEADING);
-        for (line, _) in lines.iter().zip(chosen).filter(|(_, &c)| c) {
-            text.push_str(line);
-        }
-        let left_out = chosen.iter().filter(|&&c| !c).count();
-        if left_out > 0 {
-            text.push_str(&left_out_words_line(left_out));
-        }
-        text.truncate(text.trim_end().len());
-        text
-    };
+    let render = |chosen: &[bool]| render_register(USER_WORDS_HEADING, &lines, chosen, left_out_words_line);
     fit(&lines, &order, budget, estimate_text(USER_WORDS_HEADING) + left_out_allowance, render)
+}
+
+/// A register as projected: its heading, the chosen lines in order, and a line counting the rest.
+fn render_register(heading: &str, lines: &[String], chosen: &[bool], left_out_line: fn(usize) -> String) -> String {
+    let mut text = String::from(heading);
+    for (line, _) in lines.iter().zip(chosen).filter(|(_, &c)| c) {
+        text.push_str(line);
+    }
+    let left_out = chosen.iter().filter(|&&c| !c).count();
+    if left_out > 0 {
+        text.push_str(&left_out_line(left_out));
+    }
+    text.truncate(text.trim_end().len());
+    text
 }
 
 fn page_line(page: &CitedPage) -> String {
@@ -123,18 +126,7 @@ pub fn project_cited_pages(pages: &[CitedPage], budget: u64) -> String {
     let lines: Vec<String> = distinct.iter().map(|p| page_line(p)).collect();
     let order: Vec<usize> = (0..lines.len()).rev().collect();
     let allowance = estimate_text(CITED_PAGES_HEADING) + estimate_text(&left_out_pages_line(pages.len()));
-    let render = |chosen: &[bool]| {
-        let mut text = String::from(CITED_PAGES_HEADING);
-        for (line, _) in lines.iter().zip(chosen).filter(|(_, &c)| c) {
-            text.push_str(line);
-        }
-        let left_out = chosen.iter().filter(|&&c| !c).count();
-        if left_out > 0 {
-            text.push_str(&left_out_pages_line(left_out));
-        }
-        text.truncate(text.trim_end().len());
-        text
-    };
+    let render = |chosen: &[bool]| render_register(CITED_PAGES_HEADING, &lines, chosen, left_out_pages_line);
     fit(&lines, &order, budget, allowance, render)
 }
 
