@@ -74,6 +74,11 @@ export interface Checkpoint {
   citedPages?: CitedPage[];
   /** Most tokens of cited pages shown beside the summary, fixed from the model (163 on 8k, 1,638 from 128k up). */
   citedPagesBudget?: number;
+  /**
+   * The summary's budget when the checkpoint was made: what the summary leaves of it is shown as more
+   * of the user's words and cited pages (still within `tokensAfter`). Absent in older checkpoints.
+   */
+  summaryBudget?: number;
 }
 
 /** One user message's own text (pasted material over 800 characters excerpted). */

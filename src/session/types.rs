@@ -263,6 +263,10 @@ pub struct Checkpoint {
     /// Most tokens of cited pages projected beside the summary, fixed like `userWordsBudget`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cited_pages_budget: Option<u64>,
+    /// The summary's budget when the checkpoint was made (the request's `maxOutputTokens`): what the
+    /// summary leaves of it goes to the registers when projected (rule `registers-take-unused-summary`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_budget: Option<u64>,
 }
 
 impl Node {
