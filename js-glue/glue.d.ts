@@ -4,20 +4,14 @@
 // `export * from './glue.js'` next to the wasm-bindgen types; the JS names them in JSDoc.
 import type { LanguageModel, UIMessage } from 'ai';
 import type {
-  AbortListener, AbortSignalLike, CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,
+  AbortListener, AbortSignalLike, BranchReadResult, CacheBreakpointOptions, CacheBreakpoints, EditTarget, ForkCheck, RetryTarget, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,
   ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Projection, Session, SessionNode, SessionStore, StoreTx, Summarize,
   SummaryRequest, WasmBytes, WasmModule,
 } from './bibgenie_compaction.js';
 
 // ---- Data ---------------------------------------------------------------------------------
 // The contract's types (Session, SessionNode, SessionStore, StoreTx, AbortSignalLike, ...) are
-// declared once, in the wasm module's declarations (src/bindings/types.rs); these are older names.
-
-/** A durable node (older name of SessionNode). */
-export type GlueSessionNode = SessionNode;
-
-/** What a store's load() returns (older name of Session). `leafId` is null only while a session has no nodes. */
-export type StoredSession = Session;
+// declared once, in the wasm module's declarations (src/bindings/types.rs).
 
 /** What an app operation leaves behind: the node it wrote (if any) and the new head. */
 export interface SessionHead {
@@ -55,7 +49,7 @@ export function isCheckpoint(node: unknown): node is CheckpointNode;
 
 /** A session's metadata, as `listSessions({ details: true })` lists it. */
 export interface SessionInfo {
-  id: string;
+  sessionId: string;
   /** The app's title for the session (null when none was set). */
   title: string | null;
   /** The app's key for it, unique in the store, e.g. the Zotero item key (null when none). */
@@ -104,27 +98,50 @@ export interface StoreError extends Error {
  */
 export function sessionFromMessages(messages: ReadonlyArray<UIMessage & { parentId?: string | null }>): Session;
 
-/** A session seen through its store-held index; valid only inside `withSessionIndex`'s callback. */
-export interface SessionView {
-  readonly leafId: string;
+/**
+ * The one held session: a wasm index of a session's nodes plus the nodes, answering every decision
+ * without the session crossing into wasm again. `SessionIndex.from(session)` holds one (its answers
+ * are your node objects; `free()` it when done); a store lends its own to `withSessionIndex`
+ * callbacks (valid only inside the callback; messages parsed from the stored text; `append`,
+ * `setLeaf` and `free` throw `store-held`).
+ */
+export declare class SessionIndex {
+  private constructor();
+  static from(session: Session): SessionIndex;
+  /** The leaf of the active branch (null: an empty session). */
+  readonly leafId: string | null;
   readonly branchRevision: number;
-  /** Nodes visible in the session. */
+  /** Nodes held. */
   readonly size: number;
-  /** plan, estimate, the summary request, the cache marks and the commit check on the held index. */
-  readonly index: {
-    plan(model: ModelProfile, options: PlanOptions): Plan;
-    estimate(model: ModelProfile, options?: EstimateOptions): Estimate;
-    summaryRequest(plan: Plan, model: ModelProfile): SummaryRequest;
-    cacheBreakpoints(model: ModelProfile, options?: CacheBreakpointOptions): CacheBreakpoints;
-    checkCommit(plan: Plan): CommitCheck;
-  };
-  /** Whether a node with this id is visible in the session. */
+  /** Whether a node with this id is in the session. */
   has(id: string): boolean;
-  /** The model projection, its messages parsed from the stored text (fresh objects). */
-  project(): Pick<Projection, 'checkpointId' | 'keptFromId' | 'messages'>;
-  /** The session as load() gives it; `nodes` parsed when first read. */
-  lazySession(): Session;
+  /** Appends a durable node (the leaf does not move). */
+  append(node: SessionNode): void;
+  setLeaf(leafId: string, branchRevision: number): void;
+  project(): Projection;
+  history(): SessionNode[];
+  readBranch(): BranchReadResult;
+  estimate(model: ModelProfile, options?: EstimateOptions): Estimate;
+  plan(model: ModelProfile, options: PlanOptions): Plan;
+  summaryRequest(plan: Plan, model: ModelProfile): SummaryRequest;
+  /** Whether a summary made on `plan` may be committed onto the session as held now. */
+  checkCommit(plan: Plan): CommitCheck;
+  cacheBreakpoints(model: ModelProfile, options?: CacheBreakpointOptions): CacheBreakpoints;
+  retryTarget(): RetryTarget | null;
+  editTarget(): EditTarget | null;
+  canFork(nodeId: string): ForkCheck;
+  /** The session as held now (`nodes`: your objects; a store's index: parsed when first read). */
+  toSession(): Session;
+  free(): void;
+  [Symbol.dispose](): void;
 }
+
+/** The model projection: the summary message, then your message objects (a pure read: nothing is held). */
+export function project(session: Session): Projection;
+/** The active branch, root first, checkpoints in place: your node objects. */
+export function history(session: Session): SessionNode[];
+/** The active branch with its integrity problems: your node objects. */
+export function readBranch(session: Session): BranchReadResult;
 
 /** The shared implementation of every store: the contract plus the app operations. */
 export declare class SessionStoreBase implements SessionStore {
@@ -138,15 +155,12 @@ export declare class SessionStoreBase implements SessionStore {
    * then `store-conflict`). No database transaction is open while fn runs.
    */
   transaction<T>(sessionId: string, fn: (tx: StoreTx) => Promise<T>): Promise<T>;
-  /**
-   * An empty session (leafId null, revision 0); a random id unless given. Its id is `sessionId`,
-   * as fork, importSession and importMessages name it; `id` is the same value (the older name).
-   */
-  createSession(options?: { id?: string } & SessionInfoInput): Promise<Session & { sessionId: string; id: string }>;
+  /** An empty session (leafId null, revision 0); a random `sessionId` unless given. */
+  createSession(options?: { sessionId?: string } & SessionInfoInput): Promise<Session & { sessionId: string }>;
   /** Stores a whole session verbatim (nodes, leaf, revision), e.g. the demo's bundled session. */
-  importSession(session: Session, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
+  importSession(session: Session, options?: { sessionId?: string } & SessionInfoInput): Promise<SessionHead>;
   /** Imports a linear UIMessage list (no parentId) as a new session: see sessionFromMessages. */
-  importMessages(messages: ReadonlyArray<UIMessage & { parentId?: string | null }>, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
+  importMessages(messages: ReadonlyArray<UIMessage & { parentId?: string | null }>, options?: { sessionId?: string } & SessionInfoInput): Promise<SessionHead>;
   /** Session ids, most recently changed first; with `{ details: true }` their metadata. */
   listSessions(options?: { details?: false }): Promise<string[]>;
   listSessions(options: { details: true }): Promise<SessionInfo[]>;
@@ -154,7 +168,7 @@ export declare class SessionStoreBase implements SessionStore {
   /** Sets the title and/or app key (null clears); the revision stays, updatedAt moves. */
   setSessionInfo(sessionId: string, info: SessionInfoInput): Promise<SessionInfo>;
   /** The session of an app key (e.g. a Zotero item key), created empty if there is none. */
-  getOrCreateSession(options: { appKey: string; title?: string | null; id?: string }): Promise<SessionInfo & { created: boolean }>;
+  getOrCreateSession(options: { appKey: string; title?: string | null; sessionId?: string }): Promise<SessionInfo & { created: boolean }>;
   /** Deletes a session and its nodes; one with forks only with `withForks` (forks deleted first). */
   deleteSession(sessionId: string, options?: { withForks?: boolean }): Promise<{ deleted: string[] }>;
   /** The checkpoints on the branch ending at leafId (the session's leaf by default), oldest first. */
@@ -180,12 +194,12 @@ export declare class SessionStoreBase implements SessionStore {
    * A new session continuing the ancestor chain of nodeId (nothing copied; load() prepends the
    * chain). Starts at leaf nodeId, revision 0. Check the core's canFork first.
    */
-  fork(sessionId: string, nodeId: string, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
+  fork(sessionId: string, nodeId: string, options?: { sessionId?: string } & SessionInfoInput): Promise<SessionHead>;
   /**
    * Runs `use` on the session's store-held index, caught up with the durable state first, in one read
    * (use must not await). `view` is null when the index cannot hold the session (then use load()).
    */
-  withSessionIndex<T>(sessionId: string, use: (view: SessionView | null) => T): Promise<T>;
+  withSessionIndex<T>(sessionId: string, use: (index: SessionIndex | null) => T): Promise<T>;
   /** Frees the session's store-held index (a later use rebuilds it). */
   releaseSessionIndex(sessionId: string): Promise<void>;
   /** True once close() was called. */
@@ -263,43 +277,24 @@ export function createAbortSignalLike(): AbortSignalLikeController;
 /** Bytes or a compiled module (never a string: the types hold without the DOM lib too). */
 export type WasmSource = WasmBytes | WasmModule;
 
-export interface LoadCompactionOptions<B = unknown> {
+export interface LoadCompactionOptions {
   /** e.g. `chrome://<addonRef>/content/bibgenie_compaction_bg.wasm` */
   wasmURL?: string | URL;
   /** The bytes (or a compiled module) instead of a URL. */
   wasmBytes?: WasmSource;
-  /**
-   * The wasm-bindgen module: the namespace (`import * as bindings from 'bibgenie-compaction/slim'`)
-   * or, tree-shaken, `{ initSync, version, resetWasmState }` imported by name. With `version` the
-   * loader checks the .wasm against this JavaScript; with `resetWasmState` a failed load can be retried.
-   */
-  bindings?: B & {
-    initSync?: (input: { module: WasmSource }) => unknown;
-    default?: (input: { module_or_path: WasmSource }) => Promise<unknown>;
-    version?: () => string;
-    resetWasmState?: () => void;
-  };
-  initSync?: (input: { module: WasmSource }) => unknown;
-  init?: (input: { module_or_path: WasmSource }) => Promise<unknown>;
-  resetWasmState?: () => void;
   /** Defaults to the global Zotero when there is one. */
   Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ status?: number; response: ArrayBuffer }> } };
 }
 
 /**
- * Fetches (Zotero.HTTP, else fetch, else XMLHttpRequest), compiles and initializes the wasm
- * once per plugin lifetime; resolves to `bindings` when given. Every failure rejects with code
+ * Fetches (Zotero.HTTP, else fetch, else XMLHttpRequest), compiles and starts the package's wasm
+ * once per plugin lifetime; a later call waits for the same load. Every failure rejects with code
  * `wasm-load-failed` (unreadable or empty file, not wasm, start failed, or a .wasm of another
  * version: then `expected` and `actual` name both) and can be retried; `wasm-compile-blocked`
  * when the scope may not compile wasm (Firefox 153+ privileged code without Zotero's eval prefs).
  */
-export function loadCompaction<B>(options: LoadCompactionOptions<B> & { bindings: B }): Promise<B>;
-/**
- * A later call waits for the first call's load: with `bindings` of the same module it resolves to
- * them (another copy of the module: `already-loaded`), without, to what the first call resolved to.
- */
-export function loadCompaction(options: LoadCompactionOptions): Promise<unknown>;
-/** Forgets the loaded instance (shutdown, tests); free wasm objects first. */
+export function loadCompaction(options: LoadCompactionOptions): Promise<void>;
+/** Forgets the load (shutdown, tests): the next call loads again. Free wasm objects and close stores first. */
 export function unloadCompaction(): void;
 
 /** What the AI SDK uses bare and Zotero's plugin scope lacks (web streams, AbortController, ...). */
@@ -432,11 +427,6 @@ export function promptCacheCallOptions(provider: CacheProvider, sessionId: strin
 
 // ---- The runner (runner.js) ----------------------------------------------------------------
 
-export type CompactSignal = AbortSignalLike;
-export type CompactSession = Session;
-export type CompactStoreTx = StoreTx;
-export type CompactStore = SessionStore;
-export type CompactSummarize = Summarize;
 export interface CompactOptions {
   store: SessionStore;
   sessionId: string;

@@ -12,4 +12,3 @@ export * from './exports.js';
 export function init(
   input?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>,
 ): Promise<InitOutput>;
-export default init;

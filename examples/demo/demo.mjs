@@ -256,7 +256,7 @@ async function run(args) {
   try {
     // 1. The session file
     const existing = (await store.listSessions()).includes(SESSION_ID);
-    if (!existing) await store.importSession(readSession(args.session), { id: SESSION_ID });
+    if (!existing) await store.importSession(readSession(args.session), { sessionId: SESSION_ID });
     const session = await store.load(SESSION_ID);
     const branch = compaction.readBranch(session);
     const userTurns = branch.nodes.filter((n) => n.role === 'user').length;

@@ -23,8 +23,8 @@ import { SessionStoreBase } from './base.js';
 import { AsyncMutex } from './sequencing.js';
 import { storeError } from './nodes.js';
 
-/** @typedef {import('./base.js').SessionRow} SessionRow */
-/** @typedef {import('./base.js').NodeRow} NodeRow */
+/** @typedef {import('./store-core.js').SessionRow} SessionRow */
+/** @typedef {import('./store-core.js').NodeRow} NodeRow */
 
 /**
  * The part of Zotero.DBConnection this store uses.
