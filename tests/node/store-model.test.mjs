@@ -42,7 +42,6 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
 
@@ -50,10 +49,7 @@ const pkgSpec = process.env.BIBGENIE_PKG ?? new URL('../../pkg/index.js', import
 const compaction = await import(pkgSpec);
 await compaction.init();
 const { MemoryStore, SqliteStore, ZoteroDBStore, compact, readBranch, project } = compaction;
-const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
-const { prng: mulberry32 } = await import(consumerDir
-  ? pathToFileURL(join(consumerDir, 'node_modules', 'bibgenie-compaction', 'demo', 'sample-session.js')).href
-  : new URL('../../js-glue/demo/sample-session.js', import.meta.url).href);
+const { prng: mulberry32 } = await import('../fixtures/session-generator.mjs');
 
 const SEED = Number(process.env.BIBGENIE_STORE_MODEL_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SEQUENCES = Number(process.env.BIBGENIE_STORE_MODEL_SEQUENCES ?? 100);
@@ -74,7 +70,7 @@ const MARKER = /@@([^~@\s]+)~(\d+)@@/g;
 
 console.log(`store-model: seed ${SEED} (BIBGENIE_STORE_MODEL_SEED=${SEED} replays), ${SEQUENCES} sequences per store`);
 
-/** Picks operations from the package's own mulberry32 (demo/sample-session.js, as the crash-safety test). */
+/** Picks operations from the package's own mulberry32 (tests/fixtures/session-generator.mjs, as the crash-safety test). */
 function prng(seed) {
   const { next } = mulberry32(seed);
   const int = (n) => Math.floor(next() * n);
