@@ -230,9 +230,11 @@ build_pkg() {
   shrink_wasm "$wasm"
   # Module state safe for a plugin loader, declarations that need no DOM lib (see the script).
   node build/patch-bindgen.mjs "$PKG/$CRATE_FILE.js" "$PKG/$CRATE_FILE.d.ts"
-  # The TS ErrorCode union from the Rust codes (written once: the file with `pub enum ErrorCode`).
+  # The contract's declarations from the Rust types, then the TS ErrorCode union from the Rust codes
+  # (written once: the file with `pub enum ErrorCode`).
+  write_contract
   codes_rs=$(error_codes_file)
-  node build/error-codes.mjs "$codes_rs" "$PKG/$CRATE_FILE.d.ts"
+  node build/error-codes.mjs "$codes_rs" "$PKG/contract.d.ts"
   cp -R js-glue/. "$PKG/"
   rm "$PKG/package.template.json"
   # The version the glue expects of the .wasm (loadCompaction compares it with version()).
@@ -241,8 +243,29 @@ build_pkg() {
   cp README.md "$PKG/"
   cp -R docs "$PKG/docs"
   write_package_json
+  count_declarations
   log "pkg/ built in $((SECONDS - start))s"
   log "wasm size: $(stat -c %s "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzipped ($(basename "$wasm"))"
+}
+
+# pkg/contract.d.ts: the contract's TypeScript written from the Rust types (src/contract.rs, ts-rs, a
+# native dev-dependency: nothing of it reaches the .wasm) by a native `cargo test`, printed by
+# build/contract.mjs, which also fills in the names the wasm module's declarations re-export.
+write_contract() {
+  local start=$SECONDS raw="$WORK/contract.generated.ts"
+  mkdir -p "$WORK"
+  rm -f "$raw"
+  BIBGENIE_CONTRACT_OUT="$raw" cargo test --quiet --lib contract >"$WORK/contract.log" 2>&1 \
+    || { cat "$WORK/contract.log" >&2; fail "src/contract.rs: the contract's declarations were not written"; }
+  [[ -s $raw ]] || fail "src/contract.rs wrote no declarations (BIBGENIE_CONTRACT_OUT)"
+  node build/contract.mjs "$raw" "$PKG/contract.d.ts" "$PKG/$CRATE_FILE.d.ts"
+  log "contract.d.ts written in $((SECONDS - start))s"
+}
+
+# The declaration lines still written by hand (.d.ts of js-glue/, TypeScript inside src/): printed;
+# past BIBGENIE_MAX_HAND_DECLARATIONS the build fails (build/declaration-lines.mjs says what counts).
+count_declarations() {
+  node build/declaration-lines.mjs ${BIBGENIE_MAX_HAND_DECLARATIONS:+--max "$BIBGENIE_MAX_HAND_DECLARATIONS"}
 }
 
 # The Rust file that declares the error codes (src/error.rs; found by its enum, wherever it lives in src/).
