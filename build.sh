@@ -242,6 +242,7 @@ build_pkg() {
   # The README links to docs/, so both ship: every link in the tarball's README resolves.
   cp README.md "$PKG/"
   cp -R docs "$PKG/docs"
+  emit_glue_declarations
   write_package_json
   count_declarations
   log "pkg/ built in $((SECONDS - start))s"
@@ -260,6 +261,30 @@ write_contract() {
   [[ -s $raw ]] || fail "src/contract.rs wrote no declarations (BIBGENIE_CONTRACT_OUT)"
   node build/contract.mjs "$raw" "$PKG/contract.d.ts" "$PKG/$CRATE_FILE.d.ts"
   log "contract.d.ts written in $((SECONDS - start))s"
+}
+
+# The glue's declarations, emitted by tsc (TypeScript of build/) from the JSDoc types of its .js files
+# in pkg/, each X.d.ts beside its X.js: every runtime .js but the demo, wasm-bindgen's output and a .js
+# whose .d.ts is still written by hand in js-glue/. Unchecked here: stage types checks the JS (checkJs).
+emit_glue_declarations() {
+  local tsc="$BUILD_NODE_MODULES/.bin/tsc" config="$PKG/tsconfig.declarations.json" start=$SECONDS files
+  [[ -x $tsc ]] || fail "no tsc in build/node_modules (./build.sh setup installs it)"
+  files=$(cd "$PKG" && find . -name '*.js' ! -path './demo/*' ! -name "$CRATE_FILE.js" | sed 's|^\./||' | sort |
+    while read -r js; do [[ -e $ROOT/js-glue/${js%.js}.d.ts ]] || printf '"%s",' "$js"; done)
+  cat >"$config" <<EOF
+{
+  "compilerOptions": {
+    "allowJs": true, "checkJs": false, "declaration": true, "emitDeclarationOnly": true,
+    "module": "NodeNext", "moduleResolution": "NodeNext", "target": "ES2022",
+    "lib": ["ES2022", "DOM", "ESNext.Disposable"], "types": [], "skipLibCheck": true, "strict": true,
+    "rootDir": ".", "outDir": "."
+  },
+  "files": [${files%,}]
+}
+EOF
+  "$tsc" -p "$config" || fail "tsc could not emit the glue's declarations"
+  rm "$config"
+  log "glue declarations: $(tr -cd ',' <<<"$files" | wc -c) .d.ts emitted from JSDoc in $((SECONDS - start))s"
 }
 
 # The declaration lines still written by hand (.d.ts of js-glue/, TypeScript inside src/): printed;

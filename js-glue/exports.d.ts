@@ -4,3 +4,4 @@ export * from './bibgenie_compaction.js';
 export * from './glue.js';
 export * from './compaction/controller.js';
 export * from './chat/transport.js';
+export * from './util/abort-signal.js';

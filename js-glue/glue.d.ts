@@ -249,17 +249,6 @@ export declare const SESSION_SCHEMA_STATEMENTS: readonly string[];
 
 // ---- Zotero loader and abort signal -----------------------------------------------------------
 
-/** Signal and controller in one object, for sandboxes without AbortController. */
-export interface AbortSignalLikeController extends AbortSignalLike {
-  readonly reason: unknown;
-  onabort: AbortListener | null;
-  readonly signal: AbortSignalLike;
-  abort(reason?: unknown): void;
-  throwIfAborted(): void;
-}
-
-export function createAbortSignalLike(): AbortSignalLikeController;
-
 /** Bytes or a compiled module (never a string: the types hold without the DOM lib too). */
 export type WasmSource = WasmBytes | WasmModule;
 
