@@ -5,3 +5,7 @@ export * from './glue.js';
 export * from './compaction/controller.js';
 export * from './chat/transport.js';
 export * from './util/abort-signal.js';
+export * from './chat/prompt-cache.js';
+export * from './chat/ai-sdk.js';
+export * from './zotero/loader.js';
+export * from './zotero/window-globals.js';

@@ -2,12 +2,15 @@
 // globals (zotero/), the abort signal (util/abort-signal.js), the AI SDK adapters and prompt-cache
 // marks (chat/) and the runner (compaction/runner.js). exports.d.ts re-exports them with
 // `export * from './glue.js'` next to the wasm-bindgen types; the JS names them in JSDoc.
-import type { LanguageModel, UIMessage } from 'ai';
+import type { UIMessage } from 'ai';
 import type {
   AbortListener, AbortSignalLike, CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,
   ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Projection, Session, SessionNode, SessionStore, StoreTx, Summarize,
   SummaryRequest, WasmBytes, WasmModule,
 } from './bibgenie_compaction.js';
+
+// Declared in the JSDoc of the modules that define them (emitted .d.ts), named here for the rest.
+export type { CacheProvider, MarkableModelMessage, PromptCacheCallOptions } from './chat/prompt-cache.js';
 
 // ---- Data ---------------------------------------------------------------------------------
 // The contract's types (Session, SessionNode, SessionStore, StoreTx, AbortSignalLike, ...) are
@@ -246,178 +249,6 @@ export declare class ZoteroDBStore extends SessionStoreBase {
 export declare const SESSION_SCHEMA_VERSION: number;
 /** CREATE TABLE / CREATE INDEX statements of the session schema, one per entry. */
 export declare const SESSION_SCHEMA_STATEMENTS: readonly string[];
-
-// ---- Zotero loader and abort signal -----------------------------------------------------------
-
-/** Bytes or a compiled module (never a string: the types hold without the DOM lib too). */
-export type WasmSource = WasmBytes | WasmModule;
-
-export interface LoadCompactionOptions<B = unknown> {
-  /** e.g. `chrome://<addonRef>/content/bibgenie_compaction_bg.wasm` */
-  wasmURL?: string | URL;
-  /** The bytes (or a compiled module) instead of a URL. */
-  wasmBytes?: WasmSource;
-  /**
-   * The wasm-bindgen module: the namespace (`import * as bindings from 'bibgenie-compaction/slim'`)
-   * or, tree-shaken, `{ initSync, version, resetWasmState }` imported by name. With `version` the
-   * loader checks the .wasm against this JavaScript; with `resetWasmState` a failed load can be retried.
-   */
-  bindings?: B & {
-    initSync?: (input: { module: WasmSource }) => unknown;
-    default?: (input: { module_or_path: WasmSource }) => Promise<unknown>;
-    version?: () => string;
-    resetWasmState?: () => void;
-  };
-  initSync?: (input: { module: WasmSource }) => unknown;
-  init?: (input: { module_or_path: WasmSource }) => Promise<unknown>;
-  resetWasmState?: () => void;
-  /** Defaults to the global Zotero when there is one. */
-  Zotero?: { HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ status?: number; response: ArrayBuffer }> } };
-}
-
-/**
- * Fetches (Zotero.HTTP, else fetch, else XMLHttpRequest), compiles and initializes the wasm
- * once per plugin lifetime; resolves to `bindings` when given. Every failure rejects with code
- * `wasm-load-failed` (unreadable or empty file, not wasm, start failed, or a .wasm of another
- * version: then `expected` and `actual` name both) and can be retried; `wasm-compile-blocked`
- * when the scope may not compile wasm (Firefox 153+ privileged code without Zotero's eval prefs).
- */
-export function loadCompaction<B>(options: LoadCompactionOptions<B> & { bindings: B }): Promise<B>;
-/**
- * A later call waits for the first call's load: with `bindings` of the same module it resolves to
- * them (another copy of the module: `already-loaded`), without, to what the first call resolved to.
- */
-export function loadCompaction(options: LoadCompactionOptions): Promise<unknown>;
-/** Forgets the loaded instance (shutdown, tests); free wasm objects first. */
-export function unloadCompaction(): void;
-
-/** What the AI SDK uses bare and Zotero's plugin scope lacks (web streams, AbortController, ...). */
-export const WINDOW_GLOBALS: readonly string[];
-
-/** What installWindowGlobals installed. */
-export interface WindowGlobals {
-  /** The names given stand-ins (those the scope lacked). */
-  installed: string[];
-  /** The current main window; throws code `no-main-window` when none is open. */
-  window(): any;
-  /** Removes the stand-ins (plugin shutdown). */
-  uninstall(): void;
-}
-
-/**
- * Gives `scope` (the plugin's global) stand-ins for `names` (WINDOW_GLOBALS) that construct, call
- * and read the CURRENT main window's own at each use: the chat survives that window closing and
- * another opening, the AI SDK's bundle loads with no window, and a use with none throws code
- * `no-main-window`. Call it before the AI SDK's code runs.
- */
-export function installWindowGlobals(scope: object, getWindow: () => unknown, names?: readonly string[]): WindowGlobals;
-
-// ---- AI SDK adapters --------------------------------------------------------------------------
-
-/** The part of a SummaryRequest the AI SDK summarizer reads. */
-export type SummaryRequestLike = Pick<SummaryRequest, 'system' | 'prompt' | 'maxOutputTokens'>;
-
-/** What createAiSdkSummarizer returns; it fits `compact`'s and the controller's `summarize`. */
-export type AiSdkSummarize = (request: SummaryRequestLike, signal?: AbortSignalLike) => Promise<string>;
-
-/** The options createAiSdkSummarizer passes to generateText (plus `callOptions`). */
-export interface AiSdkSummaryCall {
-  model: LanguageModel;
-  system: string;
-  prompt: string;
-  maxOutputTokens?: number;
-  abortSignal?: AbortSignal;
-  [setting: string]: unknown;
-}
-
-/**
- * summarize() through AI SDK generateText (v5, v6 or v7): system, prompt, maxOutputTokens and the
- * abort signal, no tools. `callOptions` adds settings such as temperature or providerOptions.
- */
-export function createAiSdkSummarizer(options: {
-  model: LanguageModel;
-  /** `generateText` from 'ai' (v5, v6 or v7). */
-  generateText: (options: AiSdkSummaryCall) => PromiseLike<{ text: string }>;
-  callOptions?: Record<string, unknown>;
-  /**
-   * Where there is no global AbortController (Zotero's plugin sandbox), e.g.
-   * `() => new (Zotero.getMainWindow().AbortController)()`: the provider request gets a real signal.
-   */
-  createAbortController?: () => AbortControllerLike;
-}): AiSdkSummarize;
-
-/** What createAbortController returns: an AbortController, maybe of another window. */
-export interface AbortControllerLike {
-  readonly signal: AbortSignalLike;
-  abort(reason?: unknown): void;
-}
-
-/** Usage counts as recorded: every count present, null when the provider did not report it. */
-export interface RecordedUsage {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  totalTokens: number | null;
-  reasoningTokens: number | null;
-  cachedInputTokens: number | null;
-  /** v6's details; under v5 filled from the provider's providerMetadata (Anthropic, Bedrock, DeepSeek) and cachedInputTokens. */
-  inputTokenDetails?: { noCacheTokens: number | null; cacheReadTokens: number | null; cacheWriteTokens: number | null };
-  outputTokenDetails?: { textTokens: number | null; reasoningTokens: number | null };
-}
-
-/** For toUIMessageStream({ messageMetadata }): the last step's usage as `{ usage }` on 'finish-step'. */
-export function usageMetadata(options: { part: { type: string; usage?: object; providerMetadata?: object } }): { usage: RecordedUsage } | undefined;
-
-/** The app's own messageMetadata callback plus usageMetadata. */
-export function withUsageMetadata<O extends { part: { type: string; usage?: object } }>(
-  own: (options: O) => Record<string, unknown> | undefined | null,
-): (options: O) => Record<string, unknown> | undefined;
-
-// ---- Prompt cache (prompt-cache.js) --------------------------------------------------------
-
-/** Providers with explicit marks (anthropic, bedrock, openrouter) and implicit caches (the rest). */
-export type CacheProvider = 'anthropic' | 'bedrock' | 'openrouter' | 'openai' | 'deepseek' | 'google' | 'implicit';
-
-/** A ModelMessage as far as the marks need it. */
-export interface MarkableModelMessage {
-  role: string;
-  providerOptions?: Record<string, Record<string, unknown>>;
-}
-
-/** The ModelMessages with the provider's cache marks at the breakpoints (a new array; input unchanged). */
-export function applyCacheBreakpoints<M extends MarkableModelMessage>(
-  modelMessages: M[],
-  options: {
-    provider: CacheProvider;
-    breakpoints: Array<{ index: number }> | { breakpoints: Array<{ index: number }> };
-    /** The UIMessages that were converted (the indices count them). */
-    messages: unknown[];
-    /** Anthropic's cache lifetime. */
-    ttl?: '5m' | '1h';
-  },
-): M[];
-
-/** The session's prompt-cache key (OpenAI's promptCacheKey); never the summary request's. */
-export function sessionCacheKey(sessionId: string): string;
-
-/** streamText options for the session's cache: OpenAI's promptCacheKey, nothing for the others. */
-export interface PromptCacheCallOptions {
-  providerOptions?: { openai: { promptCacheKey: string } };
-  /** The transport's: a mark on the last message of each later step of a multi-step turn (`cacheStepMarks`). */
-  prepareStep?: CacheStepMarks;
-}
-
-/** streamText's `prepareStep` that marks each later step's last message (at most 4 marks in all). */
-export type CacheStepMarks = <M extends MarkableModelMessage>(step: { stepNumber: number; messages: M[] }) => { messages: M[] } | undefined;
-
-/**
- * For the steps of a multi-step turn: from step 1 on, a mark on the request's last message, so each
- * step reads what the one before wrote; undefined for an implicit cache. The transport puts it in
- * `cacheCallOptions.prepareStep`; an app with its own `prepareStep` calls it from there.
- */
-export function cacheStepMarks(provider: CacheProvider, options?: { ttl?: '5m' | '1h' }): CacheStepMarks | undefined;
-
-/** `{ providerOptions: { openai: { promptCacheKey } } }` for OpenAI, `{}` for the others. */
-export function promptCacheCallOptions(provider: CacheProvider, sessionId: string): PromptCacheCallOptions;
 
 // ---- The runner (runner.js) ----------------------------------------------------------------
 

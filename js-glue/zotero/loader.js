@@ -7,9 +7,29 @@
 import { PACKAGE_VERSION } from '../util/version.js';
 import { releaseHeldSessions } from '../session/session-index.js';
 
+/** @import { WasmBytes, WasmModule } from '../bibgenie_compaction.js' */
 /**
- * @typedef {import('../glue.js').WasmSource} WasmSource
- * @typedef {import('../glue.js').LoadCompactionOptions} LoadCompactionOptions
+ * Bytes or a compiled module (never a string: the types hold without the DOM lib too).
+ * @typedef {WasmBytes | WasmModule} WasmSource
+ */
+/**
+ * @template [B=unknown]
+ * @typedef {object} LoadCompactionOptions
+ * @property {string | URL} [wasmURL] e.g. `chrome://<addonRef>/content/bibgenie_compaction_bg.wasm`
+ * @property {WasmSource} [wasmBytes] The bytes (or a compiled module) instead of a URL.
+ * @property {B & {
+ *   initSync?: (input: { module: WasmSource }) => unknown,
+ *   default?: (input: { module_or_path: WasmSource }) => Promise<unknown>,
+ *   version?: () => string,
+ *   resetWasmState?: () => void,
+ * }} [bindings] The wasm-bindgen module: the namespace (`import * as bindings from 'bibgenie-compaction/slim'`)
+ *   or, tree-shaken, `{ initSync, version, resetWasmState }` imported by name. With `version` the
+ *   loader checks the .wasm against this JavaScript; with `resetWasmState` a failed load can be retried.
+ * @property {(input: { module: WasmSource }) => unknown} [initSync]
+ * @property {(input: { module_or_path: WasmSource }) => Promise<unknown>} [init]
+ * @property {() => void} [resetWasmState]
+ * @property {{ HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ status?: number, response: ArrayBuffer }> } }} [Zotero]
+ *   Defaults to the global Zotero when there is one.
  */
 
 /** @type {Promise<unknown> | null} */
@@ -182,6 +202,23 @@ function checkVersion(options, where) {
  *   import { initSync, version, resetWasmState } from 'bibgenie-compaction/slim';
  *   await loadCompaction({ bindings: { initSync, version, resetWasmState }, wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
  *
+ * Every failure rejects with code `wasm-load-failed` (unreadable or empty file, not wasm, start
+ * failed, or a .wasm of another version: then `expected` and `actual` name both) and can be
+ * retried; `wasm-compile-blocked` when the scope may not compile wasm (Firefox 153+ privileged code
+ * without Zotero's eval prefs).
+ * @template B
+ * @overload
+ * @param {LoadCompactionOptions<B> & { bindings: B }} options
+ * @returns {Promise<B>}
+ */
+/**
+ * A later call waits for the first call's load: with `bindings` of the same module it resolves to
+ * them (another copy of the module: `already-loaded`), without, to what the first call resolved to.
+ * @overload
+ * @param {LoadCompactionOptions} options
+ * @returns {Promise<unknown>}
+ */
+/**
  * @param {LoadCompactionOptions} options
  * @returns {Promise<any>}
  */
@@ -209,8 +246,9 @@ let loadedBindings = null;
 function laterLoad(first, options) {
   const bindings = options && typeof options === 'object' ? options.bindings : undefined;
   if (!bindings || bindings === loadedBindings) return first;
-  const same = loadedBindings && /** @type {const} */ (['initSync', 'default', 'version', 'resetWasmState']).every(
-    (name) => bindings[name] === undefined || loadedBindings[name] === undefined || bindings[name] === loadedBindings[name]);
+  const held = loadedBindings;
+  const same = held && /** @type {const} */ (['initSync', 'default', 'version', 'resetWasmState']).every(
+    (name) => bindings[name] === undefined || held[name] === undefined || bindings[name] === held[name]);
   if (!same) {
     return Promise.reject(loadError('loadCompaction: already loaded with other bindings (another copy of the module?); call unloadCompaction() first', undefined, 'already-loaded'));
   }
