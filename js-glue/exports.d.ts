@@ -9,3 +9,5 @@ export * from './chat/prompt-cache.js';
 export * from './chat/ai-sdk.js';
 export * from './zotero/loader.js';
 export * from './zotero/window-globals.js';
+// The stores' functions and schema (their classes are still glue.d.ts's).
+export { isCheckpoint, sessionFromMessages, SESSION_SCHEMA_VERSION, SESSION_SCHEMA_STATEMENTS } from './stores/index.js';

@@ -49,13 +49,6 @@ export type StoreErrorCode =
   | 'session-moved' | 'app-key-exists' | 'has-forks' | 'store-closed' | 'store-busy' | 'store-conflict'
   | 'store-open-failed';
 
-/**
- * Whether a node is a compaction checkpoint (`{ id, parentId, createdAt?, checkpoint }`): `history()`
- * and a store's `load()` return checkpoints in place, which a chat UI (`useChat`) does not show.
- * `history(session).filter((node) => !isCheckpoint(node))` is then `MessageNode[]`.
- */
-export function isCheckpoint(node: unknown): node is CheckpointNode;
-
 /** A session's metadata, as `listSessions({ details: true })` lists it. */
 export interface SessionInfo {
   id: string;
@@ -99,13 +92,6 @@ export interface StoreError extends Error {
   /** has-forks: the sessions forked from the one to delete. */
   forks?: string[];
 }
-
-/**
- * A session from a linear UIMessage list (useChat's messages, an older plugin's history, no
- * parentId): each message the child of the one before, the last one the leaf, the revision
- * the number of messages. A parentId other than the previous message's id is refused.
- */
-export function sessionFromMessages(messages: ReadonlyArray<UIMessage & { parentId?: string | null }>): Session;
 
 /** A session seen through its store-held index; valid only inside `withSessionIndex`'s callback. */
 export interface SessionView {
@@ -246,9 +232,6 @@ export declare class ZoteroDBStore extends SessionStoreBase {
   readonly connection: ZoteroDBConnectionLike;
 }
 
-export declare const SESSION_SCHEMA_VERSION: number;
-/** CREATE TABLE / CREATE INDEX statements of the session schema, one per entry. */
-export declare const SESSION_SCHEMA_STATEMENTS: readonly string[];
 
 // ---- The runner (runner.js) ----------------------------------------------------------------
 
