@@ -7,7 +7,7 @@ use crate::zotero::{LedgerEntry, LedgerKind, ResourceLedger};
 /// What `lookupLedger` matches: every field given must match (key exactly, kind exactly, text as a
 /// case-insensitive substring of the key, label, detail or parent key).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 pub struct LedgerQuery {
     /// The exact key (for a location `<attachmentKey>#<locator>`).
     pub key: Option<String>,

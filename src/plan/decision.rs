@@ -61,7 +61,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::session::{read_branch, Basis, Branch, Mode, Role, Session};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum PlanAction {
     Compact,
@@ -70,7 +70,7 @@ pub enum PlanAction {
 
 /// Preflight's answer: send now, after compacting, or not at all (the draft cannot fit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum SendDecision {
     Now,
@@ -80,18 +80,18 @@ pub enum SendDecision {
 
 /// The contract's `Plan`. `reason` is a stable code (see the module comment).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct Plan {
-    #[cfg_attr(test, ts(inline))]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(inline))]
     pub action: PlanAction,
-    #[cfg_attr(test, ts(type = "PlanReason"))]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(type = "PlanReason"))]
     pub reason: String,
     pub mode: Mode,
     /// The new boundary (for `none`: the current one).
-    #[cfg_attr(test, ts(optional = false))]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional = false))]
     pub first_kept_message_id: Option<String>,
-    #[cfg_attr(test, ts(optional = false))]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional = false))]
     pub previous_checkpoint_id: Option<String>,
     /// Messages newly folded into the summary, in order.
     pub summarize_ids: Vec<String>,

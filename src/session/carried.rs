@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// One user message's own text, as said (pasted material over 800 characters excerpted).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct UserWords {
     /// The message's node id.
@@ -15,7 +15,7 @@ pub struct UserWords {
 
 /// A sentence of the assistant or of a tool result naming a ledger key together with a page or locator.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CitedPage {
     /// The Zotero key the sentence names.

@@ -9,7 +9,7 @@ use super::tree::{read_branch, read_branch_to, IdIndex};
 
 /// `retryTarget`: the new response becomes a child of `parentId`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RetryTarget {
     pub assistant_id: String,
@@ -18,7 +18,7 @@ pub struct RetryTarget {
 
 /// `editTarget`: the edit becomes a sibling of `userId` under `parentId`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct EditTarget {
     pub user_id: String,

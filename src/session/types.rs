@@ -12,7 +12,7 @@ pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 /// `{ nodes, leafId, branchRevision }`. `leafId` is null only for a session without nodes yet
 /// (what a store's createSession gives); every operation treats it as an empty branch.
 #[derive(Debug, Clone)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase"))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename_all = "camelCase"))]
 pub struct Session {
     pub nodes: Vec<Node>,
     /// `None` only for a session with no leaf yet (`leafId: null`).
@@ -22,7 +22,7 @@ pub struct Session {
 
 /// A durable node of the session tree: a checkpoint iff it has `checkpoint` (the contract's `SessionNode`).
 #[derive(Debug, Clone)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "SessionNode", type = "MessageNode | CheckpointNode"))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "SessionNode", type = "MessageNode | CheckpointNode"))]
 pub struct Node {
     /// Empty when the node has no usable id (its kind is then `Invalid`).
     pub id: String,
@@ -123,7 +123,7 @@ pub enum Role {
 
 /// A conversational node: an AI SDK UIMessage plus its parent. `checkpoint` is never set on it.
 #[derive(Debug, Clone)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "MessageNode", type = "UIMessage & { parentId: string | null; createdAt?: number; checkpoint?: never }"))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "MessageNode", type = "UIMessage & { parentId: string | null; createdAt?: number; checkpoint?: never }"))]
 pub struct Message {
     pub role: Role,
     pub parts: Vec<Part>,
@@ -216,7 +216,7 @@ pub struct Approval {
 
 /// How a compaction was asked for: by the user, at the automatic threshold, or before a send.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "CompactionMode"))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "CompactionMode"))]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Manual,
@@ -236,7 +236,7 @@ impl Mode {
 
 /// The branch state a plan or summary was made from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Basis {
     pub leaf_id: String,
@@ -245,7 +245,7 @@ pub struct Basis {
 
 /// A compaction checkpoint's content (the `checkpoint` of a `CheckpointNode`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Checkpoint {
     /// The structured research checkpoint (eight sections).
@@ -267,7 +267,7 @@ pub struct Checkpoint {
     /// 212 on 8k, 2,056 from 128k up). Absent in checkpoints written before it existed: those keep
     /// the older rule (`ledger::projected_budget`, an eighth of the summary's estimate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional))]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
     pub ledger_budget: Option<u64>,
     /// The user's messages summarized so far, oldest first, carried by code (`registers`); absent in
     /// checkpoints written before the register existed.
@@ -276,7 +276,7 @@ pub struct Checkpoint {
     /// Most tokens of the user's words projected beside the summary, fixed from the model's capacity
     /// when the checkpoint was made (`capacity::register_budgets`: 326 on 8k, 3,276 from 128k up).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional))]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
     pub user_words_budget: Option<u64>,
     /// Sentences naming a ledger key with a page or locator, oldest first, carried by code.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -284,7 +284,7 @@ pub struct Checkpoint {
     /// Most tokens of cited pages projected beside the summary, fixed like `userWordsBudget` (163 on
     /// 8k, 1,638 from 128k up).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional))]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
     pub cited_pages_budget: Option<u64>,
 }
 

@@ -26,7 +26,7 @@ const NONCE_ATTEMPTS: usize = 8;
 
 /// A separate request with no tools; resolve it with the summary text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct SummaryRequest {
     /// The summarizer's own system prompt (not the chat's).

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// Every Zotero locator of the summarized history, unique by (kind, key), sorted.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceLedger {
     #[serde(default)]
@@ -17,7 +17,7 @@ pub struct ResourceLedger {
 
 /// What kind of Zotero object a ledger entry names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum LedgerKind {
     Item,
@@ -31,7 +31,7 @@ pub enum LedgerKind {
 
 /// One Zotero locator seen in summarized history (`ledger`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct LedgerEntry {
     pub kind: LedgerKind,
