@@ -266,6 +266,7 @@ write_contract() {
 # The glue's declarations, emitted by tsc (TypeScript of build/) from the JSDoc types of its .js files
 # in pkg/, each X.d.ts beside its X.js: every runtime .js but the demo, wasm-bindgen's output and a .js
 # whose .d.ts is still written by hand in js-glue/. Unchecked here: stage types checks the JS (checkJs).
+# `ai` (the peer) from build/ resolves the AI SDK types the JSDoc names (unresolved, tsc drops their imports).
 emit_glue_declarations() {
   local tsc="$BUILD_NODE_MODULES/.bin/tsc" config="$PKG/tsconfig.declarations.json" start=$SECONDS files
   [[ -x $tsc ]] || fail "no tsc in build/node_modules (./build.sh setup installs it)"
@@ -277,7 +278,7 @@ emit_glue_declarations() {
     "allowJs": true, "checkJs": false, "declaration": true, "emitDeclarationOnly": true,
     "module": "NodeNext", "moduleResolution": "NodeNext", "target": "ES2022",
     "lib": ["ES2022", "DOM", "ESNext.Disposable"], "types": [], "skipLibCheck": true, "strict": true,
-    "rootDir": ".", "outDir": "."
+    "rootDir": ".", "outDir": ".", "paths": { "ai": ["$BUILD_NODE_MODULES/ai/dist/index.d.ts"] }
   },
   "files": [${files%,}]
 }

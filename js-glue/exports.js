@@ -1,15 +1,21 @@
 // The package's export list, the same for both entries (index.js and slim.js differ only in how
-// they load the wasm): the wasm exports, then the glue by role.
-export * from './bibgenie_compaction.js';
-// Wrappers that return the caller's own node objects; an explicit export wins over the star above.
-export { cacheBreakpoints, estimate, history, plan, project, readBranch, SessionIndex } from './session/calls.js';
-// Glue modules: one `export * from './x.js';` line each.
-export * from './stores/index.js';
-export * from './compaction/controller.js';
-export * from './compaction/runner.js';
-export * from './chat/ai-sdk.js';
-export * from './chat/transport.js';
-export * from './chat/prompt-cache.js';
-export * from './zotero/loader.js';
-export * from './zotero/window-globals.js';
-export * from './util/abort-signal.js';
+// they load the wasm), one name per job: the pure session functions, the held session, the
+// runner and controller, the stores, the chat turn, and what a Zotero plugin needs.
+export {
+  initSync, version, capacity, estimate, estimateMessage, plan, cacheBreakpoints, cacheProfile, serialize, summaryRequest,
+  extractiveSummary, validateSummary, checkCommit, checkpointNode, lookupLedger, retryTarget, editTarget, canFork,
+} from './bibgenie_compaction.js';
+export { project, history, readBranch } from './session/calls.js';
+export { SessionIndex } from './session/session-index.js';
+export { compact } from './compaction/runner.js';
+export { CompactionController } from './compaction/controller.js';
+export {
+  SessionStoreBase, sessionFromMessages, isCheckpoint, MemoryStore, SqliteStore, ZoteroDBStore, SESSION_SCHEMA_VERSION, SESSION_SCHEMA_STATEMENTS,
+} from './stores/index.js';
+export { CompactionChatTransport } from './chat/transport.js';
+export { createChat } from './chat/create-chat.js';
+export { createAiSdkSummarizer, usageMetadata, withUsageMetadata } from './chat/ai-sdk.js';
+export { applyCacheBreakpoints, cacheStepMarks, promptCacheCallOptions, sessionCacheKey } from './chat/prompt-cache.js';
+export { loadCompaction, unloadCompaction } from './zotero/loader.js';
+export { WINDOW_GLOBALS, installWindowGlobals } from './zotero/window-globals.js';
+export { createAbortSignalLike } from './util/abort-signal.js';

@@ -2,25 +2,16 @@
 // globals (zotero/), the abort signal (util/abort-signal.js), the AI SDK adapters and prompt-cache
 // marks (chat/) and the runner (compaction/runner.js). exports.d.ts re-exports them with
 // `export * from './glue.js'` next to the wasm-bindgen types; the JS names them in JSDoc.
-import type { UIMessage } from 'ai';
+import type { LanguageModel, UIMessage } from 'ai';
 import type {
-  AbortListener, AbortSignalLike, CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,
+  AbortListener, AbortSignalLike, BranchReadResult, CacheBreakpointOptions, CacheBreakpoints, EditTarget, ForkCheck, RetryTarget, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, Estimate, EstimateOptions,
   ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Projection, Session, SessionNode, SessionStore, StoreTx, Summarize,
   SummaryRequest, WasmBytes, WasmModule,
 } from './bibgenie_compaction.js';
 
-// Declared in the JSDoc of the modules that define them (emitted .d.ts), named here for the rest.
-export type { CacheProvider, MarkableModelMessage, PromptCacheCallOptions } from './chat/prompt-cache.js';
-
 // ---- Data ---------------------------------------------------------------------------------
 // The contract's types (Session, SessionNode, SessionStore, StoreTx, AbortSignalLike, ...) are
-// declared once, in the wasm module's declarations (src/bindings/types.rs); these are older names.
-
-/** A durable node (older name of SessionNode). */
-export type GlueSessionNode = SessionNode;
-
-/** What a store's load() returns (older name of Session). `leafId` is null only while a session has no nodes. */
-export type StoredSession = Session;
+// declared once, in the wasm module's declarations (src/bindings/types.rs).
 
 /** What an app operation leaves behind: the node it wrote (if any) and the new head. */
 export interface SessionHead {
@@ -51,7 +42,7 @@ export type StoreErrorCode =
 
 /** A session's metadata, as `listSessions({ details: true })` lists it. */
 export interface SessionInfo {
-  id: string;
+  sessionId: string;
   /** The app's title for the session (null when none was set). */
   title: string | null;
   /** The app's key for it, unique in the store, e.g. the Zotero item key (null when none). */
@@ -93,27 +84,16 @@ export interface StoreError extends Error {
   forks?: string[];
 }
 
-/** A session seen through its store-held index; valid only inside `withSessionIndex`'s callback. */
-export interface SessionView {
-  readonly leafId: string;
-  readonly branchRevision: number;
-  /** Nodes visible in the session. */
-  readonly size: number;
-  /** plan, estimate, the summary request, the cache marks and the commit check on the held index. */
-  readonly index: {
-    plan(model: ModelProfile, options: PlanOptions): Plan;
-    estimate(model: ModelProfile, options?: EstimateOptions): Estimate;
-    summaryRequest(plan: Plan, model: ModelProfile): SummaryRequest;
-    cacheBreakpoints(model: ModelProfile, options?: CacheBreakpointOptions): CacheBreakpoints;
-    checkCommit(plan: Plan): CommitCheck;
-  };
-  /** Whether a node with this id is visible in the session. */
-  has(id: string): boolean;
-  /** The model projection, its messages parsed from the stored text (fresh objects). */
-  project(): Pick<Projection, 'checkpointId' | 'keptFromId' | 'messages'>;
-  /** The session as load() gives it; `nodes` parsed when first read. */
-  lazySession(): Session;
-}
+// The one held session's class is declared in session/session-index.d.ts.
+import type { SessionIndex } from './session/session-index.js';
+export type { SessionIndex };
+
+/** The model projection: the summary message, then your message objects (a pure read: nothing is held). */
+export function project(session: Session): Projection;
+/** The active branch, root first, checkpoints in place: your node objects. */
+export function history(session: Session): SessionNode[];
+/** The active branch with its integrity problems: your node objects. */
+export function readBranch(session: Session): BranchReadResult;
 
 /** The shared implementation of every store: the contract plus the app operations. */
 export declare class SessionStoreBase implements SessionStore {
@@ -127,15 +107,12 @@ export declare class SessionStoreBase implements SessionStore {
    * then `store-conflict`). No database transaction is open while fn runs.
    */
   transaction<T>(sessionId: string, fn: (tx: StoreTx) => Promise<T>): Promise<T>;
-  /**
-   * An empty session (leafId null, revision 0); a random id unless given. Its id is `sessionId`,
-   * as fork, importSession and importMessages name it; `id` is the same value (the older name).
-   */
-  createSession(options?: { id?: string } & SessionInfoInput): Promise<Session & { sessionId: string; id: string }>;
+  /** An empty session (leafId null, revision 0); a random `sessionId` unless given. */
+  createSession(options?: { sessionId?: string } & SessionInfoInput): Promise<Session & { sessionId: string }>;
   /** Stores a whole session verbatim (nodes, leaf, revision), e.g. the demo's bundled session. */
-  importSession(session: Session, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
+  importSession(session: Session, options?: { sessionId?: string } & SessionInfoInput): Promise<SessionHead>;
   /** Imports a linear UIMessage list (no parentId) as a new session: see sessionFromMessages. */
-  importMessages(messages: ReadonlyArray<UIMessage & { parentId?: string | null }>, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
+  importMessages(messages: ReadonlyArray<UIMessage & { parentId?: string | null }>, options?: { sessionId?: string } & SessionInfoInput): Promise<SessionHead>;
   /** Session ids, most recently changed first; with `{ details: true }` their metadata. */
   listSessions(options?: { details?: false }): Promise<string[]>;
   listSessions(options: { details: true }): Promise<SessionInfo[]>;
@@ -143,7 +120,7 @@ export declare class SessionStoreBase implements SessionStore {
   /** Sets the title and/or app key (null clears); the revision stays, updatedAt moves. */
   setSessionInfo(sessionId: string, info: SessionInfoInput): Promise<SessionInfo>;
   /** The session of an app key (e.g. a Zotero item key), created empty if there is none. */
-  getOrCreateSession(options: { appKey: string; title?: string | null; id?: string }): Promise<SessionInfo & { created: boolean }>;
+  getOrCreateSession(options: { appKey: string; title?: string | null; sessionId?: string }): Promise<SessionInfo & { created: boolean }>;
   /** Deletes a session and its nodes; one with forks only with `withForks` (forks deleted first). */
   deleteSession(sessionId: string, options?: { withForks?: boolean }): Promise<{ deleted: string[] }>;
   /** The checkpoints on the branch ending at leafId (the session's leaf by default), oldest first. */
@@ -169,12 +146,12 @@ export declare class SessionStoreBase implements SessionStore {
    * A new session continuing the ancestor chain of nodeId (nothing copied; load() prepends the
    * chain). Starts at leaf nodeId, revision 0. Check the core's canFork first.
    */
-  fork(sessionId: string, nodeId: string, options?: { id?: string } & SessionInfoInput): Promise<SessionHead>;
+  fork(sessionId: string, nodeId: string, options?: { sessionId?: string } & SessionInfoInput): Promise<SessionHead>;
   /**
    * Runs `use` on the session's store-held index, caught up with the durable state first, in one read
    * (use must not await). `view` is null when the index cannot hold the session (then use load()).
    */
-  withSessionIndex<T>(sessionId: string, use: (view: SessionView | null) => T): Promise<T>;
+  withSessionIndex<T>(sessionId: string, use: (index: SessionIndex | null) => T): Promise<T>;
   /** Frees the session's store-held index (a later use rebuilds it). */
   releaseSessionIndex(sessionId: string): Promise<void>;
   /** True once close() was called. */
@@ -214,32 +191,8 @@ export declare class SqliteStore extends SessionStoreBase {
   close(): Promise<void>;
 }
 
-/** The part of Zotero.DBConnection the store uses. */
-export interface ZoteroDBConnectionLike {
-  queryAsync(sql: string, params?: unknown[]): Promise<any[] | undefined>;
-  valueQueryAsync(sql: string, params?: unknown[]): Promise<unknown>;
-  executeTransaction<T>(fn: () => Promise<T>): Promise<T>;
-  closeDatabase?(permanent?: boolean): Promise<unknown>;
-}
-
-/**
- * On `new Zotero.DBConnection(`${addonRef}-sessions`)` (its own database file). Stores on one
- * connection share one queue of calls; the connection is closed (if any of them asked) by the last close().
- */
-export declare class ZoteroDBStore extends SessionStoreBase {
-  /** closeConnection: close() also closes the connection (for a connection only the store uses). */
-  constructor(connection: ZoteroDBConnectionLike, options?: { closeConnection?: boolean });
-  readonly connection: ZoteroDBConnectionLike;
-}
-
-
 // ---- The runner (runner.js) ----------------------------------------------------------------
 
-export type CompactSignal = AbortSignalLike;
-export type CompactSession = Session;
-export type CompactStoreTx = StoreTx;
-export type CompactStore = SessionStore;
-export type CompactSummarize = Summarize;
 export interface CompactOptions {
   store: SessionStore;
   sessionId: string;

@@ -29,7 +29,6 @@ export function init(input) {
   return loading;
 }
 
-export default init;
 
 async function loadBundledWasm() {
   /** @type {URL} */

@@ -19,4 +19,3 @@ export function init(input) {
   return initWasm(input);
 }
 
-export default init;

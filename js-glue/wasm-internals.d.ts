@@ -22,6 +22,8 @@ export interface InternalSessionIndexClass {
   reserveText(bytes: number): void;
   /** Throws `invalid-node` (naming the node and field) for a node's JSON text the session's read would call invalid. */
   checkNodeText(text: string): void;
+  /** Rule `interrupted-tool` on one stored message's JSON text: an unfinished tool part that can still complete (not cut). */
+  mayStillCompleteTool(text: string): boolean;
   /** The checks `compact` rejects with before it loads anything: model, mode, draft, overhead. */
   checkCompactInputs(model: unknown, mode: unknown, draft: unknown, overhead: unknown): void;
 }

@@ -83,7 +83,7 @@ function partialAnswer(parts, s) {
  */
 async function requestsOf(script, seed, profile) {
   const store = new api.MemoryStore();
-  const { id: sessionId } = await store.createSession();
+  const { sessionId } = await store.createSession();
   let now = 1_800_000_000_000 + seed * 1_000;
   const controller = new api.CompactionController({
     store, sessionId, model: MODEL, overhead: { tokens: OVERHEAD_TOKENS }, cache: profile, now: () => now,
@@ -106,7 +106,7 @@ async function requestsOf(script, seed, profile) {
     if (result.outcome?.status === 'committed' && result.outcome.plan?.cost) costed.push([result.outcome.plan.cost, requests.length]);
     await store.appendMessage(sessionId, { ...draft, createdAt: now });
     const breakpoints = (await store.withSessionIndex(sessionId, (view) =>
-      view.index.cacheBreakpoints(MODEL, { overhead: { tokens: OVERHEAD_TOKENS }, cache: profile }))).breakpoints;
+      view.cacheBreakpoints(MODEL, { overhead: { tokens: OVERHEAD_TOKENS }, cache: profile }))).breakpoints;
     const steps = assistant.filter((p) => p.type.startsWith('tool-')).length;
     for (let s = 0; s <= steps; s++) {
       const messages = s === 0 ? result.messages : [...result.messages, partialAnswer(assistant, s)];

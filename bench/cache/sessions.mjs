@@ -103,7 +103,7 @@ function reported(provider, { total, read, write, noCache }, output) {
 
 async function runSession(script, seed, { profile, provider, ttl }, policy) {
   const store = new api.MemoryStore();
-  const { id: sessionId } = await store.createSession();
+  const { sessionId } = await store.createSession();
   let now = 1_800_000_000_000 + seed * 1_000;
   const cost = { input: 0, summary: 0 };
   const stats = { read: 0, input: 0, compactions: 0, overflows: 0, waits: 0, requests: 0 };
@@ -151,7 +151,7 @@ async function runSession(script, seed, { profile, provider, ttl }, policy) {
     await store.appendMessage(sessionId, draft);
     const messages = result.messages;
     const marks = marked
-      ? (await store.withSessionIndex(sessionId, (view) => view.index.cacheBreakpoints(MODEL, { overhead: { tokens: OVERHEAD_TOKENS }, cache: profile }))).breakpoints.map((b) => b.index + 1)
+      ? (await store.withSessionIndex(sessionId, (view) => view.cacheBreakpoints(MODEL, { overhead: { tokens: OVERHEAD_TOKENS }, cache: profile }))).breakpoints.map((b) => b.index + 1)
       : [];
     const counts = cache.request(messages, marks, now);
     if (counts.total > MODEL.contextWindow) stats.overflows++;

@@ -55,7 +55,7 @@ async function runSession(language, seed, { name, model }, summarizerName) {
   const { script, facts } = makeMultilingualSession(seed, language, turnsFor(model.contextWindow), model.contextWindow);
   const capacity = api.capacity(model);
   const store = new api.MemoryStore();
-  const { id: sessionId } = await store.createSession();
+  const { sessionId } = await store.createSession();
   const controller = new api.CompactionController({ store, sessionId, model, summarize: SUMMARIZERS[summarizerName] });
   const group = `${summarizerName}|${name}`;
   let count = 0;

@@ -50,7 +50,7 @@ async function runSession(seed, turns, { name, model }) {
   const limits = api.capacity(model);
   const overhead = api.estimateMessage({ id: 'x', role: 'user', parts: [{ type: 'text', text: 'a' }] }, model) - 1;
   const store = new api.MemoryStore();
-  const { id: sessionId } = await store.createSession();
+  const { sessionId } = await store.createSession();
   const folded = new Set(); // message ids summarized so far
   let lastRequest = null;
   const summarize = async (request) => {

@@ -1,7 +1,8 @@
 // Types of transport.js: the chat turn as an AI SDK ChatTransport (ai 5, 6 and 7).
 import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
-import type { CompactionController, SubmitResult } from '../compaction/controller.js';
-import type { CacheProvider, MarkableModelMessage, PromptCacheCallOptions, SessionStoreBase } from '../glue.js';
+import type { CompactionController, CompactionControllerOptions, SubmitResult } from '../compaction/controller.js';
+import type { CacheProvider, MarkableModelMessage, PromptCacheCallOptions } from './prompt-cache.js';
+import type { SessionStoreBase } from '../stores/base.js';
 import type { CacheBreakpoint, CacheProfile, Overhead } from '../bibgenie_compaction.js';
 
 /** What streamResponse gets: the projection (summary message first) ending with the message to answer. */
@@ -28,11 +29,8 @@ export interface UIMessageStreamSource {
   toUIMessageStream(options: any): ReadableStream<UIMessageChunk> | ReadableStream<any>;
 }
 
-export interface CompactionChatTransportOptions<UI_MESSAGE extends UIMessage = UIMessage> {
-  controller: CompactionController;
-  /** The store the controller uses. */
-  store: Pick<SessionStoreBase, 'appendMessage' | 'updateMessageParts' | 'retry'>;
-  sessionId: string;
+/** What the transport does with a turn: everything of CompactionChatTransportOptions but the controller. */
+export interface ChatTurnOptions<UI_MESSAGE extends UIMessage = UIMessage> {
   /**
    * Makes the model request, e.g.
    * `async ({ messages, abortSignal }) => streamText({ model, system, tools, messages: await convertToModelMessages(messages), abortSignal })`.
@@ -64,6 +62,24 @@ export interface CompactionChatTransportOptions<UI_MESSAGE extends UIMessage = U
   /** Other toUIMessageStream options (sendReasoning, sendSources, onError, ...). */
   [uiMessageStreamOption: string]: unknown;
 }
+
+export interface CompactionChatTransportOptions<UI_MESSAGE extends UIMessage = UIMessage> extends ChatTurnOptions<UI_MESSAGE> {
+  /** The session's controller: the transport stores the turn in its store and session (`controller.store`, `controller.sessionId`). */
+  controller: CompactionController;
+}
+
+/** createChat's options: the controller's and the transport's in one object. */
+export type CreateChatOptions<UI_MESSAGE extends UIMessage = UIMessage> =
+  Omit<CompactionControllerOptions, 'overhead' | 'store'> & { store: CompactionControllerOptions['store'] & Pick<SessionStoreBase, 'appendMessage' | 'updateMessageParts' | 'retry'> } & ChatTurnOptions<UI_MESSAGE>;
+
+/**
+ * The session's controller and the chat transport over it, from one options object: the store, the
+ * session and what a request carries (`system`, `tools`) are said once. The controller counts
+ * `system` and `tools` as overhead too (a manual compaction plans with them).
+ */
+export function createChat<UI_MESSAGE extends UIMessage = UIMessage>(
+  options: CreateChatOptions<UI_MESSAGE>,
+): { controller: CompactionController; transport: CompactionChatTransport<UI_MESSAGE> };
 
 /** The coded error sendMessages rejects with when a turn is not sent. */
 export interface TurnError extends Error {

@@ -14,12 +14,12 @@
 // `ai` is never imported: the app's own streamText (v5, v6 or v7) makes the stream.
 
 import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
+import { requestOverhead } from './overhead.js';
 import { randomHex } from '../util/random-id.js';
 import { codedError as turnError } from '../util/coded-error.js';
 import { beginTurn } from '../session/in-flight.js';
 import { applyCacheBreakpoints, cacheStepMarks, promptCacheCallOptions } from './prompt-cache.js';
 import { liveWindow } from '../zotero/live-window.js';
-import { SEND_MARKS, readSession, sendMarks } from '../session/session-read.js';
 import { TurnStops } from './turn-stop.js';
 import { storedQuestion } from './unanswered.js';
 
@@ -32,50 +32,6 @@ function responseId() {
 function asStored(/** @type {any} */ message) {
   const { parentId, ...rest } = message;
   return rest;
-}
-
-/**
- * The tools as the request sends them, for the estimate: name, description and the JSON schema of
- * the input (an AI SDK `jsonSchema()`/`tool()` keeps it in `inputSchema.jsonSchema`); functions dropped.
- * @param {unknown} tools
- */
-function toolsAsSent(tools) {
-  if (!tools || typeof tools !== 'object') return tools;
-  /** @type {Record<string, unknown>} */
-  const sent = {};
-  for (const [name, tool] of Object.entries(tools)) {
-    const t = /** @type {any} */ (tool) ?? {};
-    const schema = t.inputSchema ?? t.parameters;
-    sent[name] = {
-      ...(typeof t.description === 'string' ? { description: t.description } : {}),
-      inputSchema: schema && typeof schema === 'object' && 'jsonSchema' in schema ? plainJson(schema.jsonSchema) : plainJson(schema),
-    };
-  }
-  return sent;
-}
-
-/**
- * JSON-safe copy (functions, symbols and cycles dropped). Only an object that contains itself is a
- * cycle: one shared by two tool schemas is written, and counted, at both places.
- * @param {unknown} value
- */
-function plainJson(value) {
-  /** @type {object[]} the objects from the root down to the one being written */
-  const path = [];
-  try {
-    const text = JSON.stringify(value, function (_, v) {
-      if (typeof v === 'function' || typeof v === 'symbol') return undefined;
-      if (v && typeof v === 'object') {
-        while (path.length > 0 && path[path.length - 1] !== this) path.pop();
-        if (path.includes(v)) return undefined;
-        path.push(v);
-      }
-      return v;
-    });
-    return text === undefined ? null : JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
 
 /** The window `globals` names now, or null: none, closed, dead, or a getter that throws. @param {() => unknown} globals */
@@ -92,10 +48,9 @@ function currentWindow(globals) {
  * @import { CompactionChatTransportOptions } from './transport.js'
  * @import { CompactionChatTransport as DeclaredTransport } from './transport.js'
  * @import { CompactionController } from '../compaction/controller.js'
- * @import { Overhead, Session } from '../bibgenie_compaction.js'
+ * @import { Overhead } from '../bibgenie_compaction.js'
  * @import { SessionStoreBase } from '../glue.js'
- * @typedef {CompactionChatTransportOptions['store'] & Pick<SessionStoreBase, 'load'> & Partial<Pick<SessionStoreBase, 'withSessionIndex'>>} TransportStore
- *   `load` and `withSessionIndex` are read only for the cache marks (a store without them: no marks)
+ * @typedef {Pick<SessionStoreBase, 'appendMessage' | 'updateMessageParts' | 'retry'>} TransportStore
  */
 
 /** @implements {DeclaredTransport} */
@@ -137,18 +92,21 @@ export class CompactionChatTransport {
   constructor(options) {
     if (!options || typeof options !== 'object') throw turnError('invalid-options', 'CompactionChatTransport: options must be an object');
     const {
-      controller, store, sessionId, streamResponse, generateMessageId, messageMetadata, onFinish,
+      controller, streamResponse, generateMessageId, messageMetadata, onFinish,
       system, tools, overhead, globals, ...streamOptions
     } = options;
     if (!controller || typeof controller.submit !== 'function' || typeof controller.afterTurn !== 'function') {
       throw turnError('invalid-options', 'CompactionChatTransport: controller must be the CompactionController of the session');
     }
+    for (const name of ['store', 'sessionId']) {
+      if (name in options) throw turnError('invalid-options', `CompactionChatTransport: ${name} comes from the controller (createChat builds both from one options object)`);
+    }
+    const store = /** @type {any} */ (controller.store);
     for (const method of /** @type {const} */ (['appendMessage', 'updateMessageParts', 'retry'])) {
       if (!store || typeof store[method] !== 'function') {
-        throw turnError('invalid-options', `CompactionChatTransport: store must be a session store with ${method}() (MemoryStore, SqliteStore, ZoteroDBStore)`);
+        throw turnError('invalid-options', `CompactionChatTransport: the controller's store must be a session store with ${method}() (MemoryStore, SqliteStore, ZoteroDBStore)`);
       }
     }
-    if (typeof sessionId !== 'string' || sessionId === '') throw turnError('invalid-options', 'CompactionChatTransport: sessionId must be a non-empty string');
     if (typeof streamResponse !== 'function') {
       throw turnError('invalid-options', 'CompactionChatTransport: streamResponse must return streamText(...) for the messages it is given');
     }
@@ -162,8 +120,8 @@ export class CompactionChatTransport {
       if (value !== undefined && typeof value !== 'function') throw turnError('invalid-options', `CompactionChatTransport: ${name} must be a function`);
     }
     this.#controller = controller;
-    this.#store = /** @type {TransportStore} */ (store); // load and withSessionIndex: see TransportStore
-    this.#sessionId = sessionId;
+    this.#store = /** @type {TransportStore} */ (store);
+    this.#sessionId = controller.sessionId;
     this.#streamResponse = streamResponse;
     this.#generateMessageId = generateMessageId ?? responseId;
     this.#messageMetadata = messageMetadata ? withUsageMetadata(messageMetadata) : usageMetadata;
@@ -173,9 +131,7 @@ export class CompactionChatTransport {
     this.#overheadGiven = overhead !== undefined;
     const fixed = typeof system === 'function' ? undefined : system;
     this.#request = { ...(fixed === undefined ? {} : { system: fixed }), ...(tools === undefined ? {} : { tools }) };
-    this.#overhead = overhead ?? (fixed === undefined && tools === undefined
-      ? undefined
-      : { ...(fixed === undefined ? {} : { system: fixed }), ...(tools === undefined ? {} : { tools: toolsAsSent(tools) }) });
+    this.#overhead = requestOverhead({ system, tools, overhead });
     this.#globals = globals ?? null;
     this.#takePromptCache();
   }
@@ -204,28 +160,16 @@ export class CompactionChatTransport {
   }
 
   /**
-   * What streamResponse gets for the cache: `applyCacheBreakpoints(modelMessages)` (the marks of
-   * `cacheBreakpoints` on the stored session, which now ends with the message sent), the breakpoints
-   * and `cacheCallOptions` (OpenAI's promptCacheKey). Marks are an optimization: a failure to
-   * place them sends the request unmarked. The controller's submit places them in the read that
-   * made `messages` (the draft as the newest message); only a result without them reads again.
-   * @param {unknown[]} messages @param {object} result the controller's SubmitResult
+   * What streamResponse gets for the cache: `applyCacheBreakpoints(modelMessages)` (the marks the
+   * controller's submit placed in the read that made `messages`, the draft as the newest message),
+   * the breakpoints and `cacheCallOptions` (OpenAI's promptCacheKey). Marks are an optimization: a
+   * send they could not be placed on goes unmarked.
+   * @param {unknown[]} messages @param {{ cacheBreakpoints?: any[] }} result the controller's SubmitResult
    */
-  async #cacheRequest(messages, result) {
+  #cacheRequest(messages, result) {
     const options = this.#promptCache;
     if (!options) return { applyCacheBreakpoints: (/** @type {any[]} */ m) => m, cacheBreakpoints: [], cacheCallOptions: {} };
-    const model = this.#controller.model;
-    const planOptions = this.#breakpointOptions();
-    /** @type {any[]} */
-    let breakpoints = sendMarks.get(result) ?? [];
-    if (!sendMarks.has(result)) {
-      try {
-        const read = await readSession(this.#store, this.#sessionId, (view) => view.index.cacheBreakpoints(model, planOptions).breakpoints);
-        breakpoints = 'value' in read ? /** @type {any[]} */ (read.value) : [];
-      } catch {
-        breakpoints = [];
-      }
-    }
+    const breakpoints = result.cacheBreakpoints ?? [];
     const provider = options.provider;
     return {
       applyCacheBreakpoints: (/** @type {any[]} */ modelMessages) => applyCacheBreakpoints(modelMessages, { provider, breakpoints, messages, ttl: options.ttl }),
@@ -246,9 +190,10 @@ export class CompactionChatTransport {
 
   /** The options of the turn's submit: the request's overhead, and the cache marks to place with the send. */
   #submitOptions() {
-    const overhead = this.#overhead === undefined ? {} : { overhead: this.#overhead };
-    if (!this.#promptCache) return this.#overhead === undefined ? undefined : overhead;
-    return { ...overhead, [SEND_MARKS]: this.#breakpointOptions() };
+    return {
+      ...(this.#overhead === undefined ? {} : { overhead: this.#overhead }),
+      ...(this.#promptCache ? { cacheBreakpoints: this.#breakpointOptions() } : {}),
+    };
   }
 
   /**
@@ -270,7 +215,7 @@ export class CompactionChatTransport {
     if (this.#globals && !window) {
       throw turnError('no-main-window', 'sendMessages: no main window is open; the AI SDK takes its streams and abort signals from one. Open a Zotero window and send again');
     }
-    const taken = beginTurn(this.#store, this.#sessionId);
+    const taken = beginTurn(this.#controller.store, this.#sessionId);
     if (!taken) {
       throw turnError('turn-in-flight', 'sendMessages: another turn on this session is still being answered (another window?); send again when it is done');
     }
@@ -353,7 +298,7 @@ export class CompactionChatTransport {
     // When the request went out: the stored response's `createdAt`, from which the next plan tells
     // a warm prompt cache from a cold one (a UIMessage has no time of its own).
     const sentAt = this.#controller.now();
-    const streamed = await this.#streamResponse({ messages, abortSignal, trigger, chatId, ...this.#request, ...(await this.#cacheRequest(messages, result)) });
+    const streamed = await this.#streamResponse({ messages, abortSignal, trigger, chatId, ...this.#request, ...this.#cacheRequest(messages, result) });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
       throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
     }

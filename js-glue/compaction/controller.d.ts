@@ -1,9 +1,9 @@
 // Types of controller.js: the CompactionController of the contract.
 import type { UIMessage } from 'ai';
 import type {
-  CacheProfile, CompactionMode, Draft, Estimate, ModelProfile, Overhead, Plan, PlanOptions, Projection, Session, SessionStore, Summarize,
+  CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CompactionMode, Draft, ModelProfile, Overhead, SessionStore, Summarize,
 } from '../bibgenie_compaction.js';
-import type { CompactOptions, CompactOutcome } from '../glue.js';
+import type { CompactOutcome } from '../glue.js';
 
 export type CompactionState =
   | { status: 'idle'; outcome?: CompactOutcome }
@@ -11,7 +11,7 @@ export type CompactionState =
       status: 'compacting';
       mode: CompactionMode;
       cancel: () => boolean;
-      /** For a status line, from the plan being carried out (absent when a custom core has no `plan`). */
+      /** For a status line, from the plan being carried out. */
       foldedMessages?: number;
       tokensBefore?: number;
       tokensAfterEstimate?: number;
@@ -27,10 +27,10 @@ export type CompactionState =
  * draft comes back untouched; `cancelled`/`failed` also when the compaction the submit waited for
  * (manual, after-turn or its own) was cancelled or failed.
  *
- * With a store that has `withSessionIndex` (the package's stores) and no `core` option, a send that
- * fits is planned on the store-held index: no load and no runner call. Its `outcome` is the runner's
- * `noop` (same plan), whose `session.nodes` is parsed when first read (as planned on; `leafId` and
- * `branchRevision` are plain fields).
+ * A send that fits is planned in one read of the session (the store-held index of the package's
+ * stores: no load, no runner call). Its `outcome` is the runner's `noop` (same plan), whose
+ * `session.nodes` is parsed when first read on a store's index (`leafId` and `branchRevision` are
+ * plain fields).
  */
 export type SubmitResult =
   | {
@@ -47,19 +47,18 @@ export type SubmitResult =
        * message) updates that message in place instead.
        */
       responseParentId: string;
+      /** The cache marks of what is sent, when the submit asked for them (`cacheBreakpoints` option), from the read that made `messages`. */
+      cacheBreakpoints?: CacheBreakpoints['breakpoints'];
     }
   | { status: 'too-large' | 'cancelled' | 'failed'; reason: string; message?: string; draft: Draft; outcome?: CompactOutcome };
 
 export type ControllerAction = 'retry' | 'edit' | 'fork' | 'switch-model' | 'compact' | 'edit-draft' | 'submit';
 
-/** What the controller calls instead of the wasm exports (tests, or another copy of the module). */
-export interface CompactionCore {
-  compact(options: CompactOptions): Promise<CompactOutcome>;
-  project(session: Session): Pick<Projection, 'messages'>;
-  /** Used after a preflight compaction to check that the draft fits; the wasm export when absent. */
-  estimate?(session: Session, model: ModelProfile, options: { draft?: Draft; overhead?: Overhead }): Pick<Estimate, 'tokens' | 'safeInputLimit' | 'fits'>;
-  /** Optional: the counts of the `compacting` state. */
-  plan?(session: Session, model: ModelProfile, options: PlanOptions): Pick<Plan, 'summarizeIds' | 'tokensBefore' | 'tokensAfterEstimate'>;
+export interface SubmitOptions {
+  /** What this request carries besides the session (`{ system, tools }` or `{ tokens }`): replaces the controller's for this send. */
+  overhead?: Overhead;
+  /** Asks for the cache marks of what is sent (the options of `cacheBreakpoints`): `SubmitResult.cacheBreakpoints`. */
+  cacheBreakpoints?: CacheBreakpointOptions;
 }
 
 export interface CompactionControllerOptions {
@@ -70,11 +69,9 @@ export interface CompactionControllerOptions {
   /** What each model request carries besides the session (system prompt, tools). */
   overhead?: Overhead;
   onStatus?: (state: CompactionState) => void;
-  /** Replaces the wasm exports `compact` and `project`. */
-  core?: CompactionCore;
   /** The provider's prompt cache: plans report `cache` and `cost`, and a cold cache compacts from 3/4 of the threshold. */
   cache?: CacheProfile;
-  /** The clock for the cache state (default `Date.now`). */
+  /** The clock (default `Date.now`): the cache state, and the `createdAt` the transport stamps on a response. */
   now?: () => number;
   /** With `cache`: run the automatic check again once the cache's lifetime has passed with no new message. */
   backgroundCompaction?: boolean;
@@ -88,6 +85,9 @@ export declare class CompactionController {
   /** True while a compaction (or its planning) runs. */
   readonly busy: boolean;
   readonly model: ModelProfile;
+  /** The store and session this controller decides for (the transport stores the turn there). */
+  readonly store: SessionStore;
+  readonly sessionId: string;
   /** The controller's clock (the `now` option, else `Date.now()`): the transport stamps a stored response's `createdAt` with it. */
   now(): number;
   setModel(model: ModelProfile): void;
@@ -101,6 +101,5 @@ export declare class CompactionController {
    */
   afterTurn(options?: { overhead?: Overhead }): Promise<CompactOutcome | null>;
   /** Preflight of a send; waits for a running compaction first. Rejects with code `not-loaded` before the wasm is loaded. */
-  /** `overhead` replaces the controller's for this send (the transport passes its system and tools). */
-  submit<D extends Draft>(draft: D, options?: { overhead?: Overhead }): Promise<SubmitResult & { draft: D }>;
+  submit<D extends Draft>(draft: D, options?: SubmitOptions): Promise<SubmitResult & { draft: D }>;
 }

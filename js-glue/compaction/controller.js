@@ -1,43 +1,41 @@
 // CompactionController: one per open session and window (or one per session shared by its windows).
-// Runs at most one compaction at a time per session on top of the wasm `compact` runner: the
-// running compaction is shared by every controller of the same store and session in the process
-// (../session/in-flight.js), so a second window joins or waits for it instead of racing it into `stale`.
-// Gates the session operations while it runs, and turns a send into a preflight (compact first
-// when the draft would not fit).
+// Runs at most one compaction at a time per session on top of the runner: the running compaction is
+// shared by every controller of the same store and session in the process (../session/in-flight.js),
+// so a second window joins or waits for it instead of racing it into `stale`. Gates the session
+// operations while it runs, and turns a send into a preflight (compact first when the draft would
+// not fit).
 //
-// With a store that holds an index per open session (`withSessionIndex`, the package's stores),
-// every decision is one read of that index (./session-read.js): a submit checks whether the draft
-// is stored, plans the preflight and projects what is sent in one read; an after-turn check with
-// nothing to do costs the new messages and no runner call or load; the runner runs only when the
-// plan says compact, with the plan and summary request of that read. A store with only
-// load/transaction (an app's own) goes through the runner.
+// Every decision is one read of the session as a SessionIndex (../session/session-read.js: the
+// store's held index, or one load): a submit checks whether the draft is stored, plans the
+// preflight and projects what is sent in one read; the runner summarizes and commits only when the
+// plan says compact, with the plan and summary request of that read.
 //
 // Works in Zotero's plugin sandbox: no AbortController, no window; the signal is the
 // abort-signal-like object of ../util/abort-signal.js.
 
-import * as wasmExports from '../bibgenie_compaction.js';
-import { compact } from './runner.js';
-import { estimate, plan, project } from '../session/calls.js';
+import { planOn, readOptions, readPlanned, summarizeAndCommit } from './runner.js';
 import { createAbortSignalLike } from '../util/abort-signal.js';
-import { randomHex } from '../util/random-id.js';
-import { codedError as controllerError } from '../util/coded-error.js';
+import { codedError as controllerError, messageOf } from '../util/coded-error.js';
 import { checkOverheadCounts } from './counts.js';
 import { checkModelProfile } from './model-profile.js';
+import { CacheClock } from './cache-clock.js';
+import { draftIdOf, draftMessage, interruptedSubmit, storedIn } from './draft.js';
 import { sessionSlot } from '../session/in-flight.js';
-import { NOT_HELD, PREPARED, SEND_MARKS, readSession, sendMarks } from '../session/session-read.js';
-
-// The default core: the wasm exports, with the package's project/estimate/plan (they answer with the
-// caller's own node objects, exactly as given, and share one hidden index for one session), and the
-// runner of the glue.
-const wasm = { ...wasmExports, project, estimate, plan, compact };
+import { onSession, readSession } from '../session/session-read.js';
 
 // The types are controller.d.ts's (and glue.d.ts's); `implements` checks this class against it.
 /**
  * @import { UIMessage } from 'ai'
- * @import { CacheProfile, CompactionMode, Draft, ModelProfile, Overhead } from '../bibgenie_compaction.js'
- * @import { CompactOutcome, CompactStore, CompactSummarize } from '../glue.js'
- * @import { CompactionControllerOptions, CompactionCore, CompactionState, SubmitResult } from './controller.js'
+ * @import { CacheBreakpointOptions, CompactionMode, Draft, ModelProfile, Overhead, Plan, SummaryRequest } from '../bibgenie_compaction.js'
+ * @import { CompactOutcome } from '../glue.js'
+ * @import { SessionStore, Summarize } from '../bibgenie_compaction.js'
+ * @import { CompactionControllerOptions, CompactionState, SubmitOptions, SubmitResult } from './controller.js'
  * @import { CompactionController as DeclaredController } from './controller.js'
+ * @import { SessionIndex } from '../session/session-index.js'
+ * @typedef {{ outcome: CompactOutcome, plan?: Plan, messages?: UIMessage[], breakpoints?: unknown[] } | { outcome?: undefined, plan: Plan, request: SummaryRequest }} Planned
+ *   what a planning read found: the outcome that ends the run (for a send that fits, with the
+ *   projection's messages and the cache marks asked for), or the plan and request to compact with
+ * @typedef {{ mode: CompactionMode, owner: object, abort: ReturnType<typeof createAbortSignalLike>, promise: Promise<CompactOutcome>, announced: boolean, plan?: Plan, messages?: UIMessage[], breakpoints?: unknown[], prepared: Planned | null }} Run
  */
 
 /** Session operations that must wait while a compaction runs (it would commit onto a moved branch). */
@@ -51,102 +49,46 @@ const FREE_ACTIONS = new Set(['edit-draft', 'submit']);
  */
 const MAX_PREFLIGHT_ATTEMPTS = 3;
 
-/** The counts of the `compacting` state from a plan. @param {any} plan */
+/** The counts of the `compacting` state from a plan. @param {Plan} plan */
 function countsOf(plan) {
   return { foldedMessages: plan.summarizeIds.length, tokensBefore: plan.tokensBefore, tokensAfterEstimate: plan.tokensAfterEstimate };
 }
 
 /**
- * The overhead a call gives (`{ overhead }`), else the controller's.
- * @param {unknown} options @param {Overhead | undefined} fallback @returns {Overhead | undefined}
+ * A call's options (`{ overhead, cacheBreakpoints }`), checked; the overhead falls back to the controller's.
+ * @param {unknown} options @param {Overhead | undefined} fallback
+ * @returns {{ overhead: Overhead | undefined, cacheBreakpoints: CacheBreakpointOptions | undefined }}
  */
-function overheadOption(options, fallback) {
-  if (options === undefined || options === null) return fallback;
-  if (typeof options !== 'object') throw controllerError('invalid-options', 'the options must be an object ({ overhead })');
-  const given = /** @type {any} */ (options).overhead;
-  if (given === undefined) return fallback;
-  checkOverheadCounts(given, 'overhead option');
-  return given;
-}
-
-/** @param {unknown} error */
-function describe(error) {
-  if (error && typeof error === 'object' && 'message' in error) return String(/** @type {any} */ (error).message);
-  return String(error);
-}
-
-/** A 24-hex-digit id for a draft given as text. */
-function draftId() {
-  return 'draft_' + randomHex(12);
-}
-
-/**
- * The draft as the message to send: a UIMessage is used as given (same object, not copied or
- * changed); text becomes a user message with one text part.
- * @param {Draft} draft @returns {UIMessage}
- */
-function draftMessage(draft) {
-  if (typeof draft === 'string') return { id: draftId(), role: 'user', parts: [{ type: 'text', text: draft }] };
-  return /** @type {UIMessage} */ (draft); // an id-less draft message is sent as the app gave it
-}
-
-/** The id of a draft given as a UIMessage, else undefined. @param {unknown} draft */
-function draftIdOf(draft) {
-  const id = draft && typeof draft === 'object' ? /** @type {any} */ (draft).id : undefined;
-  return typeof id === 'string' ? id : undefined;
-}
-
-/** Where `id` is in the session `view` reads. @param {any} view @param {string} id @returns {'leaf' | 'elsewhere' | false} */
-function storedIn(view, id) {
-  return view.leafId === id ? 'leaf' : view.has(id) ? 'elsewhere' : false;
-}
-
-/** The store as one with only `load` (the load path, also for a store that has an index). @param {any} store */
-function loadOnly(store) {
-  return { load: (/** @type {string} */ id) => store.load(id) };
-}
-
-/**
- * A submit whose compaction (its own, or the one it waited for) was cancelled or failed: nothing is
- * sent, the draft comes back as given.
- * @template {Draft} D
- * @param {CompactOutcome} outcome a `cancelled` or `failed` outcome
- * @param {D} draft
- * @returns {SubmitResult & { draft: D }}
- */
-function interruptedSubmit(outcome, draft) {
-  const o = /** @type {any} */ (outcome);
-  if (o.status === 'cancelled') return { status: 'cancelled', reason: o.reason, draft, outcome };
-  return { status: 'failed', reason: o.reason, message: o.message ?? o.reason, draft, outcome };
+function callOptions(options, fallback) {
+  if (options === undefined || options === null) return { overhead: fallback, cacheBreakpoints: undefined };
+  if (typeof options !== 'object') throw controllerError('invalid-options', 'the options must be an object ({ overhead, cacheBreakpoints })');
+  const { overhead, cacheBreakpoints } = /** @type {any} */ (options);
+  if (overhead !== undefined) checkOverheadCounts(overhead, 'overhead option');
+  if (cacheBreakpoints !== undefined && (cacheBreakpoints === null || typeof cacheBreakpoints !== 'object')) {
+    throw controllerError('invalid-options', 'cacheBreakpoints must be the options of cacheBreakpoints ({ cache?, overhead? })');
+  }
+  return { overhead: overhead ?? fallback, cacheBreakpoints };
 }
 
 /** @implements {DeclaredController} */
 export class CompactionController {
-  /** @type {CompactStore} */ #store;
+  /** @type {SessionStore} */ #store;
   /** @type {string} */ #sessionId;
   /** @type {ModelProfile} */ #model;
-  /** @type {CompactSummarize} */ #summarize;
+  /** @type {Summarize} */ #summarize;
   /** @type {Overhead | undefined} */ #overhead;
-  /** @type {CompactionCore} */ #core;
   /** The session's slot shared with the other controllers and transports of the same store and session. */
-  /** @type {{ run: { mode: CompactionMode, owner: object, abort: ReturnType<typeof createAbortSignalLike>, promise: Promise<CompactOutcome>, announced: boolean } | null, turn: object | null }} */
+  /** @type {{ run: Run | null, turn: object | null }} */
   #slot;
   /** @type {CompactionState} */
   #state = { status: 'idle' };
-  /** Whether decisions may be planned on the store's held index (the wasm core and a store that has one). */
-  #indexed = false;
-  /** The prompt cache: `{ profile, now, background }` of the `cache` options, or null. */
-  /** @type {{ profile: CacheProfile, now: () => number, background: boolean } | null} */
-  #cache = null;
-  /** The pending background check once the cache's lifetime has passed (a timer), and its generation. */
-  /** @type {any} a timer handle: a number, or Node's Timeout (with unref) */
-  #coldTimer = null;
-  #coldGeneration = 0;
+  /** @type {CacheClock} */
+  #clock;
 
-  /** @param {CompactionControllerOptions} options `core` replaces the wasm exports (tests, or a second copy of the module). */
+  /** @param {CompactionControllerOptions} options */
   constructor(options) {
     if (!options || typeof options !== 'object') throw controllerError('invalid-options', 'CompactionController: options must be an object');
-    const { store, sessionId, model, summarize, overhead, onStatus, core } = options;
+    const { store, sessionId, model, summarize, overhead, onStatus } = options;
     if (!store || typeof store.load !== 'function' || typeof store.transaction !== 'function') {
       throw controllerError('invalid-options', 'CompactionController: store must have load(sessionId) and transaction(sessionId, fn)');
     }
@@ -165,50 +107,9 @@ export class CompactionController {
     this.#summarize = summarize;
     this.#overhead = overhead;
     this.#slot = sessionSlot(store, sessionId);
-    this.#core = core ?? /** @type {CompactionCore} */ (/** @type {unknown} */ (wasm));
-    // A replaced core is what decides (tests, another copy of the module): never bypassed.
-    this.#indexed = core === undefined && typeof (/** @type {any} */ (store).withSessionIndex) === 'function';
+    this.#clock = new CacheClock(options);
     /** Called with the new state whenever it changes (and once more when an announced run ends). */
     this.onStatus = onStatus ?? null;
-    this.#takeCacheOptions(options);
-  }
-
-  /**
-   * `cache` (a CacheProfile: plans report the cache state and cost, and compact a cold cache from
-   * three quarters of the threshold), `now` (the clock, default Date.now) and `backgroundCompaction`
-   * (run the automatic check again once the cache's lifetime has passed with no new message).
-   * @param {any} options
-   */
-  #takeCacheOptions({ cache, now, backgroundCompaction }) {
-    if (cache === undefined) return;
-    if (!cache || typeof cache !== 'object') throw controllerError('invalid-options', 'CompactionController: cache must be a CacheProfile (cacheProfile(name) gives defaults)');
-    if (now !== undefined && typeof now !== 'function') throw controllerError('invalid-options', 'CompactionController: now must be a function returning ms since the epoch');
-    this.#cache = { profile: cache, now: now ?? (() => Date.now()), background: backgroundCompaction === true };
-  }
-
-  /**
-   * Runs the automatic check again once the cache's lifetime has passed, unless a message came first
-   * or another window's turn or compaction is in flight then. @param {Overhead | undefined} overhead the turn's
-   */
-  #scheduleColdCheck(overhead) {
-    const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
-    if (!this.#cache?.background || typeof g.setTimeout !== 'function') return;
-    this.#cancelColdCheck();
-    const generation = this.#coldGeneration;
-    const lifetime = Number(this.#cache.profile.lifetimeMs);
-    if (!Number.isFinite(lifetime) || lifetime <= 0) return;
-    this.#coldTimer = g.setTimeout(() => {
-      this.#coldTimer = null;
-      if (generation === this.#coldGeneration && !this.#slot.run && this.#slot.turn === null) this.#start('auto', undefined, overhead);
-    }, lifetime + 1000);
-    this.#coldTimer?.unref?.(); // Node: never keeps the process alive
-  }
-
-  #cancelColdCheck() {
-    this.#coldGeneration++;
-    const g = /** @type {Partial<typeof globalThis>} */ (globalThis);
-    if (this.#coldTimer !== null && typeof g.clearTimeout === 'function') g.clearTimeout(this.#coldTimer);
-    this.#coldTimer = null;
   }
 
   /** `idle`, `compacting` (with `cancel`) or `failed` (with the reason); a fresh object each time. */
@@ -221,13 +122,22 @@ export class CompactionController {
     return this.#slot.run !== null;
   }
 
-  /** The clock of the cache state (the `now` option), else `Date.now()`. */
+  /** The clock (the `now` option, else `Date.now()`). */
   now() {
-    return this.#cache ? this.#cache.now() : Date.now();
+    return this.#clock.now();
   }
 
   get model() {
     return this.#model;
+  }
+
+  /** The store the session lives in. */
+  get store() {
+    return this.#store;
+  }
+
+  get sessionId() {
+    return this.#sessionId;
   }
 
   /**
@@ -271,7 +181,7 @@ export class CompactionController {
    * @param {unknown} [reason]
    */
   cancel(reason) {
-    if (this.#cache) this.#cancelColdCheck();
+    this.#clock.cancel();
     const run = this.#slot.run;
     if (!run || run.owner !== this) return false;
     run.abort.abort(reason);
@@ -288,9 +198,12 @@ export class CompactionController {
    */
   afterTurn(options) {
     if (this.#slot.run) return Promise.resolve(null);
-    const overhead = overheadOption(options, this.#overhead);
+    const { overhead } = callOptions(options, this.#overhead);
     const promise = this.#start('auto', undefined, overhead).promise;
-    this.#scheduleColdCheck(overhead);
+    // Unless another window's turn or compaction is in flight then.
+    this.#clock.schedule(() => {
+      if (!this.#slot.run && this.#slot.turn === null) this.#start('auto', undefined, overhead);
+    });
     return promise;
   }
 
@@ -304,20 +217,17 @@ export class CompactionController {
    * compaction the new projection is estimated with the draft; `send` only when that fits.
    * @template {Draft} D
    * @param {D} draft the user's message (a UIMessage, or its text)
-   * @param {{ overhead?: Overhead }} [options] `overhead` (what this request carries besides the
-   *   session: `{ system, tools }` or `{ tokens }`) replaces the controller's for this send
+   * @param {SubmitOptions} [options]
    * @returns {Promise<SubmitResult & { draft: D }>}
    */
   async submit(draft, options) {
     if (draft === undefined || draft === null) throw controllerError('invalid-options', 'submit: draft must be a UIMessage or a string');
-    const overhead = overheadOption(options, this.#overhead);
-    // The transport's breakpoint options: the cache marks of what is sent come from the same read.
-    const marks = options && typeof options === 'object' ? /** @type {any} */ (options)[SEND_MARKS] : undefined;
-    if (this.#cache) this.#cancelColdCheck(); // a new message: the next request reads the cache now
+    const { overhead, cacheBreakpoints } = callOptions(options, this.#overhead);
+    this.#clock.cancel(); // a new message: the next request reads the cache now
     const message = draftMessage(draft);
     // A draft the app already persisted ("save first") is sent once: the stored leaf is used as is.
     // With no compaction running, the same read plans the preflight (handed to the first attempt).
-    let { stored, prepared } = await this.#preflightRead(draft, message, overhead, marks);
+    let { stored, prepared } = await this.#preflightRead(draft, message, overhead, cacheBreakpoints);
     if (stored === 'elsewhere') {
       const id = /** @type {any} */ (draft).id;
       return { status: 'failed', reason: 'draft-already-stored', message: `submit: message ${id} is already in the session and is not its leaf; send a new message (or retry)`, draft };
@@ -330,13 +240,14 @@ export class CompactionController {
         const waited = await this.#slot.run.promise;
         if (waited.status === 'cancelled' || waited.status === 'failed') return interruptedSubmit(waited, draft);
       }
-      const run = this.#start('preflight', stored ? undefined : draft, overhead, prepared);
+      const sent = stored ? undefined : message;
+      const run = this.#start('preflight', stored ? undefined : draft, overhead, prepared, { sent, cacheBreakpoints });
       prepared = null;
       outcome = await run.promise;
       // Not loaded is a mistake in the app, not a failed compaction: say so loudly.
       if (outcome.status === 'failed' && outcome.reason === 'not-loaded') throw /** @type {any} */ (outcome).error;
-      if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft, message, stored, overhead, marks);
-      if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft, message, stored, run.projected, run.marks);
+      if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft, message, stored, overhead, cacheBreakpoints);
+      if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft, message, stored, run);
       switch (outcome.status) {
         case 'stale':
           continue; // the session moved while summarizing: plan again on what is there now
@@ -345,11 +256,9 @@ export class CompactionController {
         case 'cancelled':
         case 'failed':
           return interruptedSubmit(outcome, draft);
-        case 'noop':
+        default:
           // No compaction needed, yet the plan does not say "send now" (e.g. a read-only session).
           return { status: 'failed', reason: outcome.reason, message: `the draft cannot be sent: ${outcome.reason}`, draft, outcome };
-        default: // a status no CompactOutcome has (a replaced core's)
-          return { status: 'failed', reason: /** @type {{ reason: string }} */ (outcome).reason, message: /** @type {{ message?: string }} */ (outcome).message ?? /** @type {{ reason: string }} */ (outcome).reason, draft, outcome };
       }
     }
     return {
@@ -363,69 +272,53 @@ export class CompactionController {
 
   /**
    * Rule `send-only-when-fits`: after a preflight compaction the plan's figure was a promise; the
-   * committed projection plus the draft is estimated again and sent only within the safe limit.
+   * committed projection plus the draft is estimated again and sent only within the safe limit. Read
+   * on the store's index when it holds the committed head, else on the committed session itself.
    * @template {Draft} D
-   * @param {CompactOutcome} outcome a `committed` outcome
-   * @param {D} draft
-   * @param {any} message the draft as sent
+   * @param {CompactOutcome} outcome a `committed` outcome @param {D} draft @param {UIMessage} message the draft as sent
    * @param {'leaf' | false} stored whether the draft is already the session's leaf
-   * @param {Overhead | undefined} overhead
-   * @param {object | undefined} marks the transport's breakpoint options
+   * @param {Overhead | undefined} overhead @param {CacheBreakpointOptions | undefined} cacheBreakpoints
    * @returns {Promise<SubmitResult & { draft: D }>}
    */
-  async #sendIfFits(outcome, draft, message, stored, overhead, marks) {
+  async #sendIfFits(outcome, draft, message, stored, overhead, cacheBreakpoints) {
+    const committed = /** @type {any} */ (outcome).session;
     const options = this.#requestOptions(stored ? undefined : draft, overhead);
-    const held = this.#indexed ? await this.#committedOnIndex(outcome, options, stored ? undefined : message, marks) : null;
-    let estimated;
-    if (held) {
-      estimated = held.estimated;
-    } else {
-      const estimateOf = this.#core.estimate ?? wasm.estimate;
-      try {
-        estimated = estimateOf(/** @type {any} */ (outcome).session, this.#model, options);
-      } catch (error) {
-        const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
-        return { status: 'failed', reason, message: describe(error), draft, outcome };
-      }
+    const sent = stored ? undefined : message;
+    const read = (/** @type {SessionIndex} */ index) => ({
+      estimated: index.estimate(this.#model, options),
+      messages: index.project().messages,
+      breakpoints: this.#breakpointsOn(index, sent, cacheBreakpoints),
+    });
+    let answer;
+    try {
+      const held = await readSession(this.#store, this.#sessionId,
+        (index) => (index.leafId === committed.leafId && index.branchRevision === committed.branchRevision ? read(index) : null), { load: false });
+      answer = 'value' in held && held.value ? held.value : onSession(committed, read);
+    } catch (error) {
+      return { status: 'failed', reason: /** @type {any} */ (error)?.code ?? 'invalid-session', message: messageOf(error), draft, outcome };
     }
-    if (!estimated.fits) {
+    if (!answer.estimated.fits) {
       return {
         status: 'too-large',
         reason: 'too-large-after-compaction',
-        message: `after compacting, the request is estimated at ${estimated.tokens} tokens, over the safe input limit of ${estimated.safeInputLimit}; shorten the draft`,
+        message: `after compacting, the request is estimated at ${answer.estimated.tokens} tokens, over the safe input limit of ${answer.estimated.safeInputLimit}; shorten the draft`,
         draft,
         outcome,
       };
     }
-    return this.#sendNow(outcome, draft, message, stored, held?.messages, held?.marks);
+    return this.#sendNow(outcome, draft, message, stored, answer);
   }
 
   /**
-   * The estimate and the projection's messages of the committed session on the store's index, which
-   * takes the checkpoint row as an append (no read of the whole session); null when the index cannot
-   * answer or the session moved on since the commit (the committed session then decides).
-   * @param {CompactOutcome} outcome a `committed` outcome @param {object} options
-   * @param {unknown} sent the draft message when it is not stored @param {object | undefined} marks
-   * @returns {Promise<{ estimated: any, messages: UIMessage[], marks?: unknown[] } | null>}
-   */
-  async #committedOnIndex(outcome, options, sent, marks) {
-    const committed = /** @type {any} */ (outcome).session;
-    return this.#onIndex((view) =>
-      view.leafId === committed.leafId && view.branchRevision === committed.branchRevision
-        ? { estimated: view.index.estimate(this.#model, options), messages: view.project().messages, marks: this.#marksOn(view, sent, marks) }
-        : null);
-  }
-
-  /**
-   * The cache marks of a send on `view` (the session before the draft is stored, the draft as its
-   * newest message), when the transport asked for them; [] when they cannot be placed.
-   * @param {any} view @param {unknown} sent @param {object | undefined} marks
+   * The cache marks of a send on `index` (the session before the draft is stored, the draft as its
+   * newest message), when the call asked for them; [] when they cannot be placed.
+   * @param {SessionIndex} index @param {unknown} sent @param {CacheBreakpointOptions | undefined} options
    * @returns {unknown[] | undefined}
    */
-  #marksOn(view, sent, marks) {
-    if (marks === undefined) return undefined;
+  #breakpointsOn(index, sent, options) {
+    if (options === undefined) return undefined;
     try {
-      return view.index.cacheBreakpoints(this.#model, sent === undefined ? marks : { ...marks, draft: sent }).breakpoints;
+      return index.cacheBreakpoints(this.#model, sent === undefined ? options : { ...options, draft: /** @type {any} */ (sent) }).breakpoints;
     } catch {
       return [];
     }
@@ -433,87 +326,54 @@ export class CompactionController {
 
   /**
    * @template {Draft} D
-   * @param {CompactOutcome} outcome
-   * @param {D} draft
-   * @param {any} message the draft as sent
+   * @param {CompactOutcome} outcome @param {D} draft @param {UIMessage} message the draft as sent
    * @param {'leaf' | false} stored whether the draft is already the session's leaf (then it is not appended again)
-   * @param {UIMessage[]} [projected] the projection's messages when the index already made them
-   * @param {unknown[]} [marks] the cache marks made with them
+   * @param {{ messages?: UIMessage[], breakpoints?: unknown[] }} read the projection's messages and the cache marks, as read with the plan
    * @returns {SubmitResult & { draft: D }}
    */
-  #sendNow(outcome, draft, message, stored, projected, marks) {
-    try {
-      const base = projected ?? this.#core.project(/** @type {any} */ (outcome).session).messages;
-      const messages = stored ? [...base] : [...base, message];
-      // A new response belongs at the end of the branch the request was planned on: under the
-      // draft once it is stored, or, for a draft stored before, under the checkpoint a preflight
-      // appended after it (under the draft itself, the checkpoint would leave the branch).
-      const responseParentId = stored ? /** @type {any} */ (outcome).session?.leafId ?? message.id : message.id;
-      const result = /** @type {SubmitResult & { draft: D }} */ ({ status: 'send', messages, draft, outcome, responseParentId, ...(stored ? { stored: true } : {}) });
-      if (projected && marks) sendMarks.set(result, marks);
-      return result;
-    } catch (error) {
-      const reason = /** @type {any} */ (error)?.code ?? 'invalid-session';
-      return { status: 'failed', reason, message: describe(error), draft, outcome };
-    }
+  #sendNow(outcome, draft, message, stored, { messages: base, breakpoints }) {
+    if (!base) return { status: 'failed', reason: 'internal', message: 'submit: the projection was not read with the plan', draft, outcome };
+    const messages = stored ? [...base] : [...base, message];
+    // A new response belongs at the end of the branch the request was planned on: under the
+    // draft once it is stored, or, for a draft stored before, under the checkpoint a preflight
+    // appended after it (under the draft itself, the checkpoint would leave the branch).
+    const responseParentId = stored ? /** @type {any} */ (outcome).session?.leafId ?? message.id : message.id;
+    return /** @type {SubmitResult & { draft: D }} */ ({
+      status: 'send', messages, draft, outcome, responseParentId,
+      ...(stored ? { stored: true } : {}),
+      ...(breakpoints ? { cacheBreakpoints: breakpoints } : {}),
+    });
   }
 
   /**
-   * The first read of a submit: where the draft is (`#storedDraft`) and, on the store's index with no
-   * compaction running, the preflight planned in the same read (`prepared`, for the first attempt).
-   * @param {Draft} draft @param {unknown} message the draft as sent @param {Overhead | undefined} overhead
-   * @param {object | undefined} marks the transport's breakpoint options
-   * @returns {Promise<{ stored: 'leaf' | 'elsewhere' | false, prepared: any }>}
+   * The first read of a submit: where the draft is and, with no compaction running, the preflight
+   * planned in the same read (`prepared`, for the first attempt). A failed read leaves both to the run.
+   * @param {Draft} draft @param {UIMessage} message the draft as sent @param {Overhead | undefined} overhead
+   * @param {CacheBreakpointOptions | undefined} cacheBreakpoints
+   * @returns {Promise<{ stored: 'leaf' | 'elsewhere' | false, prepared: Planned | null }>}
    */
-  async #preflightRead(draft, message, overhead, marks) {
+  async #preflightRead(draft, message, overhead, cacheBreakpoints) {
     const id = draftIdOf(draft);
-    if (this.#indexed && !this.#slot.run) {
-      const found = await this.#onIndex((view) => {
-        const stored = id === undefined ? false : storedIn(view, id);
-        if (stored === 'elsewhere') return { stored, prepared: null };
-        return { stored, prepared: this.#planOn(view, 'preflight', stored ? undefined : draft, overhead, stored ? undefined : message, marks) };
-      });
-      if (found !== null) return found;
-    }
-    return { stored: await this.#storedDraft(id), prepared: null };
+    const planNow = !this.#slot.run;
+    const read = await readSession(this.#store, this.#sessionId, (index) => {
+      const stored = storedIn(index, id);
+      if (stored === 'elsewhere' || !planNow) return { stored, prepared: null };
+      const sent = stored ? undefined : message;
+      return { stored, prepared: this.#planOn(index, 'preflight', stored ? undefined : draft, overhead, { sent, cacheBreakpoints }) };
+    });
+    return 'value' in read ? read.value : { stored: false, prepared: null };
   }
 
   /**
-   * Where a UIMessage draft's id already is: `leaf` (persisted before submit, sent from the store),
-   * `elsewhere` (refused), or false (new). A store that cannot load leaves it to the runner.
-   * @param {string | undefined} id the draft's id
-   * @returns {Promise<'leaf' | 'elsewhere' | false>}
+   * @param {CompactionMode} mode @param {Draft | undefined} draft @param {Overhead} [overhead]
+   * @param {Planned | null} [prepared] the plan already made for this run (`#planOn`)
+   * @param {{ sent?: UIMessage, cacheBreakpoints?: CacheBreakpointOptions }} [send] for a preflight: the message sent and the marks asked for
    */
-  async #storedDraft(id) {
-    if (id === undefined) return false;
-    const where = (/** @type {any} */ view) => storedIn(view, id);
-    // No answer from the index (no view, the store failing): as a failed load below.
-    let read = await readSession(this.#indexed ? this.#store : loadOnly(this.#store), this.#sessionId, where);
-    if ('failed' in read && read.failed === 'withSessionIndex') read = await readSession(loadOnly(this.#store), this.#sessionId, where);
-    return 'value' in read ? /** @type {'leaf' | 'elsewhere' | false} */ (read.value) : false;
-  }
-
-  /**
-   * @param {CompactionMode} mode
-   * @param {Draft | undefined} draft
-   * @param {Overhead} [overhead]
-   * @param {any} [prepared] the plan already made on the store's index for this run (`#planOn`)
-   */
-  #start(mode, draft, overhead = this.#overhead, prepared = null) {
+  #start(mode, draft, overhead = this.#overhead, prepared = null, send = {}) {
     const abort = createAbortSignalLike();
-    /** @type {{ mode: CompactionMode, owner: object, abort: typeof abort, promise: Promise<CompactOutcome>, announced: boolean, session: unknown, plan?: any, projected?: UIMessage[], marks?: unknown[], prepared: any }} */
-    const run = { mode, abort, owner: this, promise: /** @type {any} */ (null), announced: false, session: undefined, prepared };
-    const store = this.#store;
-    // The runner reads the session through load(); kept for the counts of the `compacting` state.
-    const watchedStore = {
-      load: (/** @type {string} */ id) => Promise.resolve(store.load(id)).then((session) => ((run.session = session), session)),
-      transaction: /** @type {CompactStore['transaction']} */ ((id, fn) => store.transaction(id, fn)),
-      // The runner plans and builds the summary request on the store's held index, as submit does.
-      ...(this.#indexed
-        ? { withSessionIndex: (/** @type {string} */ id, /** @type {any} */ use) => /** @type {any} */ (store).withSessionIndex(id, use) }
-        : {}),
-    };
-    /** @type {CompactSummarize} */
+    /** @type {Run} */
+    const run = { mode, abort, owner: this, promise: /** @type {any} */ (null), announced: false, prepared };
+    /** @type {Summarize} */
     const summarize = (request, signal) => {
       // Announced only once a summary is really being made: a send that fits never shows "Compacting".
       if (this.#slot.run === run && !run.announced) {
@@ -522,27 +382,22 @@ export class CompactionController {
           status: 'compacting',
           mode,
           cancel: () => (this.#slot.run === run ? this.cancel() : false),
-          ...(run.plan ? countsOf(run.plan) : this.#compactingCounts(run.session, mode, draft, overhead)),
+          ...(run.plan ? countsOf(run.plan) : {}),
         });
       }
       return this.#summarize(request, signal);
     };
     const options = {
-      store: watchedStore,
-      sessionId: this.#sessionId,
-      model: this.#model,
-      mode,
-      summarize,
-      signal: abort.signal,
+      store: this.#store, sessionId: this.#sessionId, model: this.#model, mode, summarize, signal: abort.signal,
       ...this.#requestOptions(draft, overhead),
     };
     this.#slot.run = run;
     run.promise = Promise.resolve()
-      .then(() => this.#execute(run, options))
+      .then(() => this.#execute(run, options, send))
       .catch((error) => /** @type {CompactOutcome} */ ({
         status: 'failed',
         reason: /** @type {any} */ (error)?.code ?? 'error',
-        message: describe(error),
+        message: messageOf(error),
         error,
       }))
       .then((outcome) => {
@@ -553,92 +408,52 @@ export class CompactionController {
   }
 
   /**
-   * Plans on the store's index, then runs the runner only when there is something to compact (or a
-   * case the runner reports: too large, no index). The index path's outcome is the runner's: a
-   * `noop` with the same plan, and `session` as load() gives it, its `nodes` parsed when first read.
-   * @param {{ mode: CompactionMode, abort: ReturnType<typeof createAbortSignalLike>, plan?: any, projected?: UIMessage[], marks?: unknown[], prepared: any }} run
-   * @param {{ mode: CompactionMode, draft?: unknown, overhead?: unknown }} options the runner's options
+   * Plans in one read of the session (unless the submit's read already did), then summarizes and
+   * commits only when the plan compacts.
+   * @param {Run} run @param {any} options the runner's options
+   * @param {{ sent?: UIMessage, cacheBreakpoints?: CacheBreakpointOptions }} send
    * @returns {Promise<CompactOutcome>}
    */
-  async #execute(run, options) {
-    const planned = run.prepared ?? (this.#indexed ? await this.#planOnIndex(run.mode, /** @type {any} */ (options)) : null);
-    if (planned) {
-      run.plan = planned.plan;
-      if (planned.outcome) {
-        if (run.abort.signal.aborted) return /** @type {CompactOutcome} */ ({ status: 'cancelled', reason: 'aborted' });
-        run.projected = planned.messages;
-        run.marks = planned.marks;
-        return planned.outcome;
-      }
-      // The runner compacts on this plan and request: it does not read and plan again.
-      if (planned.request) return this.#core.compact(/** @type {any} */ ({ ...options, [PREPARED]: planned }));
+  async #execute(run, options, send) {
+    const runner = readOptions(options);
+    /** @type {Planned} */
+    const planned = run.prepared ?? await readPlanned(runner, (index) => this.#planOn(index, run.mode, options.draft, options.overhead, send));
+    if (planned.plan) run.plan = planned.plan;
+    if (planned.outcome) {
+      if (run.abort.signal.aborted) return /** @type {CompactOutcome} */ ({ status: 'cancelled', reason: 'aborted' });
+      run.messages = planned.messages;
+      run.breakpoints = planned.breakpoints;
+      return planned.outcome;
     }
-    return this.#core.compact(/** @type {any} */ (options));
+    return summarizeAndCommit(runner, planned);
   }
 
   /**
-   * The plan on the store's held index (`#planOn`); null when the index cannot answer (the runner
-   * then decides, with its own load, and reports any problem as before).
-   * @param {CompactionMode} mode @param {{ draft?: Draft, overhead?: Overhead }} request the runner's options
-   * @returns {Promise<any>}
+   * The runner's plan on `index`, with what a send that fits needs from the same read: the
+   * projection's messages, and the cache marks when they were asked for.
+   * @param {SessionIndex} index @param {CompactionMode} mode @param {Draft | undefined} draft @param {Overhead | undefined} overhead
+   * @param {{ sent?: UIMessage, cacheBreakpoints?: CacheBreakpointOptions }} send
+   * @returns {Planned}
    */
-  async #planOnIndex(mode, request) {
-    return this.#onIndex((view) => this.#planOn(view, mode, request.draft, request.overhead));
-  }
-
-  /**
-   * The plan on `view`, with what follows from it in the same read: the summary request when it
-   * compacts (the runner's `PREPARED`); the outcome when no runner call is needed, and for a send
-   * that fits the projection's messages (and the cache marks the transport asked for).
-   * @param {any} view @param {CompactionMode} mode @param {Draft | undefined} draft @param {Overhead | undefined} overhead
-   * @param {unknown} [sent] the draft message when not stored @param {object} [marks]
-   */
-  #planOn(view, mode, draft, overhead, sent, marks) {
-    const plan = view.index.plan(this.#model, { mode, ...this.#requestOptions(draft, overhead) });
-    if (plan.action === 'compact') return { plan, request: view.index.summaryRequest(plan, this.#model) };
-    if (plan.send === 'too-large') return { plan };
-    const sendsNow = mode === 'preflight' && plan.send === 'now';
-    const messages = sendsNow ? view.project().messages : undefined;
-    const outcome = /** @type {CompactOutcome} */ ({ status: 'noop', reason: plan.reason, plan, session: view.lazySession() });
-    return { plan, outcome, messages, marks: sendsNow ? this.#marksOn(view, sent, marks) : undefined };
-  }
-
-  /**
-   * `use(view)` on the store's held index of the session; null when the index cannot answer (no
-   * view, or the store failed: the load or runner path then decides and reports it).
-   * @template T @param {(view: any) => T} use @returns {Promise<T | null>}
-   */
-  async #onIndex(use) {
-    const read = await readSession(this.#store, this.#sessionId, use, { load: false });
-    return 'value' in read && read.value !== NOT_HELD ? read.value : null;
+  #planOn(index, mode, draft, overhead, { sent, cacheBreakpoints }) {
+    const prepared = planOn(index, this.#model, { mode, ...this.#requestOptions(draft, overhead) });
+    const outcome = prepared.outcome;
+    if (!outcome) return prepared;
+    const plan = /** @type {any} */ (outcome).plan;
+    if (mode !== 'preflight' || outcome.status !== 'noop' || plan?.send !== 'now') return { outcome, plan };
+    try {
+      return { outcome, plan, messages: index.project().messages, breakpoints: this.#breakpointsOn(index, sent, cacheBreakpoints) };
+    } catch (error) {
+      return { outcome: /** @type {CompactOutcome} */ ({ status: 'failed', reason: /** @type {any} */ (error)?.code ?? 'invalid-session', message: messageOf(error), error }) };
+    }
   }
 
   /**
    * The draft (when given) and the overhead (the controller's unless the call gave one), as plan and
-   * estimate options. @param {Draft | undefined} draft @param {Overhead} [overhead]
+   * estimate options, with the cache profile and the time. @param {Draft | undefined} draft @param {Overhead} [overhead]
    */
   #requestOptions(draft, overhead = this.#overhead) {
-    return { ...(draft === undefined ? {} : { draft }), ...(overhead === undefined ? {} : { overhead }), ...this.#cacheOptions() };
-  }
-
-  /** `cache` and `now` for the plan, when the controller has a cache profile. */
-  #cacheOptions() {
-    return this.#cache ? { cache: this.#cache.profile, now: this.#cache.now() } : {};
-  }
-
-  /**
-   * For a status line ("Compacting 14 earlier messages, 9,800 -> 3,100 tokens") when no plan was
-   * made on an index: the plan the runner is carrying out, planned again on the session it loaded.
-   * @param {unknown} session @param {CompactionMode} mode @param {Draft | undefined} draft @param {Overhead | undefined} overhead
-   */
-  #compactingCounts(session, mode, draft, overhead) {
-    const plan = /** @type {any} */ (this.#core).plan;
-    if (typeof plan !== 'function' || session === undefined) return {};
-    try {
-      return countsOf(plan(session, this.#model, { mode, ...this.#requestOptions(draft, overhead) }));
-    } catch {
-      return {}; // the counts are for display; the runner reports real problems
-    }
+    return { ...(draft === undefined ? {} : { draft }), ...(overhead === undefined ? {} : { overhead }), ...this.#clock.planOptions() };
   }
 
   /**

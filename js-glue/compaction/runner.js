@@ -1,24 +1,25 @@
 // The async compaction runner over JS callbacks: `compact(options) -> Promise<CompactOutcome>`.
 // It is the only code that awaits JS, so it lives here; every step that reads or decides is a wasm
-// call: the store's held index of the session (the package's stores), or the session loaded read
-// once into a SessionIndex, plans and builds the summary request (or the controller hands over the
-// plan and request it made in its own read: `PREPARED`); checkpointNode applies the summary's
-// budget and validates it; checkCommit decides the commit: on the store's held index, read just
-// before `store.transaction` and valid when the transaction's session has the head it checked,
-// else on the session read inside the transaction.
+// call on a SessionIndex (the store's held one, or the session loaded read once into one):
+// `planOn` plans and builds the summary request; checkpointNode applies the summary's budget and
+// validates it; checkCommit decides the commit: on the store's held index, read just before
+// `store.transaction` and valid when the transaction's session has the head it checked, else on
+// the session read inside the transaction. The controller runs the same steps (`readOptions`,
+// `readPlanned` with its own planning, `summarizeAndCommit`).
 //
 // Rejects only for unusable options (`invalid-options`, `invalid-model`); everything that goes
 // wrong later resolves as an outcome, and `cancelled`/`failed` wrote nothing. Works in Zotero's
 // plugin sandbox: no AbortController, console, queueMicrotask or structuredClone.
 import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compaction.js';
-import { codedError } from '../util/coded-error.js';
-import { PREPARED, readSession } from '../session/session-read.js';
+import { codedError, messageOf } from '../util/coded-error.js';
+import { readSession } from '../session/session-read.js';
 
 // The types are glue.d.ts's (the Compact* types) and the wasm declarations'.
 /**
  * @import { AbortSignalLike, CheckpointNode, CommitCheck, ModelProfile, Plan, PlanOptions, Session, SummaryRequest } from '../bibgenie_compaction.js'
- * @import { CompactOptions, CompactOutcome, SessionView } from '../glue.js'
+ * @import { CompactOptions, CompactOutcome } from '../glue.js'
  * @import { InternalSessionIndexClass } from '../wasm-internals.js'
+ * @import { SessionIndex as HeldIndex } from '../session/session-index.js'
  */
 /**
  * @typedef {{ store: object, sessionId: string, model: ModelProfile, planOptions: PlanOptions, summarize: Function, signal: AbortSignalLike | null }} Run
@@ -39,12 +40,47 @@ const ABORTED = 'aborted';
  */
 export async function compact(options) {
   const run = readOptions(options);
-  // The plan and request the controller made in its own read of the store's index.
-  const handed = /** @type {any} */ (get(options, PREPARED));
-  /** @type {Prepared} */
-  const prepared = handed && handed.plan && handed.request ? { plan: handed.plan, request: handed.request } : await prepareRun(run);
-  if (prepared.outcome) return prepared.outcome;
-  const { plan, request } = prepared;
+  const prepared = await readPlanned(run, (index) => planOn(index, run.model, run.planOptions));
+  return prepared.outcome ?? summarizeAndCommit(run, prepared);
+}
+
+/**
+ * The plan on `index` and what follows from it: the summary request when it compacts, else the
+ * outcome that ends the run (`noop`, `too-large`, or `failed` for a core error).
+ * @param {HeldIndex} index @param {ModelProfile} model @param {PlanOptions} planOptions @returns {Prepared}
+ */
+export function planOn(index, model, planOptions) {
+  try {
+    const plan = index.plan(model, planOptions);
+    if (plan.send === 'too-large') return { outcome: outcome('too-large', plan.reason, { plan, session: index.toSession() }) };
+    if (plan.action !== 'compact') return { outcome: outcome('noop', plan.reason, { plan, session: index.toSession() }) };
+    return { plan, request: index.summaryRequest(plan, model) };
+  } catch (error) {
+    return { outcome: failed(error) };
+  }
+}
+
+/**
+ * `prepare(index)` in one read of the session (the store's held index, else one load), raced
+ * against the run's signal; the outcome that ends the run when the read fails or is cancelled.
+ * @template {object} P
+ * @param {Run} run @param {(index: HeldIndex) => P} prepare
+ * @returns {Promise<P | { outcome: CompactOutcome }>}
+ */
+export async function readPlanned(run, prepare) {
+  const read = await readSession(run.store, run.sessionId, prepare, { wait: (promise) => raced(run.signal, promise) });
+  if ('stopped' in read) return { outcome: cancelled() };
+  if ('failed' in read) return { outcome: failedThrown(STORE_FAILED, `store.${read.failed} failed`, read.error) };
+  if ('invalid' in read) return { outcome: failed(read.invalid) };
+  return /** @type {P} */ ('value' in read ? read.value : { outcome: failed(codedError('internal', 'no session was read')) });
+}
+
+/**
+ * Summarizes with the request, then builds and commits the checkpoint: the steps after planning,
+ * also for a caller that planned in its own read (the controller).
+ * @param {Run} run @param {{ plan: Plan, request: SummaryRequest }} prepared @returns {Promise<CompactOutcome>}
+ */
+export async function summarizeAndCommit(run, { plan, request }) {
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it
   // (the ledger and the registers built by code: a summarizer cannot change them).
   const ledger = JSON.stringify(request.ledger);
@@ -61,40 +97,6 @@ export async function compact(options) {
   }
   if (isAborted(run.signal)) return cancelled();
   return commit(run, plan, node);
-}
-
-/**
- * The plan and summary request, or the outcome that ends the run: on the store's held index of the
- * session when it has one (the package's stores: no load, no read of the whole session), else from
- * one read of what `store.load` gives.
- * @param {Run} run @returns {Promise<Prepared>}
- */
-async function prepareRun(run) {
-  const read = await readSession(run.store, run.sessionId, (view) => prepareOn(run, view), {
-    wait: (promise) => race(run.signal, promise),
-    stopped: NOT_SETTLED,
-  });
-  if ('stopped' in read) return { outcome: cancelled() };
-  if ('failed' in read) return { outcome: failedThrown(STORE_FAILED, `store.${read.failed} failed`, read.error) };
-  return /** @type {Prepared} */ (read.value);
-}
-
-/**
- * Plans on the view's index (the store's held one, or one of the loaded session); the summary
- * request when the plan compacts.
- * @param {Run} run @param {any} view @returns {Prepared}
- */
-function prepareOn(run, view) {
-  const session = view.lazySession();
-  try {
-    const index = view.index;
-    const plan = index.plan(run.model, run.planOptions);
-    if (plan.send === 'too-large') return { outcome: outcome('too-large', plan.reason, { plan, session }) };
-    if (plan.action !== 'compact') return { outcome: outcome('noop', plan.reason, { plan, session }) };
-    return { plan, request: index.summaryRequest(plan, run.model) };
-  } catch (error) {
-    return { outcome: failed(error) };
-  }
 }
 
 /**
@@ -158,9 +160,9 @@ async function commit(run, plan, node) {
  */
 async function checkOnIndex(run, plan) {
   const read = await readSession(run.store, run.sessionId,
-    (view) => ({ verdict: view.index.checkCommit(plan), leafId: view.leafId, branchRevision: view.branchRevision }),
+    (index) => ({ verdict: index.checkCommit(plan), leafId: /** @type {string} */ (index.leafId), branchRevision: index.branchRevision }),
     { load: false });
-  return 'value' in read && read.value && typeof read.value === 'object' && 'verdict' in read.value ? /** @type {HeldCheck} */ (read.value) : null;
+  return 'value' in read ? read.value : null;
 }
 
 /**
@@ -197,8 +199,8 @@ async function commitIn(run, plan, node, tx, checked) {
 
 // ---- options ----------------------------------------------------------------------------------
 
-/** @param {unknown} options @returns {Run} */
-function readOptions(options) {
+/** The run `compact(options)` makes, its options checked and copied. @param {unknown} options @returns {Run} */
+export function readOptions(options) {
   if (!isObject(options)) throw invalid('compact options must be an object { store, sessionId, model, summarize, ... }');
   const store = get(options, 'store');
   if (!isObject(store) || !hasMethod(store, 'load') || !hasMethod(store, 'transaction')) {
@@ -250,6 +252,16 @@ function isAborted(signal) {
   } catch {
     return false;
   }
+}
+
+/**
+ * `race` as a read's `wait`: `{ value }`, or `{ stopped: true }` when the signal aborted first.
+ * @param {AbortSignalLike | null} signal @param {Promise<unknown>} promise
+ * @returns {Promise<{ value: unknown } | { stopped: true }>}
+ */
+async function raced(signal, promise) {
+  const value = await race(signal, promise);
+  return value === NOT_SETTLED ? { stopped: true } : { value };
 }
 
 /**
@@ -367,23 +379,16 @@ function cancelledWith(error) {
 /** A core error (a coded `Error` from wasm or from here) as a failed outcome. @param {any} error */
 function failed(error) {
   const reason = typeof error?.code === 'string' ? error.code : 'internal';
-  return outcome('failed', reason, { message: describe(error), error });
+  return outcome('failed', reason, { message: messageOf(error), error });
 }
 
 /** @param {string} reason @param {string} context @param {unknown} error */
 function failedThrown(reason, context, error) {
   // A missing session is the app's mistake to name (`unknown-session`), not a failing store.
   const code = reason === STORE_FAILED && isObject(error) ? get(error, 'code') : undefined;
-  return outcome('failed', code === UNKNOWN_SESSION ? UNKNOWN_SESSION : reason, { message: `${context}: ${describe(error)}`, error });
+  return outcome('failed', code === UNKNOWN_SESSION ? UNKNOWN_SESSION : reason, { message: `${context}: ${messageOf(error)}`, error });
 }
 
-/** @param {unknown} thrown */
-function describe(thrown) {
-  if (thrown instanceof Error) return thrown.message;
-  if (typeof thrown === 'string') return thrown;
-  const message = isObject(thrown) || typeof thrown === 'function' ? get(thrown, 'message') : undefined;
-  return typeof message === 'string' ? message : `a thrown ${typeOf(thrown)}`;
-}
 
 /** @param {unknown} value */
 function typeOf(value) {

@@ -234,7 +234,7 @@ async function run(args) {
   try {
     // 1. The session file
     const existing = (await store.listSessions()).includes(SESSION_ID);
-    if (!existing) await store.importSession(researchSession(), { id: SESSION_ID });
+    if (!existing) await store.importSession(researchSession(), { sessionId: SESSION_ID });
     const session = await store.load(SESSION_ID);
     const branch = compaction.readBranch(session);
     const userTurns = branch.nodes.filter((n) => n.role === 'user').length;

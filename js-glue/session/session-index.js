@@ -1,78 +1,121 @@
-// A node crosses into wasm once. The package's SessionIndex keeps the node objects it was handed
-// beside the wasm index, so its answers are those objects (positions mapped here, no JSON copies);
-// and the stateless calls keep a few hidden indexes, keyed by the identity of the node objects: a
-// later call on the same objects (plus new ones appended) sends only the new nodes and the leaf.
+// The one held session: a wasm index of a session's nodes plus the nodes themselves, answering every
+// decision (plan, estimate, projection, summary request, cache marks, commit check) without the
+// session crossing into wasm again. An app holds one with `SessionIndex.from(session)` (its own node
+// objects are handed back: no JSON copy); a store holds one per open session, fed with its rows'
+// JSON text (./node-source.js), and lends it to `withSessionIndex` callbacks.
 // Node objects are treated as immutable once handed in (docs/performance.md): a changed node must be
-// a new object, which makes the call re-read the session from scratch.
+// a new object in a new index.
 import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
+import { codedError } from '../util/coded-error.js';
+import { ObjectNodes, TextNodes } from './node-source.js';
 
 /**
- * @import { BranchReadResult, CacheBreakpointOptions, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode } from '../bibgenie_compaction.js'
- * @import { SessionIndex as DeclaredIndex } from '../bibgenie_compaction.js'
+ * @import { BranchReadResult, CacheBreakpointOptions, CommitCheck, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndex } from '../wasm-internals.js'
- * @typedef {{ index: SessionIndex, leafId: string | null, branchRevision: number }} HeldEntry
  */
 
-/** Whether `nodes` starts with the node objects an index holds (same objects, same order); their count. */
-/** @type {(index: SessionIndex, nodes: readonly SessionNode[]) => boolean} */
-let heldPrefixOf;
-/** @type {(index: SessionIndex) => number} */
-let heldCount;
-/** @type {(index: SessionIndex) => SessionNode | undefined} */
-let firstNode;
-/** Appends a node as the session's own read would take it (`appendShallow`), or throws. */
-/** @type {(index: SessionIndex, node: SessionNode) => void} */
-let appendHeld;
+/** Store-side operations on a held index (./stores/session-indexes.js); set in the class's static block. */
+/** @type {() => SessionIndex} */
+let heldByStore;
+/** @type {(index: SessionIndex, id: string, text: string) => void} */
+let appendStoredText;
+/** @type {(index: SessionIndex, id: string, text: string) => void} */
+let replaceStoredText;
+/** @type {(index: SessionIndex, leafId: string, branchRevision: number) => void} */
+let moveStoredLeaf;
+/** @type {(index: SessionIndex) => void} */
+let freeStored;
+/** @type {(index: SessionIndex, id: string) => string | undefined} */
+let storedTextOf;
 
 const dispose = typeof Symbol === 'function' && Symbol.dispose;
 
 /**
- * A session held in wasm for repeated calls; `free()` it when the session closes. Its type is the
- * wasm class's declaration (the package exports this class under that name), but for
- * `[Symbol.dispose]`, set below where the runtime has it.
- * @implements {Omit<DeclaredIndex, typeof Symbol.dispose>}
+ * A session held in wasm for repeated calls; `free()` it when the session closes. An index lent by
+ * a store (`store.withSessionIndex`) is valid only inside that callback and stays the store's: its
+ * `append`, `setLeaf` and `free` throw `store-held`.
  */
 export class SessionIndex {
+  /** @type {InternalSessionIndex} */
   #index;
+  /** @type {ObjectNodes | TextNodes} */
   #nodes;
+  /** @type {string | null} */
+  #leafId = null;
+  #branchRevision = 0;
+  #storeHeld = false;
 
-  /** Use `SessionIndex.from(session)`. @param {WasmIndex} index @param {SessionNode[]} nodes */
+  /** Use `SessionIndex.from(session)`. @param {InternalSessionIndex} index @param {ObjectNodes | TextNodes} nodes */
   constructor(index, nodes) {
     if (!(index instanceof WasmIndex)) throw new TypeError('SessionIndex: use SessionIndex.from(session)');
     this.#index = index;
     this.#nodes = nodes;
   }
 
-  /** @param {Session} session */
+  /**
+   * The index of a session. Node by node when it can (each node crosses as its own small JSON text,
+   * so the whole session's text never sits in wasm memory beside what is read from it), else from
+   * the session's whole text, which throws the session's errors (`invalid-session`, `invalid-node`).
+   * @param {Session} session
+   */
   static from(session) {
-    return fromNodes(session) ?? new SessionIndex(WasmIndex.from(session), Array.from(session.nodes));
+    const index = nodeByNode(session) ?? new SessionIndex(/** @type {InternalSessionIndex} */ (WasmIndex.from(session)), new ObjectNodes(Array.from(session.nodes)));
+    index.#leafId = session.leafId ?? null;
+    index.#branchRevision = session.branchRevision ?? 0;
+    return index;
+  }
+
+  /** The leaf of the active branch (null: an empty session). */
+  get leafId() {
+    return this.#leafId;
+  }
+
+  get branchRevision() {
+    return this.#branchRevision;
+  }
+
+  /** Nodes held (every node of the session, in order). */
+  get size() {
+    return this.#nodes.size;
+  }
+
+  /** Whether a node with this id is in the session. @param {string} id */
+  has(id) {
+    return this.#nodes.has(id);
   }
 
   /** Appends a durable node (the leaf does not move); the index keeps this object. @param {SessionNode} node */
   append(node) {
+    this.#own('append');
     this.#index.append(node);
-    this.#nodes.push(node);
+    /** @type {ObjectNodes} */ (this.#nodes).push(node);
   }
 
   /** @param {string} leafId @param {number} branchRevision */
   setLeaf(leafId, branchRevision) {
+    this.#own('setLeaf');
     this.#index.setLeaf(leafId, branchRevision);
+    this.#leafId = leafId;
+    this.#branchRevision = branchRevision;
   }
 
-  /** The model projection: the summary message, then the node objects handed in. @returns {Projection} */
+  /** The model projection: the summary message, then the session's messages. @returns {Projection} */
   project() {
-    return projectionFrom(this.#index.projectPositions(), this.#nodes);
+    const { items, checkpointId, keptFromId } = this.#index.projectPositions();
+    return { checkpointId, keptFromId, messages: this.#nodes.messages(items) };
   }
 
-  /** The active branch, root first: the node objects handed in. @returns {SessionNode[]} */
+  /** The active branch, root first, checkpoints in place. @returns {SessionNode[]} */
   history() {
     const nodes = this.#nodes;
-    return this.#index.historyPositions().map((i) => nodes[i]);
+    return this.#index.historyPositions().map((i) => nodes.node(i));
   }
 
-  /** @returns {BranchReadResult} */
+  /** The active branch with its integrity problems. @returns {BranchReadResult} */
   readBranch() {
-    return branchFrom(this.#index.readBranchPositions(), this.#nodes);
+    const { nodes: positions, problems, readOnly } = this.#index.readBranchPositions();
+    const nodes = this.#nodes;
+    return { nodes: positions.map((i) => nodes.node(i)), problems, readOnly };
   }
 
   /** @param {ModelProfile} model @param {EstimateOptions} [options] */
@@ -88,6 +131,11 @@ export class SessionIndex {
   /** The summary request of a compacting `plan` made on this index. @param {Plan} plan @param {ModelProfile} model */
   summaryRequest(plan, model) {
     return this.#index.summaryRequest(plan, model);
+  }
+
+  /** Whether a summary made on `plan` may be committed onto the session as held now. @param {Plan} plan @returns {CommitCheck} */
+  checkCommit(plan) {
+    return this.#index.checkCommit(plan);
   }
 
   /** @param {ModelProfile} model @param {CacheBreakpointOptions} [options] */
@@ -108,42 +156,65 @@ export class SessionIndex {
     return this.#index.canFork(nodeId);
   }
 
+  /**
+   * The session as held now: `nodes` are the objects handed in (an index a store lent: parsed from
+   * the stored text when first read, a snapshot that later writes do not change).
+   * @returns {Session}
+   */
   toSession() {
-    return this.#index.toSession();
+    return this.#nodes.session(this.#leafId, this.#branchRevision);
   }
 
   free() {
+    this.#own('free');
     this.#index.free();
   }
 
-  projectPositions() {
-    return this.#index.projectPositions();
-  }
-
-  historyPositions() {
-    return this.#index.historyPositions();
-  }
-
-  readBranchPositions() {
-    return this.#index.readBranchPositions();
+  /** @param {string} method */
+  #own(method) {
+    if (this.#storeHeld) throw codedError('store-held', `SessionIndex.${method}: this index is the store's; it changes with the store's writes`);
   }
 
   static {
-    appendHeld = (index, node) => {
-      appendShallow(index.#index, node);
-      index.#nodes.push(node);
+    heldByStore = () => {
+      const index = new SessionIndex(/** @type {InternalSessionIndex} */ (WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 })), new TextNodes());
+      index.#storeHeld = true;
+      return index;
     };
-    heldCount = (index) => index.#nodes.length;
-    firstNode = (index) => index.#nodes[0];
-    heldPrefixOf = (index, nodes) => {
-      const held = index.#nodes;
-      if (nodes.length < held.length) return false;
-      for (let i = held.length - 1; i >= 0; i--) if (nodes[i] !== held[i]) return false;
-      return true;
+    appendStoredText = (index, id, text) => {
+      index.#index.appendText(text);
+      /** @type {TextNodes} */ (index.#nodes).push(id, text);
     };
+    replaceStoredText = (index, id, text) => {
+      index.#index.replaceText(text);
+      /** @type {TextNodes} */ (index.#nodes).replace(id, text);
+    };
+    moveStoredLeaf = (index, leafId, branchRevision) => {
+      index.#leafId = null; // a failed move leaves the branch unknown
+      index.#index.setLeaf(leafId, branchRevision);
+      index.#leafId = leafId;
+      index.#branchRevision = branchRevision;
+    };
+    freeStored = (index) => index.#index.free();
+    storedTextOf = (index, id) => /** @type {TextNodes} */ (index.#nodes).textOf(id);
   }
 }
 if (dispose) /** @type {Record<symbol, unknown>} */ (/** @type {object} */ (SessionIndex.prototype))[dispose] = SessionIndex.prototype.free;
+
+/** What a store does with the index it holds for an open session (never exported by the package). */
+export const storeHeldIndex = {
+  /** A new, empty index the store feeds with its rows' text. */
+  create: () => heldByStore(),
+  /** Appends one node from its stored JSON text. */
+  append: (/** @type {SessionIndex} */ index, /** @type {string} */ id, /** @type {string} */ text) => appendStoredText(index, id, text),
+  /** Replaces the node of the same id from its stored JSON text (a node updated in place). */
+  replace: (/** @type {SessionIndex} */ index, /** @type {string} */ id, /** @type {string} */ text) => replaceStoredText(index, id, text),
+  /** Moves the leaf (the index's leaf is null while it moves: a failed move leaves it unknown). */
+  setLeaf: (/** @type {SessionIndex} */ index, /** @type {string} */ leafId, /** @type {number} */ revision) => moveStoredLeaf(index, leafId, revision),
+  free: (/** @type {SessionIndex} */ index) => freeStored(index),
+  /** The stored JSON text of node `id` as held (undefined: not held). */
+  textOf: (/** @type {SessionIndex} */ index, /** @type {string} */ id) => storedTextOf(index, id),
+};
 
 const utf8 = new TextEncoder();
 /** The UTF-8 of the node being appended; grown as needed, reused for every node. */
@@ -155,7 +226,7 @@ const KEPT_BUFFER_BYTES = 3 << 20;
  * `appendShallow` of `node`: its text encoded into a reused buffer and copied into wasm from there,
  * so a session read node by node leaves no `Uint8Array` per node behind. Throws (the caller reads the
  * whole session) for what `JSON.stringify` does not turn into a text, as `appendShallow` does.
- * @param {WasmIndex} index @param {unknown} node
+ * @param {InternalSessionIndex} index @param {unknown} node
  */
 function appendShallow(index, node) {
   const text = JSON.stringify(node);
@@ -169,119 +240,30 @@ function appendShallow(index, node) {
     if (bytes.length <= KEPT_BUFFER_BYTES) nodeBytes = bytes;
   }
   const { written } = utf8.encodeInto(text, bytes);
-  /** @type {InternalSessionIndex} */ (index).appendShallowUtf8(bytes.subarray(0, written));
+  index.appendShallowUtf8(bytes.subarray(0, written));
 }
-
-/**
- * Plain session data whose JSON text is its fields (no `toJSON` of its own), with a leaf.
- * @param {any} session @returns {session is Session & { leafId: string }}
- */
-function plainSession(session) {
-  if (typeof session !== 'object' || session === null || typeof session.toJSON === 'function') return false;
-  const { nodes, leafId, branchRevision } = session;
-  return Array.isArray(nodes) && typeof (/** @type {{ toJSON?: unknown }} */ (nodes)).toJSON !== 'function' && nodes.length > 0 && isNodeId(leafId) && isCount(branchRevision);
-}
-
-/**
- * The index of `session` built node by node: each node crosses as its own small JSON text, so the
- * whole session's text never sits in wasm memory beside the nodes read from it (the peak of a
- * large session). Null when a node is one the whole session's read must decide (invalid, a
- * duplicate id, deep nesting) or the leaf is not a node: the caller reads the session's text.
- * @param {unknown} session
- */
-function fromNodes(session) {
-  if (!plainSession(session)) return null;
-  const index = WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 });
-  try {
-    for (const node of session.nodes) appendShallow(index, node);
-    index.setLeaf(session.leafId, session.branchRevision);
-  } catch {
-    index.free();
-    return null;
-  }
-  return new SessionIndex(index, Array.from(session.nodes));
-}
-
-/**
- * The projection with the caller's node objects at the positions the wasm answered (the positions
- * of message nodes: the wasm projects no checkpoint node itself).
- * @param {ReturnType<WasmIndex['projectPositions']>} positions @param {readonly SessionNode[]} nodes
- * @returns {Projection}
- */
-export function projectionFrom({ items, checkpointId, keptFromId }, nodes) {
-  return { checkpointId, keptFromId, messages: items.map((item) => (typeof item === 'number' ? /** @type {import('ai').UIMessage} */ (nodes[item]) : item.summary)) };
-}
-
-/**
- * The branch read with the caller's node objects at the positions the wasm answered.
- * @param {ReturnType<WasmIndex['readBranchPositions']>} positions @param {readonly SessionNode[]} nodes
- * @returns {BranchReadResult}
- */
-export function branchFrom({ nodes: positions, problems, readOnly }, nodes) {
-  return { nodes: positions.map((i) => nodes[i]), problems, readOnly };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The hidden indexes of the stateless calls
-
-/** Sessions held at once (each a wasm index); the least recently used is freed first. */
-const HELD_SESSIONS = 2;
-/** Most recently used last: { index, leafId, branchRevision }. @type {HeldEntry[]} */
-const held = [];
 
 const isNodeId = (/** @type {unknown} */ id) => typeof id === 'string' && id !== '';
 const isCount = (/** @type {unknown} */ n) => Number.isSafeInteger(n) && /** @type {number} */ (n) >= 0;
 
-/** @param {HeldEntry} entry */
-function drop(entry) {
-  held.splice(held.indexOf(entry), 1);
-  entry.index.free();
-}
-
 /**
- * The hidden index for `session`, brought up to date, or null when the session is not one it can
- * hold (not plain data, no leaf, or a node the index refuses): the caller then answers from the
- * session text as before, with the same errors. Answers through the index equal those of a fresh
- * read of the session (tests/node/session-cache.test.mjs).
- * @param {unknown} session
+ * The index of `session` built node by node, or null when the session's whole read must decide:
+ * not plain data (a `toJSON` of its own), no leaf, or a node the strict append refuses (invalid, a
+ * duplicate id, deep nesting).
+ * @param {any} session
  */
-export function heldIndexFor(session) {
-  if (!plainSession(session)) return null;
+function nodeByNode(session) {
+  if (typeof session !== 'object' || session === null || typeof session.toJSON === 'function') return null;
   const { nodes, leafId, branchRevision } = session;
-  let entry = held.find((e) => heldPrefixOf(e.index, nodes));
-  if (entry) {
-    held.splice(held.indexOf(entry), 1);
-    held.push(entry);
-    try {
-      for (let i = heldCount(entry.index); i < nodes.length; i++) appendHeld(entry.index, nodes[i]);
-      if (entry.leafId !== leafId || entry.branchRevision !== branchRevision) {
-        // Marked stale first: a failed move leaves the index's branch unknown.
-        entry.leafId = null;
-        entry.index.setLeaf(leafId, branchRevision);
-        entry.leafId = leafId;
-        entry.branchRevision = branchRevision;
-      }
-      return entry.index;
-    } catch {
-      // A node the strict append refuses (or a leaf it cannot move to): read the whole session.
-      drop(entry);
-    }
-  }
-  // Indexes of this session's earlier objects (a node was replaced) will not match again.
-  for (const stale of held.filter((e) => firstNode(e.index) === nodes[0])) drop(stale);
-  let index;
+  if (!Array.isArray(nodes) || typeof (/** @type {{ toJSON?: unknown }} */ (nodes)).toJSON === 'function' || nodes.length === 0) return null;
+  if (!isNodeId(leafId) || !isCount(branchRevision)) return null;
+  const index = /** @type {InternalSessionIndex} */ (WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 }));
   try {
-    index = SessionIndex.from(session);
+    for (const node of nodes) appendShallow(index, node);
+    index.setLeaf(leafId, branchRevision);
   } catch {
+    index.free();
     return null;
   }
-  entry = { index, leafId, branchRevision };
-  held.push(entry);
-  if (held.length > HELD_SESSIONS) drop(held[0]);
-  return index;
-}
-
-/** Frees every hidden index (e.g. when the plugin unloads); later calls start afresh. */
-export function releaseHeldSessions() {
-  while (held.length) drop(held[held.length - 1]);
+  return new SessionIndex(index, new ObjectNodes(Array.from(nodes)));
 }

@@ -1,65 +1,79 @@
 // "Use the store's index or load", written once. Every decision of the controller and the runner,
 // and the transport's cache marks, read the session through `readSession`: one `withSessionIndex`
-// read of the store's held index (the package's stores: no load, no parse of the whole session),
-// else one `load()` read into a SessionIndex that is freed after use. Not exported by the package:
-// the `PREPARED` and `SEND_MARKS` keys are how the controller hands its read to the runner and to
-// the transport, so that neither reads the same state again.
-import { SessionIndex } from '../bibgenie_compaction.js';
-import { project } from './calls.js';
-
-const WasmIndex = /** @type {import('../wasm-internals.js').InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex));
-
-/** The options key of `compact` under which the controller hands over `{ plan, request, session }` it read. */
-export const PREPARED = Symbol('prepared run');
-/** The options key of `submit` under which the transport asks for the cache marks of what is sent (its breakpoint options). */
-export const SEND_MARKS = Symbol('send marks');
-/** The cache marks `submit` computed for a result, in the read that made its messages. */
-export const sendMarks = new WeakMap();
-
-/** What `readSession` answers when the store's index cannot hold the session and `load` is false. */
-export const NOT_HELD = Symbol('not held');
-/** `stopped` of a read that `wait` never stops: no store call or `use` answers it (NOT_HELD would be "not held"). */
-const NEVER_STOPPED = Symbol('never stopped');
+// read of the store's held SessionIndex (the package's stores: no load, no parse of the whole
+// session), else one `load()` read into a SessionIndex that is freed after use. Either way `use`
+// gets a SessionIndex; not exported by the package.
+import { SessionIndex } from './session-index.js';
 
 /**
- * `use(view)` on the session as the store durably holds it now, in one read. `view` has `leafId`,
- * `branchRevision`, `has(id)`, `index` (plan, estimate, summaryRequest, cacheBreakpoints,
- * checkCommit), `project()` and `lazySession()`; it is valid only inside `use`, which must not
- * await. Through the store's held index when it has one; else (no `withSessionIndex`, or a session
- * the index cannot hold) through `store.load`, unless `load` is false (then `NOT_HELD`). `wait`
- * wraps each store call (the runner races it against its abort signal); when it resolves `stopped`,
- * so does this. Resolves `{ value }`, or `{ failed: 'withSessionIndex' | 'load', error }` naming
- * the store call that threw (with the index, a throw of `use` is the store call's).
- * @template T
- * @param {any} store @param {string} sessionId @param {(view: any) => T} use
- * @param {{ load?: boolean, wait?: (promise: Promise<any>) => Promise<any>, stopped?: unknown }} [options]
- * @returns {Promise<{ value: T | typeof NOT_HELD } | { stopped: true } | { failed: 'withSessionIndex' | 'load', error: unknown }>}
+ * @typedef {{ value: unknown } | { stopped: true } | { failed: 'withSessionIndex' | 'load', error: unknown } | { invalid: unknown } | { notHeld: true }} ReadOutcome
+ *   `invalid`: the loaded session is not one an index can read (the core's coded error);
+ *   `notHeld`: the store's index cannot hold the session and `load` was false.
  */
-export async function readSession(store, sessionId, use, { load = true, wait = (promise) => promise, stopped = NEVER_STOPPED } = {}) {
+
+/**
+ * `use(index)` on the session as the store durably holds it now, in one read; `use` must not await
+ * (a lent index is valid only during the call). Through the store's held index when it has one; else
+ * (no `withSessionIndex`, or a session the index cannot hold) through `store.load`, unless `load` is
+ * false. `wait` wraps each store call (the runner races it against its abort signal) and resolves
+ * `{ value }`, or `{ stopped: true }` to end the read. A throw of `use` on the store's index is the
+ * store call's (`failed: 'withSessionIndex'`); on a loaded session it propagates.
+ * @template T
+ * @param {any} store @param {string} sessionId @param {(index: SessionIndex) => T} use
+ * @param {{ load?: boolean, wait?: (promise: Promise<any>) => Promise<{ value: any } | { stopped: true }> }} [options]
+ * @returns {Promise<{ value: T } | Exclude<ReadOutcome, { value: unknown }>>}
+ */
+export async function readSession(store, sessionId, use, { load = true, wait = settled } = {}) {
   if (typeof methodOf(store, 'withSessionIndex') === 'function') {
+    /** @type {{ value: any } | { stopped: true }} */
     let held;
+    const notHeld = {};
     try {
-      held = await wait(Promise.resolve(store.withSessionIndex(sessionId, (/** @type {any} */ view) => (view === null ? NOT_HELD : use(view)))));
+      held = await wait(Promise.resolve(store.withSessionIndex(sessionId, (/** @type {SessionIndex | null} */ index) => (index === null ? notHeld : use(index)))));
     } catch (error) {
       return { failed: 'withSessionIndex', error };
     }
-    if (held === stopped) return { stopped: true };
-    if (held !== NOT_HELD) return { value: held };
+    if (!('value' in held)) return held;
+    if (held.value !== notHeld) return { value: held.value };
   }
-  if (!load) return { value: NOT_HELD };
-  let session;
+  if (!load) return { notHeld: true };
+  /** @type {{ value: any } | { stopped: true }} */
+  let loaded;
   try {
-    session = await wait(Promise.resolve(store.load(sessionId)));
+    loaded = await wait(Promise.resolve(store.load(sessionId)));
   } catch (error) {
     return { failed: 'load', error };
   }
-  if (session === stopped) return { stopped: true };
-  const view = loadedView(session);
+  if (!('value' in loaded)) return loaded;
+  let index;
   try {
-    return { value: use(view) };
-  } finally {
-    view.free();
+    index = SessionIndex.from(loaded.value);
+  } catch (error) {
+    return { invalid: error };
   }
+  return { value: useFreed(index, use) };
+}
+
+/**
+ * `use` on a SessionIndex of `session`, freed after use; throws the session's errors.
+ * @template T @param {any} session @param {(index: SessionIndex) => T} use @returns {T}
+ */
+export function onSession(session, use) {
+  return useFreed(SessionIndex.from(session), use);
+}
+
+/** @template T @param {SessionIndex} index @param {(index: SessionIndex) => T} use @returns {T} */
+function useFreed(index, use) {
+  try {
+    return use(index);
+  } finally {
+    index.free();
+  }
+}
+
+/** `wait` of a read nothing stops. @param {Promise<any>} promise */
+async function settled(promise) {
+  return { value: await promise };
 }
 
 /** `target[name]`, or undefined when reading it throws. @param {any} target @param {string} name */
@@ -69,31 +83,4 @@ function methodOf(target, name) {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The view of a loaded session: the head and `has` from its fields (a session without a node list
- * has no leaf to match); `index` a SessionIndex of it, made on first use (it throws the session's
- * errors there, as `SessionIndex.from` does).
- * @param {any} session
- */
-function loadedView(session) {
-  const nodes = session !== null && typeof session === 'object' && Array.isArray(session.nodes) ? session.nodes : null;
-  /** @type {any} */
-  let index = null;
-  return {
-    leafId: nodes ? session.leafId : undefined,
-    branchRevision: nodes ? session.branchRevision : undefined,
-    has: (/** @type {string} */ id) => nodes !== null && nodes.some((/** @type {any} */ node) => node && node.id === id),
-    get index() {
-      index ??= WasmIndex.from(session);
-      return index;
-    },
-    project: () => project(session),
-    lazySession: () => session,
-    free: () => {
-      index?.free();
-      index = null;
-    },
-  };
 }

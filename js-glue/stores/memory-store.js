@@ -6,8 +6,8 @@ import { SessionStoreBase } from './base.js';
 import { AsyncMutex } from './sequencing.js';
 import { storeError } from './nodes.js';
 
-/** @typedef {import('./base.js').SessionRow} SessionRow */
-/** @typedef {import('./base.js').NodeRow} NodeRow */
+/** @typedef {import('./store-core.js').SessionRow} SessionRow */
+/** @typedef {import('./store-core.js').NodeRow} NodeRow */
 
 /**
  * @typedef {{ row: SessionRow, nodes: NodeRow[], byId: Map<string, NodeRow> }} MemorySession
@@ -86,7 +86,7 @@ class MemoryDriver {
     return s ? s.nodes.map((n) => n.json) : [];
   }
 
-  /** @param {string} sessionId @param {number} seq @returns {import('./session-indexes.js').SeqRow[]} */
+  /** @param {string} sessionId @param {number} seq @returns {import('./visible-rows.js').SeqRow[]} */
   getNodeRowsAfter(sessionId, seq) {
     const s = this.sessions.get(sessionId);
     if (!s) return [];

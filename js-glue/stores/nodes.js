@@ -8,13 +8,7 @@ import { randomHex } from '../util/random-id.js';
 const WasmIndex = /** @type {import('../wasm-internals.js').InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex));
 
 /** @typedef {import('../bibgenie_compaction.js').SessionNode} SessionNode */
-/** @typedef {import('./base.js').NodeRow} NodeRow */
-
-/**
- * The final tool part states; any other (`input-streaming`, `input-available`, `approval-requested`,
- * `approval-responded`, a state this version does not know) is unfinished, as in the core.
- */
-export const FINISHED_TOOL_STATES = Object.freeze(['output-available', 'output-error', 'output-denied']);
+/** @typedef {import('./store-core.js').NodeRow} NodeRow */
 
 /** A JS Error with a stable `code` (and fields such as `retryable`), like the wasm core's. */
 export { storeError };
@@ -37,34 +31,14 @@ export function isCheckpoint(node) {
   return typeof node === 'object' && node !== null && Object.prototype.hasOwnProperty.call(node, 'checkpoint');
 }
 
-/** A tool part (static or dynamic) not in a final state. @param {unknown} part */
-export function isUnfinishedToolPart(part) {
-  if (typeof part !== 'object' || part === null) return false;
-  const p = /** @type {{ type?: unknown, state?: unknown }} */ (part);
-  const isTool = typeof p.type === 'string' && (p.type.startsWith('tool-') || p.type === 'dynamic-tool');
-  return isTool && typeof p.state === 'string' && !FINISHED_TOOL_STATES.includes(p.state);
-}
-
 /**
- * The chat transport's mark of a response cut by Stop (`metadata.aborted === true`) or by an error
- * (`metadata.finishReason === 'error'`): nothing will finish its tool parts.
- * @param {unknown} message
+ * Rule `interrupted-tool`, as the core applies it (src/session/workflow.rs): the message stored as
+ * `json` has an unfinished tool part that can still complete as far as the message tells (not cut).
+ * It is pending only while no user message follows it on the branch (the store checks that part).
+ * @param {string} json
  */
-export function isCutMessage(message) {
-  const metadata = typeof message === 'object' && message !== null ? /** @type {{ metadata?: { aborted?: unknown, finishReason?: unknown } }} */ (message).metadata : undefined;
-  if (typeof metadata !== 'object' || metadata === null) return false;
-  return metadata.aborted === true || metadata.finishReason === 'error';
-}
-
-/**
- * Rule `interrupted-tool`, as the core applies it: a message whose unfinished tool part can still
- * complete as far as the message tells (not cut). It is pending only while no user message follows
- * it on the branch (the store checks that part).
- * @param {unknown} message
- */
-export function mayStillCompleteTool(message) {
-  const parts = typeof message === 'object' && message !== null ? /** @type {{ parts?: unknown }} */ (message).parts : undefined;
-  return Array.isArray(parts) && parts.some(isUnfinishedToolPart) && !isCutMessage(message);
+export function mayStillCompleteTool(json) {
+  return WasmIndex.mayStillCompleteTool(json);
 }
 
 /**

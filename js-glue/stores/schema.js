@@ -112,7 +112,7 @@ export const SQL = Object.freeze({
  * A sessions row (column names as keys) as the store's SessionRow; numbers through Number()
  * because Zotero may hand back other numeric types.
  * @param {any} r
- * @returns {import('./base.js').SessionRow}
+ * @returns {import('./store-core.js').SessionRow}
  */
 export function sessionRow(r) {
   return {
@@ -129,7 +129,7 @@ export function sessionRow(r) {
   };
 }
 
-/** @param {import('./base.js').SessionRow} row */
+/** @param {import('./store-core.js').SessionRow} row */
 export function sessionParams(row) {
   return [row.id, row.leafId, row.branchRevision, row.baseSessionId, row.baseNodeId, row.createdAt, row.updatedAt, row.title, row.appKey, row.generation];
 }

@@ -1,6 +1,6 @@
-// The store-held index of an open session: a wasm SessionIndex fed with each node's stored JSON text
-// (the rows' text: no parse + stringify round trip), kept beside the texts it was fed, per driver
-// (stores sharing one connection share them). It is brought up to date before every use:
+// The store-held index of an open session: the package's SessionIndex fed with each node's stored
+// JSON text (the rows' text: no parse + stringify round trip), per connection (stores sharing one
+// connection share them), lent to `withSessionIndex` callbacks. It is brought up to date before every use:
 // - own writes (through any store on the driver): appended rows are read after the last seq seen;
 //   a node updated in place (updateMessageParts) is replaced from its row (`replaceText`);
 //   a deleted session frees the indexes seeing it;
@@ -8,12 +8,13 @@
 //   change token (SQLite `PRAGMA data_version`) read before and after the rows; when it moved,
 //   a changed head is not explained by own writes, so the index is rebuilt from the rows' text.
 // Anything that cannot be caught up rebuilds; a session the index cannot hold (a node the typed
-// reader leaves to the whole session's read, no leaf, wasm not loaded) gives no view.
-import { SessionIndex } from '../bibgenie_compaction.js';
-import { ancestorChain } from './nodes.js';
+// reader leaves to the whole session's read, no leaf, wasm not loaded) gives no index (null).
+import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
+import { storeHeldIndex } from '../session/session-index.js';
+import { visibleRows } from './visible-rows.js';
 
-/** The wasm class with the text appends the stores use (declared in wasm-internals.d.ts). */
-const WasmIndex = /** @type {import('../wasm-internals.js').InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex));
+/** @import { SessionIndex } from '../session/session-index.js' */
+/** @typedef {import('./visible-rows.js').SeqRow} SeqRow */
 
 /** Sessions from this many characters of text reserve wasm memory before a build. */
 const RESERVE_FROM_CHARS = 1 << 20;
@@ -27,16 +28,15 @@ const HELD_BYTES_PER_CHAR = 1.6;
 export const HELD_SESSION_INDEXES = 4;
 
 /**
- * @typedef {{ seq: number, id: string, parentId: string | null, json: string, session?: string }} SeqRow
  * @typedef {{
- *   index: import('../wasm-internals.js').InternalSessionIndex, texts: string[], ids: Map<string, number>, owners: Map<string, string>, chain: Set<string>,
+ *   index: SessionIndex, owners: Map<string, string>, chain: Set<string>,
  *   seq: number, leafId: string | null, branchRevision: number, createdAt: number, generation: string | null,
  *   baseSessionId: string | null, baseNodeId: string | null, token: unknown,
- *   replaced: Map<string, string>, lastOwnId: string | null, parsed: Map<number, { text: string, value: unknown }>,
+ *   replaced: Map<string, string>, lastOwnId: string | null,
  * }} Held
+ *   `index`: the store's SessionIndex of the session (its nodes are the rows' text);
  *   `owners`: the session each held node is a row of (a fork's inherited nodes are its base's);
- *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session);
- *   `parsed`: the last projection's messages as parsed from their text (never handed out: copies are).
+ *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session).
  */
 
 /**
@@ -55,8 +55,8 @@ function heldOf(driver) {
   return map;
 }
 
-/** A view whose read another connection wrote into: tried again, then left to load(). */
-const MOVED = Symbol('moved');
+/** What a sync answers when another connection wrote into its read: tried again, then left to load(). */
+const MOVED = Object.freeze({ moved: true });
 const SYNC_ATTEMPTS = 3;
 
 /** @param {Map<string, Held>} map @param {string} sessionId */
@@ -64,7 +64,7 @@ function drop(map, sessionId) {
   const held = map.get(sessionId);
   if (!held) return;
   map.delete(sessionId);
-  held.index.free();
+  storeHeldIndex.free(held.index);
 }
 
 /**
@@ -96,30 +96,7 @@ export function releaseIndex(/** @type {object} */ driver, /** @type {string} */
 }
 
 /**
- * The rows visible in a session, in load() order: for a fork, the ancestor chain of its base node
- * (recursively) and then its own rows; as SessionStoreBase#visibleJsons, from the id columns.
- * `lastSeq`: the seq of the session's own last row (0 for none).
- * @param {any} driver @param {import('./base.js').SessionRow} row @param {Set<string>} chain sessions read (filled)
- * @returns {Generator<unknown, { rows: SeqRow[], lastSeq: number, lastOwnId: string | null }, any>}
- */
-function* visibleRows(driver, row, chain) {
-  /** @type {SeqRow[]} */
-  const own = yield driver.getNodeRowsAfter(row.id, 0);
-  for (const r of own) r.session = row.id;
-  const lastSeq = own.length ? own[own.length - 1].seq : 0;
-  const lastOwnId = own.length ? own[own.length - 1].id : null;
-  const seen = chain.has(row.id);
-  chain.add(row.id);
-  if (row.baseSessionId === null || row.baseNodeId === null || seen) return { rows: own, lastSeq, lastOwnId };
-  const base = yield driver.getSession(row.baseSessionId);
-  if (!base) return { rows: own, lastSeq, lastOwnId };
-  const { rows: baseRows } = yield* visibleRows(driver, base, chain);
-  const kept = ancestorChain(new Map(baseRows.map((r) => [r.id, r])), row.baseNodeId);
-  return { rows: [...baseRows.filter((r) => kept.has(r.id)), ...own], lastSeq, lastOwnId };
-}
-
-/**
- * @param {any} driver @param {import('./base.js').SessionRow} row
+ * @param {any} driver @param {import('./store-core.js').SessionRow} row
  * @returns {Generator<unknown, Held | null, any>}
  */
 function* build(driver, row) {
@@ -127,81 +104,53 @@ function* build(driver, row) {
   const { rows, lastSeq, lastOwnId } = yield* visibleRows(driver, row, chain);
   let index;
   try {
-    index = WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 });
+    index = storeHeldIndex.create();
   } catch {
     return null; // wasm not loaded
   }
-  const texts = [];
-  const ids = new Map();
   const owners = new Map();
   try {
     let chars = 0;
     for (const r of rows) chars += r.json.length;
     // What the index holds of a node is about twice its text (the text and what is read from it).
-    if (chars > RESERVE_FROM_CHARS) WasmIndex.reserveText(Math.floor(chars * HELD_BYTES_PER_CHAR));
+    if (chars > RESERVE_FROM_CHARS) /** @type {any} */ (WasmIndex).reserveText(Math.floor(chars * HELD_BYTES_PER_CHAR));
     for (const r of rows) {
-      index.appendText(r.json);
-      ids.set(r.id, texts.length);
+      storeHeldIndex.append(index, r.id, r.json);
       owners.set(r.id, /** @type {string} */ (r.session));
-      texts.push(r.json);
     }
-    index.setLeaf(/** @type {string} */ (row.leafId), row.branchRevision); // not null: syncOnce returns first
+    storeHeldIndex.setLeaf(index, /** @type {string} */ (row.leafId), row.branchRevision); // not null: syncOnce returns first
   } catch {
-    index.free();
+    storeHeldIndex.free(index);
     return null;
   }
   return {
-    index, texts, ids, owners, chain, seq: lastSeq,
+    index, owners, chain, seq: lastSeq,
     leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt, generation: row.generation ?? null,
     baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined,
-    replaced: new Map(), lastOwnId, parsed: new Map(),
+    replaced: new Map(), lastOwnId,
   };
 }
 
 /**
- * A deep copy of what JSON.parse made (plain objects, arrays, primitives): own keys in their order,
- * `__proto__` kept as an own key as JSON.parse keeps it.
- * @param {unknown} value @returns {unknown}
- */
-function copyJson(value) {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    const out = [];
-    for (let i = 0; i < value.length; i++) out.push(copyJson(value[i]));
-    return out;
-  }
-  /** @type {Record<string, unknown>} */
-  const out = {};
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    const copied = copyJson(/** @type {Record<string, unknown>} */ (value)[key]);
-    if (key === '__proto__') Object.defineProperty(out, key, { value: copied, enumerable: true, configurable: true, writable: true });
-    else out[key] = copied;
-  }
-  return out;
-}
-
-/**
- * The view of a session through its held index, brought up to date (or built) inside the caller's
- * read; null when the index cannot hold the session. Throws `unknown-session` as load() does.
+ * The store's SessionIndex of a session, brought up to date (or built) inside the caller's read;
+ * null when the index cannot hold the session. Throws `unknown-session` as load() does.
  * @param {any} driver
  * @param {string} sessionId
- * @param {(driver: any, sessionId: string) => Generator<unknown, import('./base.js').SessionRow, any>} readRow
- * @returns {Generator<unknown, SessionView | null, any>}
+ * @param {(driver: any, sessionId: string) => Generator<unknown, import('./store-core.js').SessionRow, any>} readRow
+ * @returns {Generator<unknown, SessionIndex | null, any>}
  */
 export function* syncedView(driver, sessionId, readRow) {
   for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
-    const view = yield* syncOnce(driver, sessionId, readRow);
-    if (view !== MOVED) return view;
+    const index = yield* syncOnce(driver, sessionId, readRow);
+    if (index !== MOVED) return /** @type {SessionIndex | null} */ (index);
   }
   return null; // another connection keeps writing meanwhile: the caller reads through load()
 }
 
 /**
  * @param {any} driver @param {string} sessionId
- * @param {(driver: any, sessionId: string) => Generator<unknown, import('./base.js').SessionRow, any>} readRow
- * @returns {Generator<unknown, SessionView | null | typeof MOVED, any>}
+ * @param {(driver: any, sessionId: string) => Generator<unknown, import('./store-core.js').SessionRow, any>} readRow
+ * @returns {Generator<unknown, SessionIndex | null | typeof MOVED, any>}
  */
 function* syncOnce(driver, sessionId, readRow) {
   const tokenBefore = driver.changeToken ? yield driver.changeToken() : null;
@@ -241,13 +190,13 @@ function* syncOnce(driver, sessionId, readRow) {
     return MOVED;
   }
   held.token = tokenAfter;
-  return new SessionView(held);
+  return held.index;
 }
 
 /**
  * Brings `held` up to `row` incrementally; false when only a rebuild can (a foreign write that
  * moved the head, another session under the same id, a replaced node gone, a refused node).
- * @param {any} driver @param {Held} held @param {import('./base.js').SessionRow} row @param {unknown} tokenBefore
+ * @param {any} driver @param {Held} held @param {import('./store-core.js').SessionRow} row @param {unknown} tokenBefore
  * @returns {Generator<unknown, boolean, any>}
  */
 function* caughtUp(driver, held, row, tokenBefore) {
@@ -259,35 +208,28 @@ function* caughtUp(driver, held, row, tokenBefore) {
   if (foreign && headMoved) return false;
   if (foreign && held.lastOwnId !== null) {
     // The same head yet another session under this id (deleted and recreated elsewhere)?
-    /** @type {import('./base.js').NodeRow | null} */
+    /** @type {import('./store-core.js').NodeRow | null} */
     const last = yield driver.getNode(row.id, held.lastOwnId);
-    if (!last || last.json !== held.texts[/** @type {number} */ (held.ids.get(held.lastOwnId))]) return false;
+    if (!last || last.json !== storeHeldIndex.textOf(held.index, held.lastOwnId)) return false;
   }
-  let copied = false;
   for (const [id, owner] of held.replaced) {
-    /** @type {import('./base.js').NodeRow | null} */
+    /** @type {import('./store-core.js').NodeRow | null} */
     const stored = yield driver.getNode(owner, id);
     if (!stored) return false;
     try {
-      held.index.replaceText(stored.json);
+      storeHeldIndex.replace(held.index, id, stored.json);
     } catch {
       return false;
     }
-    // Copied, never changed in place: a session handed out earlier keeps the texts it was given.
-    if (!copied) held.texts = held.texts.slice();
-    copied = true;
-    held.texts[/** @type {number} */ (held.ids.get(id))] = stored.json;
   }
   held.replaced.clear();
   /** @type {SeqRow[]} */
   const added = yield driver.getNodeRowsAfter(row.id, held.seq);
   try {
     for (const r of added) {
-      held.index.appendText(r.json);
-      held.ids.set(r.id, held.texts.length);
+      storeHeldIndex.append(held.index, r.id, r.json);
       held.owners.set(r.id, row.id);
       held.lastOwnId = r.id;
-      held.texts.push(r.json);
       held.seq = r.seq;
     }
     if (headMoved || added.length) {
@@ -296,8 +238,8 @@ function* caughtUp(driver, held, row, tokenBefore) {
       // Down a chain of new rows one child at a time: the index extends its branch in place then,
       // instead of walking the whole branch again (11 ms at 10,000 messages for one turn's two rows).
       const leafId = /** @type {string} */ (row.leafId); // not null: syncOnce returns first
-      for (const id of newChainTo(added, from, leafId)) held.index.setLeaf(id, row.branchRevision);
-      held.index.setLeaf(leafId, row.branchRevision);
+      for (const id of newChainTo(added, from, leafId)) storeHeldIndex.setLeaf(held.index, id, row.branchRevision);
+      storeHeldIndex.setLeaf(held.index, leafId, row.branchRevision);
       held.leafId = row.leafId;
       held.branchRevision = row.branchRevision;
     }
@@ -324,93 +266,4 @@ function newChainTo(added, from, leafId) {
     if (chain.length > added.length) break; // a cycle written by hand
   }
   return [];
-}
-
-/**
- * What a caller of `withSessionIndex` gets: the session as durably stored now, through its index.
- * Valid only inside the callback (the index may be caught up, rebuilt or freed afterwards); what it
- * hands out (messages, sessions) are fresh objects, equal to a parse of the stored text.
- */
-export class SessionView {
-  #held;
-  #count;
-
-  /** @param {Held} held */
-  constructor(held) {
-    this.#held = held;
-    this.#count = held.texts.length;
-    this.leafId = /** @type {string} */ (held.leafId);
-    this.branchRevision = held.branchRevision;
-  }
-
-  /**
-   * `plan`, `estimate`, `summaryRequest`, `cacheBreakpoints` and `checkCommit` of the wasm index (the index stays the store's: never freed here).
-   * @returns {import('../glue.js').SessionView['index']}
-   */
-  get index() {
-    const index = this.#held.index;
-    return {
-      plan: (model, options) => index.plan(model, options),
-      estimate: (model, options) => index.estimate(model, options),
-      summaryRequest: (plan, model) => index.summaryRequest(plan, model),
-      cacheBreakpoints: (model, options) => index.cacheBreakpoints(model, options),
-      checkCommit: (plan) => index.checkCommit(plan),
-    };
-  }
-
-  /** Nodes visible in the session. */
-  get size() {
-    return this.#count;
-  }
-
-  /** Whether a node with this id is visible in the session. */
-  has(/** @type {string} */ id) {
-    const at = this.#held.ids.get(id);
-    return at !== undefined && at < this.#count;
-  }
-
-  /**
-   * The model projection with the messages parsed from the stored text (the positions projected only).
-   * Each projected text is parsed once while it stays projected and unchanged; every call hands out
-   * deep copies of that parse (fresh objects, equal to a parse of the text, strings shared).
-   * @returns {ReturnType<import('../glue.js').SessionView['project']>}
-   */
-  project() {
-    const held = this.#held;
-    const { items, checkpointId, keptFromId } = held.index.projectPositions();
-    const texts = held.texts;
-    /** @type {Map<number, { text: string, value: unknown }>} */
-    const parsed = new Map();
-    const messages = items.map((item) => {
-      if (typeof item !== 'number') return item.summary;
-      const text = texts[item];
-      let entry = held.parsed.get(item);
-      if (entry === undefined || entry.text !== text) entry = { text, value: JSON.parse(text) };
-      parsed.set(item, entry);
-      return /** @type {any} */ (copyJson(entry.value));
-    });
-    held.parsed = parsed; // only what this projection holds is kept
-    return { checkpointId, keptFromId, messages };
-  }
-
-  /**
-   * The session as load() returns it, with `nodes` parsed when first read (from the texts held now,
-   * which are never changed in place: a later update rebuilds with new texts).
-   * @returns {import('../bibgenie_compaction.js').Session}
-   */
-  lazySession() {
-    const texts = this.#held.texts;
-    const count = this.#count;
-    const session = { leafId: this.leafId, branchRevision: this.branchRevision };
-    Object.defineProperty(session, 'nodes', {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const nodes = texts.slice(0, count).map((text) => JSON.parse(text));
-        Object.defineProperty(session, 'nodes', { value: nodes, enumerable: true, configurable: true, writable: true });
-        return nodes;
-      },
-    });
-    return /** @type {any} */ (session);
-  }
 }

@@ -14,8 +14,8 @@ import { AsyncMutex } from './sequencing.js';
 import { storeError } from './nodes.js';
 import { SQL, schemaSteps, SCHEMA_VERSION, sessionParams, sessionRow } from './schema.js';
 
-/** @typedef {import('./base.js').SessionRow} SessionRow */
-/** @typedef {import('./base.js').NodeRow} NodeRow */
+/** @typedef {import('./store-core.js').SessionRow} SessionRow */
+/** @typedef {import('./store-core.js').NodeRow} NodeRow */
 
 /**
  * The part of a better-sqlite3 Database this store uses.
@@ -177,7 +177,7 @@ class SqliteDriver {
     return this.stmt(SQL.selectNodes).all(sessionId).map((r) => r.json);
   }
 
-  /** @param {string} sessionId @param {number} seq @returns {import('./session-indexes.js').SeqRow[]} */
+  /** @param {string} sessionId @param {number} seq @returns {import('./visible-rows.js').SeqRow[]} */
   getNodeRowsAfter(sessionId, seq) {
     return this.stmt(SQL.selectNodeRowsAfter).all(sessionId, seq).map((r) => ({ seq: Number(r.seq), id: r.id, parentId: r.parent_id, json: r.json }));
   }

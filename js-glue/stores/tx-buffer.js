@@ -2,8 +2,8 @@
 
 import { checkHeadMove, nodeJson, nodeRow, requireId, storeError } from './nodes.js';
 
-/** @typedef {import('./base.js').SessionRow} SessionRow */
-/** @typedef {import('./base.js').NodeRow} NodeRow */
+/** @typedef {import('./store-core.js').SessionRow} SessionRow */
+/** @typedef {import('./store-core.js').NodeRow} NodeRow */
 /** @typedef {import('../bibgenie_compaction.js').StoreTx} StoreTx */
 
 /**

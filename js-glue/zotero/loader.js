@@ -1,11 +1,11 @@
 // Loading the wasm inside a Zotero plugin (Zotero 7 / Firefox 115, Zotero 8+ / Firefox 140).
 //
-// Works when bundled by esbuild as an IIFE: no import.meta, no window, no AbortController, no
-// top-level import of the wasm-bindgen module (the caller hands its functions over), so this
-// file can be bundled with the slim entry as a classic script.
+// Works when bundled by esbuild as an IIFE: no import.meta, no window, no AbortController, so this
+// file can be bundled with the slim entry as a classic script. It starts the package's own copy of
+// the wasm-bindgen module (the one every export of the package uses).
 
+import initWasm, { resetWasmState, version } from '../bibgenie_compaction.js';
 import { PACKAGE_VERSION } from '../util/version.js';
-import { releaseHeldSessions } from '../session/session-index.js';
 
 /** @import { WasmBytes, WasmModule } from '../bibgenie_compaction.js' */
 /**
@@ -13,26 +13,14 @@ import { releaseHeldSessions } from '../session/session-index.js';
  * @typedef {WasmBytes | WasmModule} WasmSource
  */
 /**
- * @template [B=unknown]
  * @typedef {object} LoadCompactionOptions
  * @property {string | URL} [wasmURL] e.g. `chrome://<addonRef>/content/bibgenie_compaction_bg.wasm`
  * @property {WasmSource} [wasmBytes] The bytes (or a compiled module) instead of a URL.
- * @property {B & {
- *   initSync?: (input: { module: WasmSource }) => unknown,
- *   default?: (input: { module_or_path: WasmSource }) => Promise<unknown>,
- *   version?: () => string,
- *   resetWasmState?: () => void,
- * }} [bindings] The wasm-bindgen module: the namespace (`import * as bindings from 'bibgenie-compaction/slim'`)
- *   or, tree-shaken, `{ initSync, version, resetWasmState }` imported by name. With `version` the
- *   loader checks the .wasm against this JavaScript; with `resetWasmState` a failed load can be retried.
- * @property {(input: { module: WasmSource }) => unknown} [initSync]
- * @property {(input: { module_or_path: WasmSource }) => Promise<unknown>} [init]
- * @property {() => void} [resetWasmState]
  * @property {{ HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ status?: number, response: ArrayBuffer }> } }} [Zotero]
  *   Defaults to the global Zotero when there is one.
  */
 
-/** @type {Promise<unknown> | null} */
+/** @type {Promise<void> | null} */
 let loaded = null;
 
 /** @param {string} message @param {unknown} [cause] @param {string} [code] */
@@ -119,23 +107,8 @@ function nonEmpty(response, status) {
   return /** @type {ArrayBuffer} */ (response);
 }
 
-/**
- * Undoes a failed start or a rejected version, so that a retry with the right bytes initializes
- * for real instead of finding wasm-bindgen's half-set instance.
- * @param {LoadCompactionOptions} options
- */
-function forgetInstance(options) {
-  const reset = options.resetWasmState ?? options.bindings?.resetWasmState;
-  if (typeof reset === 'function') reset();
-}
-
 /** @param {LoadCompactionOptions} options */
 async function load(options) {
-  const initAsync = options.init ?? options.bindings?.default;
-  const initSync = options.initSync ?? options.bindings?.initSync;
-  if (typeof initAsync !== 'function' && typeof initSync !== 'function') {
-    throw loadError('loadCompaction: pass bindings (the wasm-bindgen module), initSync or init');
-  }
   let source = options.wasmBytes;
   if (source === undefined) {
     if (options.wasmURL === undefined) throw loadError('loadCompaction: pass wasmURL or wasmBytes');
@@ -154,36 +127,32 @@ async function load(options) {
     throw compileError(source, cause);
   }
   const where = options.wasmURL === undefined ? 'the wasm bytes' : String(options.wasmURL);
-  let output;
   try {
-    output = typeof initAsync === 'function'
-      ? await initAsync({ module_or_path: module })
-      : /** @type {Function} */ (initSync)({ module });
+    await initWasm({ module_or_path: module });
   } catch (cause) {
-    forgetInstance(options);
+    // Forgotten, so that a retry with the right bytes initializes for real.
+    resetWasmState();
     throw loadError(`loadCompaction: ${where} could not be started (a different build of bibgenie-compaction, or not it at all?)`, cause);
   }
-  checkVersion(options, where);
-  return options.bindings ?? output;
+  checkVersion(where);
 }
 
 /**
  * A stale .wasm (an old copy left in the plugin's content folder) against this JavaScript is a
- * clear error, not a later crash. Needs `bindings` (the version() export).
- * @param {LoadCompactionOptions} options @param {string} where
+ * clear error, not a later crash.
+ * @param {string} where
  */
-function checkVersion(options, where) {
-  const version = options.bindings?.version;
-  if (typeof version !== 'function' || PACKAGE_VERSION === 'source') return;
+function checkVersion(where) {
+  if (PACKAGE_VERSION === 'source') return;
   let actual;
   try {
     actual = version();
   } catch (cause) {
-    forgetInstance(options);
+    resetWasmState();
     throw loadError(`loadCompaction: ${where} does not report its version (a different build of bibgenie-compaction?)`, cause);
   }
   if (actual === PACKAGE_VERSION) return;
-  forgetInstance(options);
+  resetWasmState();
   const error = loadError(
     `loadCompaction: ${where} is bibgenie-compaction ${String(actual)} but its JavaScript is ${PACKAGE_VERSION}: ` +
       'copy node_modules/bibgenie-compaction/bibgenie_compaction_bg.wasm into the plugin again (the build hook does it)',
@@ -194,74 +163,36 @@ function checkVersion(options, where) {
 }
 
 /**
- * Loads and initializes the wasm once per plugin lifetime; later calls wait for the same load and
- * resolve to their own `bindings` when they give the same module's (else `already-loaded`). A failed load (code `wasm-load-failed`) is forgotten, wasm-bindgen's
- * state included when `bindings` has `resetWasmState`, so it can be retried. Resolves to `bindings`
- * when given, otherwise to what the init function returned.
+ * Loads and starts the package's wasm once per plugin lifetime; later calls wait for the same load.
+ * A failed load (code `wasm-load-failed`, or `wasm-compile-blocked`) is forgotten, so it can be
+ * retried.
  *
- *   import { initSync, version, resetWasmState } from 'bibgenie-compaction/slim';
- *   await loadCompaction({ bindings: { initSync, version, resetWasmState }, wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
+ *   await loadCompaction({ wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
  *
- * Every failure rejects with code `wasm-load-failed` (unreadable or empty file, not wasm, start
- * failed, or a .wasm of another version: then `expected` and `actual` name both) and can be
- * retried; `wasm-compile-blocked` when the scope may not compile wasm (Firefox 153+ privileged code
- * without Zotero's eval prefs).
- * @template B
- * @overload
- * @param {LoadCompactionOptions<B> & { bindings: B }} options
- * @returns {Promise<B>}
- */
-/**
- * A later call waits for the first call's load: with `bindings` of the same module it resolves to
- * them (another copy of the module: `already-loaded`), without, to what the first call resolved to.
- * @overload
+ * It fetches (Zotero.HTTP, else fetch, else XMLHttpRequest), compiles and starts the wasm. Every
+ * failure rejects with code `wasm-load-failed` (unreadable or empty file, not wasm, start failed, or
+ * a .wasm of another version: then `expected` and `actual` name both) and can be retried;
+ * `wasm-compile-blocked` when the scope may not compile wasm (Firefox 153+ privileged code without
+ * Zotero's eval prefs).
  * @param {LoadCompactionOptions} options
- * @returns {Promise<unknown>}
- */
-/**
- * @param {LoadCompactionOptions} options
- * @returns {Promise<any>}
+ * @returns {Promise<void>}
  */
 export function loadCompaction(options) {
-  if (loaded) return laterLoad(loaded, options);
+  if (loaded) return loaded;
   if (!options || typeof options !== 'object') return Promise.reject(loadError('loadCompaction: options are required'));
   const attempt = load(options);
   loaded = attempt;
-  loadedBindings = options.bindings ?? null;
   attempt.catch(() => {
     if (loaded === attempt) loaded = null;
   });
   return attempt;
 }
 
-/** The bindings the first load was given (a later call's are compared with them). @type {LoadCompactionOptions['bindings'] | null} */
-let loadedBindings = null;
-
 /**
- * A later call: waits for the same load, and resolves to its own `bindings` (as typed) when they are
- * the same module's functions; bindings of another copy of the module were never initialized:
- * `already-loaded`.
- * @param {Promise<unknown>} first @param {LoadCompactionOptions | undefined} options
- */
-function laterLoad(first, options) {
-  const bindings = options && typeof options === 'object' ? options.bindings : undefined;
-  if (!bindings || bindings === loadedBindings) return first;
-  const held = loadedBindings;
-  const same = held && /** @type {const} */ (['initSync', 'default', 'version', 'resetWasmState']).every(
-    (name) => bindings[name] === undefined || held[name] === undefined || bindings[name] === held[name]);
-  if (!same) {
-    return Promise.reject(loadError('loadCompaction: already loaded with other bindings (another copy of the module?); call unloadCompaction() first', undefined, 'already-loaded'));
-  }
-  return first.then(() => bindings);
-}
-
-/**
- * Forgets the loaded instance (plugin shutdown, tests) and frees the hidden indexes of the stateless
- * calls (up to two sessions). Wasm objects the plugin still holds (SessionIndex) must be freed with
- * their `free()` before this, and stores closed (`store.close()` frees their per-session indexes).
+ * Forgets the load (plugin shutdown, tests): the next loadCompaction loads again. Wasm objects the
+ * plugin still holds (a SessionIndex) must be freed with their `free()` before this, and stores
+ * closed (`store.close()` frees their per-session indexes).
  */
 export function unloadCompaction() {
-  releaseHeldSessions();
   loaded = null;
-  loadedBindings = null;
 }

@@ -260,6 +260,18 @@ impl SessionIndex {
         Ok(())
     }
 
+    /// Rule `interrupted-tool` for the stores' in-place updates, applied to one stored node's JSON
+    /// text: a message whose unfinished tool part can still complete as far as the message tells
+    /// (`Message::has_pending_tool`: not cut). Whether it is pending also depends on the branch,
+    /// which the store walks (no user message after it). Unreadable text: false.
+    #[wasm_bindgen(js_name = mayStillCompleteTool, skip_typescript)]
+    pub fn may_still_complete_tool(text: &str) -> bool {
+        match Node::parse_strict_text(text) {
+            Ok(Node { kind: session::NodeKind::Message(message), .. }) => message.has_pending_tool(),
+            _ => false,
+        }
+    }
+
     #[wasm_bindgen(js_name = checkCompactInputs, skip_typescript)]
     pub fn check_compact_inputs(model: JsValue, mode: JsValue, draft: JsValue, overhead: JsValue) -> Result<(), JsValue> {
         Ok(super::args::check_compact_inputs(&model, &mode, &draft, &overhead)?)

@@ -27,7 +27,7 @@ const MAIN_JS = `import { init, MemoryStore, CompactionController, extractiveSum
 async function run() {
   await init();
   const store = new MemoryStore();
-  const { id: sessionId } = await store.createSession(); // the older name: this test is about loading the wasm
+  const { sessionId } = await store.createSession();
   await store.appendMessage(sessionId, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Review canine nutrition; peer-reviewed only.' }] });
   await store.appendMessage(sessionId, { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Found 12 items in your library.' }] });
   const controller = new CompactionController({

@@ -62,29 +62,16 @@ async function failure(fn) {
 /** `[object X]`'s X: ArrayBuffer, Uint8Array, WebAssembly.Module. */
 const kindOf = (value) => Object.prototype.toString.call(value).slice(8, -1);
 
-// What initSync was handed, call by call, so the test sees how the instance was made.
-const initSyncCalls = [];
-// The named (tree-shaken) form of the loader's bindings.
-const bindings = {
-  initSync: (input) => {
-    initSyncCalls.push(kindOf(input && input.module));
-    return compaction.initSync(input);
-  },
-  version: compaction.version,
-  resetWasmState: compaction.resetWasmState,
-};
-
 async function run(script) {
   const loading = {
     beforeLoad: await failure(() => compaction.version()),
-    otherModule: await failure(() => compaction.loadCompaction({ bindings, wasmBytes: OTHER_MODULE })),
+    otherModule: await failure(() => compaction.loadCompaction({ wasmBytes: OTHER_MODULE })),
     afterFailedLoad: await failure(() => compaction.version()),
-    missingFile: await failure(() => compaction.loadCompaction({ bindings, wasmURL: new URL('/missing.wasm', location.href).href })),
+    missingFile: await failure(() => compaction.loadCompaction({ wasmURL: new URL('/missing.wasm', location.href).href })),
   };
   const bytes = await loadArrayBuffer(script.dataset.wasm);
-  const callsBefore = initSyncCalls.length;
-  await compaction.loadCompaction({ bindings, wasmBytes: bytes });
-  const load = { bytes: kindOf(bytes), byteLength: bytes.byteLength, initSync: initSyncCalls.slice(callsBefore) };
+  const loaded = await compaction.loadCompaction({ wasmBytes: bytes });
+  const load = { bytes: kindOf(bytes), byteLength: bytes.byteLength, resolved: loaded === undefined ? 'undefined' : kindOf(loaded) };
   const results = {};
   for (const [name, check] of Object.entries(CHECKS)) results[name] = runCheck(name, check);
   return { ok: true, results, loading, load };

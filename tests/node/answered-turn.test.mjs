@@ -73,7 +73,7 @@ const checkpointsOf = (session) => session.nodes.filter((n) => 'checkpoint' in n
 for (const backend of stores) {
   async function open(session) {
     const handle = backend.open();
-    const { sessionId } = await handle.store.importSession(session, { id: 'pane-1' });
+    const { sessionId } = await handle.store.importSession(session, { sessionId: 'pane-1' });
     const { summarize, calls } = scriptedSummarizer(() => validSummary());
     const controller = new CompactionController({ store: handle.store, sessionId, model: MODEL_16K, summarize });
     return { ...handle, sessionId, controller, summarizerCalls: calls };
@@ -261,12 +261,12 @@ for (const sdk of sdks) {
 
   async function setup(session) {
     const store = new MemoryStore();
-    const { sessionId } = await store.importSession(session, { id: 'chat-pane' });
+    const { sessionId } = await store.importSession(session, { sessionId: 'chat-pane' });
     const controller = new CompactionController({ store, sessionId, model: MODEL_16K, summarize: scriptedSummarizer(() => validSummary()).summarize });
     const languageModel = answering();
     let n = 0;
     const transport = new CompactionChatTransport({
-      controller, store, sessionId, generateMessageId: () => `resp-${++n}`,
+      controller, generateMessageId: () => `resp-${++n}`,
       streamResponse: async ({ messages, abortSignal }) =>
         sdk.ai.streamText({ model: languageModel, messages: await sdk.ai.convertToModelMessages(messages), abortSignal }),
     });

@@ -48,7 +48,7 @@ test('a background check whose timer fires while another window streams does not
   const windowOf = () => {
     const controller = new CompactionController({ store, sessionId, model: MODEL, summarize, cache: profile, now, backgroundCompaction: true });
     const transport = new CompactionChatTransport({
-      controller, store, sessionId,
+      controller,
       streamResponse: async ({ messages, abortSignal }) => ai.streamText({ model, messages: ai.convertToModelMessages(messages), abortSignal }),
     });
     return { controller, transport };

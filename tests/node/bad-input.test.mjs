@@ -285,8 +285,8 @@ test('a checkpoint whose boundary is off its branch: dangling-boundary, read-onl
 
 test('stores: every refusal carries its code, and a refused call writes nothing', async () => {
   const store = new compaction.MemoryStore();
-  await store.importSession(linear(1), { id: 's', appKey: 'ITEM' });
-  await store.fork('s', 'A1', { id: 'f' });
+  await store.importSession(linear(1), { sessionId: 's', appKey: 'ITEM' });
+  await store.fork('s', 'A1', { sessionId: 'f' });
   const before = JSON.stringify(await store.load('s'));
   const cases = [
     ['invalid-argument', () => store.load('')],
@@ -298,7 +298,7 @@ test('stores: every refusal carries its code, and a refused call writes nothing'
     ['missing-parent', () => store.appendMessage('s', user('x', 'nowhere', 'x'))],
     ['unknown-session', () => store.load('nope')],
     ['unknown-node', () => store.moveLeaf('s', 'nope')],
-    ['session-exists', () => store.createSession({ id: 's' })],
+    ['session-exists', () => store.createSession({ sessionId: 's' })],
     ['not-updatable', () => store.updateMessageParts('s', 'U1', [])],
     ['invalid-revision', () => store.transaction('s', (tx) => tx.setLeaf('U1', 2))],
     ['missing-leaf', () => store.transaction('s', (tx) => tx.setLeaf('nope', 3))],
@@ -333,7 +333,7 @@ test('lookupLedger: a bad ledger is invalid-ledger, a bad query invalid-options;
 test('a summary over its budget: compact fails with summary-over-budget and writes nothing', async () => {
   const store = new compaction.MemoryStore();
   const session = linear(6);
-  await store.importSession(session, { id: 's1' });
+  await store.importSession(session, { sessionId: 's1' });
   const before = JSON.stringify(await store.load('s1'));
   const sections = ['Research Goal', 'User Requirements and Constraints', 'Research Progress', 'Findings and Evidence',
     'Key Zotero Resources', 'Decisions', 'Next Steps', 'Critical Context'];
@@ -349,10 +349,10 @@ test('a summary over its budget: compact fails with summary-over-budget and writ
 // initialized: tests/node/pack-consumer-loader.test.mjs runs them in a fresh process.
 test('the chat turn: a message that is not a UIMessage, or a draft already in the session, gets a code and writes nothing', async () => {
   const store = new compaction.MemoryStore();
-  await store.importSession(linear(2), { id: 'turn' });
+  await store.importSession(linear(2), { sessionId: 'turn' });
   const before = JSON.stringify(await store.load('turn'));
   const controller = new compaction.CompactionController({ store, sessionId: 'turn', model: MODEL, summarize: async () => 'unused' });
-  const transport = new compaction.CompactionChatTransport({ controller, store, sessionId: 'turn', streamResponse: () => assert.fail('not streamed') });
+  const transport = new compaction.CompactionChatTransport({ controller, streamResponse: () => assert.fail('not streamed') });
   const send = (messages) => transport.sendMessages({ trigger: 'submit-message', chatId: 'turn', messageId: undefined, messages, abortSignal: undefined });
   for (const messages of [[], [{ id: 'x' }], [{ id: 'x', role: 'system', parts: [] }], 'not an array']) {
     await assert.rejects(send(messages), hasCode('invalid-messages'), JSON.stringify(messages));
@@ -361,7 +361,7 @@ test('the chat turn: a message that is not a UIMessage, or a draft already in th
   const result = await controller.submit(stored);
   assert.deepEqual([result.status, result.reason], ['failed', 'draft-already-stored']);
   await assert.rejects(send([stored]), hasCode('draft-already-stored'));
-  assert.throws(() => new compaction.CompactionChatTransport({ controller, store, sessionId: 'turn' }), hasCode('invalid-options'));
+  assert.throws(() => new compaction.CompactionChatTransport({ controller}), hasCode('invalid-options'));
   assert.equal(JSON.stringify(await store.load('turn')), before);
 });
 
@@ -371,7 +371,7 @@ const BAD_COUNTS = [NaN, Infinity, -Infinity, -1, 1.5];
 
 test('a model count that is NaN, ±Infinity, negative or fractional is invalid-model, through wasm and the glue', async () => {
   const store = new compaction.MemoryStore();
-  await store.importSession(linear(3), { id: 'counts' });
+  await store.importSession(linear(3), { sessionId: 'counts' });
   const before = JSON.stringify(await store.load('counts'));
   const message = user('m1', null, 'a message');
   for (const field of ['maxOutputTokens', 'imageTokens']) {
@@ -400,7 +400,7 @@ test('a model count that is NaN, ±Infinity, negative or fractional is invalid-m
 
 test('overhead.tokens that is NaN, ±Infinity, negative or fractional is invalid-options, and no controller sends with it', async () => {
   const store = new compaction.MemoryStore();
-  await store.importSession(linear(3), { id: 'overhead' });
+  await store.importSession(linear(3), { sessionId: 'overhead' });
   const before = JSON.stringify(await store.load('overhead'));
   const model = { contextWindow: 16384 };
   for (const value of BAD_COUNTS) {

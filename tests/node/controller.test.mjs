@@ -476,21 +476,33 @@ test('if the request is still too large after compaction, BibGenie does not send
 });
 
 test('if the request is still too large after compaction, BibGenie does not send it: too-large with the draft intact', async () => {
-  // A core whose compaction commits although the draft will not fit (a manual compaction in place of
-  // the preflight): the controller must not trust `committed`, it estimates again.
-  const core = {
-    compact: (options) => compaction.compact({ ...options, mode: 'manual' }),
-    project: compaction.project,
-    estimate: compaction.estimate,
-  };
-  const { store, sessionId } = await storeWith(linearSession(8, 10));
-  const safe = compaction.capacity(MODEL).safeInputLimit;
+  // The plan promised a fit; the committed session is what decides. Here the transaction's read
+  // shows the newest kept message grown (a store whose transactional read disagrees with its plain
+  // read, standing in for any state the plan did not see): the controller must not trust
+  // `committed`, it estimates the committed session again.
+  const { store: memory, sessionId } = await storeWith(linearSession(12, 40));
+  const original = await memory.load(sessionId);
+  // The smallest draft the preflight compacts for (it would not fit as things stand).
   let words = 100;
   const draftOf = (n) => userMessage('D1', null, Array.from({ length: n }, (_, i) => `w${i}`).join(' '));
-  while (compaction.estimateMessage(draftOf(words), MODEL) < safe - 40) words += 50;
+  const planFor = (n) => compaction.plan(original, MODEL, { mode: 'preflight', draft: draftOf(n) });
+  while (planFor(words).action !== 'compact') {
+    assert.notEqual(planFor(words).send, 'too-large', 'some draft makes the preflight compact');
+    words += 50;
+  }
   const draft = draftOf(words);
+  const planned = planFor(words);
+  assert.equal(planned.send, 'after-compaction', 'the plan promises a fit');
+  assert.ok(!planned.summarizeIds.includes(original.leafId), 'the newest message stays verbatim');
+  const grown = (session) => ({
+    ...session,
+    nodes: session.nodes.map((node) => (node.id === session.leafId
+      ? { ...node, parts: [{ type: 'text', text: Array.from({ length: words }, (_, i) => `grown${i}`).join(' ') }] }
+      : node)),
+  });
+  const store = wrapTransactions(memory, (tx) => ({ ...tx, load: async () => grown(await tx.load()) }));
   const { summarize, calls } = scriptedSummarizer();
-  const controller = new CompactionController({ store, sessionId, model: MODEL, summarize, core });
+  const controller = new CompactionController({ store, sessionId, model: MODEL, summarize });
   const result = await controller.submit(draft);
   assert.equal(calls.length, 1);
   assert.equal(result.outcome.status, 'committed');

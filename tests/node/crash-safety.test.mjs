@@ -206,7 +206,7 @@ test(`SIGKILL at random points never corrupts or loses the SQLite session (${KIL
   console.log(`crash safety: seed ${SEED} (BIBGENIE_CRASH_SEED=${SEED} replays the delays), ${KILLS} kills`);
 
   const seeded = new SqliteStore(Database, file);
-  const imported = await seeded.importSession(researchSession(), { id: SESSION_ID });
+  const imported = await seeded.importSession(researchSession(), { sessionId: SESSION_ID });
   seeded.close();
   let expected = { revision: imported.branchRevision, leaf: imported.leafId };
 

@@ -148,7 +148,7 @@ async function warmUp() {
   muted = true;
   store = openStore(':memory:');
   sessionId = 'warm-up';
-  await store.importSession(researchSession({ turns: 2 }), { id: sessionId });
+  await store.importSession(researchSession({ turns: 2 }), { sessionId: sessionId });
   for (const operation of [turn, toolTurn, retry, edit]) await operation();
   await compactNow(MODELS[0]);
   store.close();

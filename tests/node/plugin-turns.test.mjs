@@ -112,7 +112,7 @@ for (const sdk of sdks) {
   });
 
   const transportFor = ({ store, sessionId, controller, model, ...rest }) => new CompactionChatTransport({
-    controller, store, sessionId,
+    controller,
     streamResponse: async ({ messages, abortSignal, system, tools }) =>
       sdk.ai.streamText({ model, system, tools, messages: await sdk.ai.convertToModelMessages(messages), abortSignal }),
     ...rest,
@@ -190,8 +190,8 @@ for (const sdk of sdks) {
       const a = await store.getOrCreateSession({ appKey: 'zotero:1/ABCD1234' });
       const b = await store.getOrCreateSession({ appKey: 'zotero:2/ABCD1234' });
       const again = await store.getOrCreateSession({ appKey: 'zotero:1/ABCD1234' });
-      assert.notEqual(a.id, b.id);
-      assert.deepEqual([a.created, again.created, again.id], [true, false, a.id]);
+      assert.notEqual(a.sessionId, b.sessionId);
+      assert.deepEqual([a.created, again.created, again.sessionId], [true, false, a.sessionId]);
     });
 
     it('two windows on one session: the second send is refused with turn-in-flight while the first is answered; the answer stays the leaf', async () => {

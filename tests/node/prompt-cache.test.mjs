@@ -314,7 +314,7 @@ describe('CompactionChatTransport with promptCache', () => {
       const model = answering(sdk, usage);
       let seen;
       const transport = new CompactionChatTransport({
-        controller, store, sessionId, promptCache: { provider: 'anthropic', cache: { ...cacheProfile('anthropic-5m'), minPrefixTokens: 500 } },
+        controller, promptCache: { provider: 'anthropic', cache: { ...cacheProfile('anthropic-5m'), minPrefixTokens: 500 } },
         streamResponse: async (request) => {
           seen = request;
           return sdk.ai.streamText({ model, messages: request.applyCacheBreakpoints(await sdk.ai.convertToModelMessages(request.messages)) });

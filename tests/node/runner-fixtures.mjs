@@ -60,7 +60,7 @@ let sessionCount = 0;
 export async function storeWith(session) {
   const store = new MemoryStore();
   const sessionId = `session-${++sessionCount}`;
-  await store.importSession(session, { id: sessionId });
+  await store.importSession(session, { sessionId: sessionId });
   return { store, sessionId };
 }
 

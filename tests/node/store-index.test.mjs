@@ -36,9 +36,9 @@ const viaIndex = (store, id, model = MODEL) =>
       leafId: view.leafId,
       branchRevision: view.branchRevision,
       projection: view.project(),
-      session: { ...view.lazySession() },
-      plan: view.index.plan(model, { mode: 'auto' }),
-      preflight: view.index.plan(model, { mode: 'preflight', draft: 'one more question about the sources' }),
+      session: { ...view.toSession() },
+      plan: view.plan(model, { mode: 'auto' }),
+      preflight: view.plan(model, { mode: 'preflight', draft: 'one more question about the sources' }),
     };
   });
 
@@ -161,7 +161,7 @@ for (const backend of BACKENDS) {
       await store.deleteSession(id);
       await assert.rejects(store.withSessionIndex(id, () => 1), { code: 'unknown-session' });
       // Recreated under the same id with other content: answered from the new rows.
-      await store.importSession(linearSession(2), { id });
+      await store.importSession(linearSession(2), { sessionId: id });
       await assertCurrent(store, id);
       await store.close();
     });
@@ -169,7 +169,7 @@ for (const backend of BACKENDS) {
     it('a session without a leaf, or a node the index does not hold, gives no view (load() decides)', async () => {
       const store = backend.open();
       const empty = await store.createSession();
-      assert.equal(await store.withSessionIndex(empty.id, (view) => view), null);
+      assert.equal(await store.withSessionIndex(empty.sessionId, (view) => view), null);
       const deep = linearSession(2);
       let nested = { leaf: true };
       for (let i = 0; i < 70; i++) nested = { nested };
@@ -214,7 +214,7 @@ describe('SqliteStore: writes through other connections', () => {
     await assertCurrent(store, id);
     await other.deleteSession(id);
     await assert.rejects(store.withSessionIndex(id, () => 1), { code: 'unknown-session' });
-    await other.importSession(linearSession(4), { id });
+    await other.importSession(linearSession(4), { sessionId: id });
     await assertCurrent(store, id);
     await other.close();
     await store.close();
@@ -230,7 +230,7 @@ describe('SqliteStore: writes through other connections', () => {
       await other.deleteSession(id);
       const recreated = linearSession(4);
       recreated.nodes[7] = assistantMessage('A4', 'U4', 'another answer, same id, same head');
-      await other.importSession(recreated, { id });
+      await other.importSession(recreated, { sessionId: id });
       await assertCurrent(store, id);
     });
     await other.close();
@@ -267,7 +267,7 @@ describe('SqliteStore: writes through other connections', () => {
       await b.deleteSession(other);
       const recreated = linearSession(3);
       recreated.nodes[5] = assistantMessage('A3', 'U3', 'another answer, same id, same head');
-      await b.importSession(recreated, { id: other });
+      await b.importSession(recreated, { sessionId: other });
       await assertCurrent(a, other);
     });
     await b.close();
@@ -444,7 +444,7 @@ describe('CompactionController through the store-held index', () => {
       const fastStore = new MemoryStore();
       const oldStore = new MemoryStore();
       const { sessionId: id } = await fastStore.importSession(make());
-      await oldStore.importSession(make(), { id });
+      await oldStore.importSession(make(), { sessionId: id });
       const { wrapped, counts } = counting(fastStore);
       const requests = { fast: [], old: [] };
       const summarizer = (side) => async (request) => (requests[side].push(request), validSummary());
@@ -500,7 +500,7 @@ describe('a session recreated elsewhere with the same head and last row', () => 
         await other.deleteSession(id);
         const recreated = linearSession(4);
         recreated.nodes[6] = userMessage('U4', 'A3', 'another question, asked in the recreated session');
-        await other.importSession(recreated, { id });
+        await other.importSession(recreated, { sessionId: id });
         await assertCurrent(store, id);
         const controller = new CompactionController({ store, sessionId: id, model: MODEL, summarize: () => validSummary() });
         const result = await controller.submit('and one more question');
@@ -522,7 +522,7 @@ describe('a session recreated elsewhere with the same head and last row', () => 
       await store.deleteSession(id);
       const recreated = linearSession(4);
       recreated.nodes[6] = userMessage('U4', 'A3', 'another question, asked in the recreated session');
-      await store.importSession(recreated, { id });
+      await store.importSession(recreated, { sessionId: id });
       await assertCurrent(store, id);
     });
   });

@@ -254,7 +254,7 @@ class Reference {
     return {
       apply: () => {
         this.sessions.set(id, { id, base: null, own: [], leafId: null, rev: 0, sharedChanges: [] });
-        return { sessionId: id, id, nodes: [], leafId: null, branchRevision: 0 };
+        return { sessionId: id, nodes: [], leafId: null, branchRevision: 0 };
       },
     };
   }
@@ -334,7 +334,7 @@ async function runSequence(store, seed, figures, prefix) {
         if (branch.problems.length) fail(`readBranch(${id}) reports ${JSON.stringify(branch.problems)}`);
         // 6. The store-held index answers as load() does (never from a stale state).
         const held = await store.withSessionIndex(id, (view) => view && {
-          session: { nodes: view.lazySession().nodes, leafId: view.leafId, branchRevision: view.branchRevision },
+          session: { nodes: view.toSession().nodes, leafId: view.leafId, branchRevision: view.branchRevision },
           messages: view.project().messages,
         });
         if (!held) fail(`withSessionIndex(${id}) gives no view of a session with a leaf`);
@@ -500,7 +500,7 @@ async function runSequence(store, seed, figures, prefix) {
     else if (r === 8 && visible.length) nodeId = rng.pick(visible).id;
     else nodeId = `ghost-${counter}`;
     const id = rng.chance(0.05) ? rng.pick(sessionIds()) : `${prefix}${newId('F')}`;
-    await expect(`fork(${sessionId}, ${nodeId}, ${id})`, ref.fork(sessionId, nodeId, id), () => store.fork(sessionId, nodeId, { id }));
+    await expect(`fork(${sessionId}, ${nodeId}, ${id})`, ref.fork(sessionId, nodeId, id), () => store.fork(sessionId, nodeId, { sessionId: id }));
   };
 
   const opRetry = async () => {
@@ -541,7 +541,7 @@ async function runSequence(store, seed, figures, prefix) {
   const opCreate = async () => {
     if (ref.sessions.size >= MAX_SESSIONS) return opAppend();
     const id = `${prefix}${newId('S')}`;
-    await expect(`createSession(${id})`, ref.create(id), () => store.createSession({ id }));
+    await expect(`createSession(${id})`, ref.create(id), () => store.createSession({ sessionId: id }));
   };
 
   /** Starts a compaction and waits until it planned: its summarizer was called, or it ended (noop). */
@@ -662,7 +662,7 @@ async function runSequence(store, seed, figures, prefix) {
 
   // ---- the sequence ---------------------------------------------------------------------
   const root = `${prefix}${newId('S')}`;
-  await expect(`createSession(${root})`, ref.create(root), () => store.createSession({ id: root }));
+  await expect(`createSession(${root})`, ref.create(root), () => store.createSession({ sessionId: root }));
   for (let i = 0; i < 4; i++) {
     const message = newMessage(root, ref.sessions.get(root).leafId);
     message.parts = partsOf(message.id, 1, 'text', rng); // a clean start: two turns, no pending tool

@@ -77,7 +77,7 @@ async function forker(k) {
     while (!JSON.stringify((await store.load('S')).nodes).includes(`shared v${baseUpdates}"`)) await sleep(10);
   }
   const forkId = `F${worker}-${k}`;
-  await store.fork('S', 'A4', { id: forkId });
+  await store.fork('S', 'A4', { sessionId: forkId });
   await store.appendMessage(forkId, { id: nextId('u'), role: 'user', parts: [text('question', 60)] });
   await store.appendMessage(forkId, { id: nextId('a'), role: 'assistant', parts: [text('answer', 120)] });
   const summarize = async (request) => {

@@ -57,8 +57,8 @@ test(`${PLAN.length} processes on one SQLite file: no stale fork commit, no misp
   const file = join(dir, 'sessions.sqlite');
 
   const seed = new SqliteStore(Database, file);
-  await seed.importSession(linearSession(4), { id: 'S' }); // leaf A4
-  const t0 = await seed.importSession(linearSession(1), { id: 'T' });
+  await seed.importSession(linearSession(4), { sessionId: 'S' }); // leaf A4
+  const t0 = await seed.importSession(linearSession(1), { sessionId: 'T' });
   await seed.close();
   // The commit order of A4's updates and of every checkpoint, recorded by SQLite in the writing transaction.
   const db = new Database(file);

@@ -41,8 +41,8 @@ for (const backend of backends) {
   describe(`${backend.name}: a fork's compaction and the base session`, () => {
     it('refuses the commit of a summary planned before a shared node changed, then commits the fresh one', async () => {
       const store = backend.open();
-      await store.importSession(linearSession(4), { id: 'S' });
-      await store.fork('S', 'A4', { id: 'F' });
+      await store.importSession(linearSession(4), { sessionId: 'S' });
+      await store.fork('S', 'A4', { sessionId: 'F' });
       await store.appendMessage('F', user('U5', `question 5: ${'more '.repeat(60)}`));
       await store.appendMessage('F', assistant('A5', `answer 5: ${'detail '.repeat(120)}`));
       const prompts = [];
@@ -71,7 +71,7 @@ describe('SqliteStore: no transaction across an await', () => {
   it('runs a transaction callback with no SQLite transaction open; a write from another connection meanwhile re-runs it', async () => {
     const file = freshFile();
     const store = new SqliteStore(Database, file);
-    await store.importSession(linearSession(1), { id: 's' });
+    await store.importSession(linearSession(1), { sessionId: 's' });
     const other = new SqliteStore(new Database(file, { timeout: 0 })); // another connection, as another process has
     const runs = [];
     const outcome = await store.transaction('s', async (tx) => {
@@ -96,7 +96,7 @@ describe('SqliteStore: no transaction across an await', () => {
   it('gives up with store-conflict (retryable) when the session keeps changing under every attempt', async () => {
     const file = freshFile();
     const store = new SqliteStore(Database, file);
-    await store.importSession(linearSession(1), { id: 's' });
+    await store.importSession(linearSession(1), { sessionId: 's' });
     const other = new SqliteStore(new Database(file));
     let runs = 0;
     await assert.rejects(
@@ -118,7 +118,7 @@ describe('SqliteStore: no transaction across an await', () => {
   it('waits for a locked file asynchronously, then answers store-busy; never a raw SQLITE_BUSY', async () => {
     const file = freshFile();
     const store = new SqliteStore(Database, file, { busyTimeoutMs: 300 });
-    await store.importSession(linearSession(1), { id: 's' });
+    await store.importSession(linearSession(1), { sessionId: 's' });
     const holder = new Database(file);
     holder.exec('BEGIN IMMEDIATE'); // another process mid-write, for longer than the store waits
     let ticks = 0;
@@ -150,7 +150,7 @@ describe('SqliteStore: no transaction across an await', () => {
     const a = new SqliteStore(Database, file);
     const b = new SqliteStore(Database, relative(process.cwd(), file)); // the same file by another path
     assert.equal(a.database, b.database, 'one connection');
-    await a.importSession(linearSession(1), { id: 's' });
+    await a.importSession(linearSession(1), { sessionId: 's' });
     // A slow transaction on one store and an append on the other: the append waits its turn, no busy error.
     const gate = deferred();
     const slow = a.transaction('s', async (tx) => {
@@ -217,7 +217,7 @@ for (const [name, open] of openers) {
       assert.deepEqual([info.title, info.appKey, info.createdAt, info.updatedAt], [null, null, 1000, 2000]);
       assert.deepEqual(await store.listSessions(), ['old-fork', 'old']);
       await store.setSessionInfo('old', { title: 'migrated', appKey: 'ITEM' });
-      assert.equal((await store.getOrCreateSession({ appKey: 'ITEM' })).id, 'old');
+      assert.equal((await store.getOrCreateSession({ appKey: 'ITEM' })).sessionId, 'old');
       await store.updateMessageParts('old', 'a1', [{ type: 'text', text: 'fixed' }]);
       assert.equal((await store.load('old-fork')).branchRevision, 1, 'forks written by version 1 are found too');
       await store.close();
@@ -247,7 +247,7 @@ describe('ZoteroDBStore: executeTransaction is never held across an await', () =
   it('runs a transaction callback outside executeTransaction, so the plugin\'s other writes go on meanwhile', async () => {
     const connection = new ZoteroDBConnectionShim(Database, freshFile());
     const store = new ZoteroDBStore(connection);
-    await store.importSession(linearSession(1), { id: 's' });
+    await store.importSession(linearSession(1), { sessionId: 's' });
     await connection.queryAsync('CREATE TABLE plugin_notes (note TEXT)');
     const result = await store.transaction('s', async (tx) => {
       const s = await tx.load();
@@ -267,7 +267,7 @@ describe('ZoteroDBStore: executeTransaction is never held across an await', () =
   it('answers store-busy when another transaction holds the connection past Zotero\'s wait timeout', async () => {
     const connection = new ZoteroDBConnectionShim(Database, freshFile(), { waitTimeout: 100 });
     const store = new ZoteroDBStore(connection, { closeConnection: true });
-    await store.importSession(linearSession(1), { id: 's' });
+    await store.importSession(linearSession(1), { sessionId: 's' });
     const gate = deferred();
     const holding = connection.executeTransaction(() => gate.promise); // e.g. a slow await inside the plugin's own transaction
     await assert.rejects(store.appendMessage('s', user('U2')), (error) => error.code === 'store-busy' && error.retryable === true);
@@ -289,7 +289,7 @@ describe('ZoteroDBStore: stores on one connection', () => {
     };
     const a = new ZoteroDBStore(connection, { closeConnection: true });
     const b = new ZoteroDBStore(connection);
-    await a.importSession(linearSession(1), { id: 's' });
+    await a.importSession(linearSession(1), { sessionId: 's' });
     const gate = deferred();
     const slow = a.transaction('s', async (tx) => {
       const s = await tx.load();
@@ -324,7 +324,7 @@ describe('a file from a newer schema stays byte-identical', () => {
       const bytes = readFileSync(file);
       const store = open(file);
       await assert.rejects(store.load('future'), { code: 'unsupported-schema' });
-      await assert.rejects(store.createSession({ id: 'new' }), { code: 'unsupported-schema' });
+      await assert.rejects(store.createSession({ sessionId: 'new' }), { code: 'unsupported-schema' });
       await store.close();
       assert.ok(readFileSync(file).equals(bytes), 'the file is byte-identical');
       assert.equal(existsSync(`${file}-wal`), false, 'no WAL file was made');

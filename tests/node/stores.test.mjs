@@ -11,6 +11,8 @@ import { glue } from './glue-modules.mjs';
 import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
 
 const { MemoryStore, SqliteStore, ZoteroDBStore } = glue;
+// The stores' node checks and the in-place update rule (`interrupted-tool`) are the core's.
+await glue.init();
 
 const dir = mkdtempSync(join(tmpdir(), 'bibgenie-stores-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,7 +40,7 @@ const backends = [
     },
     // No file to write behind its back: a session imported verbatim is the same situation.
     async corrupt(handle) {
-      await handle.store.importSession({ nodes: [user('u1', null), orphan], leafId: 'orphan', branchRevision: 3 }, { id: 'broken' });
+      await handle.store.importSession({ nodes: [user('u1', null), orphan], leafId: 'orphan', branchRevision: 3 }, { sessionId: 'broken' });
       return 'broken';
     },
   },
@@ -49,7 +51,7 @@ const backends = [
       return { store, file, reopen: () => (store.close(), this.open(file)), close: () => store.close() };
     },
     async corrupt(handle) {
-      await handle.store.importSession({ nodes: [user('u1', null)], leafId: 'u1', branchRevision: 3 }, { id: 'broken' });
+      await handle.store.importSession({ nodes: [user('u1', null)], leafId: 'u1', branchRevision: 3 }, { sessionId: 'broken' });
       insertRawSql(handle.file, 'broken', orphan);
       return 'broken';
     },
@@ -68,7 +70,7 @@ const backends = [
       };
     },
     async corrupt(handle) {
-      await handle.store.importSession({ nodes: [user('u1', null)], leafId: 'u1', branchRevision: 3 }, { id: 'broken' });
+      await handle.store.importSession({ nodes: [user('u1', null)], leafId: 'u1', branchRevision: 3 }, { sessionId: 'broken' });
       insertRawSql(handle.file, 'broken', orphan);
       return 'broken';
     },
@@ -111,8 +113,8 @@ for (const backend of backends) {
   describe(backend.name, () => {
     it('creates, appends and loads a session in insertion order with exact JSON', async () => {
       const h = backend.open();
-      const created = await h.store.createSession({ id: 's1' });
-      assert.deepEqual(created, { sessionId: 's1', id: 's1', nodes: [], leafId: null, branchRevision: 0 });
+      const created = await h.store.createSession({ sessionId: 's1' });
+      assert.deepEqual(created, { sessionId: 's1', nodes: [], leafId: null, branchRevision: 0 });
       const u = { id: 'u1', role: 'user', metadata: { createdAt: 1, nested: { zh: '中文', emoji: '📚' } }, parts: [{ type: 'text', text: 'find papers' }] };
       const head = await h.store.appendMessage('s1', u);
       assert.deepEqual(head, { node: { ...u, parentId: null }, sessionId: 's1', leafId: 'u1', branchRevision: 1 });
@@ -131,7 +133,7 @@ for (const backend of backends) {
     // A MemoryStore has nothing to reopen: the test is not registered for it (a skip would fail the stage).
     if (backend.name !== 'MemoryStore') it('reopening yields the same session', async () => {
       let h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       await h.store.appendMessage('s', user('u1', null));
       await h.store.appendMessage('s', assistant('a1'));
       await h.store.transaction('s', async (tx) => {
@@ -148,7 +150,7 @@ for (const backend of backends) {
 
     it('rolls back everything a throwing transaction wrote', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       await h.store.appendMessage('s', user('u1', null));
       await h.store.appendMessage('s', assistant('a1'));
       const before = await h.store.load('s');
@@ -173,7 +175,7 @@ for (const backend of backends) {
 
     it('serializes an append that arrives while a transaction is open', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       await h.store.appendMessage('s', user('u1', null));
       await h.store.appendMessage('s', assistant('a1'));
       const gate = deferred();
@@ -208,7 +210,7 @@ for (const backend of backends) {
 
     it('serializes two transactions: the second sees the first one\'s commit', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       await h.store.appendMessage('s', user('u1', null));
       const commit = (id) => h.store.transaction('s', async (tx) => {
         const s = await tx.load();
@@ -226,7 +228,7 @@ for (const backend of backends) {
 
     it('bumps the revision only when durable content changes', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       const rev = async () => (await h.store.load('s')).branchRevision;
       await h.store.appendMessage('s', user('u1', null));
       assert.equal(await rev(), 1);
@@ -272,7 +274,7 @@ for (const backend of backends) {
 
     it('allows in-place updates only at the leaf or for a pending tool part', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       await h.store.appendMessage('s', user('u1', null));
       await h.store.appendMessage('s', assistant('a1'));
       await h.store.appendMessage('s', user('u2', undefined));
@@ -289,13 +291,13 @@ for (const backend of backends) {
 
     it('forks into a new session that shares the ancestor chain without copying it', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       await h.store.appendMessage('s', user('u1', null));
       await h.store.appendMessage('s', assistant('a1'));
       await h.store.appendMessage('s', user('u2', undefined));
       await h.store.appendMessage('s', assistant('a2'));
       const source = await h.store.load('s');
-      const fork = await h.store.fork('s', 'a1', { id: 'f' });
+      const fork = await h.store.fork('s', 'a1', { sessionId: 'f' });
       assert.deepEqual(fork, { sessionId: 'f', leafId: 'a1', branchRevision: 0 });
       await h.store.appendMessage('f', user('fu', undefined));
       const f = await h.store.load('f');
@@ -307,7 +309,7 @@ for (const backend of backends) {
       await assert.rejects(h.store.updateMessageParts('f', 'a1', []), { code: 'unknown-node' });
       // Forks of forks follow the chain through both sessions.
       await h.store.appendMessage('f', assistant('fa'));
-      await h.store.fork('f', 'fa', { id: 'ff' });
+      await h.store.fork('f', 'fa', { sessionId: 'ff' });
       assert.deepEqual((await h.store.load('ff')).nodes.map((n) => n.id), ['u1', 'a1', 'fu', 'fa']);
       // A compaction transaction on the fork sees the inherited chain.
       await h.store.transaction('ff', async (tx) => {
@@ -335,7 +337,7 @@ for (const backend of backends) {
 
     it('never mutates inputs and never hands out stored objects', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       const message = Object.freeze({ id: 'u1', role: 'user', parts: Object.freeze([Object.freeze({ type: 'text', text: 'hi' })]) });
       const head = await h.store.appendMessage('s', message);
       assert.equal(Object.hasOwn(message, 'parentId'), false);
@@ -358,14 +360,14 @@ for (const backend of backends) {
 
     it('bumps the revision of every fork whose inherited chain holds an updated node', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       await h.store.appendMessage('s', user('u1', null));
       await h.store.appendMessage('s', assistant('a1'));
-      await h.store.fork('s', 'a1', { id: 'f' });
+      await h.store.fork('s', 'a1', { sessionId: 'f' });
       await h.store.appendMessage('f', user('fu', undefined));
       await h.store.appendMessage('f', assistant('fa'));
-      await h.store.fork('f', 'fa', { id: 'ff' });
-      await h.store.fork('s', 'u1', { id: 'early' }); // its chain is u1 only
+      await h.store.fork('f', 'fa', { sessionId: 'ff' });
+      await h.store.fork('s', 'u1', { sessionId: 'early' }); // its chain is u1 only
       await h.store.appendMessage('s', user('u2', undefined));
       await h.store.moveLeaf('s', 'a1');
       const before = {};
@@ -386,7 +388,7 @@ for (const backend of backends) {
 
     it('refuses an append whose expected leaf or revision is no longer current', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       const seen = await h.store.appendMessage('s', user('u1', null), { expectedLeafId: null, expectedRevision: 0 });
       await h.store.appendMessage('s', assistant('a1'), { expectedLeafId: 'u1' });
       // Another window answered meanwhile: the reply this window wrote for u1 must not land under a1.
@@ -409,24 +411,24 @@ for (const backend of backends) {
     it('keeps session metadata: title, app key, times; lists it; gets or creates by app key', async () => {
       const h = backend.open();
       const t0 = Date.now();
-      await h.store.createSession({ id: 'a', title: 'Dense retrieval', appKey: 'ITEMKEY1' });
-      await h.store.createSession({ id: 'b' });
+      await h.store.createSession({ sessionId: 'a', title: 'Dense retrieval', appKey: 'ITEMKEY1' });
+      await h.store.createSession({ sessionId: 'b' });
       await h.store.appendMessage('a', user('u1', null));
       assert.deepEqual(await h.store.listSessions().then((ids) => [...ids].sort()), ['a', 'b'], 'the old form: ids');
       const listed = await h.store.listSessions({ details: true });
-      const a = listed.find((info) => info.id === 'a');
+      const a = listed.find((info) => info.sessionId === 'a');
       assert.deepEqual({ ...a, createdAt: 0, updatedAt: 0 }, {
-        id: 'a', title: 'Dense retrieval', appKey: 'ITEMKEY1', createdAt: 0, updatedAt: 0,
+        sessionId: 'a', title: 'Dense retrieval', appKey: 'ITEMKEY1', createdAt: 0, updatedAt: 0,
         leafId: 'u1', branchRevision: 1, baseSessionId: null, baseNodeId: null,
       });
       assert.ok(a.createdAt >= t0 && a.updatedAt >= a.createdAt);
-      assert.deepEqual(listed.find((info) => info.id === 'b').title, null);
+      assert.deepEqual(listed.find((info) => info.sessionId === 'b').title, null);
       const again = await h.store.getOrCreateSession({ appKey: 'ITEMKEY1', title: 'ignored' });
-      assert.deepEqual([again.created, again.id, again.title], [false, 'a', 'Dense retrieval']);
-      const made = await h.store.getOrCreateSession({ appKey: 'ITEMKEY2', title: 'Second item', id: 'c' });
-      assert.deepEqual([made.created, made.id, made.leafId, made.branchRevision], [true, 'c', null, 0]);
+      assert.deepEqual([again.created, again.sessionId, again.title], [false, 'a', 'Dense retrieval']);
+      const made = await h.store.getOrCreateSession({ appKey: 'ITEMKEY2', title: 'Second item', sessionId: 'c' });
+      assert.deepEqual([made.created, made.sessionId, made.leafId, made.branchRevision], [true, 'c', null, 0]);
       assert.equal((await h.store.getOrCreateSession({ appKey: 'ITEMKEY2' })).created, false);
-      await assert.rejects(h.store.createSession({ id: 'd', appKey: 'ITEMKEY1' }), { code: 'app-key-exists' });
+      await assert.rejects(h.store.createSession({ sessionId: 'd', appKey: 'ITEMKEY1' }), { code: 'app-key-exists' });
       await assert.rejects(h.store.setSessionInfo('b', { appKey: 'ITEMKEY2' }), { code: 'app-key-exists' });
       const renamed = await h.store.setSessionInfo('a', { title: 'Dense passage retrieval' });
       assert.deepEqual([renamed.title, renamed.appKey, renamed.branchRevision], ['Dense passage retrieval', 'ITEMKEY1', 1]);
@@ -440,12 +442,12 @@ for (const backend of backends) {
 
     it('deletes a session; one with forks only with withForks', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's', appKey: 'K' });
+      await h.store.createSession({ sessionId: 's', appKey: 'K' });
       await h.store.appendMessage('s', user('u1', null));
       await h.store.appendMessage('s', assistant('a1'));
-      await h.store.fork('s', 'a1', { id: 'f' });
-      await h.store.fork('f', 'a1', { id: 'ff' });
-      await h.store.createSession({ id: 'other' });
+      await h.store.fork('s', 'a1', { sessionId: 'f' });
+      await h.store.fork('f', 'a1', { sessionId: 'ff' });
+      await h.store.createSession({ sessionId: 'other' });
       await assert.rejects(h.store.deleteSession('s'), (error) => {
         assert.equal(error.code, 'has-forks');
         assert.deepEqual(error.forks, ['f']);
@@ -457,7 +459,7 @@ for (const backend of backends) {
       await assert.rejects(h.store.load('f'), { code: 'unknown-session' });
       await assert.rejects(h.store.deleteSession('s'), { code: 'unknown-session' });
       // The id and the app key are free again; no node of the old session remains.
-      await h.store.createSession({ id: 's', appKey: 'K' });
+      await h.store.createSession({ sessionId: 's', appKey: 'K' });
       await h.store.appendMessage('s', user('u1', null));
       assert.deepEqual((await h.store.load('s')).nodes.map((n) => n.id), ['u1']);
       await h.close();
@@ -471,7 +473,7 @@ for (const backend of backends) {
         { id: 'm3', role: 'user', parts: [{ type: 'text', text: 'summarize the second' }] },
       ];
       const frozen = JSON.stringify(chat);
-      const head = await h.store.importMessages(chat, { id: 'old', title: 'From useChat', appKey: 'ITEM' });
+      const head = await h.store.importMessages(chat, { sessionId: 'old', title: 'From useChat', appKey: 'ITEM' });
       assert.deepEqual(head, { sessionId: 'old', leafId: 'm3', branchRevision: 3 });
       assert.equal(JSON.stringify(chat), frozen, 'input not mutated');
       const s = await h.store.load('old');
@@ -489,7 +491,7 @@ for (const backend of backends) {
 
     it('lists the checkpoints of a branch, oldest first', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       await h.store.appendMessage('s', user('u1', null));
       await h.store.appendMessage('s', assistant('a1'));
       await h.store.transaction('s', async (tx) => {
@@ -513,7 +515,7 @@ for (const backend of backends) {
 
     it('close(): later calls are refused with store-closed, calls already made finish', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       const pending = h.store.appendMessage('s', user('u1', null));
       const closing = h.store.close();
       assert.equal((await pending).leafId, 'u1');
@@ -533,7 +535,7 @@ for (const backend of backends) {
 
     it('hands out the stored JSON text of a session for an index kept elsewhere', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       await h.store.appendMessage('s', user('u1', null));
       await h.store.appendMessage('s', assistant('a1'));
       const text = await h.store.loadJson('s');
@@ -544,7 +546,7 @@ for (const backend of backends) {
 
     it('rejects a tx used after its transaction ended and unknown sessions', async () => {
       const h = backend.open();
-      await h.store.createSession({ id: 's' });
+      await h.store.createSession({ sessionId: 's' });
       let leaked;
       await h.store.transaction('s', async (tx) => {
         leaked = tx;
@@ -552,7 +554,7 @@ for (const backend of backends) {
       await assert.rejects(leaked.load(), { code: 'transaction-closed' });
       await assert.rejects(h.store.load('nope'), { code: 'unknown-session' });
       await assert.rejects(h.store.transaction('nope', async () => 1), { code: 'unknown-session' });
-      await assert.rejects(h.store.createSession({ id: 's' }), { code: 'session-exists' });
+      await assert.rejects(h.store.createSession({ sessionId: 's' }), { code: 'session-exists' });
       await h.close();
     });
   });
@@ -563,7 +565,7 @@ describe('ZoteroDBStore specifics', () => {
     const h = backends[2].open();
     const nodes = [];
     for (let i = 0; i < 1500; i++) nodes.push(i % 2 ? { ...assistant(`m${i}`), parentId: `m${i - 1}` } : user(`m${i}`, i ? `m${i - 1}` : null));
-    await h.store.importSession({ nodes, leafId: 'm1499', branchRevision: 1500 }, { id: 'long' });
+    await h.store.importSession({ nodes, leafId: 'm1499', branchRevision: 1500 }, { sessionId: 'long' });
     const s = await h.store.load('long');
     assert.equal(s.nodes.length, 1500);
     assert.deepEqual(s.nodes, nodes);
@@ -574,7 +576,7 @@ describe('ZoteroDBStore specifics', () => {
 
   it('issues every SELECT in the form queryAsync returns rows for', async () => {
     const h = backends[2].open();
-    await h.store.createSession({ id: 's' });
+    await h.store.createSession({ sessionId: 's' });
     await h.store.appendMessage('s', user('u1', null));
     await h.store.load('s');
     const selects = h.connection.log.filter((sql) => /^\s*(select|with)\b/i.test(sql));
@@ -627,7 +629,7 @@ describe('SqliteStore', () => {
     const file = freshFile();
     const store = new SqliteStore(Database, file);
     assert.equal(store.database.pragma('journal_mode', { simple: true }), 'wal');
-    await store.createSession({ id: 's' });
+    await store.createSession({ sessionId: 's' });
     store.close();
     const db = new Database(file);
     const shared = new SqliteStore(db);
@@ -647,26 +649,26 @@ for (const backend of backends) {
     it('refuses a lone surrogate in a session id, node id, parent id, app key or title with a code, writing nothing', async () => {
       const handle = backend.open();
       const { store } = handle;
-      const { id: sessionId } = await store.createSession({ id: 'pane-ok' });
+      const { sessionId } = await store.createSession({ sessionId: 'pane-ok' });
       await store.appendMessage(sessionId, user('u1', null));
       const before = JSON.stringify(await store.load(sessionId));
       for (const bad of LONE) {
         const label = JSON.stringify(bad);
-        await assert.rejects(store.createSession({ id: bad }), { code: 'invalid-argument' }, label);
-        await assert.rejects(store.importSession({ nodes: [user('u1', null)], leafId: 'u1', branchRevision: 1 }, { id: bad }), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.createSession({ sessionId: bad }), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.importSession({ nodes: [user('u1', null)], leafId: 'u1', branchRevision: 1 }, { sessionId: bad }), { code: 'invalid-argument' }, label);
         await assert.rejects(store.getOrCreateSession({ appKey: bad }), { code: 'invalid-argument' }, label);
-        await assert.rejects(store.createSession({ id: 'pane-title', title: bad }), { code: 'invalid-argument' }, label);
-        await assert.rejects(store.fork(sessionId, 'u1', { id: bad }), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.createSession({ sessionId: 'pane-title', title: bad }), { code: 'invalid-argument' }, label);
+        await assert.rejects(store.fork(sessionId, 'u1', { sessionId: bad }), { code: 'invalid-argument' }, label);
         await assert.rejects(store.load(bad), { code: 'invalid-argument' }, label);
         await assert.rejects(store.appendMessage(bad, user('u9', null)), { code: 'invalid-argument' }, label);
         await assert.rejects(store.appendMessage(sessionId, user(bad, 'u1')), { code: 'invalid-node' }, label);
         await assert.rejects(store.appendMessage(sessionId, user('u2', bad)), { code: 'invalid-node' }, label);
-        await assert.rejects(store.importSession({ nodes: [user(bad, null)], leafId: bad, branchRevision: 1 }, { id: 'pane-nodes' }), { code: 'invalid-node' }, label);
+        await assert.rejects(store.importSession({ nodes: [user(bad, null)], leafId: bad, branchRevision: 1 }, { sessionId: 'pane-nodes' }), { code: 'invalid-node' }, label);
       }
       assert.deepEqual((await store.listSessions()).sort(), ['pane-ok'], 'no session was created');
       assert.equal(JSON.stringify(await store.load(sessionId)), before, 'nothing was written');
       // A well-formed pair (an emoji) is kept exactly, on every store.
-      const { id: emoji } = await store.createSession({ id: 'pane-\ud83d\ude00', title: 'dogs \ud83d\udc15' });
+      const { sessionId: emoji } = await store.createSession({ sessionId: 'pane-\ud83d\ude00', title: 'dogs \ud83d\udc15' });
       await store.appendMessage(emoji, user('u-\ud83d\ude00', null));
       assert.deepEqual((await store.load(emoji)).nodes.map((n) => n.id), ['u-\ud83d\ude00']);
       assert.equal((await store.getSessionInfo(emoji)).title, 'dogs \ud83d\udc15');

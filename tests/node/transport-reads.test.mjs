@@ -136,7 +136,7 @@ async function countTurn(openBackend, { session, model, text }) {
   let marks = null;
   let wasmMark = new Map(wasmCalls);
   const transport = new CompactionChatTransport({
-    controller, store, sessionId,
+    controller,
     promptCache: { provider: 'anthropic' },
     streamResponse: async ({ messages, applyCacheBreakpoints, cacheBreakpoints }) => {
       before = tally(calls.splice(0), wasmMark);

@@ -42,8 +42,6 @@ for (const sdk of sdks) {
     let n = 0;
     const transport = new CompactionChatTransport({
       controller,
-      store,
-      sessionId,
       generateMessageId: ids ?? (() => `resp-${++n}`),
       streamResponse: async ({ messages, abortSignal }) =>
         sdk.ai.streamText({ model: languageModel, messages: await sdk.ai.convertToModelMessages(messages), abortSignal }),
@@ -151,7 +149,7 @@ for (const sdk of sdks) {
       let other;
       const languageModel = answering('Answer to the question.');
       const transport = new CompactionChatTransport({
-        controller, store, sessionId, generateMessageId: () => 'resp-mine',
+        controller, generateMessageId: () => 'resp-mine',
         streamResponse: async ({ messages, abortSignal }) => {
           // Another window appends its own message while this request streams.
           other = await store.appendMessage(sessionId, chatMessage('u-other-window', 'A question from another window.'));
@@ -174,6 +172,8 @@ for (const sdk of sdks) {
       const stale = await store.load(sessionId);
       await store.appendMessage(sessionId, chatMessage('u-other', 'Another window.'));
       const controller = {
+        store,
+        sessionId,
         submit: async (draft) => ({ status: 'send', messages: [draft], draft, outcome: { status: 'noop', session: stale } }),
         afterTurn: () => Promise.resolve(null),
         cancel: () => false,
@@ -181,7 +181,7 @@ for (const sdk of sdks) {
       };
       const languageModel = answering('unused');
       const transport = new CompactionChatTransport({
-        controller, store, sessionId,
+        controller,
         streamResponse: async ({ messages }) => sdk.ai.streamText({ model: languageModel, messages: await sdk.ai.convertToModelMessages(messages) }),
       });
       const before = JSON.stringify(await store.load(sessionId));

@@ -79,7 +79,7 @@ for (const sdk of sdks) {
       it('keeps the checkpoint each request was made on on the active branch, and stores every answer there once', async () => {
         let handle = backend.open();
         const sessionId = 'turns';
-        await handle.store.importSession(linearSession(3), { id: sessionId });
+        await handle.store.importSession(linearSession(3), { sessionId: sessionId });
         const prompts = [];
         const model = languageModel(prompts);
         const { summarize, calls: summaries } = scriptedSummarizer(() => validSummary());
@@ -89,7 +89,7 @@ for (const sdk of sdks) {
         const make = (store) => {
           const controller = new CompactionController({ store, sessionId, model: MODEL, summarize });
           const transport = new CompactionChatTransport({
-            controller, store, sessionId, tools,
+            controller, tools,
             onFinish: (event) => finished.push(event),
             streamResponse: async ({ messages, abortSignal }) => {
               // The checkpoint this request is planned on: the newest one on the branch as stored now.

@@ -78,7 +78,7 @@ for (const sdk of sdks) {
     const controller = new CompactionController({ store, sessionId, model: MODEL, summarize: scriptedSummarizer().summarize });
     const { model, seen } = scripted(plan);
     const transport = new CompactionChatTransport({
-      controller, store, sessionId, globals, system,
+      controller, globals, system,
       streamResponse: async ({ messages, abortSignal, system: sys }) =>
         sdk.ai.streamText({ model, system: sys, messages: await sdk.ai.convertToModelMessages(messages), abortSignal }),
     });
@@ -116,7 +116,7 @@ for (const sdk of sdks) {
       assert.equal(last.id, leaf.id, 'the stored answer is the one the app showed');
       await assert.rejects(send(transport, chatMessage('u-2', 'More?')), { code: 'closed' });
       const other = new CompactionChatTransport({
-        controller, store, sessionId,
+        controller,
         streamResponse: async ({ messages }) => sdk.ai.streamText({ model: scripted([]).model, messages: await sdk.ai.convertToModelMessages(messages) }),
       });
       await readAll(await send(other, chatMessage('u-3', 'Another window asks')));

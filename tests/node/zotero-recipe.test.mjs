@@ -32,7 +32,7 @@ test('every example block of docs/zotero-plugin.md is the example plugin\'s code
     assert.equal(quoted, name ? region(source, name) : source, `${file}${name ? `#${name}` : ''}`);
     regions.push(`${file}#${name ?? ''}`);
   }
-  for (const name of ['load', 'store', 'session', 'controller', 'transport', 'send', 'shutdown']) {
+  for (const name of ['load', 'store', 'session', 'chat', 'send', 'shutdown']) {
     assert.ok(regions.includes(`src/chat.js#${name}`), `the recipe quotes ${name}`);
   }
 });

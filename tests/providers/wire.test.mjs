@@ -51,7 +51,7 @@ for (const sdk of SDKS) {
         const model = spec.make(packages, fetch);
         const store = new MemoryStore();
         const sessionId = 'wire';
-        await store.createSession({ id: sessionId });
+        await store.createSession({ sessionId: sessionId });
         const controller = new CompactionController({ store, sessionId, model: MODEL, summarize: (request) => extractiveSummary(request) });
         // A tool answered within the turn (execute): the turn takes two steps, the second sending its result.
         const tools = {
@@ -63,7 +63,7 @@ for (const sdk of SDKS) {
         };
         const system = prose(2_050);
         const transport = new CompactionChatTransport({
-          controller, store, sessionId, system, tools, promptCache: spec.promptCache,
+          controller, system, tools, promptCache: spec.promptCache,
           streamResponse: async ({ messages, abortSignal, applyCacheBreakpoints, cacheCallOptions }) =>
             streamText({ model, system, tools, abortSignal, stopWhen: stepCountIs(3), ...cacheCallOptions,
               messages: applyCacheBreakpoints(await convertToModelMessages(messages)) }),

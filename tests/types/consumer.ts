@@ -2,7 +2,7 @@
 // "types") proves that the declarations of every export are present, precise and compatible with
 // the AI SDK's own UIMessage. Never run: values the check needs but cannot build (a model, a
 // database) are `declare`d. Each `@ts-expect-error` line is a wrong use that must stay rejected.
-import init, {
+import {
   CompactionChatTransport,
   CompactionController,
   MemoryStore,
@@ -24,13 +24,13 @@ import init, {
   compact,
   createAbortSignalLike,
   createAiSdkSummarizer,
+  createChat,
   editTarget,
   estimate,
   estimateMessage,
   extractiveSummary,
   history,
-  historyPositions,
-  init as initNamed,
+  init,
   isCheckpoint,
   initSync,
   installWindowGlobals,
@@ -38,11 +38,8 @@ import init, {
   lookupLedger,
   plan,
   project,
-  projectPositions,
   promptCacheCallOptions,
   readBranch,
-  readBranchPositions,
-  resetWasmState,
   retryTarget,
   serialize,
   sessionCacheKey,
@@ -102,7 +99,6 @@ import type {
 } from 'bibgenie-compaction';
 import * as main from 'bibgenie-compaction';
 import * as slim from 'bibgenie-compaction/slim';
-import slimInit from 'bibgenie-compaction/slim';
 import { convertToModelMessages, generateText, streamText } from 'ai';
 import type { ChatTransport, LanguageModel, UIMessage } from 'ai';
 
@@ -132,14 +128,13 @@ export const MAIN_EXPORTS = {
   compact,
   createAbortSignalLike,
   createAiSdkSummarizer,
-  default: init,
+  createChat,
   editTarget,
   estimate,
   estimateMessage,
   extractiveSummary,
   history,
-  historyPositions,
-  init: initNamed,
+  init,
   initSync,
   isCheckpoint,
   installWindowGlobals,
@@ -147,11 +142,8 @@ export const MAIN_EXPORTS = {
   lookupLedger,
   plan,
   project,
-  projectPositions,
   promptCacheCallOptions,
   readBranch,
-  readBranchPositions,
-  resetWasmState,
   retryTarget,
   serialize,
   sessionCacheKey,
@@ -187,13 +179,12 @@ export const SLIM_EXPORTS = {
   compact: slim.compact,
   createAbortSignalLike: slim.createAbortSignalLike,
   createAiSdkSummarizer: slim.createAiSdkSummarizer,
-  default: slimInit,
+  createChat: slim.createChat,
   editTarget: slim.editTarget,
   estimate: slim.estimate,
   estimateMessage: slim.estimateMessage,
   extractiveSummary: slim.extractiveSummary,
   history: slim.history,
-  historyPositions: slim.historyPositions,
   init: slim.init,
   initSync: slim.initSync,
   isCheckpoint: slim.isCheckpoint,
@@ -202,11 +193,8 @@ export const SLIM_EXPORTS = {
   lookupLedger: slim.lookupLedger,
   plan: slim.plan,
   project: slim.project,
-  projectPositions: slim.projectPositions,
   promptCacheCallOptions: slim.promptCacheCallOptions,
   readBranch: slim.readBranch,
-  readBranchPositions: slim.readBranchPositions,
-  resetWasmState: slim.resetWasmState,
   retryTarget: slim.retryTarget,
   serialize: slim.serialize,
   sessionCacheKey: slim.sessionCacheKey,
@@ -454,16 +442,16 @@ const database: SqliteDatabaseLike = sqlite.database;
 const connection: ZoteroDBConnectionLike = zoteroStore.connection;
 
 async function storeOperations(store: SessionStoreBase): Promise<Session> {
-  const created: Session & { sessionId: string; id: string } = await store.createSession();
+  const created: Session & { sessionId: string } = await store.createSession();
   const sameId: string = created.sessionId;
-  const imported: SessionHead = await store.importSession(session, { id: 'demo' });
+  const imported: SessionHead = await store.importSession(session, { sessionId: 'demo' });
   const ids: string[] = await store.listSessions();
-  const appended: SessionHead = await store.appendMessage(created.id, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] });
-  const updated: SessionHead = await store.updateMessageParts(created.id, 'a1', sdkMessages[1]!.parts, { metadata: { usage: null } });
-  const moved: SessionHead = await store.moveLeaf(created.id, 'u1');
-  const retried: SessionHead = await store.retry(created.id, 'u1');
-  const edited: SessionHead = await store.edit(created.id, null, { id: 'u1b', role: 'user', parts: [{ type: 'text', text: 'hello' }] });
-  const forked: SessionHead = await store.fork(created.id, 'a1', { id: 'fork' });
+  const appended: SessionHead = await store.appendMessage(created.sessionId, { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] });
+  const updated: SessionHead = await store.updateMessageParts(created.sessionId, 'a1', sdkMessages[1]!.parts, { metadata: { usage: null } });
+  const moved: SessionHead = await store.moveLeaf(created.sessionId, 'u1');
+  const retried: SessionHead = await store.retry(created.sessionId, 'u1');
+  const edited: SessionHead = await store.edit(created.sessionId, null, { id: 'u1b', role: 'user', parts: [{ type: 'text', text: 'hello' }] });
+  const forked: SessionHead = await store.fork(created.sessionId, 'a1', { sessionId: 'fork' });
   console.log(imported.leafId, ids, appended.node, updated.branchRevision, moved, retried, edited, forked.sessionId);
   const viaTx: number = await store.transaction('demo', async (tx: StoreTx) => {
     const fresh: Session = await tx.load();
@@ -481,20 +469,20 @@ async function chatPaneStores(store: SessionStoreBase): Promise<void> {
   const infos: SessionInfo[] = await store.listSessions({ details: true });
   const titles: Array<string | null> = infos.map((info) => info.title);
   const pane: SessionInfo & { created: boolean } = await store.getOrCreateSession({ appKey: 'ABCD2345', title: 'Dense retrieval' });
-  const renamed: SessionInfo = await store.setSessionInfo(pane.id, { title: null } satisfies SessionInfoInput);
-  const info: SessionInfo = await store.getSessionInfo(pane.id);
+  const renamed: SessionInfo = await store.setSessionInfo(pane.sessionId, { title: null } satisfies SessionInfoInput);
+  const info: SessionInfo = await store.getSessionInfo(pane.sessionId);
   const expectation: AppendExpectation = { expectedLeafId: info.leafId, expectedRevision: info.branchRevision };
   try {
-    await store.appendMessage(pane.id, { id: 'u9', role: 'user', parts: [{ type: 'text', text: 'hi' }] }, expectation);
+    await store.appendMessage(pane.sessionId, { id: 'u9', role: 'user', parts: [{ type: 'text', text: 'hi' }] }, expectation);
   } catch (error) {
     const refusal = error as StoreError;
     const code: StoreErrorCode = refusal.code;
     if (code === 'session-moved') console.log(refusal.leafId, refusal.branchRevision);
     if (refusal.retryable) console.log('try again later');
   }
-  await store.retry(pane.id, 'u9', sdkMessages[1]!, { expectedRevision: 3 });
-  await store.edit(pane.id, null, sdkMessages[0]!, { expectedLeafId: null });
-  const imported: SessionHead = await store.importMessages(sdkMessages, { id: 'legacy', title: 'Older plugin', appKey: 'OLDKEY' });
+  await store.retry(pane.sessionId, 'u9', sdkMessages[1]!, { expectedRevision: 3 });
+  await store.edit(pane.sessionId, null, sdkMessages[0]!, { expectedLeafId: null });
+  const imported: SessionHead = await store.importMessages(sdkMessages, { sessionId: 'legacy', title: 'Older plugin', appKey: 'OLDKEY' });
   const linear: Session = sessionFromMessages(sdkMessages);
   const checkpoints: SessionNode[] = await store.listCheckpoints(imported.sessionId, { leafId: linear.leafId ?? undefined });
   const text: { nodesJson: string; leafId: string | null; branchRevision: number } = await store.loadJson('legacy');
@@ -599,8 +587,6 @@ useController();
 
 const transport = new CompactionChatTransport({
   controller,
-  store: memory,
-  sessionId: 'demo',
   generateMessageId: () => 'resp-1',
   messageMetadata: ({ part }) => (part.type === 'start' ? { createdAt: Date.now() } : undefined),
   onFinish: ({ responseMessage, isAborted }) => console.log(responseMessage.id, isAborted),
@@ -610,7 +596,7 @@ const transport = new CompactionChatTransport({
 });
 const asChatTransport: ChatTransport<UIMessage> = transport;
 // @ts-expect-error the transport needs streamResponse
-new CompactionChatTransport({ controller, store: memory, sessionId: 'demo' });
+new CompactionChatTransport({ controller});
 const zoteroSummarizer = createAiSdkSummarizer({ model: aiModel, generateText, createAbortController: () => new AbortController() });
 
 // @ts-expect-error a send uses submit, not compact('preflight')
@@ -626,16 +612,13 @@ controller.submit(42);
 
 async function load(): Promise<void> {
   await init();
-  await initNamed({ module_or_path: wasmBytes });
+  await init({ module_or_path: wasmBytes });
   initSync({ module: wasmBytes });
-  await slimInit({ module_or_path: wasmBytes });
   await slim.init({ module_or_path: wasmBytes });
   slim.initSync({ module: wasmBytes });
-  const bindings: typeof slim = await loadCompaction({ bindings: slim, wasmURL: 'chrome://bibgenie/content/bibgenie_compaction_bg.wasm' });
-  bindings.project(session);
-  await loadCompaction({ wasmBytes, initSync: slim.initSync });
-  const named: { initSync: typeof initSync } = await loadCompaction({ bindings: { initSync, version, resetWasmState }, wasmBytes });
-  console.log(named.initSync === initSync);
+  const loaded: void = await loadCompaction({ wasmURL: 'chrome://bibgenie/content/bibgenie_compaction_bg.wasm' });
+  console.log(loaded, version());
+  await loadCompaction({ wasmBytes });
   unloadCompaction();
 }
 load();
@@ -646,10 +629,11 @@ initSync({ module: 'bibgenie_compaction_bg.wasm' });
 // A compiled module is (the DOM lib's WebAssembly.Module).
 declare const compiledModule: WebAssembly.Module;
 initSync({ module: compiledModule });
-loadCompaction({ initSync, wasmBytes: compiledModule });
+loadCompaction({ wasmBytes: compiledModule });
 // @ts-expect-error a string is not wasm bytes for the loader either
-loadCompaction({ bindings: slim, wasmBytes: 'bibgenie_compaction_bg.wasm' });
-resetWasmState();
+loadCompaction({ wasmBytes: 'bibgenie_compaction_bg.wasm' });
+// @ts-expect-error the loader starts the package's own module: no bindings to pass
+loadCompaction({ bindings: slim, wasmBytes: compiledModule });
 
 declare const streamed: ReturnType<typeof streamText>;
 streamed.toUIMessageStream({ messageMetadata: usageMetadata });
@@ -683,7 +667,7 @@ cacheStepMarks('acme');
 promptCacheCallOptions('acme', 's1');
 new CompactionController({ store: new MemoryStore(), sessionId: 's', model: { contextWindow: 8192 }, summarize: () => '', cache: anthropicProfile, backgroundCompaction: true });
 new CompactionChatTransport({
-  controller: {} as CompactionController, store: new MemoryStore(), sessionId: 's', promptCache: { provider: 'bedrock' },
+  controller: {} as CompactionController, promptCache: { provider: 'bedrock' },
   streamResponse: async ({ messages, applyCacheBreakpoints: mark, cacheCallOptions }) =>
     streamText({ model: aiModel, ...cacheCallOptions, messages: mark(await convertToModelMessages(messages)) }),
 });
@@ -707,8 +691,6 @@ declare const turnController: CompactionController;
 declare const turnStore: MemoryStore;
 const systemTransport = new CompactionChatTransport({
   controller: turnController,
-  store: turnStore,
-  sessionId: 's',
   system: 'You are a research assistant.',
   tools: {},
   globals: () => pluginWindow,
@@ -721,13 +703,13 @@ const systemTransport = new CompactionChatTransport({
 void [installedNames, systemTransport];
 // A system prompt asked at each turn (the selected item), and close() of what the transport started.
 const itemTransport = new CompactionChatTransport({
-  controller: turnController, store: turnStore, sessionId: 's',
+  controller: turnController,
   system: async () => 'You are a research assistant. The selected item: ...',
   streamResponse: async () => ({ toUIMessageStream: (): any => null }),
 });
 const closing: Promise<void> = itemTransport.close('the window closed');
 void closing;
 // @ts-expect-error system returns a string
-new CompactionChatTransport({ controller: turnController, store: turnStore, sessionId: 's', system: () => 42, streamResponse: async () => ({ toUIMessageStream: (): any => null }) });
+new CompactionChatTransport({ controller: turnController, system: () => 42, streamResponse: async () => ({ toUIMessageStream: (): any => null }) });
 void turnController.submit('draft', { overhead: { tokens: 1500 } });
 void turnController.afterTurn({ overhead: { system: 'You are a research assistant.' } });

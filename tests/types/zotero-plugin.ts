@@ -2,16 +2,13 @@
 // (build.sh, stage types): zotero-types' sandbox globals, no DOM lib, no @types/node, bundler
 // resolution, `skipLibCheck` both ways. Never run. Named imports (tree-shaken) from the slim entry.
 import {
-  CompactionChatTransport,
-  CompactionController,
   ZoteroDBStore,
   createAiSdkSummarizer,
+  createChat,
   initSync,
   installWindowGlobals,
   loadCompaction,
-  resetWasmState,
   unloadCompaction,
-  version,
 } from 'bibgenie-compaction/slim';
 import type { CompactionState, WasmModule } from 'bibgenie-compaction/slim';
 import { convertToModelMessages, generateText, streamText } from 'ai';
@@ -27,15 +24,12 @@ declare const item: Zotero.Item;
 const windowGlobals = installWindowGlobals(globalThis, () => Zotero.getMainWindow());
 
 export async function startup(): Promise<() => Promise<void>> {
-  await loadCompaction({
-    bindings: { initSync, version, resetWasmState },
-    wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm`,
-  });
+  await loadCompaction({ wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
   // Zotero.DBConnection is typed by zotero-types; it goes into the store without a cast.
   const store = new ZoteroDBStore(new Zotero.DBConnection(`${addonRef}-sessions`), { closeConnection: true });
-  const { id: sessionId } = await store.getOrCreateSession({ appKey: `zotero:${item.libraryID}/${item.key}` });
+  const { sessionId } = await store.getOrCreateSession({ appKey: `zotero:${item.libraryID}/${item.key}` });
   const summarize = createAiSdkSummarizer({ model, generateText, createAbortController: () => new AbortController() });
-  const controller = new CompactionController({
+  const chat = createChat({
     store,
     sessionId,
     model: { id: 'gpt-4.1-mini', contextWindow: 128_000 },
@@ -43,16 +37,13 @@ export async function startup(): Promise<() => Promise<void>> {
     onStatus: (state: CompactionState) => {
       if (state.status === 'compacting') Zotero.debug(`Compacting ${state.foldedMessages ?? 0} earlier messages`);
     },
-  });
-  const transport: ChatTransport<UIMessage> = new CompactionChatTransport({
-    controller,
-    store,
-    sessionId,
     system: 'You are a research assistant inside Zotero.',
     globals: () => Zotero.getMainWindow(),
     streamResponse: async ({ messages, abortSignal, system, tools }) =>
       streamText({ model, system, tools, messages: await convertToModelMessages(messages), abortSignal }),
   });
+  const { controller } = chat;
+  const transport: ChatTransport<UIMessage> = chat.transport;
   Zotero.debug(String(transport));
   return async () => {
     controller.cancel('shutdown');
@@ -67,4 +58,4 @@ initSync({ module: compiled });
 // @ts-expect-error a string is not wasm bytes
 initSync({ module: 'bibgenie_compaction_bg.wasm' });
 // @ts-expect-error nor for the loader
-loadCompaction({ bindings: { initSync, version }, wasmBytes: 'bibgenie_compaction_bg.wasm' });
+loadCompaction({ wasmBytes: 'bibgenie_compaction_bg.wasm' });

@@ -1,8 +1,7 @@
 // The chat logic of the plugin: the recipe of docs/zotero-plugin.md (its blocks are quoted from
 // this file; tests/node/zotero-recipe.test.mjs checks that they agree).
 import {
-  CompactionChatTransport, CompactionController, ZoteroDBStore, createAiSdkSummarizer,
-  history, initSync, loadCompaction, resetWasmState, unloadCompaction, version,
+  ZoteroDBStore, createAiSdkSummarizer, createChat, history, loadCompaction, unloadCompaction,
 } from "bibgenie-compaction/slim";
 import { convertToModelMessages, generateText, readUIMessageStream, streamText } from "ai";
 import { itemContext } from "./item-context.js";
@@ -15,10 +14,7 @@ export const SYSTEM_PROMPT = [
 
 // #region load
 export async function loadChatCore(addonRef) {
-  await loadCompaction({
-    bindings: { initSync, version, resetWasmState },
-    wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm`,
-  });
+  await loadCompaction({ wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
 }
 // #endregion load
 
@@ -55,13 +51,13 @@ export class ItemChat {
   async open() {
     this.configKey = this.models().configKey;
     // Item keys are unique within a library only: the app key names both.
-    const { id } = await this.store.getOrCreateSession({
+    const { sessionId } = await this.store.getOrCreateSession({
       appKey: `zotero:${this.item.libraryID}/${this.item.key}`,
       title: this.item.getField("title") || null,
     });
-    this.sessionId = id;
+    this.sessionId = sessionId;
     // #endregion session
-    // #region controller
+    // #region chat
     const { chatModel, summaryModel, contextWindow, modelId, cacheProvider = "implicit" } = this.models();
     const summarize = createAiSdkSummarizer({
       model: summaryModel,
@@ -69,14 +65,10 @@ export class ItemChat {
       // From the current main window (window-globals.js): cancel() stops the provider request.
       createAbortController: () => new AbortController(),
     });
-    this.controller = new CompactionController({
-      store: this.store, sessionId: id, model: { id: modelId, contextWindow }, summarize,
+    // The session's controller and the chat transport over it, from one options object.
+    ({ controller: this.controller, transport: this.transport } = createChat({
+      store: this.store, sessionId, model: { id: modelId, contextWindow }, summarize,
       onStatus: (state) => this.onStatus(state),
-    });
-    // #endregion controller
-    // #region transport
-    this.transport = new CompactionChatTransport({
-      controller: this.controller, store: this.store, sessionId: id,
       // Asked at each turn: the instructions and the item as it is now (metadata, notes, indexed
       // full text, within a share of the window); sent and counted before it is sent.
       system: async () => `${SYSTEM_PROMPT}\n\n${await itemContext(this.item, { contextWindow })}`,
@@ -89,8 +81,8 @@ export class ItemChat {
           model: chatModel, system, tools, abortSignal, ...cacheCallOptions,
           messages: applyCacheBreakpoints(await convertToModelMessages(messages)),
         }),
-    });
-    // #endregion transport
+    }));
+    // #endregion chat
     return this;
   }
 
@@ -122,8 +114,7 @@ export class ItemChat {
       return last;
     } finally {
       this.stopController = null;
-    }
-  }
+    })
 
   /** Stop: ends the stream; the partial answer is stored with `metadata.aborted = true`. */
   stop() {

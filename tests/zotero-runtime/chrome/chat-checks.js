@@ -70,15 +70,13 @@ var bibgenieChat = (() => {
 
   /** A session in the store, its controller, and a transport over a mock model answering `text`. */
   async function setup(store, sessionId, { turns = 2, model = MODEL, summarize, text = 'Three more papers.', sdk }) {
-    await store.importSession(linearSession(turns), { id: sessionId });
+    await store.importSession(linearSession(turns), { sessionId: sessionId });
     const statuses = [];
     const controller = new C.CompactionController({ store, sessionId, model, summarize, onStatus: (s) => statuses.push(s) });
     const languageModel = answering(sdk, text);
     let n = 0;
     const transport = new C.CompactionChatTransport({
       controller,
-      store,
-      sessionId,
       generateMessageId: () => `${sessionId}-resp-${++n}`,
       onError: (error) => (streamErrors.push(error), String(error && error.message)),
       // The recipe's chat turn: Anthropic cache marks (a low minimum prefix so these short sessions get them).
@@ -210,7 +208,7 @@ var bibgenieChat = (() => {
     const input = JSON.parse(inputJson);
     const sdk = input.sdk;
     const r = {};
-    await C.loadCompaction({ bindings: C, wasmURL });
+    await C.loadCompaction({ wasmURL });
     const db = new Zotero.DBConnection(input.dbName);
     const store = new C.ZoteroDBStore(db);
     try {

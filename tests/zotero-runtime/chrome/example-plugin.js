@@ -219,7 +219,7 @@ async function runExamplePlugin(config) {
   const noWindow = {}; // the pane key of a chat opened while no window is open
   const draftOf = (text) => ({ id: 'probe', role: 'user', parts: [{ type: 'text', text }] });
   /** Whether the session plus this draft fits the 8k window now (the controller's own estimate). */
-  const fitsNow = (c, text) => c.store.withSessionIndex(c.sessionId, (view) => view.index.estimate({ id: 'mock-8k', contextWindow: 8192 }, { draft: draftOf(text) }).fits);
+  const fitsNow = (c, text) => c.store.withSessionIndex(c.sessionId, (view) => view.estimate({ id: 'mock-8k', contextWindow: 8192 }, { draft: draftOf(text) }).fits);
   /** Normal turns until the draft no longer fits (so sending it compacts first). */
   const fillUntilOverflow = async (c, text) => {
     answerWords = 500;

@@ -20,8 +20,8 @@ var bibgenieChecks = (() => {
 
   async function load(wasmURL) {
     try {
-      const bindings = await C.loadCompaction({ bindings: C, wasmURL });
-      return JSON.stringify({ ok: true, version: bindings.version() });
+      await C.loadCompaction({ wasmURL });
+      return JSON.stringify({ ok: true, version: C.version() });
     } catch (error) {
       return JSON.stringify({ ok: false, error: errorOf(error) });
     }
@@ -109,7 +109,7 @@ var bibgenieChecks = (() => {
     let s = new C.ZoteroDBStore(db);
 
     await step(r, 'create', async () => {
-      const created = await s.createSession({ id: 'chat' });
+      const created = await s.createSession({ sessionId: 'chat' });
       const first = await s.appendMessage('chat', user('c-u1', 'Find papers on dense retrieval'));
       const second = await s.appendMessage('chat', assistant('c-a1', 'Three papers, listed below.'));
       const loaded = await s.load('chat');
@@ -121,7 +121,7 @@ var bibgenieChecks = (() => {
     });
 
     await step(r, 'compact', async () => {
-      await s.importSession(input.research, { id: 'research' });
+      await s.importSession(input.research, { sessionId: 'research' });
       const before = await s.load('research');
       const outcome = await C.compact(compactOptions(s, 'research'));
       const after = await s.load('research');
@@ -168,7 +168,7 @@ var bibgenieChecks = (() => {
     await step(r, 'fork', async () => {
       const source = await s.load('research');
       const point = [...source.nodes].reverse().find((n) => n.role === 'assistant' && C.canFork(source, n.id).ok);
-      const head = await s.fork('research', point.id, { id: 'research-fork' });
+      const head = await s.fork('research', point.id, { sessionId: 'research-fork' });
       const fork = await s.load('research-fork');
       const byId = new Map(source.nodes.map((n) => [n.id, n]));
       const chain = [];
@@ -210,7 +210,7 @@ var bibgenieChecks = (() => {
         }
       };
       const codes = [
-        await codeOf(() => s.createSession({ id: 'pane-\ud83d' })),
+        await codeOf(() => s.createSession({ sessionId: 'pane-\ud83d' })),
         await codeOf(() => s.appendMessage('chat', { ...user('c-\udc00', 'lone'), parentId: before.leafId })),
       ];
       const sessions = await s.listSessions();
@@ -231,7 +231,7 @@ var bibgenieChecks = (() => {
     });
 
     await step(r, 'import', async () => {
-      const head = await s.importSession(input.synthetic, { id: 'big' });
+      const head = await s.importSession(input.synthetic, { sessionId: 'big' });
       const loaded = await s.load('big');
       return {
         nodes: loaded.nodes.length,
@@ -244,7 +244,7 @@ var bibgenieChecks = (() => {
     // The controller and the AI SDK adapter in a scope without AbortController: a provider that
     // never answers and ignores the signal is cancelled through the signal-like object.
     await step(r, 'controller', async () => {
-      await s.importSession(input.research, { id: 'research-ctl' });
+      await s.importSession(input.research, { sessionId: 'research-ctl' });
       const statuses = [];
       let providerCalls = 0;
       const generateText = () => {
@@ -268,7 +268,7 @@ var bibgenieChecks = (() => {
       // The store-held index on the real connection (PRAGMA data_version through it) answers as load().
       const loaded = await s.load('research-ctl');
       const indexed = await s.withSessionIndex('research-ctl', (view) =>
-        view !== null && view.branchRevision === loaded.branchRevision && JSON.stringify(view.lazySession().nodes) === JSON.stringify(loaded.nodes));
+        view !== null && view.branchRevision === loaded.branchRevision && JSON.stringify(view.toSession().nodes) === JSON.stringify(loaded.nodes));
       return {
         providerCalled: providerCalls > 0, gated, cancelled, outcome: outcome.status, unchanged,
         statuses: [...new Set(statuses)], committed: committed.status, indexed,
@@ -300,7 +300,7 @@ var bibgenieChecks = (() => {
     const db = new Zotero.DBConnection(`${input.dbName}-quick`);
     const s = new C.ZoteroDBStore(db);
     await step(r, 'roundTrip', async () => {
-      await s.createSession({ id: 'q' });
+      await s.createSession({ sessionId: 'q' });
       await s.appendMessage('q', user('q-u1', 'Hello from the .xpi'));
       const loaded = await s.load('q');
       return { nodes: loaded.nodes.map((n) => n.id), projected: C.project(loaded).messages.length };

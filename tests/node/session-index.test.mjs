@@ -1,6 +1,6 @@
-// A node crosses into wasm once (issue 13): the stateless project/history/readBranch/estimate/plan
-// answer through a hidden index held for the same node objects, and SessionIndex answers with the
-// node objects it was handed. Here every cached answer is compared with the text path (the wasm
+// The pure calls and the held session: the stateless project/history/readBranch/estimate/plan read
+// the session they are given and hold nothing between calls; SessionIndex holds one and answers
+// with the node objects it was handed. Here every answer is compared with the text path (the wasm
 // exports that read the whole session each call, imported from the installed package's
 // bibgenie_compaction.js), after repeats, appends, leaf moves, replaced and removed nodes and bad
 // nodes; and the message objects answered must be the caller's own (identity, not copies).
@@ -203,7 +203,9 @@ test('SessionIndex answers with the node objects it was handed', () => {
     assert.equal(index.readBranch().nodes.at(-1), node);
     const grown = { nodes: [...session.nodes, node], leafId: node.id, branchRevision: session.branchRevision + 1 };
     assert.deepStrictEqual(index.plan(SMALL, { mode: 'preflight', draft: DRAFT }), reference(grown).preflight.value);
-    assert.deepStrictEqual(index.toSession(), JSON.parse(JSON.stringify(grown)));
+    const held = index.toSession();
+    assert.deepStrictEqual(held, grown);
+    assert.ok(held.nodes.every((n, i) => n === grown.nodes[i]), 'toSession answers the objects handed in');
     assert.throws(() => index.append(node), (e) => e.code === 'invalid-node', 'a refused append keeps nothing');
     assert.equal(index.history().length, history.length + 1);
   } finally {
@@ -212,7 +214,7 @@ test('SessionIndex answers with the node objects it was handed', () => {
   assert.throws(() => new compaction.SessionIndex(), TypeError);
 });
 
-test('nodes handed back as JSON copies (the wasm exports, toSession) keep their numbers exactly', () => {
+test('nodes handed back as JSON copies (the wasm exports) keep their numbers exactly', () => {
   // serde_json's default float parse reads this one a unit off (…568); the copies are written from the node text.
   const w = 123.45678901234567;
   const nodes = [
@@ -220,14 +222,11 @@ test('nodes handed back as JSON copies (the wasm exports, toSession) keep their 
     { id: 'A1', parentId: 'U1', role: 'assistant', parts: [{ type: 'tool-zotero_search', toolCallId: 't1', state: 'output-available', input: { q: 'a' }, output: { score: w } }] },
   ];
   const session = { nodes, leafId: 'A1', branchRevision: 1 };
-  const index = compaction.SessionIndex.from(session);
   const copies = [
     text.project(session).messages,
     text.history(session),
     text.readBranch(session).nodes,
-    index.toSession().nodes,
   ];
-  index.free();
   for (const copy of copies) {
     assert.notEqual(copy[0], nodes[0], 'a JSON copy');
     assert.deepEqual(copy, nodes);

@@ -1,0 +1,164 @@
+// What every store operation runs on: the driver (the backend's few calls), one call at a time
+// after the schema is ready, each a generator over driver calls in one read or write transaction,
+// and the reads every operation shares (a session's row, its visible nodes, a snapshot). Held in a
+// private field of SessionStoreBase: never exported by the package.
+import { drive } from './sequencing.js';
+import { randomId, storeError } from './nodes.js';
+import { visibleRows } from './visible-rows.js';
+
+/** @import { Session } from '../bibgenie_compaction.js' */
+/**
+ * @typedef {{
+ *   id: string, leafId: string | null, branchRevision: number,
+ *   baseSessionId: string | null, baseNodeId: string | null,
+ *   createdAt: number, updatedAt: number, title: string | null, appKey: string | null,
+ *   generation: string | null,
+ * }} SessionRow
+ *   `generation`: random per created row (null in rows older versions wrote); a recreation changes it.
+ * @typedef {{ id: string, parentId: string | null, kind: 'message' | 'checkpoint', json: string }} NodeRow
+ */
+
+/**
+ * The driver interface. Data methods return a value (synchronous drivers) or a promise
+ * (Zotero); `read`/`write` run `body` in one consistent read / one write transaction.
+ * @typedef {{
+ *   mutex: import('./sequencing.js').AsyncMutex,
+ *   init(): Promise<void> | void,
+ *   read<T>(body: () => T | Promise<T>): Promise<T> | T,
+ *   write<T>(body: () => T | Promise<T>): Promise<T> | T,
+ *   getSession(id: string): Promise<SessionRow | null> | SessionRow | null,
+ *   getSessionByAppKey(appKey: string): Promise<SessionRow | null> | SessionRow | null,
+ *   listSessions(): Promise<SessionRow[]> | SessionRow[],
+ *   listForks(baseSessionId: string): Promise<SessionRow[]> | SessionRow[],
+ *   getNodeJsons(sessionId: string): Promise<string[]> | string[],
+ *   getNode(sessionId: string, id: string): Promise<NodeRow | null> | NodeRow | null,
+ *   getNodeRowsAfter(sessionId: string, seq: number): Promise<SeqRow[]> | SeqRow[],
+ *   changeToken?(): Promise<unknown> | unknown,
+ *   insertSession(row: SessionRow): Promise<void> | void,
+ *   insertNode(sessionId: string, row: NodeRow, createdAt: number): Promise<void> | void,
+ *   updateHead(sessionId: string, leafId: string | null, branchRevision: number, updatedAt: number): Promise<void> | void,
+ *   updateNodeJson(sessionId: string, id: string, json: string): Promise<void> | void,
+ *   updateInfo(sessionId: string, title: string | null, appKey: string | null, updatedAt: number): Promise<void> | void,
+ *   deleteSession(sessionId: string): Promise<void> | void,
+ *   release(): Promise<void> | void,
+ * }} StoreDriver
+ * `changeToken`: a value that moves when another connection committed (absent: nothing else writes).
+ * @typedef {import('./visible-rows.js').SeqRow} SeqRow
+ */
+
+
+export class StoreCore {
+  /** @type {Promise<void> | null} */
+  #ready = null;
+  /** True once the store was closed: every later call rejects `store-closed`. */
+  closed = false;
+
+  /** @param {StoreDriver} driver */
+  constructor(driver) {
+    this.driver = driver;
+  }
+
+  /**
+   * Runs `job` alone, after the schema is ready.
+   * @template T
+   * @param {() => Promise<T> | T} job
+   * @returns {Promise<T>}
+   */
+  exclusive(job) {
+    if (this.closed) return Promise.reject(storeError('store-closed', 'the store has been closed'));
+    return this.driver.mutex.run(async () => {
+      if (!this.#ready) {
+        this.#ready = Promise.resolve(this.driver.init());
+        this.#ready.catch(() => {
+          this.#ready = null; // a failed init may be retried by the next call
+        });
+      }
+      await this.#ready;
+      return job();
+    });
+  }
+
+  /**
+   * A read-only operation in one consistent read.
+   * @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T>}
+   */
+  read(op) {
+    return this.exclusive(() => this.driver.read(() => drive(op())));
+  }
+
+  /**
+   * An operation in one write transaction: everything it wrote is undone when it throws.
+   * @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T>}
+   */
+  write(op) {
+    return this.exclusive(() => this.driver.write(() => drive(op())));
+  }
+
+  /** @param {string} sessionId @returns {Generator<unknown, SessionRow, any>} */
+  *row(sessionId) {
+    const row = yield this.driver.getSession(sessionId);
+    if (!row) throw storeError('unknown-session', `no session with id ${sessionId}`);
+    return row;
+  }
+
+  /** The stored text of every node visible in a session, in load() order (visible-rows.js). @param {SessionRow} row @returns {Generator<unknown, string[], any>} */
+  *visibleJsons(row) {
+    return (yield* visibleRows(this.driver, row)).rows.map((r) => r.json);
+  }
+
+  /** @param {SessionRow} row @returns {Generator<unknown, Session, any>} */
+  *session(row) {
+    const jsons = yield* this.visibleJsons(row);
+    return {
+      nodes: jsons.map((json) => JSON.parse(json)),
+      leafId: row.leafId,
+      branchRevision: row.branchRevision,
+    };
+  }
+
+  /**
+   * Whether `id` names a node visible in the session (own or inherited through a fork).
+   * @param {SessionRow} row @param {string} id @returns {Generator<unknown, boolean, any>}
+   */
+  *hasVisibleNode(row, id) {
+    if (yield this.driver.getNode(row.id, id)) return true;
+    if (row.baseSessionId === null) return false;
+    const session = yield* this.session(row);
+    return session.nodes.some((node) => node.id === id);
+  }
+
+  /**
+   * What `transaction` compares before applying fn's writes: the head and every visible node.
+   * @param {string} sessionId @returns {Generator<unknown, { row: SessionRow, jsons: string[], text: string }, any>}
+   */
+  *snapshot(sessionId) {
+    const row = yield* this.row(sessionId);
+    const jsons = yield* this.visibleJsons(row);
+    const head = JSON.stringify([row.leafId, row.branchRevision, row.baseSessionId, row.baseNodeId]);
+    return { row, jsons, text: `${head}\n${jsons.join('\n')}` };
+  }
+
+  /**
+   * @param {string} where
+   * @param {{ id: string, title: string | null, appKey: string | null, leafId: string | null, branchRevision: number,
+   *   baseSessionId?: string, baseNodeId?: string }} fields
+   * @returns {Generator<unknown, SessionRow, any>}
+   */
+  *insertSession(where, fields) {
+    if (yield this.driver.getSession(fields.id)) throw storeError('session-exists', `${where}: session ${fields.id} already exists`);
+    if (fields.appKey !== null && (yield this.driver.getSessionByAppKey(fields.appKey))) {
+      throw storeError('app-key-exists', `${where}: a session with appKey ${fields.appKey} already exists`);
+    }
+    const now = Date.now();
+    /** @type {SessionRow} */
+    const row = {
+      id: fields.id, leafId: fields.leafId, branchRevision: fields.branchRevision,
+      baseSessionId: fields.baseSessionId ?? null, baseNodeId: fields.baseNodeId ?? null,
+      createdAt: now, updatedAt: now, title: fields.title, appKey: fields.appKey,
+      // Another session under a reused id is another generation, even within the same millisecond.
+      generation: randomId(),
+    };
+    yield this.driver.insertSession(row);
+    return row;
+  }
+}

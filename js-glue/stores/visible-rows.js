@@ -1,0 +1,32 @@
+// Which rows a session sees, written once: its own rows, and for a fork the ancestor chain of its
+// base node in the base session (recursively). load(), transactions and the store-held index all
+// read a session through this walk; ids and parents come from the row columns, no text is parsed.
+import { ancestorChain } from './nodes.js';
+
+/**
+ * @typedef {{ seq: number, id: string, parentId: string | null, json: string, session?: string }} SeqRow
+ *   `session`: the session whose row it is (a fork's inherited rows are its base's)
+ */
+
+/**
+ * The rows visible in a session, in load() order. `lastSeq`: the seq of the session's own last row
+ * (0 for none); `chain` collects the sessions read (a fork cycle written by hand stops there; a base
+ * session that is gone leaves the fork's own rows, and readBranch reports the missing parent).
+ * @param {any} driver @param {import('./store-core.js').SessionRow} row @param {Set<string>} [chain]
+ * @returns {Generator<unknown, { rows: SeqRow[], lastSeq: number, lastOwnId: string | null }, any>}
+ */
+export function* visibleRows(driver, row, chain = new Set()) {
+  /** @type {SeqRow[]} */
+  const own = yield driver.getNodeRowsAfter(row.id, 0);
+  for (const r of own) r.session = row.id;
+  const lastSeq = own.length ? own[own.length - 1].seq : 0;
+  const lastOwnId = own.length ? own[own.length - 1].id : null;
+  const seen = chain.has(row.id);
+  chain.add(row.id);
+  if (row.baseSessionId === null || row.baseNodeId === null || seen) return { rows: own, lastSeq, lastOwnId };
+  const base = yield driver.getSession(row.baseSessionId);
+  if (!base) return { rows: own, lastSeq, lastOwnId };
+  const { rows: baseRows } = yield* visibleRows(driver, base, chain);
+  const kept = ancestorChain(new Map(baseRows.map((r) => [r.id, r])), row.baseNodeId);
+  return { rows: [...baseRows.filter((r) => kept.has(r.id)), ...own], lastSeq, lastOwnId };
+}
