@@ -14,8 +14,9 @@ export type {
 } from './bibgenie_compaction.js';
 export type {
   SessionHead, StoreErrorCode, SessionInfo, SessionInfoInput, AppendExpectation, StoreError, SqliteDatabaseLike,
-  SqliteStoreOptions, CompactOptions, CompactStatus, CompactOutcome,
+  SqliteStoreOptions,
 } from './glue.js';
+export type { CompactOptions, CompactStatus, CompactOutcome } from './compaction/runner.js';
 export type { ZoteroDBConnectionLike } from './stores/zotero-db-store.js';
 export type {
   CompactionState, SubmitResult, ControllerAction, SubmitOptions, CompactionControllerOptions,

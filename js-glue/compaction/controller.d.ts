@@ -3,7 +3,7 @@ import type { UIMessage } from 'ai';
 import type {
   CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CompactionMode, Draft, ModelProfile, Overhead, SessionStore, Summarize,
 } from '../bibgenie_compaction.js';
-import type { CompactOutcome } from '../glue.js';
+import type { CompactOutcome } from './runner.js';
 
 export type CompactionState =
   | { status: 'idle'; outcome?: CompactOutcome }

@@ -27,7 +27,7 @@ import { onSession, readSession } from '../session/session-read.js';
 /**
  * @import { UIMessage } from 'ai'
  * @import { CacheBreakpointOptions, CompactionMode, Draft, ModelProfile, Overhead, Plan, SummaryRequest } from '../bibgenie_compaction.js'
- * @import { CompactOutcome } from '../glue.js'
+ * @import { CompactOutcome } from './runner.js'
  * @import { SessionStore, Summarize } from '../bibgenie_compaction.js'
  * @import { CompactionControllerOptions, CompactionState, SubmitOptions, SubmitResult } from './controller.js'
  * @import { CompactionController as DeclaredController } from './controller.js'
