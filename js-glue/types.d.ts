@@ -13,9 +13,9 @@ export type {
   UserWords, WasmBytes, WasmMemory, WasmModule, WasmTable,
 } from './bibgenie_compaction.js';
 export type {
-  SessionHead, StoreErrorCode, SessionInfo, SessionInfoInput, AppendExpectation, StoreError, SqliteDatabaseLike,
-  SqliteStoreOptions,
-} from './glue.js';
+  SessionHead, StoreErrorCode, SessionInfo, SessionInfoInput, AppendExpectation, StoreError,
+} from './stores/base.js';
+export type { SqliteDatabaseLike, SqliteStoreOptions } from './stores/sqlite-store.js';
 export type { CompactOptions, CompactStatus, CompactOutcome } from './compaction/runner.js';
 export type { ZoteroDBConnectionLike } from './stores/zotero-db-store.js';
 export type {

@@ -49,7 +49,7 @@ function currentWindow(globals) {
  * @import { CompactionChatTransport as DeclaredTransport } from './transport.js'
  * @import { CompactionController } from '../compaction/controller.js'
  * @import { Overhead } from '../bibgenie_compaction.js'
- * @import { SessionStoreBase } from '../glue.js'
+ * @import { SessionStoreBase } from '../stores/base.js'
  * @typedef {Pick<SessionStoreBase, 'appendMessage' | 'updateMessageParts' | 'retry'>} TransportStore
  */
 

@@ -23,7 +23,7 @@ import { draftIdOf, draftMessage, interruptedSubmit, storedIn } from './draft.js
 import { sessionSlot } from '../session/in-flight.js';
 import { onSession, readSession } from '../session/session-read.js';
 
-// The types are controller.d.ts's (and glue.d.ts's); `implements` checks this class against it.
+// The types are controller.d.ts's; `implements` checks this class against it.
 /**
  * @import { UIMessage } from 'ai'
  * @import { CacheBreakpointOptions, CompactionMode, Draft, ModelProfile, Overhead, Plan, SummaryRequest } from '../bibgenie_compaction.js'
