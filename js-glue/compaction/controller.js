@@ -157,7 +157,7 @@ export class CompactionController {
     this.onStatus = onStatus ?? null;
   }
 
-  /** `idle`, `compacting` (with `cancel`) or `failed` (with the reason); a fresh object each time. */
+  /** `idle`, `compacting` (with `cancel`) or `failed` (with the reason); a fresh object each time. @returns {CompactionState} */
   get state() {
     return { ...this.#state };
   }
