@@ -37,7 +37,11 @@ usage: ./build.sh <command>
           npm pack + tsc over a TypeScript consumer + Node consumer tests; the Zotero-style IIFE
           bundle in headless Firefox; the package in a Zotero plugin scope (Firefox chrome context,
           Sqlite.sys.mjs)
-  demo    build, then run the demo on the bundled sample session
+  check   the one-minute loop: a debug wasm build, the fast Node tests of tests/node against the
+          sources (no npm pack; BIBGENIE_TESTS='word …' picks others), BIBGENIE_CHECK_CASES
+          model-based cases (default 300); prints the time taken. CI runs `test`
+  demo    build, pack, then run the demo (examples/demo/demo.mjs, `--json` for one JSON object)
+          against the installed package on the sample session (tests/fixtures/sample-session.json)
   example build, then the example Zotero plugin (examples/zotero-research-chat) into
           .work/research-chat.xpi (esbuild and a zip writer in Node; stage 7 runs that build)
   bench   build, then run the benchmarks
@@ -217,17 +221,23 @@ setup() { setup_for all; }
 # ---------------------------------------------------------------------------------------------
 # build
 
+# build_pkg [debug]: the release build into $PKG; `debug` (./build.sh check, which points PKG at
+# its own folder) builds the wasm without --release and skips wasm-opt, the rest is the same.
 build_pkg() {
-  local start=$SECONDS wasm codes_rs
-  cargo build --release --target "$WASM_TARGET" --lib
+  local start=$SECONDS wasm codes_rs profile=${1:-release}
+  if [[ $profile == debug ]]; then
+    cargo build --target "$WASM_TARGET" --lib
+  else
+    cargo build --release --target "$WASM_TARGET" --lib
+  fi
   rm -rf "$PKG"
   # --omit-default-module-path: no `new URL(..., import.meta.url)` in the generated JS, so the
   # slim entry bundles as a classic script.
-  wasm-bindgen "target/$WASM_TARGET/release/$CRATE_FILE.wasm" \
+  wasm-bindgen "target/$WASM_TARGET/$profile/$CRATE_FILE.wasm" \
     --target web --omit-default-module-path --out-dir "$PKG"
   guard_plugin_scope_globals "$PKG/$CRATE_FILE.js"
   wasm="$PKG/${CRATE_FILE}_bg.wasm"
-  shrink_wasm "$wasm"
+  if [[ $profile == debug ]]; then log "wasm-opt: skipped (debug build)"; else shrink_wasm "$wasm"; fi
   # Module state safe for a plugin loader, declarations that need no DOM lib (see the script).
   node build/patch-bindgen.mjs "$PKG/$CRATE_FILE.js" "$PKG/$CRATE_FILE.d.ts"
   # The contract's declarations from the Rust types, then the TS ErrorCode union from the Rust codes
@@ -239,13 +249,12 @@ build_pkg() {
   rm "$PKG/package.template.json"
   # The version the glue expects of the .wasm (loadCompaction compares it with version()).
   printf "/** @type {string} */\nexport const PACKAGE_VERSION = '%s';\n" "$(crate_version)" >"$PKG/util/version.js"
-  # The README links to docs/, so both ship: every link in the tarball's README resolves.
-  cp README.md "$PKG/"
-  cp -R docs "$PKG/docs"
+  # The README ships, docs/ stays home: its relative links become links into the repository.
+  write_package_readme README.md "$PKG/README.md"
   emit_glue_declarations
   write_package_json
   count_declarations
-  log "pkg/ built in $((SECONDS - start))s"
+  log "${PKG#"$ROOT"/}/ built in $((SECONDS - start))s"
   log "wasm size: $(stat -c %s "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzipped ($(basename "$wasm"))"
 }
 
@@ -616,13 +625,17 @@ run_in_consumer() {
   BIBGENIE_REPO_ROOT="$ROOT" BIBGENIE_CONSUMER_DIR="$CONSUMER" node "$CONSUMER/$dir/$script" "$@"
 }
 
-# The demo ships inside the package (js-glue/demo/), so it runs from the installed tarball as a
-# consumer gets it; it finds better-sqlite3 (not a package dependency) in tests/node_modules
-# through BIBGENIE_REPO_ROOT and writes .work/demo.sqlite there. Setup and build logs go to stderr, so
-# stdout is only the demo's (`--json`: one JSON object).
+# The demo is code a user can copy (examples/demo/demo.mjs imports only `bibgenie-compaction`), so it
+# runs from a copy inside the consumer against the installed tarball, as a user's script would; it
+# reads the session from tests/fixtures/sample-session.json and finds better-sqlite3 (not a package
+# dependency) in tests/node_modules, both through BIBGENIE_REPO_ROOT, and writes .work/demo.sqlite
+# there. Setup and build logs go to stderr, so stdout is only the demo's (`--json`: one JSON object).
 run_demo() {
   build_and_pack >&2
-  BIBGENIE_REPO_ROOT="$ROOT" node "$CONSUMER/node_modules/bibgenie-compaction/demo/demo.js" "$@"
+  rm -rf "${CONSUMER:?}/examples/demo"
+  mkdir -p "$CONSUMER/examples/demo"
+  cp -R examples/demo/. "$CONSUMER/examples/demo/"
+  BIBGENIE_REPO_ROOT="$ROOT" node "$CONSUMER/examples/demo/demo.mjs" "$@"
 }
 
 # The example plugin as a user builds it: esbuild over its src/ against the installed tarball (the AI
@@ -700,6 +713,62 @@ run_fuzz() {
   ((failed == 0)) || fail "fuzz: a target crashed; the input is in fuzz/artifacts/"
 }
 
+# ---------------------------------------------------------------------------------------------
+# check: the one-minute loop, and the package's README
+
+# The README of the package: the repository's, its relative links (docs/, examples/) made absolute
+# links into the repository (package.json's `repository`, set in js-glue/package.template.json),
+# since docs/ does not ship. tests/node/readme.test.mjs checks every link resolves there.
+write_package_readme() {
+  node --input-type=module - "$ROOT/js-glue/package.template.json" "$1" "$2" <<'EOF'
+import { readFileSync, writeFileSync } from 'node:fs';
+const [template, source, out] = process.argv.slice(2);
+const { repository } = JSON.parse(readFileSync(template, 'utf8'));
+const url = typeof repository === 'string' ? repository : repository?.url;
+if (!url) throw new Error(`${template}: no repository url (the README's links to docs/ point there)`);
+const base = `${url.replace(/^git\+/, '').replace(/\.git$/, '').replace(/\/$/, '')}/blob/main/`;
+const text = readFileSync(source, 'utf8').replace(/\]\(([^)\s]+)\)/g, (link, href) =>
+  /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('#') ? link : `](${base}${href.replace(/^\.\//, '')})`);
+writeFileSync(out, text);
+EOF
+}
+
+# The test files of tests/node that ./build.sh check runs, chosen by measurement (docs/build-and-test.md,
+# "check"): all but the slow ones on the debug wasm (crash-safety 159 s, session-index 36 s at load 8,
+# store-model 32 s, turn-branch 17 s at load 9, bad-input 11 s) and pack-consumer (it reads the
+# tarball); ./build.sh test runs them all.
+CHECK_NODE_TESTS=(
+  ai-sdk.test.mjs answered-turn.test.mjs background-guard.test.mjs controller.test.mjs
+  pack-consumer-build-hook.test.mjs pack-consumer-loader.test.mjs pack-consumer-slim.test.mjs
+  plugin-turns.test.mjs prompt-cache.test.mjs readme.test.mjs refused-at-entry.test.mjs
+  runner.test.mjs sample-session.test.mjs store-index.test.mjs store-processes.test.mjs
+  store-sharing.test.mjs stores.test.mjs transport-reads.test.mjs transport.test.mjs
+  turn-stop.test.mjs wasm-not-found.test.mjs zotero-loader.test.mjs
+  zotero-recipe.test.mjs zotero-shim.test.mjs
+)
+
+# ./build.sh check: a debug wasm build (no --release, no wasm-opt) into .work/dev/node_modules/
+# bibgenie-compaction (wasm-bindgen's output, patched as for the package, and a copy of js-glue/), the
+# CHECK_NODE_TESTS of tests/node against it (no npm pack), and BIBGENIE_CHECK_CASES model-based
+# cases (default 300). At most a minute warm; prints the time taken.
+run_check() {
+  local start=$SECONDS cases=${BIBGENIE_CHECK_CASES:-300}
+  local CONSUMER="$WORK/dev" TARBALL=''
+  local PKG="$CONSUMER/node_modules/bibgenie-compaction"
+  local BIBGENIE_TESTS=${BIBGENIE_TESTS:-${CHECK_NODE_TESTS[*]}}
+  timed "check 1/3: debug wasm build into ${PKG#"$ROOT"/}" build_pkg debug
+  printf '{ "name": "bibgenie-compaction-dev", "private": true, "type": "module" }\n' >"$CONSUMER/package.json"
+  rm -rf "$CONSUMER/tests"
+  mkdir -p "$CONSUMER/tests"
+  tar -C tests --exclude=./node_modules --exclude=./providers/node_modules --exclude=./bundlers/node_modules -cf - . | tar -C "$CONSUMER/tests" -xf -
+  ln -s "$TEST_NODE_MODULES" "$CONSUMER/tests/node_modules"
+  log "check: tests/node files: $BIBGENIE_TESTS"
+  timed "check 2/3: Node tests against the sources" consumer_node_tests node
+  timed "check 3/3: $cases model-based cases (cargo test --test model_based)" \
+    env -u BIBGENIE_SOAK_CASES BIBGENIE_MODEL_CASES="$cases" cargo test --test model_based -- --nocapture
+  log "./build.sh check: passed in $((SECONDS - start))s"
+}
+
 main() {
   local command=${1:-}
   [[ -n $command ]] || { usage; exit 0; }
@@ -708,6 +777,7 @@ main() {
     setup) setup ;;
     build) setup_for build; build_pkg ;;
     test) if (($#)); then setup_for "$@"; else setup_for native browser package firefox zotero; fi; run_tests "$@" ;;
+    check) setup_for node; run_check ;;
     demo) setup_for demo >&2; run_demo "$@" ;;
     example) setup_for example; run_example ;;
     bench) setup_for bench; run_bench "$@" ;;

@@ -1,10 +1,7 @@
 // The synthetic Zotero research sessions of the cache benches (bench/cache/sessions.mjs,
 // bench/cache/placement.mjs): turns with tool steps (search results, PDF pages), pastes, and the
 // pauses between turns.
-import { pathToFileURL, fileURLToPath } from 'node:url';
-
-const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
-const { prng } = await import(pathToFileURL(`${pkgDir}/demo/sample-session.js`).href);
+import { prng } from '../../tests/fixtures/session-generator.mjs';
 const MINUTE = 60_000;
 
 const WORDS = ('protein digestibility canine diet trial cohort amino acid lysine methionine kibble extruded raw '

@@ -23,7 +23,7 @@ const CHECKPOINT_EVERY = 50;
 
 const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
 const api = await import(pathToFileURL(`${pkgDir}/index.js`).href);
-const { syntheticSession } = await import(pathToFileURL(`${pkgDir}/demo/sample-session.js`).href);
+const { syntheticSession } = await import('../../tests/fixtures/session-generator.mjs');
 await api.init();
 const requireHere = createRequire(import.meta.url);
 /** better-sqlite3 from tests/node_modules (the tests' copy; the bench installs no second one). */

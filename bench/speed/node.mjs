@@ -16,7 +16,7 @@ const args = process.argv.slice(2);
 const flag = (name) => args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))?.split('=')[1] ?? (args.includes(`--${name}`) ? '' : undefined);
 const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
 const api = await import(pathToFileURL(`${pkgDir}/index.js`).href);
-const { researchSession, syntheticSession } = await import(pathToFileURL(`${pkgDir}/demo/sample-session.js`).href);
+const { researchSession, syntheticSession } = await import('../../tests/fixtures/session-generator.mjs');
 const wasm = await api.init();
 
 if (flag('memory') !== undefined) {

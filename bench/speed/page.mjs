@@ -1,7 +1,7 @@
 // The Firefox side of the speed bench: bundled by firefox.mjs with the package, gpt-tokenizer and
 // the sample sessions, then polled through `globalThis.bench` (lines, done, sections, error).
 import * as api from 'bibgenie-compaction';
-import { researchSession, syntheticSession } from 'bibgenie-compaction/demo/sample-session.js';
+import { researchSession, syntheticSession } from '../../tests/fixtures/session-generator.mjs';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import * as baseline from '../baseline/projection.js';
 import { runAll, timerResolutionMs } from './lib.mjs';

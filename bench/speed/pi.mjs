@@ -303,7 +303,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const sizes = args.find((a) => a.startsWith('--sizes='))?.split('=')[1].split(',').map(Number);
   const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
   const api = await import(pathToFileURL(`${pkgDir}/index.js`).href);
-  const { syntheticSession } = await import(pathToFileURL(`${pkgDir}/demo/sample-session.js`).href);
+  const { syntheticSession } = await import('../../tests/fixtures/session-generator.mjs');
   await api.init();
   const pi = await loadPi();
   const [load] = os.loadavg();

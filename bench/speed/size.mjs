@@ -25,10 +25,10 @@ const walk = (dir) => readdirSync(dir, { withFileTypes: true })
 const rows = [];
 const wasm = sizes(readFileSync(join(pkgDir, 'bibgenie_compaction_bg.wasm')));
 rows.push(['bibgenie_compaction_bg.wasm', wasm]);
-// The runtime JS a consumer loads (the demo and the type declarations are not loaded).
+// The runtime JS a consumer loads (the type declarations are not loaded).
 const js = walk(pkgDir)
   .map((f) => relative(pkgDir, f))
-  .filter((f) => f.endsWith('.js') && !f.startsWith('demo/'))
+  .filter((f) => f.endsWith('.js'))
   .sort();
 const total = { raw: 0, gzip: 0, brotli: 0 };
 for (const f of js) {

@@ -1,12 +1,16 @@
 // Writes the committed seed corpora of the fuzz targets (fuzz/seeds/<target>/). Run from the
-// repository root: node fuzz/seeds/make-seeds.mjs. Sources: the demo's research session and the
-// benchmark's synthetic sessions (js-glue/demo/sample-session.js), the Zotero fixtures of the
+// repository root: node fuzz/seeds/make-seeds.mjs. Sources: the sample research session
+// (tests/fixtures/sample-session.json), shorter ones and the benchmark's synthetic sessions from its
+// generator (tests/fixtures/session-generator.mjs), the Zotero fixtures of the
 // tests (tests/fixtures/zotero/), and minimal PNG/GIF/WebP/JPEG headers.
 // Long strings are clipped so each seed stays small (libFuzzer mutates small inputs far faster);
 // the shapes (every part type, tool state, Zotero object) are kept.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { researchSession, syntheticSession } from '../../js-glue/demo/sample-session.js';
+import { researchSession, syntheticSession } from '../../tests/fixtures/session-generator.mjs';
+
+/** The 44-turn research session of the demo, as the fixture holds it (a fresh copy per call). */
+const sampleSession = () => JSON.parse(readFileSync(new URL('../../tests/fixtures/sample-session.json', import.meta.url), 'utf8'));
 
 const root = new URL('.', import.meta.url).pathname;
 const fixtures = new URL('../../tests/fixtures/zotero/', import.meta.url).pathname;
@@ -43,7 +47,7 @@ function longNumbers() {
 }
 
 // ---- session_json
-const research = clipSession(researchSession({ turns: 44 }), 24, 1);
+const research = clipSession(sampleSession(), 24, 1);
 const sessions = {
   'research-2.json': json(clipSession(researchSession({ turns: 2 }), 200)),
   'research-6.json': json(clipSession(researchSession({ turns: 6 }), 80)),
@@ -70,7 +74,7 @@ writeSeeds('session_json', sessions);
 
 // ---- parts: each message of the research session, the parts alone, Zotero fixtures as tool output
 const parts = {};
-const full = clipSession(researchSession({ turns: 44 }), 200, 3);
+const full = clipSession(sampleSession(), 200, 3);
 const seenTypes = new Set();
 for (const node of full.nodes) {
   for (const part of node.parts ?? []) {

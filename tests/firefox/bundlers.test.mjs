@@ -1,6 +1,6 @@
 // The main entry as a web developer bundles it (issue 35): one small app, built against the packed
 // package with Vite (dev server and `vite build`), webpack 5 and esbuild, each with no configuration
-// beyond what the README's "Bundlers" section shows, loaded in headless Firefox ESR (selenium-webdriver,
+// beyond what docs/api.md's "Bundlers" section shows, loaded in headless Firefox ESR (selenium-webdriver,
 // the local geckodriver; nothing is downloaded). The page calls `await init()` with no argument, so
 // the bundler alone must bring the .wasm; then a store, a controller and a projection run.
 import { test, before, after } from 'node:test';
@@ -157,7 +157,7 @@ before(async () => {
     return { url: await serveStatic(join(dir, 'dist')), files: filesUnder(join(dir, 'dist')) };
   });
 
-  // esbuild (an ES module bundle), with the .wasm copied beside it under its name, as the README says;
+  // esbuild (an ES module bundle), with the .wasm copied beside it under its name, as docs/api.md says;
   // then the same bundle without the copy: the page's init() is a coded error naming the URL it tried.
   await build('esbuild', async () => {
     const dir = appFolder('esbuild', { 'main.js': MAIN_JS, 'dist/index.html': page('<script type="module" src="main.js"></script>') });

@@ -1,6 +1,6 @@
 // Crash safety with the real SQLite store: a child process (crash-worker.mjs) appends messages,
 // runs tool calls, retries, edits and compactions (the wasm `compact` runner with the extractive
-// summarizer) on the demo's research session in a better-sqlite3 WAL file, and is killed with
+// summarizer) on the sample research session (tests/fixtures/sample-session.json) in a better-sqlite3 WAL file, and is killed with
 // SIGKILL at a random point, hundreds of times. After every kill the database is reopened and
 // checked; the checks hold for any kill point:
 //   1. `PRAGMA integrity_check` is ok and no foreign key dangles;
@@ -18,10 +18,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 
 const pkgSpec = process.env.BIBGENIE_PKG ?? new URL('../../pkg/index.js', import.meta.url).href;
@@ -29,11 +29,10 @@ const compaction = await import(pkgSpec);
 await compaction.init();
 const { SqliteStore, readBranch, project, validateSummary } = compaction;
 
-const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
-const generatorUrl = consumerDir
-  ? pathToFileURL(join(consumerDir, 'node_modules', 'bibgenie-compaction', 'demo', 'sample-session.js')).href
-  : new URL('../../js-glue/demo/sample-session.js', import.meta.url).href;
-const { researchSession, prng } = await import(generatorUrl);
+// The test fixtures beside the tests (not in the package): the generator the worker also imports.
+const generatorUrl = new URL('../fixtures/session-generator.mjs', import.meta.url).href;
+const { prng } = await import(generatorUrl);
+const sampleSession = JSON.parse(readFileSync(new URL('../fixtures/sample-session.json', import.meta.url), 'utf8'));
 
 const WORKER = fileURLToPath(new URL('./crash-worker.mjs', import.meta.url));
 const SESSION_ID = 'crash-research';
@@ -206,7 +205,7 @@ test(`SIGKILL at random points never corrupts or loses the SQLite session (${KIL
   console.log(`crash safety: seed ${SEED} (BIBGENIE_CRASH_SEED=${SEED} replays the delays), ${KILLS} kills`);
 
   const seeded = new SqliteStore(Database, file);
-  const imported = await seeded.importSession(researchSession(), { sessionId: SESSION_ID });
+  const imported = await seeded.importSession(sampleSession, { sessionId: SESSION_ID });
   seeded.close();
   let expected = { revision: imported.branchRevision, leaf: imported.leafId };
 

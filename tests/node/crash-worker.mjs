@@ -2,7 +2,7 @@
 // parent kills it with SIGKILL. After every awaited store call it writes one line to stdout saying
 // what is now durable, so the parent knows what must survive the kill.
 //
-//   node crash-worker.mjs <db file> <session id> <worker number> <seed> <sample-session.js URL>
+//   node crash-worker.mjs <db file> <session id> <worker number> <seed> <session-generator.mjs URL>
 //
 // The worker loads the package and the wasm and warms up (one of each operation on a small session
 // in an in-memory database, so the first operations on the file are as fast as later ones), prints

@@ -40,6 +40,13 @@ test('the tarball holds the wasm, the generated JS and types, the entries and ev
   for (const file of glueFiles) assert.ok(files.has(file), `js-glue/${file} missing from the tarball`);
 });
 
+test('the tarball holds no workshop: no demo/, no docs/, no sample session', () => {
+  const workshop = listTarball().filter((file) => /^(demo|docs|examples|tests)\//.test(file) || /sample-session/.test(file));
+  assert.deepEqual(workshop, []);
+  const top = new Set(listTarball().filter((file) => file.endsWith('.md')));
+  assert.deepEqual([...top], ['README.md'], 'the one markdown file is the README');
+});
+
 test('the tarball holds no build intermediates or sources', () => {
   const stray = listTarball().filter((file) =>
     /(^|\/)(target|node_modules|src|\.work)\//.test(file) || /\.(rs|tgz|toml)$/.test(file),

@@ -1,47 +1,73 @@
-// The README as a user reads it from the installed package: every relative link resolves to a
-// file the tarball ships, and every js block of it and of the docs it links runs as printed (a
-// provider's model replaced by the AI SDK's mock model), so a block that breaks fails the package
-// stage. sh blocks (installs, ./build.sh) are not run here.
+// The README as a user reads it from the installed package: docs/ stays in the repository, so
+// build.sh rewrote the README's relative links into links to the repository (package.json's
+// `repository`); each must name a file the repository has. Every js block of the README and of the
+// docs it links (read from the repository) runs as printed (a provider's model replaced by the AI
+// SDK's mock model), so a block that breaks fails the package stage. sh blocks (installs,
+// ./build.sh) are not run here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { consumerDir, resolveInstalled } from './consumer-env.mjs';
+import { consumerDir, repoRoot, resolveInstalled } from './consumer-env.mjs';
 
 const packageDir = dirname(resolveInstalled('bibgenie-compaction/package.json'));
+const { repository } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
 
-/** Markdown files of the installed package that a reader can reach from its README. */
+/** Where the packaged README's links into the repository start: `<repository>/blob/main/`. */
+const repositoryBase = `${String(repository?.url ?? repository).replace(/^git\+/, '').replace(/\.git$/, '')}/blob/main/`;
+
+/** The README from the installed package, a doc (docs/…) from the repository. */
+const read = (file) => readFileSync(file === 'README.md' ? join(packageDir, 'README.md') : join(repoRoot, file), 'utf8');
+
+/** Every link target of a markdown file. */
+const links = (file) => [...read(file).matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+
+/**
+ * The markdown files a reader reaches from the packaged README, as repository paths: the README's
+ * links into the repository, then the docs' relative links, without their #fragment.
+ */
+function reachableFiles(file) {
+  const text = links(file).map((href) => href.split('#')[0]).filter(Boolean);
+  if (file === 'README.md') return text.filter((href) => href.startsWith(repositoryBase)).map((href) => href.slice(repositoryBase.length));
+  return text.filter((href) => !/^[a-z]+:/i.test(href)).map((href) => normalize(join(dirname(file), href)).replace(/\\/g, '/'));
+}
+
+/** Markdown files a reader can reach from the package's README: itself, then docs in the repository. */
 function shippedMarkdown() {
   const files = ['README.md'];
   for (let i = 0; i < files.length; i++) {
-    for (const link of relativeLinks(files[i])) {
-      const target = join(dirname(files[i]), link).replace(/\\/g, '/');
-      if (target.endsWith('.md') && !files.includes(target) && existsSync(join(packageDir, target))) files.push(target);
+    for (const target of reachableFiles(files[i])) {
+      if (target.endsWith('.md') && !files.includes(target) && existsSync(join(repoRoot, target))) files.push(target);
     }
   }
   return files;
 }
 
-/** The relative link targets of a markdown file, without their #fragment. */
-function relativeLinks(file) {
-  const text = readFileSync(join(packageDir, file), 'utf8');
-  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
-    .map((m) => m[1])
-    .filter((href) => !/^[a-z]+:/i.test(href) && !href.startsWith('#'))
-    .map((href) => href.split('#')[0]);
-}
+test('package.json names the repository of Cargo.toml, where the packaged README links', () => {
+  const cargo = readFileSync(join(repoRoot, 'Cargo.toml'), 'utf8').match(/^repository\s*=\s*"([^"]+)"/m);
+  assert.ok(cargo, 'Cargo.toml has a repository');
+  assert.equal(repositoryBase, `${cargo[1].replace(/\/$/, '')}/blob/main/`);
+});
 
-test('every relative link of the README and the docs it reaches names a file the package ships', () => {
+test('the packaged README is the repository README with its relative links made links into the repository', () => {
+  const packaged = read('README.md');
+  const relative = links('README.md').filter((href) => !/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('#'));
+  assert.deepEqual(relative, [], 'no relative link (docs/ and examples/ do not ship)');
+  assert.equal(packaged.split(`](${repositoryBase}`).join(']('), readFileSync(join(repoRoot, 'README.md'), 'utf8'));
+  assert.ok(existsSync(join(repoRoot, 'docs')), 'docs/ stays in the repository');
+  assert.ok(!existsSync(join(packageDir, 'docs')), 'docs/ does not ship');
+});
+
+test('every link of the packaged README into the repository, and every .md link of the docs it reaches, names a file of the repository', () => {
   const files = shippedMarkdown();
   assert.ok(files.length > 1, 'the README links to docs/');
   const missing = [];
   for (const file of files) {
-    for (const link of relativeLinks(file)) {
-      // Links from docs/ to the sources are for readers of the repository, not of the package.
-      if (file !== 'README.md' && !link.endsWith('.md')) continue;
-      const target = join(packageDir, dirname(file), link);
-      if (!existsSync(target)) missing.push(`${file} -> ${link}`);
+    for (const target of reachableFiles(file)) {
+      // From the docs, their links to other docs (their links to the sources are not this test's).
+      if (file !== 'README.md' && !target.endsWith('.md')) continue;
+      if (!existsSync(join(repoRoot, target))) missing.push(`${file} -> ${target}`);
     }
   }
   assert.deepEqual(missing, []);
@@ -53,7 +79,7 @@ test('every relative link of the README and the docs it reaches names a file the
  * stage 7 runs them), `js recipe-imports` is an import line, `js copy-wasm-hook` the build hook (pack-consumer-build-hook.test.mjs), `js fragment` a part of a call.
  */
 function jsBlocks(file) {
-  const text = readFileSync(join(packageDir, file), 'utf8');
+  const text = read(file);
   const blocks = [];
   let section = '';
   for (const m of text.matchAll(/^(#+ .*)$|^```([^\n]*)\n([\s\S]*?)^```$/gm)) {

@@ -1,19 +1,16 @@
-// The bundled sample sessions (demo and benchmark): shapes, Zotero keys, the pasted PNG, and
-// determinism. Under ./build.sh test the generator comes from the installed package (it ships
-// as demo/sample-session.js, a file not in `exports`, so it is imported by its path); run
-// directly with node --test it comes from js-glue/.
+// The sample sessions of the tests and benchmarks (tests/fixtures/): the research session the demo
+// and several tests read from sample-session.json, and the generator's synthetic ones: shapes,
+// Zotero keys, the pasted PNG, and determinism (the JSON fixture is what the generator writes).
+// Neither ships in the package; both are imported relative to this file, which works from the
+// repository and from the copy of tests/ that ./build.sh test runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
 
-const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
-const generatorUrl = consumerDir
-  ? pathToFileURL(join(consumerDir, 'node_modules', 'bibgenie-compaction', 'demo', 'sample-session.js')).href
-  : new URL('../../js-glue/demo/sample-session.js', import.meta.url).href;
-const { researchSession, syntheticSession, SCREENSHOT_WIDTH, SCREENSHOT_HEIGHT } = await import(generatorUrl);
+import { researchSession, syntheticSession, SCREENSHOT_WIDTH, SCREENSHOT_HEIGHT } from '../fixtures/session-generator.mjs';
+const sampleSession = () => JSON.parse(readFileSync(new URL('../fixtures/sample-session.json', import.meta.url), 'utf8'));
 
 const ZOTERO_KEY = /^[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}$/;
 const SECTIONS = [
@@ -80,7 +77,7 @@ function crc32(bytes) {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-const session = researchSession();
+const session = sampleSession();
 
 test('the research session is a well-formed tree of unique ids whose leaf reaches the root', () => {
   const ids = session.nodes.map((n) => n.id);
@@ -221,8 +218,9 @@ test('usage is on most but not all responses, plausible and growing with the con
   assert.ok(previous > 32000, `the last baseline (${previous} tokens) is over a 32k window`);
 });
 
-test('the generator is deterministic per seed', () => {
+test('the generator is deterministic per seed, and sample-session.json is its default research session', () => {
   assert.equal(JSON.stringify(researchSession()), JSON.stringify(session));
+  assert.deepStrictEqual(researchSession(), session);
   assert.notEqual(JSON.stringify(researchSession({ seed: 2 })), JSON.stringify(session));
   const short = researchSession({ turns: 5 });
   assert.equal(short.nodes.filter((n) => n.role === 'user').length, 5);

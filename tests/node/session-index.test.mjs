@@ -15,7 +15,7 @@ await compaction.init();
 const packageDir = dirname(resolveInstalled('bibgenie-compaction'));
 // The same module instance the package uses (same URL), so it is initialized already.
 const text = await import(pathToFileURL(join(packageDir, 'bibgenie_compaction.js')).href);
-const { syntheticSession } = await import(pathToFileURL(join(packageDir, 'demo', 'sample-session.js')).href);
+const { syntheticSession } = await import('../fixtures/session-generator.mjs');
 
 const SMALL = Object.freeze({ id: 'small', contextWindow: 16_000, maxOutputTokens: 2_000 });
 const LARGE = Object.freeze({ id: 'large', contextWindow: 200_000, maxOutputTokens: 32_000, replaysReasoning: true });

@@ -6,16 +6,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { compaction, MemoryStore, MODEL, SMALL_MODEL, linearSession, userMessage, assistantMessage, validSummary } from './runner-fixtures.mjs';
 import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
 
 const { SqliteStore, ZoteroDBStore, CompactionController } = compaction;
-const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
-const { syntheticSession } = await import(consumerDir
-  ? pathToFileURL(join(consumerDir, 'node_modules', 'bibgenie-compaction', 'demo', 'sample-session.js')).href
-  : new URL('../../js-glue/demo/sample-session.js', import.meta.url).href);
+const { syntheticSession } = await import('../fixtures/session-generator.mjs');
 
 const dir = mkdtempSync(join(tmpdir(), 'bibgenie-store-index-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

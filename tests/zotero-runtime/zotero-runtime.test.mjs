@@ -22,11 +22,7 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const SCRIPT_TIMEOUT_MS = 240_000; // a fresh profile on a loaded 2-core machine, 1,500-node import included
 const GLOBAL_NAME = 'BibgenieCompaction';
 
-const consumerDir = process.env.BIBGENIE_CONSUMER_DIR;
-const generatorUrl = consumerDir
-  ? pathToFileURL(join(consumerDir, 'node_modules', 'bibgenie-compaction', 'demo', 'sample-session.js')).href
-  : new URL('../../js-glue/demo/sample-session.js', import.meta.url).href;
-const { researchSession, syntheticSession } = await import(generatorUrl);
+const { researchSession, syntheticSession } = await import('../fixtures/session-generator.mjs');
 
 let work;
 let bundle;

@@ -114,7 +114,8 @@ export class ItemChat {
       return last;
     } finally {
       this.stopController = null;
-    })
+    }
+  }
 
   /** Stop: ends the stream; the partial answer is stored with `metadata.aborted = true`. */
   stop() {

@@ -3,22 +3,24 @@
 // estimate against a 32k model, an automatic compaction through the CompactionController, the
 // resulting checkpoint and projection, then a send that is too large for an 8k model.
 //
-//   ./build.sh demo                      # from a clone: build, pack, run this file from the package
-//   node demo/demo.js [--json] [--db PATH] [--keep]
+//   ./build.sh demo                      # from a clone: build, pack, install, run this file
+//   node demo.mjs [--json] [--db PATH] [--keep] [--session FILE]
+//
+// Code to copy: it imports only `bibgenie-compaction` (plus better-sqlite3, and optionally the AI
+// SDK), and reads the session from tests/fixtures/sample-session.json of the repository (or the
+// file given with --session).
 //
 // The summary comes from the embedded extractive summarizer, or from a real OpenAI-compatible
 // model when BIBGENIE_OPENAI_BASE_URL and BIBGENIE_MODEL are set (BIBGENIE_OPENAI_API_KEY is
 // sent as the bearer token) and `ai` plus `@ai-sdk/openai-compatible` can be imported.
 
-import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import * as compaction from '../index.js';
-import { SqliteStore } from '../stores/sqlite-store.js';
-import { createAiSdkSummarizer } from '../chat/ai-sdk.js';
-import { researchSession } from './sample-session.js';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import * as compaction from 'bibgenie-compaction';
+import { SqliteStore, createAiSdkSummarizer } from 'bibgenie-compaction';
 
 const SESSION_ID = 'demo-research-session';
 /** The model the session is checked against: a 32k window, so the 44-turn session is over it. */
@@ -47,23 +49,28 @@ const OVERHEAD = {
 // Arguments and output
 
 function parseArgs(argv) {
-  const args = { json: false, keep: false, db: null, help: false };
+  const args = { json: false, keep: false, db: null, session: null, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') args.json = true;
     else if (a === '--keep') args.keep = true;
     else if (a === '--db') args.db = argv[++i];
     else if (a.startsWith('--db=')) args.db = a.slice(5);
+    else if (a === '--session') args.session = argv[++i];
+    else if (a.startsWith('--session=')) args.session = a.slice(10);
     else if (a === '-h' || a === '--help') args.help = true;
     else throw new Error(`unknown argument ${a} (try --help)`);
   }
   if (args.db === undefined || args.db === '') throw new Error('--db needs a path');
+  if (args.session === undefined || args.session === '') throw new Error('--session needs a path');
   return args;
 }
 
-const USAGE = `usage: demo.js [--json] [--db PATH] [--keep]
+const USAGE = `usage: demo.mjs [--json] [--db PATH] [--keep] [--session FILE]
 
   --db PATH   the SQLite session file (default: .work/demo.sqlite)
+  --session FILE  the session to import, as JSON (default: tests/fixtures/sample-session.json of the
+              repository: BIBGENIE_REPO_ROOT's, else the one two folders above this file)
   --keep      reuse the file instead of recreating it (a second run compacts the compacted session)
   --json      print one JSON object instead of the report
 
@@ -153,7 +160,7 @@ function searchRoots() {
   const here = dirname(fileURLToPath(import.meta.url));
   const roots = [process.cwd()];
   if (process.env.BIBGENIE_REPO_ROOT) roots.push(join(process.env.BIBGENIE_REPO_ROOT, 'tests'));
-  roots.push(resolve(here, '..', '..', 'tests')); // pkg/demo/ inside a clone
+  roots.push(resolve(here, '..', '..', 'tests')); // examples/demo/ inside a clone
   return roots;
 }
 
@@ -184,6 +191,21 @@ async function openStore(file, keep) {
   mkdirSync(dirname(file), { recursive: true });
   if (!keep) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
   return new SqliteStore(sqlite.default ?? sqlite, file);
+}
+
+/** The session to import: --session, else the repository's fixture (tests/fixtures/sample-session.json). */
+function readSession(path) {
+  const root = process.env.BIBGENIE_REPO_ROOT;
+  const file = path
+    ? resolve(path)
+    : root
+      ? join(root, 'tests', 'fixtures', 'sample-session.json')
+      : fileURLToPath(new URL('../../tests/fixtures/sample-session.json', import.meta.url));
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read the session ${file} (${error.message}); pass --session FILE`);
+  }
 }
 
 /** The summarizer: a real model when configured and installed, else the extractive one. */
@@ -234,7 +256,7 @@ async function run(args) {
   try {
     // 1. The session file
     const existing = (await store.listSessions()).includes(SESSION_ID);
-    if (!existing) await store.importSession(researchSession(), { sessionId: SESSION_ID });
+    if (!existing) await store.importSession(readSession(args.session), { sessionId: SESSION_ID });
     const session = await store.load(SESSION_ID);
     const branch = compaction.readBranch(session);
     const userTurns = branch.nodes.filter((n) => n.role === 'user').length;
