@@ -1,14 +1,14 @@
 // The TypeScript `ErrorCode` union, written from the Rust codes: build.sh runs it on the shipped
 // declarations right after wasm-bindgen, so the codes are written once (src/error.rs).
-//   node build/error-codes.mjs src/error.rs pkg/bibgenie_compaction.d.ts
+//   node build/error-codes.mjs src/error.rs pkg/contract.d.ts
 // Reads `pub enum ErrorCode { ... }` and the `ErrorCode::X => "code"` arms of its `as_str`, and
-// replaces the right-hand side of `export type ErrorCode = ...;` (declared in src/bindings/types.rs)
+// replaces the right-hand side of `export type ErrorCode = ...;` (declared in src/contract.rs)
 // with the union of those strings. Fails the build when a variant has no string or two, when two
 // variants share one, or when the declaration is not there exactly once.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const [rustFile, dtsFile] = process.argv.slice(2);
-if (!rustFile || !dtsFile) throw new Error('usage: node build/error-codes.mjs <error.rs> <bibgenie_compaction.d.ts>');
+if (!rustFile || !dtsFile) throw new Error("usage: node build/error-codes.mjs <error.rs> <contract.d.ts>");
 
 /** The codes of `rust` in the enum's order: the string each variant's `as_str` arm returns. */
 function errorCodes(rust, where = 'error.rs') {

@@ -15,7 +15,9 @@ pub const CHECKPOINT_ID_PREFIX: &str = "ckpt_";
 /// Random bytes in a checkpoint id: 96 bits, so ids from concurrent compactions never collide.
 pub const CHECKPOINT_ID_BYTES: usize = 12;
 
+/// Why a plan may no longer be committed (`checkCommit`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum CommitRefusal {
     ReadOnly,
@@ -119,13 +121,17 @@ pub fn new_checkpoint_id() -> Result<String> {
     Ok(id)
 }
 
-/// What a summary request carried by code for its checkpoint besides the ledger: the registers.
+/// What a summary request carried by code for its checkpoint besides the ledger: the registers
+/// (`checkpointNode`'s last argument).
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "CarriedRegisters"))]
 #[serde(rename_all = "camelCase")]
 pub struct Carried {
     #[serde(default)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional, as = "Option<_>"))]
     pub user_words: Vec<UserWords>,
     #[serde(default)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional, as = "Option<_>"))]
     pub cited_pages: Vec<CitedPage>,
 }
 

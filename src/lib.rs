@@ -44,6 +44,11 @@ pub use session_index::SessionIndex;
 pub use summarize::{extractive_summary, summary_request, validate_summary, SummaryRequest};
 pub use tokens::estimate_text;
 
+// The TypeScript declarations of the contract's data, written from the types above by a native test
+// (`cargo test --lib contract`; build.sh runs it into the package's contract.d.ts).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod contract;
+
 // Public so the browser tests (tests/web/) can call the exports as Rust functions.
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;

@@ -15,12 +15,17 @@ pub enum Projected {
     Message(usize),
 }
 
+/// The model's view: summary message, verbatim tail, newer messages.
 #[derive(Debug, Clone, Default)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 pub struct Projection {
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(rename = "messages", type = "UIMessage[]"))]
     pub items: Vec<Projected>,
-    /// Node index of the checkpoint that counts.
+    /// Node index of the checkpoint that counts (its id in JS).
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(rename = "checkpointId", type = "string | null"))]
     pub checkpoint: Option<usize>,
-    /// Node index of the first message kept verbatim from before that checkpoint.
+    /// Node index of the first message kept verbatim from before that checkpoint (its id in JS).
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(rename = "keptFromId", type = "string | null"))]
     pub kept_from: Option<usize>,
 }
 

@@ -3,10 +3,45 @@
 
 import { codedError as adapterError } from '../util/coded-error.js';
 
-// The types are glue.d.ts's.
+// `ai` types as `import('ai')`: the build emits the declarations without the peer installed, and
+// tsc keeps an unresolved `@import` out of them.
+/** @import { AbortSignalLike, SummaryRequest } from '../bibgenie_compaction.js' */
 /**
- * @import { AbortSignalLike } from '../bibgenie_compaction.js'
- * @import { AiSdkSummarize } from '../glue.js'
+ * The part of a SummaryRequest the AI SDK summarizer reads.
+ * @typedef {Pick<SummaryRequest, 'system' | 'prompt' | 'maxOutputTokens'>} SummaryRequestLike
+ */
+/**
+ * What createAiSdkSummarizer returns; it fits `compact`'s and the controller's `summarize`.
+ * @typedef {(request: SummaryRequestLike, signal?: AbortSignalLike) => Promise<string>} AiSdkSummarize
+ */
+/**
+ * The options createAiSdkSummarizer passes to generateText (plus `callOptions`).
+ * @typedef {{ model: import('ai').LanguageModel, system: string, prompt: string, maxOutputTokens?: number, abortSignal?: AbortSignal, [setting: string]: unknown }} AiSdkSummaryCall
+ */
+/**
+ * What createAbortController returns: an AbortController, maybe of another window.
+ * @typedef {{ readonly signal: AbortSignalLike, abort(reason?: unknown): void }} AbortControllerLike
+ */
+/**
+ * createAiSdkSummarizer's options.
+ * @typedef {object} AiSdkSummarizerOptions
+ * @property {import('ai').LanguageModel} model
+ * @property {(options: AiSdkSummaryCall) => PromiseLike<{ text: string }>} generateText `generateText` from 'ai' (v5, v6 or v7).
+ * @property {Record<string, unknown>} [callOptions]
+ * @property {() => AbortControllerLike} [createAbortController] Where there is no global AbortController
+ *   (Zotero's plugin sandbox), e.g. `() => new (Zotero.getMainWindow().AbortController)()`: the provider request gets a real signal.
+ */
+/**
+ * Usage counts as recorded: every count present, null when the provider did not report it.
+ * @typedef {object} RecordedUsage
+ * @property {number | null} inputTokens
+ * @property {number | null} outputTokens
+ * @property {number | null} totalTokens
+ * @property {number | null} reasoningTokens
+ * @property {number | null} cachedInputTokens
+ * @property {{ noCacheTokens: number | null, cacheReadTokens: number | null, cacheWriteTokens: number | null }} [inputTokenDetails]
+ *   v6's details; under v5 filled from the provider's providerMetadata (Anthropic, Bedrock, DeepSeek) and cachedInputTokens.
+ * @property {{ textTokens: number | null, reasoningTokens: number | null }} [outputTokenDetails]
  */
 
 /** Call options that would give the summary request tools or a different prompt. */
@@ -94,7 +129,7 @@ function bridgeSignal(signal, createAbortController) {
  *   import { generateText } from 'ai';
  *   const summarize = createAiSdkSummarizer({ model: openai('gpt-4.1-mini'), generateText });
  *
- * @param {Parameters<typeof import('../glue.js').createAiSdkSummarizer>[0]} options
+ * @param {AiSdkSummarizerOptions} options
  * @returns {AiSdkSummarize}
  */
 export function createAiSdkSummarizer({ model, generateText, callOptions = {}, createAbortController }) {
@@ -232,19 +267,20 @@ function v5InputDetails(usage, providerMetadata) {
  *
  *   result.toUIMessageStreamResponse({ messageMetadata: usageMetadata });
  *
- * @param {{ part: { type: string, usage?: Record<string, unknown>, providerMetadata?: unknown } }} options
- * @returns {{ usage: Record<string, unknown> } | undefined}
+ * @param {{ part: { type: string, usage?: object, providerMetadata?: object } }} options
+ * @returns {{ usage: RecordedUsage } | undefined}
  */
 export function usageMetadata({ part }) {
   if (!part || part.type !== 'finish-step' || !part.usage || typeof part.usage !== 'object') return undefined;
-  const usage = usageSnapshot(part.usage);
-  if (!('inputTokenDetails' in part.usage)) usage.inputTokenDetails = v5InputDetails(part.usage, part.providerMetadata);
-  return { usage };
+  const given = /** @type {Record<string, unknown>} */ (part.usage);
+  const usage = usageSnapshot(given);
+  if (!('inputTokenDetails' in given)) usage.inputTokenDetails = v5InputDetails(given, part.providerMetadata);
+  return { usage: /** @type {RecordedUsage} */ (/** @type {unknown} */ (usage)) };
 }
 
 /**
  * Combines the app's own messageMetadata callback with usageMetadata (usage wins on conflict).
- * @template {{ part: { type: string, usage?: Record<string, unknown> } }} O
+ * @template {{ part: { type: string, usage?: object } }} O
  * @param {(options: O) => Record<string, unknown> | undefined | null} own
  * @returns {(options: O) => Record<string, unknown> | undefined}
  */

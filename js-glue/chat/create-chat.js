@@ -4,14 +4,19 @@ import { CompactionController } from '../compaction/controller.js';
 import { CompactionChatTransport } from './transport.js';
 import { requestOverhead } from './overhead.js';
 
-/** @import { CreateChatOptions } from './transport.js' */
+/**
+ * @import { UIMessage } from 'ai'
+ * @import { CreateChatOptions } from './transport.js'
+ */
 
 /**
  * `{ controller, transport }` of a chat session: the controller's options (`store`, `sessionId`,
  * `model`, `summarize`, `onStatus`, `cache`, `now`, `backgroundCompaction`) and the transport's
  * (`streamResponse`, `system`, `tools`, `promptCache`, ...) in one object. The controller counts the
  * request's `system` and `tools` too (a manual compaction plans with them).
- * @param {CreateChatOptions} options
+ * @template {UIMessage} [UI_MESSAGE=UIMessage]
+ * @param {CreateChatOptions<UI_MESSAGE>} options
+ * @returns {{ controller: CompactionController, transport: CompactionChatTransport<UI_MESSAGE> }}
  */
 export function createChat(options) {
   if (!options || typeof options !== 'object') throw Object.assign(new Error('createChat: options must be an object'), { code: 'invalid-options' });

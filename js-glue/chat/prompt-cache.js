@@ -6,6 +6,25 @@
 
 import { codedError } from '../util/coded-error.js';
 
+/**
+ * Providers with explicit marks (anthropic, bedrock, openrouter) and implicit caches (the rest).
+ * @typedef {'anthropic' | 'bedrock' | 'openrouter' | 'openai' | 'deepseek' | 'google' | 'implicit'} CacheProvider
+ */
+/**
+ * A ModelMessage as far as the marks need it.
+ * @typedef {{ role: string, providerOptions?: Record<string, Record<string, unknown>> }} MarkableModelMessage
+ */
+/**
+ * streamText's `prepareStep` that marks each later step's last message (at most 4 marks in all).
+ * @typedef {<M extends MarkableModelMessage>(step: { stepNumber: number, messages: M[] }) => { messages: M[] } | undefined} CacheStepMarks
+ */
+/**
+ * streamText options for the session's cache: OpenAI's promptCacheKey, nothing for the others.
+ * @typedef {object} PromptCacheCallOptions
+ * @property {{ openai: { promptCacheKey: string } }} [providerOptions]
+ * @property {CacheStepMarks} [prepareStep] The transport's: a mark on the last message of each later step of a multi-step turn (`cacheStepMarks`).
+ */
+
 /** Providers whose marks these helpers write; the others cache implicitly. */
 const MARKED = {
   anthropic: (/** @type {{ ttl?: '5m' | '1h' }} */ options) => ({ cacheControl: { type: 'ephemeral', ...(options.ttl ? { ttl: options.ttl } : {}) } }),
@@ -103,10 +122,11 @@ function messageEnds(modelMessages, uiMessages) {
  *   const { breakpoints } = cacheBreakpoints(session, model, { draft, cache: cacheProfile('anthropic-5m') });
  *   messages: applyCacheBreakpoints(await convertToModelMessages(uiMessages), { provider: 'anthropic', breakpoints, messages: uiMessages })
  *
- * @param {any[]} modelMessages what convertToModelMessages made of `messages`
- * @param {{ provider: string, breakpoints: Array<{ index: number }> | { breakpoints: Array<{ index: number }> }, messages: any[], ttl?: '5m' | '1h' }} options
+ * @template {MarkableModelMessage} M
+ * @param {M[]} modelMessages what convertToModelMessages made of `messages`
+ * @param {{ provider: CacheProvider, breakpoints: Array<{ index: number }> | { breakpoints: Array<{ index: number }> }, messages: unknown[], ttl?: '5m' | '1h' }} options
  *   `messages`: the UIMessages the breakpoints' indices count (the projection, then the draft); `ttl`: Anthropic's cache lifetime
- * @returns {any[]}
+ * @returns {M[]} the ModelMessages with the provider's cache marks at the breakpoints (a new array; input unchanged)
  */
 export function applyCacheBreakpoints(modelMessages, options) {
   if (!Array.isArray(modelMessages)) throw codedError('invalid-options', 'applyCacheBreakpoints: modelMessages must be the array convertToModelMessages made');
@@ -134,14 +154,15 @@ export function applyCacheBreakpoints(modelMessages, options) {
  * before it wrote instead of sending every earlier tool result uncached. The turn's own marks stay;
  * at the limit the mark nearest the end gives way (the provider finds its prefix from the new mark,
  * a few blocks later). Nothing for an implicit cache.
- * @param {string} provider @param {{ ttl?: '5m' | '1h' }} [options]
- * @returns {((step: { stepNumber: number, messages: any[] }) => { messages: any[] } | undefined) | undefined}
+ * @param {CacheProvider} provider @param {{ ttl?: '5m' | '1h' }} [options]
+ * @returns {CacheStepMarks | undefined}
  */
 export function cacheStepMarks(provider, options = {}) {
   checkProvider(provider);
   const mark = MARKED[/** @type {keyof typeof MARKED} */ (provider)];
   if (!mark) return undefined;
-  return ({ stepNumber, messages }) => {
+  /** @type {CacheStepMarks} */
+  const marks = ({ stepNumber, messages }) => {
     if (!(stepNumber > 0) || !Array.isArray(messages) || messages.length === 0) return undefined;
     const out = [...messages];
     const last = out.length - 1;
@@ -155,6 +176,7 @@ export function cacheStepMarks(provider, options = {}) {
     out[last] = marked(out[last], provider, mark(options));
     return { messages: out };
   };
+  return marks;
 }
 
 /**
@@ -170,8 +192,8 @@ export function sessionCacheKey(sessionId) {
 /**
  * Call options for the chat request: `{ providerOptions: { openai: { promptCacheKey } } }` for
  * OpenAI, nothing for the others (their marks are on the messages).
- * @param {string} provider @param {string} sessionId
- * @returns {{ providerOptions?: Record<string, Record<string, unknown>> }}
+ * @param {CacheProvider} provider @param {string} sessionId
+ * @returns {PromptCacheCallOptions}
  */
 export function promptCacheCallOptions(provider, sessionId) {
   checkProvider(provider);

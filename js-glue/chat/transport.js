@@ -43,17 +43,93 @@ function currentWindow(globals) {
   }
 }
 
-// The types are transport.d.ts's; `implements` checks this class against it.
 /**
- * @import { CompactionChatTransportOptions } from './transport.js'
- * @import { CompactionChatTransport as DeclaredTransport } from './transport.js'
- * @import { CompactionController } from '../compaction/controller.js'
- * @import { Overhead } from '../bibgenie_compaction.js'
- * @import { SessionStoreBase } from '../glue.js'
+ * @import { ChatTransport, UIMessage, UIMessageChunk } from 'ai'
+ * @import { CompactionController, CompactionControllerOptions, SubmitResult } from '../compaction/controller.js'
+ * @import { CacheProvider, MarkableModelMessage, PromptCacheCallOptions } from './prompt-cache.js'
+ * @import { CacheBreakpoint, CacheProfile, Overhead } from '../bibgenie_compaction.js'
+ * @import { SessionStoreBase } from '../stores/base.js'
  * @typedef {Pick<SessionStoreBase, 'appendMessage' | 'updateMessageParts' | 'retry'>} TransportStore
  */
+/**
+ * What streamResponse gets: the projection (summary message first) ending with the message to answer;
+ * the transport's `system` and `tools` when given (pass them to streamText); `applyCacheBreakpoints`:
+ * the ModelMessages of `messages` with the cache marks of the `promptCache` option (as given without
+ * it); `cacheBreakpoints`: where the marks go (empty without `promptCache`); `cacheCallOptions`: for
+ * streamText, OpenAI's promptCacheKey of the session (`{}` for the other providers).
+ * @template {UIMessage} [UI_MESSAGE=UIMessage]
+ * @typedef {{
+ *   messages: UI_MESSAGE[],
+ *   abortSignal: AbortSignal | undefined,
+ *   trigger: 'submit-message' | 'regenerate-message',
+ *   chatId: string,
+ *   system?: string,
+ *   tools?: any,
+ *   applyCacheBreakpoints<M extends MarkableModelMessage>(modelMessages: M[]): M[],
+ *   cacheBreakpoints: CacheBreakpoint[],
+ *   cacheCallOptions: PromptCacheCallOptions,
+ * }} TurnRequest
+ */
+/**
+ * The part of streamText's result the transport uses (`any`: the options and chunk types differ
+ * slightly between ai 5, 6 and 7).
+ * @typedef {{ toUIMessageStream(options: any): ReadableStream<UIMessageChunk> | ReadableStream<any> }} UIMessageStreamSource
+ */
+/**
+ * What the transport does with a turn: everything of CompactionChatTransportOptions but the controller.
+ * @template {UIMessage} [UI_MESSAGE=UIMessage]
+ * @typedef {object} ChatTurnOptions
+ * @property {(request: TurnRequest<UI_MESSAGE>) => UIMessageStreamSource | PromiseLike<UIMessageStreamSource>} streamResponse
+ *   Makes the model request, e.g. `async ({ messages, abortSignal }) => streamText({ model, system, tools,
+ *   messages: await convertToModelMessages(messages), abortSignal })`.
+ * @property {() => string} [generateMessageId] Id of each response message (default: a random `msg_` id).
+ * @property {(options: { part: any }) => Record<string, unknown> | undefined | null} [messageMetadata]
+ *   The app's own metadata; usage is added (usageMetadata) either way.
+ * @property {(event: { responseMessage: UI_MESSAGE, isAborted: boolean, isContinuation: boolean }) => unknown} [onFinish]
+ *   After the response message is persisted, before the automatic compaction check starts.
+ * @property {string | (() => string | PromiseLike<string>)} [system] The system prompt of every request:
+ *   handed to streamResponse and counted as overhead before sending. A function is asked at each turn
+ *   (context that changes, such as the selected item's metadata and notes): its text is that turn's
+ *   system prompt and overhead.
+ * @property {Record<string, unknown>} [tools] The tools of every request (streamText's `tools`): handed to streamResponse and counted as overhead.
+ * @property {Overhead} [overhead] Replaces the overhead counted from `system` and `tools`: `{ system?, tools? }` or `{ tokens }`.
+ * @property {() => unknown} [globals] The window the turn's web globals come from (`() => Zotero.getMainWindow()`); none: `no-main-window`.
+ * @property {{ provider: CacheProvider, cache?: CacheProfile, ttl?: '5m' | '1h' }} [promptCache] Cache marks on what is sent:
+ *   streamResponse gets `applyCacheBreakpoints` and `cacheCallOptions` for this provider; `cache` gives the
+ *   breakpoint limit and minimum prefix (default 4 and 1,024). Other keys are toUIMessageStream options
+ *   (sendReasoning, sendSources, onError, ...).
+ */
+/**
+ * The transport's options: the turn's, plus the session's controller (the transport stores the turn in
+ * its store and session, `controller.store` and `controller.sessionId`).
+ * @template {UIMessage} [UI_MESSAGE=UIMessage]
+ * @typedef {ChatTurnOptions<UI_MESSAGE> & { controller: CompactionController, [uiMessageStreamOption: string]: unknown }} CompactionChatTransportOptions
+ */
+/**
+ * createChat's options: the controller's and the transport's in one object.
+ * @template {UIMessage} [UI_MESSAGE=UIMessage]
+ * @typedef {Omit<CompactionControllerOptions, 'overhead' | 'store'>
+ *   & { store: CompactionControllerOptions['store'] & Pick<SessionStoreBase, 'appendMessage' | 'updateMessageParts' | 'retry'> }
+ *   & ChatTurnOptions<UI_MESSAGE> & { [uiMessageStreamOption: string]: unknown }} CreateChatOptions
+ */
+/**
+ * The coded error sendMessages rejects with when a turn is not sent.
+ * @typedef {Error & {
+ *   code: 'too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'closed' | 'unknown-session' | 'invalid-messages' | 'not-loaded' | (string & {}),
+ *   result?: SubmitResult,
+ * }} TurnError
+ */
 
-/** @implements {DeclaredTransport} */
+/**
+ * In-process ChatTransport: preflight (compact if needed), persist the user message once, stream
+ * the projection, persist only the response, then afterTurn. `reconnectToStream` resolves null.
+ * One turn at a time per store and session in the process (`turn-in-flight`). A response cut by
+ * Stop is stored with `metadata.aborted = true`; `metadata.finishReason` whenever known (`'error'`
+ * when a stream error cut it).
+ * A ChatTransport (ai 5, 6 and 7); not `@implements`, whose type argument tsc leaves out of the
+ * declaration it emits: consumer.ts checks it against each version's ChatTransport.
+ * @template {UIMessage} [UI_MESSAGE=UIMessage]
+ */
 export class CompactionChatTransport {
   /** @type {CompactionController} */
   #controller;
@@ -84,7 +160,7 @@ export class CompactionChatTransport {
   #closed = false;
 
   /**
-   * @param {CompactionChatTransportOptions} options `system` and `tools` go to streamResponse and
+   * @param {CompactionChatTransportOptions<UI_MESSAGE>} options `system` and `tools` go to streamResponse and
    *   count as overhead (`overhead` replaces that count: `{ tokens }` or `{ system, tools }`);
    *   `globals` returns the window the turn's web globals come from (no window: `no-main-window`);
    *   the other keys go to toUIMessageStream as they are (sendReasoning, sendSources, onError...)
@@ -203,7 +279,8 @@ export class CompactionChatTransport {
    * shortened), `cancelled`, the controller's failure reason, `busy` (a regenerate while
    * compacting), `turn-in-flight` (another turn on the session is being answered), `no-main-window`
    * (`globals` found no window) or `invalid-messages`; `error.result` is the controller's SubmitResult.
-   * @param {{ trigger: 'submit-message' | 'regenerate-message', chatId: string, messageId?: string, messages: any[], abortSignal?: any }} options
+   * @param {Parameters<ChatTransport<UI_MESSAGE>['sendMessages']>[0]} options
+   * @returns {ReturnType<ChatTransport<UI_MESSAGE>['sendMessages']>}
    */
   async sendMessages({ trigger, chatId, messages, abortSignal }) {
     const last = Array.isArray(messages) ? messages[messages.length - 1] : undefined;
@@ -298,7 +375,7 @@ export class CompactionChatTransport {
     // When the request went out: the stored response's `createdAt`, from which the next plan tells
     // a warm prompt cache from a cold one (a UIMessage has no time of its own).
     const sentAt = this.#controller.now();
-    const streamed = await this.#streamResponse({ messages, abortSignal, trigger, chatId, ...this.#request, ...this.#cacheRequest(messages, result) });
+    const streamed = await this.#streamResponse({ messages: /** @type {UI_MESSAGE[]} */ (messages), abortSignal, trigger, chatId, ...this.#request, ...this.#cacheRequest(messages, result) });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
       throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
     }
@@ -329,7 +406,10 @@ export class CompactionChatTransport {
     });
   }
 
-  /** In-process: there is no server stream to resume. */
+  /**
+   * In-process: there is no server stream to resume.
+   * @returns {ReturnType<ChatTransport<UI_MESSAGE>['reconnectToStream']>}
+   */
   async reconnectToStream() {
     return null;
   }

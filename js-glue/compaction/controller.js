@@ -23,15 +23,61 @@ import { draftIdOf, draftMessage, interruptedSubmit, storedIn } from './draft.js
 import { sessionSlot } from '../session/in-flight.js';
 import { onSession, readSession } from '../session/session-read.js';
 
-// The types are controller.d.ts's (and glue.d.ts's); `implements` checks this class against it.
 /**
  * @import { UIMessage } from 'ai'
- * @import { CacheBreakpointOptions, CompactionMode, Draft, ModelProfile, Overhead, Plan, SummaryRequest } from '../bibgenie_compaction.js'
- * @import { CompactOutcome } from '../glue.js'
+ * @import { CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CompactionMode, Draft, ModelProfile, Overhead, Plan, SummaryRequest } from '../bibgenie_compaction.js'
+ * @import { CompactOutcome } from './runner.js'
  * @import { SessionStore, Summarize } from '../bibgenie_compaction.js'
- * @import { CompactionControllerOptions, CompactionState, SubmitOptions, SubmitResult } from './controller.js'
- * @import { CompactionController as DeclaredController } from './controller.js'
  * @import { SessionIndex } from '../session/session-index.js'
+ */
+/**
+ * The controller's state: `idle` (with the last outcome), `compacting` (with `cancel` and, for a status
+ * line, the counts of the plan being carried out) or `failed`.
+ * @typedef {{ status: 'idle', outcome?: CompactOutcome }
+ *   | { status: 'compacting', mode: CompactionMode, cancel: () => boolean, foldedMessages?: number, tokensBefore?: number, tokensAfterEstimate?: number }
+ *   | { status: 'failed', mode: CompactionMode, reason: string, message: string, outcome: CompactOutcome }} CompactionState
+ */
+/**
+ * `send`: the projection followed by the draft, ready for the model; only when the request fits (after a
+ * preflight compaction it is estimated again; `too-large` with reason `too-large-after-compaction` when it
+ * still does not fit). `stored` when the draft was already the session's leaf (persisted before
+ * submit): then the projection ends with it and it is not appended again. A draft whose id is
+ * elsewhere in the session is refused: `failed` with reason `draft-already-stored`. Otherwise the
+ * draft comes back untouched; `cancelled`/`failed` also when the compaction the submit waited for
+ * (manual, after-turn or its own) was cancelled or failed.
+ *
+ * `responseParentId`: where the response goes (append it with this `parentId`): the draft's id, or,
+ * when the draft was stored before the send and a preflight compacted, the checkpoint appended after
+ * it (so the checkpoint stays on the branch). A continuation (the draft is the stored assistant
+ * message) updates that message in place instead. `cacheBreakpoints`: the cache marks of what is
+ * sent, when the submit asked for them, from the read that made `messages`.
+ *
+ * A send that fits is planned in one read of the session (the store-held index of the package's
+ * stores: no load, no runner call). Its `outcome` is the runner's `noop` (same plan), whose
+ * `session.nodes` is parsed when first read on a store's index (`leafId` and `branchRevision` are
+ * plain fields).
+ * @typedef {{ status: 'send', messages: UIMessage[], draft: Draft, outcome: CompactOutcome, stored?: true, responseParentId: string, cacheBreakpoints?: CacheBreakpoints['breakpoints'] }
+ *   | { status: 'too-large' | 'cancelled' | 'failed', reason: string, message?: string, draft: Draft, outcome?: CompactOutcome }} SubmitResult
+ */
+/** @typedef {'retry' | 'edit' | 'fork' | 'switch-model' | 'compact' | 'edit-draft' | 'submit'} ControllerAction */
+/**
+ * @typedef {object} SubmitOptions
+ * @property {Overhead} [overhead] What this request carries besides the session (`{ system, tools }` or `{ tokens }`): replaces the controller's for this send.
+ * @property {CacheBreakpointOptions} [cacheBreakpoints] Asks for the cache marks of what is sent (the options of `cacheBreakpoints`): `SubmitResult.cacheBreakpoints`.
+ */
+/**
+ * @typedef {object} CompactionControllerOptions
+ * @property {SessionStore} store
+ * @property {string} sessionId
+ * @property {ModelProfile} model
+ * @property {Summarize} summarize
+ * @property {Overhead} [overhead] What each model request carries besides the session (system prompt, tools).
+ * @property {(state: CompactionState) => void} [onStatus]
+ * @property {CacheProfile} [cache] The provider's prompt cache: plans report `cache` and `cost`, and a cold cache compacts from 3/4 of the threshold.
+ * @property {() => number} [now] The clock (default `Date.now`): the cache state, and the `createdAt` the transport stamps on a response.
+ * @property {boolean} [backgroundCompaction] With `cache`: run the automatic check again once the cache's lifetime has passed with no new message.
+ */
+/**
  * @typedef {{ outcome: CompactOutcome, plan?: Plan, messages?: UIMessage[], breakpoints?: unknown[] } | { outcome?: undefined, plan: Plan, request: SummaryRequest }} Planned
  *   what a planning read found: the outcome that ends the run (for a send that fits, with the
  *   projection's messages and the cache marks asked for), or the plan and request to compact with
@@ -70,7 +116,6 @@ function callOptions(options, fallback) {
   return { overhead: overhead ?? fallback, cacheBreakpoints };
 }
 
-/** @implements {DeclaredController} */
 export class CompactionController {
   /** @type {SessionStore} */ #store;
   /** @type {string} */ #sessionId;
@@ -112,7 +157,7 @@ export class CompactionController {
     this.onStatus = onStatus ?? null;
   }
 
-  /** `idle`, `compacting` (with `cancel`) or `failed` (with the reason); a fresh object each time. */
+  /** `idle`, `compacting` (with `cancel`) or `failed` (with the reason); a fresh object each time. @returns {CompactionState} */
   get state() {
     return { ...this.#state };
   }
@@ -153,7 +198,7 @@ export class CompactionController {
   /**
    * Whether a session operation may start now: `retry`, `edit`, `fork`, `switch-model` and `compact`
    * are false while a compaction runs; `edit-draft` and `submit` are always allowed.
-   * @param {'retry' | 'edit' | 'fork' | 'switch-model' | 'compact' | 'edit-draft' | 'submit'} action
+   * @param {ControllerAction} action
    */
   can(action) {
     if (GATED_ACTIONS.has(action)) return this.#slot.run === null;

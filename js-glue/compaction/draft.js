@@ -5,7 +5,7 @@ import { randomHex } from '../util/random-id.js';
 /**
  * @import { UIMessage } from 'ai'
  * @import { Draft } from '../bibgenie_compaction.js'
- * @import { CompactOutcome } from '../glue.js'
+ * @import { CompactOutcome } from './runner.js'
  * @import { SubmitResult } from './controller.js'
  * @import { SessionIndex } from '../session/session-index.js'
  */

@@ -14,12 +14,37 @@ import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compactio
 import { codedError, messageOf } from '../util/coded-error.js';
 import { readSession } from '../session/session-read.js';
 
-// The types are glue.d.ts's (the Compact* types) and the wasm declarations'.
 /**
- * @import { AbortSignalLike, CheckpointNode, CommitCheck, ModelProfile, Plan, PlanOptions, Session, SummaryRequest } from '../bibgenie_compaction.js'
- * @import { CompactOptions, CompactOutcome } from '../glue.js'
+ * @import { AbortSignalLike, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Session, SessionStore, Summarize, SummaryRequest } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndexClass } from '../wasm-internals.js'
  * @import { SessionIndex as HeldIndex } from '../session/session-index.js'
+ */
+/**
+ * @typedef {object} CompactOptions
+ * @property {SessionStore} store
+ * @property {string} sessionId
+ * @property {ModelProfile} model
+ * @property {CompactionMode} [mode] Default 'manual'.
+ * @property {Draft} [draft] The message about to be sent (preflight): kept verbatim, never summarized.
+ * @property {Overhead} [overhead] What the request carries besides the session.
+ * @property {CacheProfile} [cache] The provider's prompt cache and the time in ms (plan options `cache` and `now`).
+ * @property {number} [now]
+ * @property {Summarize} summarize
+ * @property {AbortSignalLike} [signal]
+ */
+/** @typedef {'committed' | 'noop' | 'stale' | 'cancelled' | 'failed' | 'too-large'} CompactStatus */
+/**
+ * The result of `compact`, by status. Only `committed` wrote anything: the checkpoint was appended
+ * and is the leaf, `session` the durable session now. `noop`: nothing to do; `too-large`: the draft
+ * cannot fit even after compacting (`session` is the one planned on). `stale`: the session moved while
+ * summarizing; the summary was discarded and `session` is the fresh one. `cancelled`: through the
+ * signal (`error`: what was thrown meanwhile, if anything). `failed`: `reason` 'store-failed',
+ * 'summarizer-failed' or an error code ('invalid-summary', ...).
+ * @typedef {{ status: 'committed', reason: PlanReason, plan: Plan, session: Session, checkpoint: CheckpointNode }
+ *   | { status: 'noop' | 'too-large', reason: PlanReason, plan: Plan, session: Session }
+ *   | { status: 'stale', reason: CommitRefusal, plan: Plan, session: Session }
+ *   | { status: 'cancelled', reason: 'aborted', error?: unknown }
+ *   | { status: 'failed', reason: 'store-failed' | 'summarizer-failed' | ErrorCode | (string & {}), message: string, error?: unknown }} CompactOutcome
  */
 /**
  * @typedef {{ store: object, sessionId: string, model: ModelProfile, planOptions: PlanOptions, summarize: Function, signal: AbortSignalLike | null }} Run
@@ -34,7 +59,9 @@ const SUMMARIZER_FAILED = 'summarizer-failed';
 const ABORTED = 'aborted';
 
 /**
- * Runs one compaction.
+ * Runs one compaction: load, plan, summarize, then the version-conditional commit inside
+ * `store.transaction`. Rejects only for unusable options (`invalid-options`, `invalid-model`);
+ * everything later resolves as an outcome, and `cancelled`/`failed` wrote nothing.
  * @param {CompactOptions} options `{ store, sessionId, model, mode?, draft?, overhead?, summarize, signal? }`
  * @returns {Promise<CompactOutcome>}
  */

@@ -15,11 +15,64 @@
 //   fn runs again on the fresh state, a bounded number of times.
 // - Calls on one store (and on stores sharing one driver) still run one at a time, in order.
 
-// The public types are the declarations' (glue.d.ts); the rows are the stores' own (store-core.js).
+// The rows are the stores' own (store-core.js).
 /**
- * @import { Session, StoreTx } from '../bibgenie_compaction.js'
- * @import { SessionStoreBase as DeclaredStore } from '../glue.js'
+ * @import { Session, SessionNode, SessionStore, StoreTx } from '../bibgenie_compaction.js'
+ * @import { SessionIndex } from '../session/session-index.js'
  * @import { StoreDriver } from './store-core.js'
+ */
+/**
+ * What an app operation leaves behind: the node it wrote (if any) and the new head.
+ * @typedef {{ node?: SessionNode, sessionId: string, leafId: string | null, branchRevision: number }} SessionHead
+ */
+/**
+ * Error codes thrown by the stores (as `error.code`): invalid-argument, invalid-node,
+ * invalid-session, duplicate-id, missing-parent, missing-leaf, unknown-session, unknown-node,
+ * session-exists, not-updatable, invalid-revision, transaction-closed, unsupported-schema;
+ * session-moved (an append's expectedLeafId / expectedRevision no longer hold), app-key-exists,
+ * has-forks (deleteSession without withForks), store-closed; and the retryable store-busy (the
+ * file stayed locked by another connection) and store-conflict (a transaction's session kept
+ * changing under every attempt), both with `retryable: true`; store-open-failed (SqliteStore given
+ * the Database class could not open its file: a missing folder, no permission, not a database).
+ * @typedef {'invalid-argument' | 'invalid-node' | 'invalid-session' | 'duplicate-id' | 'missing-parent'
+ *   | 'missing-leaf' | 'unknown-session' | 'unknown-node' | 'session-exists' | 'not-updatable'
+ *   | 'invalid-revision' | 'transaction-closed' | 'unsupported-schema'
+ *   | 'session-moved' | 'app-key-exists' | 'has-forks' | 'store-closed' | 'store-busy' | 'store-conflict'
+ *   | 'store-open-failed'} StoreErrorCode
+ */
+/**
+ * A session's metadata, as `listSessions({ details: true })` lists it.
+ * @typedef {object} SessionInfo
+ * @property {string} sessionId
+ * @property {string | null} title The app's title for the session (null when none was set).
+ * @property {string | null} appKey The app's key for it, unique in the store, e.g. the Zotero item key (null when none).
+ * @property {number} createdAt Milliseconds since 1970 (Date.now()) at creation.
+ * @property {number} updatedAt Milliseconds since 1970 at the last change.
+ * @property {string | null} leafId
+ * @property {number} branchRevision
+ * @property {string | null} baseSessionId For a fork: the session it continues.
+ * @property {string | null} baseNodeId For a fork: the node it continues.
+ */
+/**
+ * Metadata a new session may be given.
+ * @typedef {{ title?: string | null, appKey?: string | null }} SessionInfoInput
+ */
+/**
+ * What the caller saw before appending: the append is refused with `session-moved` (the
+ * current head in the error's `leafId` and `branchRevision`) when the session moved since.
+ * @typedef {{ expectedLeafId?: string | null, expectedRevision?: number }} AppendExpectation
+ */
+/**
+ * A refusal with a stable code, as the stores throw it.
+ * @typedef {Error & {
+ *   code: StoreErrorCode,
+ *   retryable?: boolean,
+ *   leafId?: string | null,
+ *   branchRevision?: number,
+ *   forks?: string[],
+ * }} StoreError `retryable`: true for store-busy and store-conflict (the same call may succeed later);
+ *   `leafId`, `branchRevision`: for session-moved, the head as it is now; `forks`: for has-forks, the
+ *   sessions forked from the one to delete.
  */
 
 import { drive } from './sequencing.js';
@@ -40,7 +93,7 @@ export const MAX_TRANSACTION_ATTEMPTS = 4;
  * Do not call store methods from inside a transaction callback: they wait for the running
  * transaction to finish, which is waiting for the callback. Use the `tx` argument instead.
  */
-/** @implements {DeclaredStore} */
+/** @implements {SessionStore} */
 export class SessionStoreBase {
   /** @type {StoreCore} */
   #core;
@@ -91,7 +144,7 @@ export class SessionStoreBase {
    * freed by close(), deleteSession and releaseSessionIndex.
    * @template T
    * @param {string} sessionId
-   * @param {(index: import('../glue.js').SessionIndex | null) => T} use
+   * @param {(index: SessionIndex | null) => T} use
    * @returns {Promise<T>}
    */
   async withSessionIndex(sessionId, use) {
@@ -100,7 +153,7 @@ export class SessionStoreBase {
     if (typeof use !== 'function') throw storeError('invalid-argument', 'withSessionIndex: use must be a function');
     return core.read(function* () {
       const index = yield* syncedView(core.driver, sessionId, (_driver, id) => core.row(id));
-      return use(/** @type {any} */ (index)); // the class glue.d.ts declares
+      return use(/** @type {any} */ (index)); // the class session-index.js declares
     });
   }
 
@@ -165,17 +218,31 @@ export class SessionStoreBase {
 
   // ---- App operations (catalog.js: whole sessions; branch-writes.js: the branch) ------------
 
-  /** @type {DeclaredStore['createSession']} */
+  /**
+   * An empty session (leafId null, revision 0); a random `sessionId` unless given.
+   * @param {{ sessionId?: string } & SessionInfoInput} [options]
+   * @returns {Promise<Session & { sessionId: string }>}
+   */
   createSession(options) {
     return catalog.createSession(this.#core, options);
   }
 
-  /** @type {DeclaredStore['importSession']} */
+  /**
+   * Stores a whole session verbatim (nodes, leaf, revision), e.g. the demo's bundled session.
+   * @param {Session} session
+   * @param {{ sessionId?: string } & SessionInfoInput} [options]
+   * @returns {Promise<SessionHead>}
+   */
   importSession(session, options) {
     return catalog.importSession(this.#core, session, options);
   }
 
-  /** @type {DeclaredStore['importMessages']} */
+  /**
+   * Imports a linear UIMessage list (no parentId) as a new session: see sessionFromMessages.
+   * @param {ReadonlyArray<import('ai').UIMessage & { parentId?: string | null }>} messages
+   * @param {{ sessionId?: string } & SessionInfoInput} [options]
+   * @returns {Promise<SessionHead>}
+   */
   importMessages(messages, options) {
     return catalog.importMessages(this.#core, messages, options);
   }
@@ -188,64 +255,127 @@ export class SessionStoreBase {
   /**
    * @overload
    * @param {{ details: true }} options
-   * @returns {Promise<import('../glue.js').SessionInfo[]>}
+   * @returns {Promise<SessionInfo[]>}
    */
   /** @param {{ details?: boolean }} [options] */
   listSessions(options) {
     return /** @type {any} */ (catalog.listSessions(this.#core, options));
   }
 
-  /** @type {DeclaredStore['getSessionInfo']} */
+  /**
+   * @param {string} sessionId
+   * @returns {Promise<SessionInfo>}
+   */
   getSessionInfo(sessionId) {
     return catalog.getSessionInfo(this.#core, sessionId);
   }
 
-  /** @type {DeclaredStore['setSessionInfo']} */
+  /**
+   * Sets the title and/or app key (null clears); the revision stays, updatedAt moves.
+   * @param {string} sessionId
+   * @param {SessionInfoInput} info
+   * @returns {Promise<SessionInfo>}
+   */
   setSessionInfo(sessionId, info) {
     return catalog.setSessionInfo(this.#core, sessionId, info);
   }
 
-  /** @type {DeclaredStore['getOrCreateSession']} */
+  /**
+   * The session of an app key (e.g. a Zotero item key), created empty if there is none.
+   * @param {{ appKey: string, title?: string | null, sessionId?: string }} options
+   * @returns {Promise<SessionInfo & { created: boolean }>}
+   */
   getOrCreateSession(options) {
     return catalog.getOrCreateSession(this.#core, options);
   }
 
-  /** @type {DeclaredStore['deleteSession']} */
+  /**
+   * Deletes a session and its nodes; one with forks only with `withForks` (forks deleted first).
+   * @param {string} sessionId
+   * @param {{ withForks?: boolean }} [options]
+   * @returns {Promise<{ deleted: string[] }>}
+   */
   deleteSession(sessionId, options) {
     return catalog.deleteSession(this.#core, sessionId, options);
   }
 
-  /** @type {DeclaredStore['fork']} */
+  /**
+   * A new session continuing the ancestor chain of nodeId (nothing copied; load() prepends the
+   * chain). Starts at leaf nodeId, revision 0. Check the core's canFork first.
+   * @param {string} sessionId
+   * @param {string} nodeId
+   * @param {{ sessionId?: string } & SessionInfoInput} [options]
+   * @returns {Promise<SessionHead>}
+   */
   fork(sessionId, nodeId, options) {
     return catalog.fork(this.#core, sessionId, nodeId, options);
   }
 
-  /** @type {DeclaredStore['listCheckpoints']} */
+  /**
+   * The checkpoints on the branch ending at leafId (the session's leaf by default), oldest first.
+   * @param {string} sessionId
+   * @param {{ leafId?: string }} [options]
+   * @returns {Promise<SessionNode[]>}
+   */
   listCheckpoints(sessionId, options) {
     return branch.listCheckpoints(this.#core, sessionId, options);
   }
 
-  /** @type {DeclaredStore['appendMessage']} */
+  /**
+   * Appends under the leaf (or options.parentId / message.parentId), moves the leaf, bumps the revision.
+   * @param {string} sessionId
+   * @param {import('ai').UIMessage & { parentId?: string | null }} message
+   * @param {{ parentId?: string | null } & AppendExpectation} [options]
+   * @returns {Promise<SessionHead>}
+   */
   appendMessage(sessionId, message, options) {
     return branch.appendMessage(this.#core, sessionId, message, options);
   }
 
-  /** @type {DeclaredStore['updateMessageParts']} */
+  /**
+   * A tool result (or final metadata) arriving: only for the leaf or a message of the newest turn with
+   * a tool part that can still complete (not cut by `metadata.aborted` / `finishReason: 'error'`, no
+   * user message after it). A change also bumps the revision of every fork whose inherited chain holds the message.
+   * @param {string} sessionId
+   * @param {string} messageId
+   * @param {import('ai').UIMessage['parts']} parts
+   * @param {{ metadata?: unknown }} [options]
+   * @returns {Promise<SessionHead>}
+   */
   updateMessageParts(sessionId, messageId, parts, options) {
     return branch.updateMessageParts(this.#core, sessionId, messageId, parts, options);
   }
 
-  /** @type {DeclaredStore['moveLeaf']} */
+  /**
+   * Makes nodeId the leaf (branch switch); bumps the revision unless it already was.
+   * @param {string} sessionId
+   * @param {string} nodeId
+   * @returns {Promise<SessionHead>}
+   */
   moveLeaf(sessionId, nodeId) {
     return branch.moveLeaf(this.#core, sessionId, nodeId);
   }
 
-  /** @type {DeclaredStore['retry']} */
+  /**
+   * Retry under parentId (core's retryTarget): moves the leaf there, or appends `message` there.
+   * @param {string} sessionId
+   * @param {string} parentId
+   * @param {import('ai').UIMessage} [message]
+   * @param {AppendExpectation} [options]
+   * @returns {Promise<SessionHead>}
+   */
   retry(sessionId, parentId, message, options) {
     return branch.retry(this.#core, sessionId, parentId, message, options);
   }
 
-  /** @type {DeclaredStore['edit']} */
+  /**
+   * Edit: `message` becomes a sibling under parentId (core's editTarget) and the leaf.
+   * @param {string} sessionId
+   * @param {string | null} parentId
+   * @param {import('ai').UIMessage} message
+   * @param {AppendExpectation} [options]
+   * @returns {Promise<SessionHead>}
+   */
   edit(sessionId, parentId, message, options) {
     return branch.edit(this.#core, sessionId, parentId, message, options);
   }

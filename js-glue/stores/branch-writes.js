@@ -9,8 +9,7 @@ import { noteNodeUpdated } from './session-indexes.js';
 
 /**
  * @import { SessionNode } from '../bibgenie_compaction.js'
- * @import { AppendExpectation as Expectation, SessionHead as Head } from '../glue.js'
- * @import { SessionStoreBase as DeclaredStore } from '../glue.js'
+ * @import { AppendExpectation as Expectation, SessionHead as Head } from './base.js'
  * @import { StoreCore, SessionRow, NodeRow } from './store-core.js'
  */
 
@@ -23,7 +22,7 @@ import { noteNodeUpdated } from './session-indexes.js';
  * The input is not mutated; the stored node is `{ ...message, parentId }`.
  * @param {StoreCore} core
  * @param {string} sessionId
- * @param {Parameters<DeclaredStore['appendMessage']>[1]} message a UIMessage (never a checkpoint)
+ * @param {import('ai').UIMessage & { parentId?: string | null }} message a UIMessage (never a checkpoint)
  * @param {{ parentId?: string | null } & Expectation} [options]
  * @returns {Promise<Head>}
  */
@@ -113,7 +112,7 @@ export async function moveLeaf(core, sessionId, nodeId) {
  * @param {StoreCore} core
  * @param {string} sessionId
  * @param {string} parentId
- * @param {Parameters<DeclaredStore['retry']>[2]} [message]
+ * @param {import('ai').UIMessage} [message]
  * @param {Expectation} [options]
  * @returns {Promise<Head>}
  */
@@ -135,7 +134,7 @@ export async function retry(core, sessionId, parentId, message, options = {}) {
  * @param {StoreCore} core
  * @param {string} sessionId
  * @param {string | null} parentId
- * @param {Parameters<DeclaredStore['edit']>[2]} message
+ * @param {import('ai').UIMessage} message
  * @param {Expectation} [options]
  * @returns {Promise<Head>}
  */
@@ -175,7 +174,7 @@ export async function listCheckpoints(core, sessionId, options = {}) {
 
 /**
  * @param {StoreCore} core
- * @param {SessionRow} row @param {Parameters<DeclaredStore['appendMessage']>[1]} message
+ * @param {SessionRow} row @param {import('ai').UIMessage & { parentId?: string | null }} message
  * @param {{ parentId?: string | null } & Expectation} options @param {string} where
  * @returns {Generator<unknown, Head, any>}
  */

@@ -6,8 +6,7 @@ import { noteSessionDeleted } from './session-indexes.js';
 
 /**
  * @import { Session } from '../bibgenie_compaction.js'
- * @import { SessionHead as Head, SessionInfo } from '../glue.js'
- * @import { SessionStoreBase as DeclaredStore } from '../glue.js'
+ * @import { SessionHead as Head, SessionInfo } from './base.js'
  * @import { StoreCore, SessionRow } from './store-core.js'
  */
 
@@ -80,7 +79,7 @@ export async function importSession(core, session, options = {}) {
  * Imports a linear UIMessage list (useChat's `messages`, an older plugin's history) as a new
  * session: see sessionFromMessages.
  * @param {StoreCore} core
- * @param {Parameters<DeclaredStore['importMessages']>[0]} messages
+ * @param {ReadonlyArray<import('ai').UIMessage & { parentId?: string | null }>} messages
  * @param {{ sessionId?: string, title?: string | null, appKey?: string | null }} [options]
  * @returns {Promise<Head>}
  */

@@ -21,8 +21,9 @@ export function randomId() {
 }
 
 /**
- * Whether a node is a compaction checkpoint (it has `checkpoint`): `history()` and `load()` return
- * them in place; filter them out before the nodes go to a chat UI. (types: glue.d.ts)
+ * Whether a node is a compaction checkpoint (`{ id, parentId, createdAt?, checkpoint }`): `history()`
+ * and a store's `load()` return checkpoints in place, which a chat UI (`useChat`) does not show.
+ * `history(session).filter((node) => !isCheckpoint(node))` is then `MessageNode[]`.
  * @param {unknown} node
  * @returns {node is import('../bibgenie_compaction.js').CheckpointNode}
  */

@@ -8,6 +8,7 @@
 /**
  * Written to PRAGMA user_version once the tables exist. 1: sessions and nodes; 2: session title and
  * app key; 3: session generation.
+ * @type {number}
  */
 export const SCHEMA_VERSION = 3;
 
@@ -27,6 +28,7 @@ const SESSION_INDEXES = [
  * (updateMessageParts); nodes are deleted only with their session (deleteSession).
  * A forked session stores no copies: base_session_id/base_node_id name the node chain it
  * continues, and load() prepends that chain (see SessionStoreBase#fork).
+ * @type {readonly string[]}
  */
 export const SCHEMA_STATEMENTS = Object.freeze([
   'CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, leaf_id TEXT, branch_revision INTEGER NOT NULL DEFAULT 0, base_session_id TEXT, base_node_id TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, title TEXT, app_key TEXT, generation TEXT)',

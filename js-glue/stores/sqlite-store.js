@@ -18,7 +18,7 @@ import { SQL, schemaSteps, SCHEMA_VERSION, sessionParams, sessionRow } from './s
 /** @typedef {import('./store-core.js').NodeRow} NodeRow */
 
 /**
- * The part of a better-sqlite3 Database this store uses.
+ * The part of a better-sqlite3 Database the store uses (the package never imports it).
  * @typedef {{
  *   prepare(sql: string): { all(...params: unknown[]): any[], get(...params: unknown[]): any, run(...params: unknown[]): unknown },
  *   exec(sql: string): unknown,
@@ -26,7 +26,12 @@ import { SQL, schemaSteps, SCHEMA_VERSION, sessionParams, sessionRow } from './s
  *   close(): unknown,
  *   inTransaction: boolean,
  *   transaction?: unknown,
- * }} SqliteDatabase
+ * }} SqliteDatabaseLike
+ */
+/** @typedef {SqliteDatabaseLike} SqliteDatabase */
+/**
+ * @typedef {object} SqliteStoreOptions
+ * @property {number} [busyTimeoutMs] How long a call retries a file another connection keeps locked before `store-busy` (default 5000 ms).
  */
 
 /** How long one SQLite call may block the thread waiting for another connection's lock. */
@@ -302,8 +307,8 @@ export class SqliteStore extends SessionStoreBase {
   /**
    * @param {SqliteDatabase | (new (filename: string) => SqliteDatabase)} databaseOrClass
    *   an open better-sqlite3 Database, or the Database class itself
-   * @param {string | { busyTimeoutMs?: number }} [filenameOrOptions] the file to open when a class is given
-   * @param {{ busyTimeoutMs?: number }} [options] how long a call retries a busy file (default 5000 ms)
+   * @param {string | SqliteStoreOptions} [filenameOrOptions] the file to open when a class is given
+   * @param {SqliteStoreOptions} [options] how long a call retries a busy file (default 5000 ms)
    */
   constructor(databaseOrClass, filenameOrOptions, options) {
     const opts = (typeof filenameOrOptions === 'object' && filenameOrOptions !== null ? filenameOrOptions : options) ?? {};

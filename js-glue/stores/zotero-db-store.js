@@ -27,14 +27,15 @@ import { storeError } from './nodes.js';
 /** @typedef {import('./store-core.js').NodeRow} NodeRow */
 
 /**
- * The part of Zotero.DBConnection this store uses.
+ * The part of Zotero.DBConnection the store uses.
  * @typedef {{
  *   queryAsync(sql: string, params?: unknown[]): Promise<any[] | undefined>,
  *   valueQueryAsync(sql: string, params?: unknown[]): Promise<unknown>,
  *   executeTransaction<T>(fn: () => Promise<T>): Promise<T>,
- *   closeDatabase?(): Promise<unknown>,
- * }} ZoteroDBConnection
+ *   closeDatabase?(permanent?: boolean): Promise<unknown>,
+ * }} ZoteroDBConnectionLike
  */
+/** @typedef {ZoteroDBConnectionLike} ZoteroDBConnection */
 
 /**
  * Zotero-safe parameters: no booleans, no undefined, no more than 999.

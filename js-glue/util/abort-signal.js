@@ -1,8 +1,17 @@
 // An abort signal and its controller in one object, for runtimes without AbortController (Zotero's
 // plugin sandbox): what the controller hands the runner and the summarizer.
 
+/** @import { AbortListener, AbortSignalLike } from '../bibgenie_compaction.js' */
+
 /**
- * @typedef {import('../glue.js').AbortSignalLikeController} AbortSignalLikeController
+ * Signal and controller in one object, for sandboxes without AbortController.
+ * @typedef {AbortSignalLike & {
+ *   readonly reason: unknown,
+ *   onabort: AbortListener | null,
+ *   readonly signal: AbortSignalLike,
+ *   abort(reason?: unknown): void,
+ *   throwIfAborted(): void,
+ * }} AbortSignalLikeController
  */
 
 /** An Error named AbortError (DOMException where the runtime has it). @param {string} message */

@@ -7,9 +7,17 @@
 import initWasm, { resetWasmState, version } from '../bibgenie_compaction.js';
 import { PACKAGE_VERSION } from '../util/version.js';
 
+/** @import { WasmBytes, WasmModule } from '../bibgenie_compaction.js' */
 /**
- * @typedef {import('../glue.js').WasmSource} WasmSource
- * @typedef {import('../glue.js').LoadCompactionOptions} LoadCompactionOptions
+ * Bytes or a compiled module (never a string: the types hold without the DOM lib too).
+ * @typedef {WasmBytes | WasmModule} WasmSource
+ */
+/**
+ * @typedef {object} LoadCompactionOptions
+ * @property {string | URL} [wasmURL] e.g. `chrome://<addonRef>/content/bibgenie_compaction_bg.wasm`
+ * @property {WasmSource} [wasmBytes] The bytes (or a compiled module) instead of a URL.
+ * @property {{ HTTP: { request(method: string, url: string, options: { responseType: 'arraybuffer' }): Promise<{ status?: number, response: ArrayBuffer }> } }} [Zotero]
+ *   Defaults to the global Zotero when there is one.
  */
 
 /** @type {Promise<void> | null} */
@@ -161,6 +169,11 @@ function checkVersion(where) {
  *
  *   await loadCompaction({ wasmURL: `chrome://${addonRef}/content/bibgenie_compaction_bg.wasm` });
  *
+ * It fetches (Zotero.HTTP, else fetch, else XMLHttpRequest), compiles and starts the wasm. Every
+ * failure rejects with code `wasm-load-failed` (unreadable or empty file, not wasm, start failed, or
+ * a .wasm of another version: then `expected` and `actual` name both) and can be retried;
+ * `wasm-compile-blocked` when the scope may not compile wasm (Firefox 153+ privileged code without
+ * Zotero's eval prefs).
  * @param {LoadCompactionOptions} options
  * @returns {Promise<void>}
  */

@@ -15,6 +15,14 @@ export const WINDOW_GLOBALS = Object.freeze([
 ]);
 
 /**
+ * What installWindowGlobals installed.
+ * @typedef {object} WindowGlobals
+ * @property {string[]} installed The names given stand-ins (those the scope lacked).
+ * @property {() => any} window The current main window; throws code `no-main-window` when none is open.
+ * @property {() => void} uninstall Removes the stand-ins (plugin shutdown).
+ */
+
+/**
  * Gives the plugin scope the web globals the AI SDK needs, taken from Zotero's CURRENT main window
  * at each use: each name becomes a stable stand-in whose `new`, call, static members (such as
  * `AbortSignal.timeout`) and `instanceof` go to `getWindow()`'s own at that moment. A turn after the
@@ -29,8 +37,7 @@ export const WINDOW_GLOBALS = Object.freeze([
  * @param {object} scope the plugin's global (globalThis in its bundle)
  * @param {() => unknown} getWindow the current main window, or null
  * @param {readonly string[]} [names] WINDOW_GLOBALS by default
- * @returns {{ installed: string[], window(): any, uninstall(): void }} `window()` is the current
- *   window (throws `no-main-window`); `uninstall()` removes the stand-ins (plugin shutdown)
+ * @returns {WindowGlobals}
  */
 export function installWindowGlobals(scope, getWindow, names = WINDOW_GLOBALS) {
   if (!scope || (typeof scope !== 'object' && typeof scope !== 'function')) {

@@ -10,20 +10,6 @@ use crate::error::ErrorCode;
 use crate::ledger::{lookup, LedgerQuery};
 use crate::zotero::ResourceLedger;
 
-#[wasm_bindgen(typescript_custom_section)]
-const LEDGER_TYPES: &str = r#"
-/** What `lookupLedger` matches; every field given must match. */
-export interface LedgerQuery {
-  /** The exact key (for a location `<attachmentKey>#<locator>`). */
-  key?: string;
-  kind?: LedgerKind;
-  /** Case-insensitive substring of the key, label, detail or parent key. */
-  text?: string;
-  /** Most entries returned (default: all). */
-  limit?: number;
-}
-"#;
-
 /// The ledger entries (a checkpoint's `ledger`, which keeps every entry) matching `query`, in ledger order.
 #[wasm_bindgen(js_name = lookupLedger, unchecked_return_type = "LedgerEntry[]")]
 pub fn lookup_ledger(

@@ -58,24 +58,33 @@ pub const TAIL_CEILING: u64 = 48_000;
 
 /// What the caller tells us about the model (`ModelProfile` in the contract).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct ModelProfile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// Tokens.
     pub context_window: u64,
+    /// The model's own output cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_output_tokens: Option<u64>,
+    /// The provider sends earlier reasoning back (default false).
     #[serde(default)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional, as = "Option<_>"))]
     pub replays_reasoning: bool,
+    /// Override of the fixed image cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image_tokens: Option<u64>,
 }
 
+/// The model's token budget (`capacity(model)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Capacity {
     pub context_window: u64,
     pub reserved_tokens: u64,
+    /// contextWindow - reservedTokens.
     pub safe_input_limit: u64,
     pub auto_compact_at: u64,
     pub tail_budget: u64,

@@ -41,6 +41,7 @@ pub const BASELINE_PLAUSIBILITY_FACTOR: u64 = 8;
 
 /// The message a user is about to send: a UIMessage-like object or plain text (a user text message).
 #[derive(Debug, Clone)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(type = "string | (Omit<UIMessage, 'id' | 'role'> & { id?: string; role?: UIMessage['role'] })"))]
 pub enum Draft {
     Text(String),
     Message(Message),
@@ -142,6 +143,7 @@ impl EstimateRequest {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     Usage,
@@ -150,9 +152,12 @@ pub enum Source {
 
 /// The contract's estimate result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Estimate {
     pub tokens: u64,
+    /// 'usage': a provider baseline plus estimates after it; 'estimate': no valid baseline.
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(inline))]
     pub source: Source,
     pub baseline_message_id: Option<String>,
     pub baseline_tokens: u64,

@@ -4,14 +4,17 @@ use crate::zotero::{LedgerEntry, LedgerKind, ResourceLedger};
 
 // ---------------------------------------------------------------------------------------------
 // Lookup (for a tool the app may give the model).
-/// What `lookup` matches: any given field must match (key exactly, kind exactly, text as a
+/// What `lookupLedger` matches: every field given must match (key exactly, kind exactly, text as a
 /// case-insensitive substring of the key, label, detail or parent key).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 pub struct LedgerQuery {
+    /// The exact key (for a location `<attachmentKey>#<locator>`).
     pub key: Option<String>,
     pub kind: Option<LedgerKind>,
+    /// Case-insensitive substring of the key, label, detail or parent key.
     pub text: Option<String>,
-    /// Most entries returned; `None` is all.
+    /// Most entries returned (default: all).
     pub limit: Option<usize>,
 }
 

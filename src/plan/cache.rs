@@ -22,21 +22,31 @@ use crate::session::{parse_count, Session};
 /// automatic threshold, costs a summary request instead of a full write now and another one soon.
 pub const COLD_COMPACT_PERCENT: u64 = 75;
 
-/// What the app tells us about the provider's prompt cache (prices per million tokens).
+/// What the app tells us about the provider's prompt cache (src/plan/cache.rs; docs/prompt-cache.md):
+/// prices per million tokens. `cacheProfile(name)` gives documented defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct CacheProfile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
     pub input_price: f64,
+    /// Defaults to inputPrice.
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(as = "Option<_>"))]
     pub cache_write_price: f64,
+    /// Defaults to inputPrice.
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(as = "Option<_>"))]
     pub cache_read_price: f64,
+    /// Defaults to 0.
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(as = "Option<_>"))]
     pub output_price: f64,
     /// How long an unused cache entry lives, in milliseconds.
     pub lifetime_ms: u64,
-    /// The shortest prefix the provider caches.
+    /// The shortest prefix the provider caches (default 1,024).
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(as = "Option<_>"))]
     pub min_prefix_tokens: u64,
-    /// Explicit breakpoints the provider takes (0: an implicit cache, nothing is marked).
+    /// Explicit breakpoints the provider takes (default 4; 0: an implicit cache, nothing is marked).
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(as = "Option<_>"))]
     pub max_breakpoints: u64,
 }
 
@@ -119,6 +129,7 @@ impl CacheOptions {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum CacheState {
     Warm,
@@ -128,8 +139,11 @@ pub enum CacheState {
 
 /// `Plan.cache`: the state (rule `cache-state`) and the prefix the baseline reports as cached.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CacheReport {
+    /// warm / cold from the baseline response's createdAt and the profile's lifetime.
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(inline))]
     pub state: CacheState,
     /// ms from the baseline response to `now`, when both are known.
     pub idle_ms: Option<u64>,
@@ -173,6 +187,7 @@ pub fn cold_compaction_due(report: &CacheReport, tokens_before: u64, auto_compac
 
 /// What a compaction costs (`Plan.cost` of a compacting plan; prices from the profile, per million).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct CompactionCost {
     pub tokens_before: u64,
@@ -226,12 +241,15 @@ pub fn compaction_cost(
 /// One cache breakpoint: after the message at `index` of the request (the projection's messages, then
 /// the draft when given).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "CacheBreakpoint"))]
 #[serde(rename_all = "camelCase")]
 pub struct Breakpoint {
+    /// Index in the request: the projection's messages, then the draft.
     pub index: usize,
     /// The message's id (the checkpoint's for the summary message; null for a draft without one).
     pub message_id: Option<String>,
     /// `summary`, `previous-request` or `newest`.
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(type = "'summary' | 'previous-request' | 'newest'"))]
     pub reason: String,
     /// Estimated tokens of the request up to and including this message (overhead included).
     pub prefix_tokens: u64,

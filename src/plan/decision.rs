@@ -61,13 +61,16 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::session::{read_branch, Basis, Branch, Mode, Role, Session};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum PlanAction {
     Compact,
     None,
 }
 
+/// Preflight's answer: send now, after compacting, or not at all (the draft cannot fit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum SendDecision {
     Now,
@@ -77,17 +80,27 @@ pub enum SendDecision {
 
 /// The contract's `Plan`. `reason` is a stable code (see the module comment).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct Plan {
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(inline))]
     pub action: PlanAction,
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(type = "PlanReason"))]
     pub reason: String,
     pub mode: Mode,
+    /// The new boundary (for `none`: the current one).
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional = false))]
     pub first_kept_message_id: Option<String>,
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional = false))]
     pub previous_checkpoint_id: Option<String>,
+    /// Messages newly folded into the summary, in order.
     pub summarize_ids: Vec<String>,
     pub basis: Basis,
     pub tokens_before: u64,
+    /// Summary budget + summary frame (preamble, projected ledger within `ledgerBudget`, registers at
+    /// their budgets) + kept tail (+ overhead, draft).
     pub tokens_after_estimate: u64,
+    /// Preflight only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub send: Option<SendDecision>,
     /// Compact plans: the projected ledger's budget from the model's capacity, which the checkpoint
@@ -98,6 +111,7 @@ pub struct Plan {
     /// summary (rule `register-budgets`), which the checkpoint keeps and `tokensAfterEstimate` counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_words_budget: Option<u64>,
+    /// Compact plans: the cited pages' budget from the model, which the checkpoint keeps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cited_pages_budget: Option<u64>,
     /// With `options.cache`: the prompt cache's state.

@@ -3,8 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One user message's own text, as said (long pasted material excerpted).
+/// One user message's own text, as said (pasted material over 800 characters excerpted).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct UserWords {
     /// The message's node id.
@@ -14,11 +15,12 @@ pub struct UserWords {
 
 /// A sentence of the assistant or of a tool result naming a ledger key together with a page or locator.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CitedPage {
     /// The Zotero key the sentence names.
     pub key: String,
-    /// The locator as written ("p. 14", "S. 22-24", "第14页").
+    /// The locator as written: "p. 14", "S. 22–24", "第14页".
     pub locator: String,
     /// The sentence (clipped).
     pub text: String,

@@ -7,20 +7,25 @@ use crate::error::Result;
 use super::types::Session;
 use super::tree::{read_branch, read_branch_to, IdIndex};
 
+/// `retryTarget`: the new response becomes a child of `parentId`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RetryTarget {
     pub assistant_id: String,
     pub parent_id: Option<String>,
 }
 
+/// `editTarget`: the edit becomes a sibling of `userId` under `parentId`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct EditTarget {
     pub user_id: String,
     pub parent_id: Option<String>,
 }
 
+/// `canFork`: whether a session may continue from a node, else why not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ForkCheck {

@@ -9,8 +9,11 @@ use crate::error::{Error, ErrorCode};
 use super::write::{node_texts, write_node_texts};
 use super::types::{NodeKind, Session};
 
+/// A reason the session is unsafe to write (`BranchReadResult.problems`).
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "BranchProblem", rename_all = "camelCase"))]
 pub struct Problem {
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(type = "ProblemCode"))]
     pub code: ErrorCode,
     pub node_id: Option<String>,
     pub message: String,
@@ -26,9 +29,12 @@ impl Problem {
     }
 }
 
-/// The active branch as indices into `session.nodes`, root to leaf.
+/// The active branch as indices into `session.nodes`, root to leaf (`readBranch` gives the nodes):
+/// with any problem it is read-only and only the safe part.
 #[derive(Debug, Clone, Default)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "BranchReadResult", rename_all = "camelCase"))]
 pub struct Branch {
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(type = "SessionNode[]"))]
     pub nodes: Vec<usize>,
     pub read_only: bool,
     pub problems: Vec<Problem>,

@@ -9,7 +9,10 @@ use super::carried::{CitedPage, UserWords};
 /// Largest integer a JS number holds exactly; revisions and token counts above it are rejected.
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
+/// `{ nodes, leafId, branchRevision }`. `leafId` is null only for a session without nodes yet
+/// (what a store's createSession gives); every operation treats it as an empty branch.
 #[derive(Debug, Clone)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename_all = "camelCase"))]
 pub struct Session {
     pub nodes: Vec<Node>,
     /// `None` only for a session with no leaf yet (`leafId: null`).
@@ -17,7 +20,9 @@ pub struct Session {
     pub branch_revision: u64,
 }
 
+/// A durable node of the session tree: a checkpoint iff it has `checkpoint` (the contract's `SessionNode`).
 #[derive(Debug, Clone)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "SessionNode", type = "MessageNode | CheckpointNode"))]
 pub struct Node {
     /// Empty when the node has no usable id (its kind is then `Invalid`).
     pub id: String,
@@ -116,7 +121,9 @@ pub enum Role {
     System,
 }
 
+/// A conversational node: an AI SDK UIMessage plus its parent. `checkpoint` is never set on it.
 #[derive(Debug, Clone)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "MessageNode", type = "UIMessage & { parentId: string | null; createdAt?: number; checkpoint?: never }"))]
 pub struct Message {
     pub role: Role,
     pub parts: Vec<Part>,
@@ -207,7 +214,9 @@ pub struct Approval {
     pub reason: Option<String>,
 }
 
+/// How a compaction was asked for: by the user, at the automatic threshold, or before a send.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "CompactionMode"))]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Manual,
@@ -225,47 +234,64 @@ impl Mode {
     }
 }
 
+/// The branch state a plan or summary was made from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Basis {
     pub leaf_id: String,
     pub branch_revision: u64,
 }
 
+/// A compaction checkpoint's content (the `checkpoint` of a `CheckpointNode`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Checkpoint {
+    /// The structured research checkpoint (eight sections).
     pub summary: String,
+    /// First message kept verbatim; null = no verbatim tail.
     pub first_kept_message_id: Option<String>,
+    /// The checkpoint this one folded in.
     pub previous_checkpoint_id: Option<String>,
     pub mode: Mode,
+    /// Projected context before, as estimated.
     pub tokens_before: u64,
+    /// Projected context after, as estimated.
     pub tokens_after: u64,
     #[serde(default)]
     pub ledger: ResourceLedger,
     pub basis: Basis,
     /// Most tokens of ledger lines projected beside the summary, fixed from the model's capacity when
-    /// the checkpoint was made (`capacity::projected_ledger_budget`). Absent in checkpoints written
-    /// before it existed: those keep the older rule (`ledger::projected_budget`).
+    /// the checkpoint was made (`capacity::projected_ledger_budget`: a quarter of the summary budget,
+    /// 212 on 8k, 2,056 from 128k up). Absent in checkpoints written before it existed: those keep
+    /// the older rule (`ledger::projected_budget`, an eighth of the summary's estimate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
     pub ledger_budget: Option<u64>,
     /// The user's messages summarized so far, oldest first, carried by code (`registers`); absent in
     /// checkpoints written before the register existed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub user_words: Vec<UserWords>,
     /// Most tokens of the user's words projected beside the summary, fixed from the model's capacity
-    /// when the checkpoint was made (`capacity::register_budgets`).
+    /// when the checkpoint was made (`capacity::register_budgets`: 326 on 8k, 3,276 from 128k up).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
     pub user_words_budget: Option<u64>,
     /// Sentences naming a ledger key with a page or locator, oldest first, carried by code.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cited_pages: Vec<CitedPage>,
-    /// Most tokens of cited pages projected beside the summary, fixed like `userWordsBudget`.
+    /// Most tokens of cited pages projected beside the summary, fixed like `userWordsBudget` (163 on
+    /// 8k, 1,638 from 128k up).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
     pub cited_pages_budget: Option<u64>,
     /// The summary's budget when the checkpoint was made (the request's `maxOutputTokens`): what the
-    /// summary leaves of it goes to the registers when projected (rule `registers-take-unused-summary`).
+    /// summary leaves of it goes to the registers when projected (rule `registers-take-unused-summary`),
+    /// shown as more of the user's words and cited pages (still within `tokensAfter`). Absent in
+    /// older checkpoints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
     pub summary_budget: Option<u64>,
 }
 

@@ -24,7 +24,9 @@ pub const NONCE_BYTES: usize = 16;
 /// already astronomically unlikely.
 const NONCE_ATTEMPTS: usize = 8;
 
+/// A separate request with no tools; resolve it with the summary text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct SummaryRequest {
     /// The summarizer's own system prompt (not the chat's).
@@ -32,9 +34,10 @@ pub struct SummaryRequest {
     /// The user prompt: instructions around the delimited material.
     pub prompt: String,
     pub max_output_tokens: u64,
-    /// The merged ledger the checkpoint will carry (previous checkpoint's + newly summarized).
+    /// Built by code: every Zotero locator so far, the previous checkpoint's ledger merged.
     pub ledger: ResourceLedger,
-    /// The serialized history inside the prompt (for `extractiveSummary` and for inspection).
+    /// The newly excluded history as serialized text (also inside `prompt`; for `extractiveSummary`
+    /// and for inspection).
     #[serde(default)]
     pub history: String,
     /// The previous checkpoint's summary inside the prompt, if any.

@@ -44,12 +44,16 @@ const HEAD_SHARE_PERCENT: usize = 65;
 /// Longest header field (id, tool name, filename), in characters.
 const HEADER_FIELD_MAX_CHARS: usize = 120;
 
+/// How much of each tool value `serializeHistory` keeps whole.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SerializeOptions {
     /// Longest tool result, `data-*` part or unknown part kept whole, in characters.
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional, as = "Option<_>"))]
     pub max_tool_result_chars: usize,
     /// Longest tool input kept whole, in characters.
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional, as = "Option<_>"))]
     pub max_tool_input_chars: usize,
 }
 

@@ -6,14 +6,18 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+/// Every Zotero locator of the summarized history, unique by (kind, key), sorted.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceLedger {
     #[serde(default)]
     pub entries: Vec<LedgerEntry>,
 }
 
+/// What kind of Zotero object a ledger entry names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum LedgerKind {
     Item,
@@ -25,7 +29,9 @@ pub enum LedgerKind {
     Location,
 }
 
+/// One Zotero locator seen in summarized history (`ledger`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct LedgerEntry {
     pub kind: LedgerKind,
