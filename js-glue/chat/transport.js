@@ -115,7 +115,7 @@ function currentWindow(globals) {
 /**
  * The coded error sendMessages rejects with when a turn is not sent.
  * @typedef {Error & {
- *   code: 'too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'closed' | 'unknown-session' | 'invalid-messages' | 'not-loaded' | (string & {}),
+ *   code: 'too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'closed' | 'unknown-session' | 'invalid-messages' | 'invalid-node' | 'not-loaded' | (string & {}),
  *   result?: SubmitResult,
  * }} TurnError
  */
@@ -278,7 +278,10 @@ export class CompactionChatTransport {
    * Rejects with a coded error when the turn cannot be sent: `too-large` (the draft must be
    * shortened), `cancelled`, the controller's failure reason, `busy` (a regenerate while
    * compacting), `turn-in-flight` (another turn on the session is being answered), `no-main-window`
-   * (`globals` found no window) or `invalid-messages`; `error.result` is the controller's SubmitResult.
+   * (`globals` found no window), `invalid-messages` (the list itself: no newest UIMessage with an id
+   * and parts, a role that cannot be sent) or `invalid-node` (a message the stores would refuse, e.g. a
+   * text part without `text`: the same code as `appendMessage` and `submit` give); `error.result` is
+   * the controller's SubmitResult.
    * @param {Parameters<ChatTransport<UI_MESSAGE>['sendMessages']>[0]} options
    * @returns {ReturnType<ChatTransport<UI_MESSAGE>['sendMessages']>}
    */
