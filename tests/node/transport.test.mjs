@@ -80,6 +80,23 @@ for (const sdk of sdks) {
       while (controller.busy) await new Promise((r) => setTimeout(r, 1)); // afterTurn ran
     });
 
+    it("the controller's now option alone (no cache profile) is its clock and the stored response's createdAt (issue 43.5)", async () => {
+      const { store, sessionId } = await storeWith(linearSession(2));
+      const { summarize } = scriptedSummarizer(() => validSummary());
+      const at = 1_700_000_000_000;
+      const controller = new CompactionController({ store, sessionId, model: MODEL, summarize, now: () => at });
+      assert.equal(controller.now(), at);
+      const transport = new CompactionChatTransport({
+        controller,
+        generateMessageId: () => 'resp-now',
+        streamResponse: async ({ messages, abortSignal }) =>
+          sdk.ai.streamText({ model: answering('Dated.'), messages: await sdk.ai.convertToModelMessages(messages), abortSignal }),
+      });
+      await readAll(await send(transport, [chatMessage('u-now', 'When?')]));
+      const stored = (await store.load(sessionId)).nodes.find((node) => node.id === 'resp-now');
+      assert.equal(stored.createdAt, at);
+    });
+
     it('a message persisted before the turn ("save first") is sent and stored once', async () => {
       const { store, sessionId, transport, languageModel } = await setup();
       const question = chatMessage('u-saved', 'Saved before sending.');
