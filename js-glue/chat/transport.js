@@ -468,7 +468,7 @@ function endingMetadata(metadata, event, ending) {
 
 /**
  * The UI message stream, ending the session's turn also when the reader cancels it before the end
- * (the response is then persisted by onFinish only if the SDK still calls it). Built with the
+ * (the answer the app was shown is then stored as Stop stores it). Built with the
  * stream's own class: the plugin sandbox has no ReadableStream of its own. `turn` sees each chunk
  * the app reads (what a stopped turn stores) and can end the stream (turn-stop.js).
  * @param {any} stream @param {() => void} release @param {import('./turn-stop.js').TurnStop} turn
@@ -495,9 +495,12 @@ function releasingOnCancel(stream, release, turn) {
         controller.error(error);
       }
     },
-    cancel(/** @type {unknown} */ reason) {
-      release();
-      return reader.cancel(reason);
+    // The app stopped reading (useChat's Stop cancels its reader, after aborting the request): the
+    // turn is stopped as close() stops it, so the answer the app was shown is stored once, marked
+    // `metadata.aborted` (an onFinish of the SDK that comes first stores it instead: one end claims
+    // the turn). Resolves once it is stored and the session is free.
+    cancel() {
+      return turn.stop('the app cancelled the stream (Stop)');
     },
   });
 }
