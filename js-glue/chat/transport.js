@@ -22,6 +22,8 @@ import { applyCacheBreakpoints, cacheStepMarks, promptCacheCallOptions } from '.
 import { liveWindow } from '../zotero/live-window.js';
 import { TurnStops } from './turn-stop.js';
 import { storedQuestion } from './unanswered.js';
+import { history } from '../session/calls.js';
+import { isCheckpoint } from '../stores/nodes.js';
 
 /** A 24-hex-digit id for the response message (the SDK would otherwise leave it to the client). */
 function responseId() {
@@ -117,6 +119,7 @@ function currentWindow(globals) {
  * @typedef {Error & {
  *   code: 'too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'closed' | 'unknown-session' | 'invalid-messages' | 'invalid-node' | 'not-loaded' | (string & {}),
  *   result?: SubmitResult,
+ *   draft?: UIMessage,
  * }} TurnError
  */
 
@@ -307,6 +310,14 @@ export class CompactionChatTransport {
       return releasingOnCancel(stream, release, turn);
     } catch (error) {
       release();
+      // The message that was not sent, for the app to put back into its input (storedMessages()).
+      if (error && typeof error === 'object' && !('draft' in error)) {
+        try {
+          /** @type {any} */ (error).draft = last;
+        } catch {
+          // a frozen error: the app still has the message it sent
+        }
+      }
       throw error;
     }
   }
@@ -407,6 +418,19 @@ export class CompactionChatTransport {
       },
       onFinish: (/** @type {any} */ event) => persist(event),
     });
+  }
+
+  /**
+   * The session's active branch as `useChat` holds it: the stored UIMessages, root first, without
+   * the checkpoints. After a refused turn (`too-large`, `cancelled`, a failure, `draft-already-stored`,
+   * `invalid-node`) `useChat` has already put the draft into its list (for an edit, rewritten the
+   * old question and dropped what followed): `setMessages(await transport.storedMessages())` brings
+   * it back to the stored branch, and the draft (`error.draft`) goes back to the input.
+   * @returns {Promise<UI_MESSAGE[]>}
+   */
+  async storedMessages() {
+    const nodes = history(await this.#store.load(this.#sessionId));
+    return /** @type {UI_MESSAGE[]} */ (nodes.filter((node) => !isCheckpoint(node)).map(({ parentId, ...message }) => message));
   }
 
   /**

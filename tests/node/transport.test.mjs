@@ -137,6 +137,22 @@ for (const sdk of sdks) {
       assert.equal(languageModel.doStreamCalls.length, 0);
     });
 
+    it('after a refused turn, storedMessages() is the stored branch as useChat holds it (no draft, no checkpoint) and error.draft the message to put back (issue 43.2)', async () => {
+      const { store, sessionId, controller, transport } = await setup({ model: SMALL_MODEL, session: linearSession(4, 30) });
+      await controller.compact('manual');
+      const huge = chatMessage('u-huge', Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' '));
+      const pageList = [...(await transport.storedMessages()), huge]; // what useChat shows after sendMessage
+      await assert.rejects(send(transport, pageList), (error) => error.code === 'too-large' && error.draft === huge);
+      const restored = await transport.storedMessages();
+      const branch = compaction.history(await store.load(sessionId)).filter((node) => !compaction.isCheckpoint(node));
+      assert.deepEqual(restored.map((m) => m.id), branch.map((n) => n.id));
+      assert.ok(restored.length > 0 && !restored.some((m) => m.id === 'u-huge' || 'checkpoint' in m || 'parentId' in m));
+      assert.ok((await store.load(sessionId)).nodes.some((n) => 'checkpoint' in n), 'the session has a checkpoint, which the list leaves out');
+      // A refusal at the store's door carries the draft too.
+      const bad = { id: 'u-bad', role: 'user', parts: [{ type: 'text' }] };
+      await assert.rejects(send(transport, [bad]), (error) => error.code === 'invalid-node' && error.draft === bad);
+    });
+
     it('regenerate answers the same user message again as a sibling response (retry)', async () => {
       const { store, sessionId, transport } = await setup();
       const question = chatMessage('u-q', 'Summarize the second paper.');
