@@ -429,7 +429,7 @@ export class CompactionChatTransport {
    * @returns {Promise<UI_MESSAGE[]>}
    */
   async storedMessages() {
-    const nodes = history(await this.#store.load(this.#sessionId));
+    const nodes = history(await this.#controller.store.load(this.#sessionId));
     return /** @type {UI_MESSAGE[]} */ (nodes.filter((node) => !isCheckpoint(node)).map(({ parentId, ...message }) => message));
   }
 
