@@ -136,6 +136,8 @@ function currentWindow(globals) {
 export class CompactionChatTransport {
   /** @type {CompactionController} */
   #controller;
+  /** The page's id of a message useChat edited → the id of the stored edit (`#storeEdit`). @type {Map<string, string>} */
+  #edits = new Map();
   /** @type {TransportStore} */
   #store;
   #sessionId;
@@ -288,7 +290,7 @@ export class CompactionChatTransport {
    * @param {Parameters<ChatTransport<UI_MESSAGE>['sendMessages']>[0]} options
    * @returns {ReturnType<ChatTransport<UI_MESSAGE>['sendMessages']>}
    */
-  async sendMessages({ trigger, chatId, messages, abortSignal }) {
+  async sendMessages({ trigger, chatId, messageId, messages, abortSignal }) {
     const last = Array.isArray(messages) ? messages[messages.length - 1] : undefined;
     if (!last || typeof last !== 'object' || typeof last.id !== 'string' || !Array.isArray(last.parts)) {
       throw turnError('invalid-messages', 'sendMessages: the newest message must be a UIMessage with an id and parts');
@@ -306,7 +308,7 @@ export class CompactionChatTransport {
     const turn = this.#turns.open({ window, abortSignal, release: taken });
     const release = () => turn.end();
     try {
-      const stream = await this.#turn(trigger, chatId, last, turn.signal, release, turn);
+      const stream = await this.#turn(trigger, chatId, last, turn.signal, release, turn, messageId);
       return releasingOnCancel(stream, release, turn);
     } catch (error) {
       release();
@@ -337,16 +339,22 @@ export class CompactionChatTransport {
    * @param {'submit-message' | 'regenerate-message'} trigger @param {string} chatId @param {any} last
    * @param {any} abortSignal @param {() => void} release ends the session's turn
    * @param {import('./turn-stop.js').TurnStop} turn
+   * @param {string | undefined} [messageId] useChat's `sendMessage({ messageId })`: the message it edits
    */
-  async #turn(trigger, chatId, last, abortSignal, release, turn) {
+  async #turn(trigger, chatId, last, abortSignal, release, turn, messageId) {
     await this.#systemForTurn();
     const store = this.#store;
     const sessionId = this.#sessionId;
     if (trigger === 'regenerate-message') {
-      // useChat drops the old response and sends the messages up to its user message: a retry.
+      // useChat drops the old response and sends the messages up to its user message: a retry
+      // (of the stored edit, when the page's message is one this transport stored as an edit).
       if (last.role !== 'user') throw turnError('invalid-messages', 'sendMessages: a regenerate ends with the user message to answer again');
       if (!this.#controller.can('retry')) throw turnError('busy', 'sendMessages: a compaction is running; regenerate after it');
+      const editId = this.#edits.get(last.id);
+      if (editId !== undefined) last = { ...last, id: editId };
       await store.retry(sessionId, last.id);
+    } else if (last.role === 'user' && typeof messageId === 'string' && messageId === last.id) {
+      last = (await this.#storeEdit(last)) ?? last;
     } else if (last.role === 'assistant') {
       // A continuation (a tool result or approval added on the client): the stored message gets the new parts.
       await store.updateMessageParts(sessionId, last.id, last.parts, last.metadata === undefined ? undefined : { metadata: last.metadata });
@@ -418,6 +426,26 @@ export class CompactionChatTransport {
       },
       onFinish: (/** @type {any} */ event) => persist(event),
     });
+  }
+
+  /**
+   * useChat's edit (`sendMessage({ text, messageId })`): the page keeps the edited message's id, the
+   * store a new sibling of the stored message under the same parent (the old branch kept, its
+   * answers too), which then is the session's leaf and is sent as a draft stored before the send
+   * (preflight again). The page's id maps to the stored edit for a later regenerate. Null when the
+   * message is not stored, or stored with these very parts (a resend, not an edit).
+   * @param {any} message @returns {Promise<any>}
+   */
+  async #storeEdit(message) {
+    const session = await this.#controller.store.load(this.#sessionId);
+    const stored = /** @type {any[]} */ (session.nodes).find((node) => node.id === message.id);
+    if (!stored || JSON.stringify(stored.parts) === JSON.stringify(message.parts)) return null;
+    if (!this.#controller.can('edit')) throw turnError('busy', 'sendMessages: a compaction is running; edit after it');
+    if (typeof /** @type {any} */ (this.#store).edit !== 'function') throw turnError('invalid-options', 'sendMessages: an edit needs the store\'s edit(sessionId, parentId, message)');
+    const edit = { ...message, id: `edit_${randomHex(12)}` };
+    await /** @type {any} */ (this.#store).edit(this.#sessionId, stored.parentId ?? null, asStored(edit));
+    this.#edits.set(message.id, edit.id);
+    return edit;
   }
 
   /**

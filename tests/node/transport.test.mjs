@@ -153,6 +153,38 @@ for (const sdk of sdks) {
       await assert.rejects(send(transport, [bad]), (error) => error.code === 'invalid-node' && error.draft === bad);
     });
 
+    it("useChat's edit (sendMessage({ text, messageId })) stores a sibling of the edited question, keeps the old branch, answers the new text; regenerate then retries the edit (issue 43.2)", async () => {
+      const { store, sessionId, transport, languageModel } = await setup();
+      const q1 = chatMessage('u-1', 'Which papers measure digestibility?');
+      const a1 = await readAll(await send(transport, [q1]));
+      const q2 = chatMessage('u-2', 'And in cats?');
+      await readAll(await send(transport, [q1, a1, q2]));
+      // useChat rewrites u-1 in place (same id), drops what followed, and sends with messageId.
+      const edited = chatMessage('u-1', 'Which papers measure protein digestibility in dogs?');
+      const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: 'u-1', messages: [edited], abortSignal: undefined });
+      const answer = await readAll(stream);
+      const after = await store.load(sessionId);
+      const byId = new Map(after.nodes.map((n) => [n.id, n]));
+      const original = byId.get('u-1');
+      assert.equal(original.parts[0].text, 'Which papers measure digestibility?', 'the old question is kept');
+      assert.ok(byId.has('u-2'), 'the old branch is kept');
+      const edits = after.nodes.filter((n) => n.role === 'user' && n.parentId === original.parentId && n.id !== 'u-1');
+      assert.equal(edits.length, 1, 'one sibling of the edited question');
+      assert.equal(edits[0].parts[0].text, edited.parts[0].text);
+      assert.equal(byId.get(after.leafId).parentId, edits[0].id, 'the answer is under the edit');
+      assert.equal(answer.id, after.leafId);
+      const prompt = JSON.stringify(languageModel.doStreamCalls.at(-1).prompt);
+      assert.ok(prompt.includes('protein digestibility in dogs') && !prompt.includes('And in cats?'), 'the model got the edited branch');
+      // Regenerate from the page (its message still has id u-1): a new answer under the edit.
+      await readAll(await send(transport, [edited], 'regenerate-message'));
+      const regenerated = await store.load(sessionId);
+      assert.equal(regenerated.nodes.filter((n) => n.role === 'assistant' && n.parentId === edits[0].id).length, 2);
+      // The same message with its stored parts is a resend, not an edit: nothing new under u-1's parent.
+      const count = regenerated.nodes.length;
+      await assert.rejects(transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: 'u-1', messages: [q1], abortSignal: undefined }), { code: 'draft-already-stored' });
+      assert.equal((await store.load(sessionId)).nodes.length, count);
+    });
+
     it('regenerate answers the same user message again as a sibling response (retry)', async () => {
       const { store, sessionId, transport } = await setup();
       const question = chatMessage('u-q', 'Summarize the second paper.');
