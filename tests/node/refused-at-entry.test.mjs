@@ -115,6 +115,13 @@ for (const [name, open] of backends) {
       // Deeper than anything can be read: refused at the door, no crash, nothing written.
       await assert.rejects(store.appendMessage(sessionId, toolAnswer('too-deep', nested(1000))), (error) => error.code === 'invalid-node' && /recursion limit/.test(error.message));
       assert.deepEqual(await store.load(sessionId), session);
+      // At the limit: the deepest node the door takes leaves the whole session readable; one level
+      // pair more is refused (a node accepted alone must not make its session unreadable).
+      await assert.rejects(store.appendMessage(sessionId, toolAnswer('a-254', nested(254))), (error) => error.code === 'invalid-node' && /recursion limit/.test(error.message));
+      await store.appendMessage(sessionId, toolAnswer('a-253', nested(253)));
+      const deepest = await store.load(sessionId);
+      assert.ok(compaction.estimate(deepest, { contextWindow: 128_000 }).tokens > 0);
+      assert.equal(readBranch(deepest).readOnly, false);
       await store.close();
     });
 
