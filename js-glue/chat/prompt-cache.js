@@ -56,6 +56,20 @@ function marked(message, provider, option) {
   return { ...message, content };
 }
 
+/**
+ * Where the provider can take a mark meant for `messages[at]`: there, or for OpenRouter the nearest
+ * user or system message at or before it. OpenRouter writes an assistant or tool message's content
+ * as a string and reads a mark only on a content block, so a mark on one would be lost (issue 43.5):
+ * it goes on the last block of the user message the turn or step started from, which caches the
+ * prefix up to there. -1 when there is none.
+ * @param {any[]} messages @param {number} at @param {string} provider
+ */
+function markAt(messages, at, provider) {
+  if (provider !== 'openrouter') return at;
+  for (let j = at; j >= 0; j--) if (messages[j]?.role === 'user' || messages[j]?.role === 'system') return j;
+  return -1;
+}
+
 /** The option keys a mark sets, by provider. */
 const MARK_KEYS = { anthropic: ['cacheControl', 'cache_control'], bedrock: ['cachePoint'], openrouter: ['cacheControl', 'cache_control'] };
 
@@ -141,8 +155,9 @@ export function applyCacheBreakpoints(modelMessages, options) {
   const out = [...modelMessages];
   const provider = options.provider;
   for (const { index } of marks) {
-    const at = Number.isInteger(index) ? ends[index] : undefined;
-    if (at === undefined || at < 0) continue;
+    const end = Number.isInteger(index) ? ends[index] : undefined;
+    const at = end === undefined || end < 0 ? -1 : markAt(out, end, provider);
+    if (at < 0) continue;
     out[at] = marked(out[at], provider, mark(options));
   }
   return out;
@@ -165,7 +180,8 @@ export function cacheStepMarks(provider, options = {}) {
   const marks = ({ stepNumber, messages }) => {
     if (!(stepNumber > 0) || !Array.isArray(messages) || messages.length === 0) return undefined;
     const out = [...messages];
-    const last = out.length - 1;
+    const last = markAt(out, out.length - 1, provider);
+    if (last < 0) return undefined;
     let count = out.filter((message) => isMarked(message, provider)).length - (isMarked(out[last], provider) ? 1 : 0);
     for (let at = last - 1; count >= MAX_MARKS && at >= 0; at--) {
       if (isMarked(out[at], provider)) {

@@ -22,6 +22,8 @@ import { applyCacheBreakpoints, cacheStepMarks, promptCacheCallOptions } from '.
 import { liveWindow } from '../zotero/live-window.js';
 import { TurnStops } from './turn-stop.js';
 import { storedQuestion } from './unanswered.js';
+import { history } from '../session/calls.js';
+import { isCheckpoint } from '../stores/nodes.js';
 
 /** A 24-hex-digit id for the response message (the SDK would otherwise leave it to the client). */
 function responseId() {
@@ -115,8 +117,9 @@ function currentWindow(globals) {
 /**
  * The coded error sendMessages rejects with when a turn is not sent.
  * @typedef {Error & {
- *   code: 'too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'closed' | 'unknown-session' | 'invalid-messages' | 'not-loaded' | (string & {}),
+ *   code: 'too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'closed' | 'unknown-session' | 'invalid-messages' | 'invalid-node' | 'not-loaded' | (string & {}),
  *   result?: SubmitResult,
+ *   draft?: UIMessage,
  * }} TurnError
  */
 
@@ -133,6 +136,8 @@ function currentWindow(globals) {
 export class CompactionChatTransport {
   /** @type {CompactionController} */
   #controller;
+  /** The page's id of a message useChat edited → the id of the stored edit (`#storeEdit`). @type {Map<string, string>} */
+  #edits = new Map();
   /** @type {TransportStore} */
   #store;
   #sessionId;
@@ -278,11 +283,14 @@ export class CompactionChatTransport {
    * Rejects with a coded error when the turn cannot be sent: `too-large` (the draft must be
    * shortened), `cancelled`, the controller's failure reason, `busy` (a regenerate while
    * compacting), `turn-in-flight` (another turn on the session is being answered), `no-main-window`
-   * (`globals` found no window) or `invalid-messages`; `error.result` is the controller's SubmitResult.
+   * (`globals` found no window), `invalid-messages` (the list itself: no newest UIMessage with an id
+   * and parts, a role that cannot be sent) or `invalid-node` (a message the stores would refuse, e.g. a
+   * text part without `text`: the same code as `appendMessage` and `submit` give); `error.result` is
+   * the controller's SubmitResult.
    * @param {Parameters<ChatTransport<UI_MESSAGE>['sendMessages']>[0]} options
    * @returns {ReturnType<ChatTransport<UI_MESSAGE>['sendMessages']>}
    */
-  async sendMessages({ trigger, chatId, messages, abortSignal }) {
+  async sendMessages({ trigger, chatId, messageId, messages, abortSignal }) {
     const last = Array.isArray(messages) ? messages[messages.length - 1] : undefined;
     if (!last || typeof last !== 'object' || typeof last.id !== 'string' || !Array.isArray(last.parts)) {
       throw turnError('invalid-messages', 'sendMessages: the newest message must be a UIMessage with an id and parts');
@@ -300,10 +308,18 @@ export class CompactionChatTransport {
     const turn = this.#turns.open({ window, abortSignal, release: taken });
     const release = () => turn.end();
     try {
-      const stream = await this.#turn(trigger, chatId, last, turn.signal, release, turn);
+      const stream = await this.#turn(trigger, chatId, last, turn.signal, release, turn, messageId);
       return releasingOnCancel(stream, release, turn);
     } catch (error) {
       release();
+      // The message that was not sent, for the app to put back into its input (storedMessages()).
+      if (error && typeof error === 'object' && !('draft' in error)) {
+        try {
+          /** @type {any} */ (error).draft = last;
+        } catch {
+          // a frozen error: the app still has the message it sent
+        }
+      }
       throw error;
     }
   }
@@ -323,16 +339,22 @@ export class CompactionChatTransport {
    * @param {'submit-message' | 'regenerate-message'} trigger @param {string} chatId @param {any} last
    * @param {any} abortSignal @param {() => void} release ends the session's turn
    * @param {import('./turn-stop.js').TurnStop} turn
+   * @param {string | undefined} [messageId] useChat's `sendMessage({ messageId })`: the message it edits
    */
-  async #turn(trigger, chatId, last, abortSignal, release, turn) {
+  async #turn(trigger, chatId, last, abortSignal, release, turn, messageId) {
     await this.#systemForTurn();
     const store = this.#store;
     const sessionId = this.#sessionId;
     if (trigger === 'regenerate-message') {
-      // useChat drops the old response and sends the messages up to its user message: a retry.
+      // useChat drops the old response and sends the messages up to its user message: a retry
+      // (of the stored edit, when the page's message is one this transport stored as an edit).
       if (last.role !== 'user') throw turnError('invalid-messages', 'sendMessages: a regenerate ends with the user message to answer again');
       if (!this.#controller.can('retry')) throw turnError('busy', 'sendMessages: a compaction is running; regenerate after it');
+      const editId = this.#edits.get(last.id);
+      if (editId !== undefined) last = { ...last, id: editId };
       await store.retry(sessionId, last.id);
+    } else if (last.role === 'user' && typeof messageId === 'string' && messageId === last.id) {
+      last = (await this.#storeEdit(last)) ?? last;
     } else if (last.role === 'assistant') {
       // A continuation (a tool result or approval added on the client): the stored message gets the new parts.
       await store.updateMessageParts(sessionId, last.id, last.parts, last.metadata === undefined ? undefined : { metadata: last.metadata });
@@ -407,6 +429,39 @@ export class CompactionChatTransport {
   }
 
   /**
+   * useChat's edit (`sendMessage({ text, messageId })`): the page keeps the edited message's id, the
+   * store a new sibling of the stored message under the same parent (the old branch kept, its
+   * answers too), which then is the session's leaf and is sent as a draft stored before the send
+   * (preflight again). The page's id maps to the stored edit for a later regenerate. Null when the
+   * message is not stored, or stored with these very parts (a resend, not an edit).
+   * @param {any} message @returns {Promise<any>}
+   */
+  async #storeEdit(message) {
+    const session = await this.#controller.store.load(this.#sessionId);
+    const stored = /** @type {any[]} */ (session.nodes).find((node) => node.id === message.id);
+    if (!stored || JSON.stringify(stored.parts) === JSON.stringify(message.parts)) return null;
+    if (!this.#controller.can('edit')) throw turnError('busy', 'sendMessages: a compaction is running; edit after it');
+    if (typeof /** @type {any} */ (this.#store).edit !== 'function') throw turnError('invalid-options', 'sendMessages: an edit needs the store\'s edit(sessionId, parentId, message)');
+    const edit = { ...message, id: `edit_${randomHex(12)}` };
+    await /** @type {any} */ (this.#store).edit(this.#sessionId, stored.parentId ?? null, asStored(edit));
+    this.#edits.set(message.id, edit.id);
+    return edit;
+  }
+
+  /**
+   * The session's active branch as `useChat` holds it: the stored UIMessages, root first, without
+   * the checkpoints. After a refused turn (`too-large`, `cancelled`, a failure, `draft-already-stored`,
+   * `invalid-node`) `useChat` has already put the draft into its list (for an edit, rewritten the
+   * old question and dropped what followed): `setMessages(await transport.storedMessages())` brings
+   * it back to the stored branch, and the draft (`error.draft`) goes back to the input.
+   * @returns {Promise<UI_MESSAGE[]>}
+   */
+  async storedMessages() {
+    const nodes = history(await this.#controller.store.load(this.#sessionId));
+    return /** @type {UI_MESSAGE[]} */ (nodes.filter((node) => !isCheckpoint(node)).map(({ parentId, ...message }) => message));
+  }
+
+  /**
    * In-process: there is no server stream to resume.
    * @returns {ReturnType<ChatTransport<UI_MESSAGE>['reconnectToStream']>}
    */
@@ -465,7 +520,7 @@ function endingMetadata(metadata, event, ending) {
 
 /**
  * The UI message stream, ending the session's turn also when the reader cancels it before the end
- * (the response is then persisted by onFinish only if the SDK still calls it). Built with the
+ * (the answer the app was shown is then stored as Stop stores it). Built with the
  * stream's own class: the plugin sandbox has no ReadableStream of its own. `turn` sees each chunk
  * the app reads (what a stopped turn stores) and can end the stream (turn-stop.js).
  * @param {any} stream @param {() => void} release @param {import('./turn-stop.js').TurnStop} turn
@@ -492,9 +547,12 @@ function releasingOnCancel(stream, release, turn) {
         controller.error(error);
       }
     },
-    cancel(/** @type {unknown} */ reason) {
-      release();
-      return reader.cancel(reason);
+    // The app stopped reading (useChat's Stop cancels its reader, after aborting the request): the
+    // turn is stopped as close() stops it, so the answer the app was shown is stored once, marked
+    // `metadata.aborted` (an onFinish of the SDK that comes first stores it instead: one end claims
+    // the turn). Resolves once it is stored and the session is free.
+    cancel() {
+      return turn.stop('the app cancelled the stream (Stop)');
     },
   });
 }

@@ -95,6 +95,22 @@ const FREE_ACTIONS = new Set(['edit-draft', 'submit']);
  */
 const MAX_PREFLIGHT_ATTEMPTS = 3;
 
+/**
+ * `promise`'s value, or null once `abort` fired first.
+ * @template T @param {ReturnType<typeof createAbortSignalLike>} abort @param {Promise<T>} promise @returns {Promise<T | null>}
+ */
+function untilAborted(abort, promise) {
+  if (abort.aborted) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(null);
+    abort.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => (abort.removeEventListener('abort', onAbort), resolve(value)),
+      (error) => (abort.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
+}
+
 /** The counts of the `compacting` state from a plan. @param {Plan} plan */
 function countsOf(plan) {
   return { foldedMessages: plan.summarizeIds.length, tokensBefore: plan.tokensBefore, tokensAfterEstimate: plan.tokensAfterEstimate };
@@ -129,6 +145,12 @@ export class CompactionController {
   #state = { status: 'idle' };
   /** @type {CacheClock} */
   #clock;
+  /**
+   * The sends of this controller in progress, each with the signal `cancel()` aborts: a send is
+   * cancellable from its first read on, before a compaction run exists (and its run uses it).
+   * @type {Set<ReturnType<typeof createAbortSignalLike>>}
+   */
+  #sends = new Set();
 
   /** @param {CompactionControllerOptions} options */
   constructor(options) {
@@ -221,15 +243,25 @@ export class CompactionController {
   }
 
   /**
-   * Cancels the compaction this controller started, if it runs (nothing is written); another
-   * window's controller on the same session is left to finish. Returns whether one was cancelled.
+   * Cancels the compaction this controller started, if it runs (nothing is written), and this
+   * controller's sends in progress at whatever moment they are (their first read, waiting for
+   * another compaction, planning, summarizing, committing): each ends `cancelled`, with no summarizer
+   * call if it came before one. Another window's controller on the same session is left to finish.
+   * Returns whether something was cancelled.
    * @param {unknown} [reason]
    */
   cancel(reason) {
     this.#clock.cancel();
+    let cancelled = false;
+    for (const send of this.#sends) {
+      if (!send.aborted) {
+        send.abort(reason);
+        cancelled = true;
+      }
+    }
     const run = this.#slot.run;
-    if (!run || run.owner !== this) return false;
-    run.abort.abort(reason);
+    if (!run || run.owner !== this) return cancelled;
+    if (!run.abort.aborted) run.abort.abort(reason);
     return true;
   }
 
@@ -270,9 +302,29 @@ export class CompactionController {
     const { overhead, cacheBreakpoints } = callOptions(options, this.#overhead);
     this.#clock.cancel(); // a new message: the next request reads the cache now
     const message = draftMessage(draft);
+    const abort = createAbortSignalLike();
+    this.#sends.add(abort);
+    try {
+      return await this.#submit(draft, message, overhead, cacheBreakpoints, abort);
+    } finally {
+      this.#sends.delete(abort);
+    }
+  }
+
+  /**
+   * The submit's steps, each ended `cancelled` once `abort` fired (`cancel()`).
+   * @template {Draft} D
+   * @param {D} draft @param {UIMessage} message the draft as sent @param {Overhead | undefined} overhead
+   * @param {CacheBreakpointOptions | undefined} cacheBreakpoints @param {ReturnType<typeof createAbortSignalLike>} abort
+   * @returns {Promise<SubmitResult & { draft: D }>}
+   */
+  async #submit(draft, message, overhead, cacheBreakpoints, abort) {
+    /** @type {() => SubmitResult & { draft: D }} */
+    const cancelled = () => ({ status: 'cancelled', reason: 'aborted', draft });
     // A draft the app already persisted ("save first") is sent once: the stored leaf is used as is.
     // With no compaction running, the same read plans the preflight (handed to the first attempt).
     let { stored, prepared } = await this.#preflightRead(draft, message, overhead, cacheBreakpoints);
+    if (abort.aborted) return cancelled(); // cancelled during the first read: nothing planned is carried out
     if (stored === 'elsewhere') {
       const id = /** @type {any} */ (draft).id;
       return { status: 'failed', reason: 'draft-already-stored', message: `submit: message ${id} is already in the session and is not its leaf; send a new message (or retry)`, draft };
@@ -282,16 +334,23 @@ export class CompactionController {
     for (let attempt = 0; attempt < MAX_PREFLIGHT_ATTEMPTS; attempt++) {
       while (this.#slot.run) {
         prepared = null; // planned before this compaction: plan again after it
-        const waited = await this.#slot.run.promise;
+        const waited = await untilAborted(abort, this.#slot.run.promise);
+        if (waited === null) return cancelled();
         if (waited.status === 'cancelled' || waited.status === 'failed') return interruptedSubmit(waited, draft);
       }
+      if (abort.aborted) return cancelled();
       const sent = stored ? undefined : message;
-      const run = this.#start('preflight', stored ? undefined : draft, overhead, prepared, { sent, cacheBreakpoints });
+      const run = this.#start('preflight', stored ? undefined : draft, overhead, prepared, { sent, cacheBreakpoints }, abort);
       prepared = null;
       outcome = await run.promise;
+      // Cancelled after the run settled (a checkpoint committed stands): the send does not go out.
+      if (abort.aborted && outcome.status !== 'cancelled' && outcome.status !== 'failed') return { ...cancelled(), outcome };
       // Not loaded is a mistake in the app, not a failed compaction: say so loudly.
       if (outcome.status === 'failed' && outcome.reason === 'not-loaded') throw /** @type {any} */ (outcome).error;
-      if (outcome.status === 'committed') return this.#sendIfFits(outcome, draft, message, stored, overhead, cacheBreakpoints);
+      if (outcome.status === 'committed') {
+        const result = await this.#sendIfFits(outcome, draft, message, stored, overhead, cacheBreakpoints);
+        return abort.aborted && result.status === 'send' ? { ...cancelled(), outcome } : result;
+      }
       if (outcome.status === 'noop' && outcome.plan?.send === 'now') return this.#sendNow(outcome, draft, message, stored, run);
       switch (outcome.status) {
         case 'stale':
@@ -413,9 +472,9 @@ export class CompactionController {
    * @param {CompactionMode} mode @param {Draft | undefined} draft @param {Overhead} [overhead]
    * @param {Planned | null} [prepared] the plan already made for this run (`#planOn`)
    * @param {{ sent?: UIMessage, cacheBreakpoints?: CacheBreakpointOptions }} [send] for a preflight: the message sent and the marks asked for
+   * @param {ReturnType<typeof createAbortSignalLike>} [abort] the run's signal (a send's: its cancel reaches the run)
    */
-  #start(mode, draft, overhead = this.#overhead, prepared = null, send = {}) {
-    const abort = createAbortSignalLike();
+  #start(mode, draft, overhead = this.#overhead, prepared = null, send = {}, abort = createAbortSignalLike()) {
     /** @type {Run} */
     const run = { mode, abort, owner: this, promise: /** @type {any} */ (null), announced: false, prepared };
     /** @type {Summarize} */

@@ -53,7 +53,9 @@ impl Draft {
     pub fn from_value(value: &Value) -> Result<Draft> {
         match value {
             Value::String(text) => Ok(Draft::Text(text.clone())),
-            Value::Object(_) => read_message_like(value, "draft", ErrorCode::InvalidOptions).map(Draft::Message),
+            // A message the core cannot read is the stores' `invalid-node`, also as a draft: one code
+            // for one mistake, whether it enters at `appendMessage`, `submit` or the chat transport.
+            Value::Object(_) => read_message_like(value, "draft", ErrorCode::InvalidOptions, ErrorCode::InvalidNode).map(Draft::Message),
             _ => Err(Error::new(ErrorCode::InvalidOptions, "draft must be a string or a UIMessage object")),
         }
     }
@@ -66,8 +68,9 @@ impl Draft {
     }
 }
 
-/// Reads a UIMessage that is not (yet) a session node; `what` names it in errors.
-pub fn read_message_like(value: &Value, what: &str, code: ErrorCode) -> Result<Message> {
+/// Reads a UIMessage that is not (yet) a session node; `what` names it in errors: `code` when it is
+/// no message object, `invalid` when the message's rules refuse it (a part without its field).
+pub fn read_message_like(value: &Value, what: &str, code: ErrorCode, invalid: ErrorCode) -> Result<Message> {
     let Value::Object(map) = value else {
         return Err(Error::new(code, format!("{what} must be a UIMessage object")));
     };
@@ -81,7 +84,7 @@ pub fn read_message_like(value: &Value, what: &str, code: ErrorCode) -> Result<M
     let node = Node::from_value(Value::Object(map), 0);
     match node.kind {
         NodeKind::Message(message) => Ok(message),
-        NodeKind::Invalid(why) => Err(Error::new(code, format!("{what}: {why}"))),
+        NodeKind::Invalid(why) => Err(Error::new(invalid, format!("{what}: {why}"))),
         NodeKind::Checkpoint(_) => Err(Error::new(code, format!("{what} must be a message, not a checkpoint"))),
     }
 }
@@ -466,7 +469,7 @@ pub fn estimate_branch(
 
 /// `estimateMessage(message, model?)`: one message's conservative estimate.
 pub fn estimate_one_message(message: &Value, model: Option<&ModelProfile>) -> Result<u64> {
-    let message = read_message_like(message, "message", ErrorCode::InvalidMessage)?;
+    let message = read_message_like(message, "message", ErrorCode::InvalidMessage, ErrorCode::InvalidMessage)?;
     Ok(estimate_message(&message, &one_message_options(model)?))
 }
 

@@ -336,6 +336,9 @@ fn tool(fields: PartFields, tool_name: String, dynamic: bool, raw: &RawJson) -> 
     })
 }
 
+/// The levels a session adds around each node: its object and its `nodes` array.
+const SESSION_NESTING: usize = 2;
+
 impl Session {
     /// Parses a session from JSON text (what the bindings receive from `JSON.stringify`).
     ///
@@ -416,6 +419,15 @@ impl Node {
     pub fn parse_strict_text(text: &str) -> crate::error::Result<Node> {
         if let Some(node) = Node::read_text(text) {
             return Ok(node);
+        }
+        // A node is read again inside its session, two levels deeper (`{"nodes":[…]}`): one that only
+        // fits alone would make the whole session unreadable once stored.
+        let limit = crate::text::MAX_NESTING - SESSION_NESTING;
+        if crate::text::nests_deeper_than(text, limit) {
+            return Err(Error::new(
+                ErrorCode::InvalidNode,
+                format!("recursion limit exceeded: the node nests deeper than {limit} levels (a session holds JSON {} levels deep)", crate::text::MAX_NESTING),
+            ));
         }
         let value = crate::text::parse_lenient(text).map_err(|e| Error::new(ErrorCode::InvalidNode, e.to_string()))?;
         Node::parse_strict(value)

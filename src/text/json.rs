@@ -7,15 +7,34 @@ use serde::de::DeserializeOwned;
 use serde::Deserializer as _;
 
 pub fn parse_lenient<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
-    match serde_json::from_str(text) {
+    match parse_nested(text) {
         Err(e) if e.to_string().contains("surrogate") || e.to_string().contains("hex escape") => {
             match replace_lone_surrogates(text) {
-                Cow::Owned(fixed) => serde_json::from_str(&fixed),
+                Cow::Owned(fixed) => parse_nested(&fixed),
                 Cow::Borrowed(_) => Err(e),
             }
         }
         result => result,
     }
+}
+
+/// The deepest nesting of arrays and objects the tree parse reads. serde_json alone stops at 128,
+/// which valid messages pass (a tool output of 100 objects each in an array nests 200 deep, and the
+/// AI SDK stores and sends it); deeper than this is still an error ("recursion limit exceeded"),
+/// never a stack overflow (`tests/bad_input.rs`; the wasm stack is 1 MB).
+pub const MAX_NESTING: usize = 512;
+
+/// `serde_json::from_str` with the depth limit `MAX_NESTING` instead of serde_json's 128: the depth
+/// is measured first without recursion; deeper text goes to serde_json's own limit, which fails.
+fn parse_nested<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
+    if nests_deeper_than(text, MAX_NESTING) {
+        return serde_json::from_str(text);
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    let value = <T as serde::Deserialize>::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
 }
 
 /// A parse error's message without serde_json's " at line L column C": the text parsed was cut

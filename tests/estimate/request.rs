@@ -186,8 +186,12 @@ fn draft_as_text_or_message() {
     .unwrap();
     assert_eq!(as_text.tokens, as_message.tokens);
     assert!(as_text.tokens > estimate(&s, &m, &EstimateRequest::default()).unwrap().tokens);
-    for bad in [json!({ "draft": 5 }), json!({ "draft": { "role": "user", "parts": "x" } }), json!({ "overhead": { "tokens": -1 } }), json!("x")] {
+    for bad in [json!({ "draft": 5 }), json!({ "overhead": { "tokens": -1 } }), json!("x")] {
         assert_eq!(EstimateRequest::from_value(Some(&bad)).unwrap_err().code, ErrorCode::InvalidOptions, "{bad}");
+    }
+    // A draft message the rules refuse is the stores' `invalid-node` (one code for one mistake, issue 43.5).
+    for bad in [json!({ "draft": { "role": "user", "parts": "x" } }), json!({ "draft": { "role": "user", "parts": [{ "type": "text" }] } })] {
+        assert_eq!(EstimateRequest::from_value(Some(&bad)).unwrap_err().code, ErrorCode::InvalidNode, "{bad}");
     }
 }
 

@@ -445,3 +445,27 @@ test('lookupLedger limit, serialize limits and checkpointNode maxOutputTokens: N
   }
   assert.equal(compaction.lookupLedger(ledger, { limit: 1 }).length, 1);
 });
+
+test('a malformed part (a text part without text) is invalid-node wherever the message enters: appendMessage, submit, plan, the chat transport (issue 43.5)', async () => {
+  const { MemoryStore, CompactionController, CompactionChatTransport, extractiveSummary } = compaction;
+  const store = new MemoryStore();
+  const { sessionId } = await store.createSession();
+  const bad = { id: 'u1', role: 'user', parts: [{ type: 'text' }] };
+  await assert.rejects(store.appendMessage(sessionId, bad), (error) => error.code === 'invalid-node' && /parts\[0\]: text is missing/.test(error.message));
+  assert.throws(() => compaction.plan({ nodes: [], leafId: null, branchRevision: 0 }, MODEL, { mode: 'preflight', draft: bad }), hasCode('invalid-node'));
+  const controller = new CompactionController({ store, sessionId, model: MODEL, summarize: async (request) => extractiveSummary(request) });
+  const result = await controller.submit(bad);
+  assert.equal(result.status, 'failed');
+  assert.equal(result.reason, 'invalid-node', result.message);
+  assert.match(result.message, /parts\[0\]: text is missing/);
+  let asked = 0;
+  const transport = new CompactionChatTransport({ controller, streamResponse: async () => { asked++; throw new Error('not reached'); } });
+  await assert.rejects(
+    transport.sendMessages({ trigger: 'submit-message', chatId: sessionId, messageId: undefined, messages: [bad], abortSignal: undefined }),
+    (error) => error.code === 'invalid-node' && /text is missing/.test(error.message),
+  );
+  assert.equal(asked, 0, 'the model was not asked');
+  assert.deepEqual((await store.load(sessionId)).nodes, [], 'nothing stored');
+  // The list itself is still invalid-messages: no newest UIMessage.
+  await assert.rejects(transport.sendMessages({ trigger: 'submit-message', chatId: sessionId, messageId: undefined, messages: [], abortSignal: undefined }), (error) => error.code === 'invalid-messages');
+});

@@ -178,8 +178,12 @@ describe('applyCacheBreakpoints on what convertToModelMessages makes', () => {
         const partMarks = marked.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p) => p.providerOptions?.[provider]?.[key]) : []));
         assert.equal(partMarks.length + marked.filter((m) => m.providerOptions?.[provider]?.[key]).length, 3, `${provider}: one mark per breakpoint`);
         // summary = 0; A2 = assistant (tool call), tool (result), assistant (text): its end is 3; U3 = 4.
-        assert.deepEqual(at, [0, modelMessages.length - 2, modelMessages.length - 1], `${provider}: ${JSON.stringify(marked.map((m) => m.role))}`);
-        assert.equal(marked[modelMessages.length - 2].role, 'assistant');
+        // OpenRouter sends an assistant or tool message's content as a string and reads marks only on
+        // content blocks (issue 43.5): A2's mark goes on U2, the user message its turn started from.
+        const expected = provider === 'openrouter' ? [0, 1, modelMessages.length - 1] : [0, modelMessages.length - 2, modelMessages.length - 1];
+        assert.deepEqual(at, expected, `${provider}: ${JSON.stringify(marked.map((m) => m.role))}`);
+        if (provider === 'openrouter') assert.deepEqual(at.map((i) => marked[i].role), ['user', 'user', 'user']);
+        else assert.equal(marked[modelMessages.length - 2].role, 'assistant');
         assert.deepEqual(markOf(marked[0]), value);
       }
       // Implicit caches get no marks; OpenAI gets the session's key as a call option.
@@ -343,15 +347,19 @@ describe('cacheStepMarks: the newest block of each later step, within the limit'
       assert.equal(prepare({ stepNumber: 0, messages: turn }), undefined);
       const step1 = [...turn, text('assistant', 'call'), { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: 'text', value: 'r' } }] }];
       const marked1 = prepare({ stepNumber: 1, messages: step1 }).messages;
-      assert.deepEqual(marksOf(marked1, provider, key), [0, 2, 3, 5]);
+      // OpenRouter: marks only on user (and system) messages, whose content are blocks there; an
+      // assistant's or a tool result's mark goes on the user message before it (issue 43.5).
+      const openrouter = provider === 'openrouter';
+      assert.deepEqual(marksOf(marked1, provider, key), openrouter ? [0, 2] : [0, 2, 3, 5]);
       assert.equal(JSON.stringify(step1.slice(0, 4)), JSON.stringify(turn), 'the input is not changed');
       // A fifth mark would be over the limit: the one nearest the end (message 3) gives way.
       const full = [...marked1, text('assistant', 'again'), text('user', 'more')];
       const marked2 = prepare({ stepNumber: 2, messages: full }).messages;
-      assert.deepEqual(marksOf(marked2, provider, key), [0, 2, 3, 7]);
+      assert.deepEqual(marksOf(marked2, provider, key), openrouter ? [0, 2, 7] : [0, 2, 3, 7]);
       const crowded = applyCacheBreakpoints(ui, { provider, breakpoints: [0, 1, 2, 3].map((index) => ({ index })), messages: ui });
       const marked3 = prepare({ stepNumber: 1, messages: [...crowded, text('user', 'x')] }).messages;
-      assert.deepEqual(marksOf(marked3, provider, key), [0, 1, 2, 4]);
+      assert.deepEqual(marksOf(marked3, provider, key), openrouter ? [0, 2, 4] : [0, 1, 2, 4]);
+      if (openrouter) for (const m of [...marked1, ...marked2, ...marked3]) if (m.role === 'assistant' || m.role === 'tool') assert.deepEqual(marksOf([m], provider, key), [], 'no mark on a message OpenRouter writes as a string');
       if (provider === 'anthropic') assert.equal(marked3[4].providerOptions.anthropic.cacheControl.ttl, '1h');
     });
   }

@@ -91,6 +91,40 @@ for (const [name, open] of backends) {
       await store.close();
     });
 
+    it('a tool output nested deep (100 objects each in an array, valid JSON the AI SDK handles) is accepted and read; only what cannot be read is refused (issue 43.5)', async () => {
+      const nested = (levels) => {
+        let value = { leaf: 'ABCD2345' };
+        for (let i = 0; i < levels; i++) value = { items: [value] };
+        return value;
+      };
+      const toolAnswer = (id, output) => ({ id, role: 'assistant', parts: [{ type: 'tool-deep', toolCallId: `c-${id}`, state: 'output-available', input: {}, output }] });
+      const store = open();
+      const { sessionId } = await store.createSession();
+      await store.appendMessage(sessionId, user('u1'));
+      for (const [id, levels] of [['a100', 100], ['a200', 200]]) {
+        const message = toolAnswer(id, nested(levels));
+        await store.appendMessage(sessionId, message);
+        const stored = (await store.load(sessionId)).nodes.find((node) => node.id === id);
+        assert.deepEqual(stored.parts, message.parts, `${levels} levels stored intact`);
+        await store.appendMessage(sessionId, user(`u-${id}`));
+      }
+      const session = await store.load(sessionId);
+      assert.equal(readBranch(session).readOnly, false);
+      assert.ok(compaction.estimate(session, { contextWindow: 128_000 }).tokens > 0);
+      assert.deepEqual(compaction.project(session).messages.map((m) => m.id), ['u1', 'a100', 'u-a100', 'a200', 'u-a200']);
+      // Deeper than anything can be read: refused at the door, no crash, nothing written.
+      await assert.rejects(store.appendMessage(sessionId, toolAnswer('too-deep', nested(1000))), (error) => error.code === 'invalid-node' && /recursion limit/.test(error.message));
+      assert.deepEqual(await store.load(sessionId), session);
+      // At the limit: the deepest node the door takes leaves the whole session readable; one level
+      // pair more is refused (a node accepted alone must not make its session unreadable).
+      await assert.rejects(store.appendMessage(sessionId, toolAnswer('a-254', nested(254))), (error) => error.code === 'invalid-node' && /recursion limit/.test(error.message));
+      await store.appendMessage(sessionId, toolAnswer('a-253', nested(253)));
+      const deepest = await store.load(sessionId);
+      assert.ok(compaction.estimate(deepest, { contextWindow: 128_000 }).tokens > 0);
+      assert.equal(readBranch(deepest).readOnly, false);
+      await store.close();
+    });
+
     it('updateMessageParts: parts the core would call invalid are refused and the message keeps its parts', async () => {
       const store = open();
       const { sessionId } = await store.createSession();

@@ -80,6 +80,23 @@ for (const sdk of sdks) {
       while (controller.busy) await new Promise((r) => setTimeout(r, 1)); // afterTurn ran
     });
 
+    it("the controller's now option alone (no cache profile) is its clock and the stored response's createdAt (issue 43.5)", async () => {
+      const { store, sessionId } = await storeWith(linearSession(2));
+      const { summarize } = scriptedSummarizer(() => validSummary());
+      const at = 1_700_000_000_000;
+      const controller = new CompactionController({ store, sessionId, model: MODEL, summarize, now: () => at });
+      assert.equal(controller.now(), at);
+      const transport = new CompactionChatTransport({
+        controller,
+        generateMessageId: () => 'resp-now',
+        streamResponse: async ({ messages, abortSignal }) =>
+          sdk.ai.streamText({ model: answering('Dated.'), messages: await sdk.ai.convertToModelMessages(messages), abortSignal }),
+      });
+      await readAll(await send(transport, [chatMessage('u-now', 'When?')]));
+      const stored = (await store.load(sessionId)).nodes.find((node) => node.id === 'resp-now');
+      assert.equal(stored.createdAt, at);
+    });
+
     it('a message persisted before the turn ("save first") is sent and stored once', async () => {
       const { store, sessionId, transport, languageModel } = await setup();
       const question = chatMessage('u-saved', 'Saved before sending.');
@@ -118,6 +135,54 @@ for (const sdk of sdks) {
       await assert.rejects(send(transport, [huge]), (error) => error.code === 'too-large' && error.result.draft === huge);
       assert.equal(JSON.stringify(await store.load(sessionId)), before);
       assert.equal(languageModel.doStreamCalls.length, 0);
+    });
+
+    it('after a refused turn, storedMessages() is the stored branch as useChat holds it (no draft, no checkpoint) and error.draft the message to put back (issue 43.2)', async () => {
+      const { store, sessionId, controller, transport } = await setup({ model: SMALL_MODEL, session: linearSession(4, 30) });
+      await controller.compact('manual');
+      const huge = chatMessage('u-huge', Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' '));
+      const pageList = [...(await transport.storedMessages()), huge]; // what useChat shows after sendMessage
+      await assert.rejects(send(transport, pageList), (error) => error.code === 'too-large' && error.draft === huge);
+      const restored = await transport.storedMessages();
+      const branch = compaction.history(await store.load(sessionId)).filter((node) => !compaction.isCheckpoint(node));
+      assert.deepEqual(restored.map((m) => m.id), branch.map((n) => n.id));
+      assert.ok(restored.length > 0 && !restored.some((m) => m.id === 'u-huge' || 'checkpoint' in m || 'parentId' in m));
+      assert.ok((await store.load(sessionId)).nodes.some((n) => 'checkpoint' in n), 'the session has a checkpoint, which the list leaves out');
+      // A refusal at the store's door carries the draft too.
+      const bad = { id: 'u-bad', role: 'user', parts: [{ type: 'text' }] };
+      await assert.rejects(send(transport, [bad]), (error) => error.code === 'invalid-node' && error.draft === bad);
+    });
+
+    it("useChat's edit (sendMessage({ text, messageId })) stores a sibling of the edited question, keeps the old branch, answers the new text; regenerate then retries the edit (issue 43.2)", async () => {
+      const { store, sessionId, transport, languageModel } = await setup();
+      const q1 = chatMessage('u-1', 'Which papers measure digestibility?');
+      const a1 = await readAll(await send(transport, [q1]));
+      const q2 = chatMessage('u-2', 'And in cats?');
+      await readAll(await send(transport, [q1, a1, q2]));
+      // useChat rewrites u-1 in place (same id), drops what followed, and sends with messageId.
+      const edited = chatMessage('u-1', 'Which papers measure protein digestibility in dogs?');
+      const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: 'u-1', messages: [edited], abortSignal: undefined });
+      const answer = await readAll(stream);
+      const after = await store.load(sessionId);
+      const byId = new Map(after.nodes.map((n) => [n.id, n]));
+      const original = byId.get('u-1');
+      assert.equal(original.parts[0].text, 'Which papers measure digestibility?', 'the old question is kept');
+      assert.ok(byId.has('u-2'), 'the old branch is kept');
+      const edits = after.nodes.filter((n) => n.role === 'user' && n.parentId === original.parentId && n.id !== 'u-1');
+      assert.equal(edits.length, 1, 'one sibling of the edited question');
+      assert.equal(edits[0].parts[0].text, edited.parts[0].text);
+      assert.equal(byId.get(after.leafId).parentId, edits[0].id, 'the answer is under the edit');
+      assert.equal(answer.id, after.leafId);
+      const prompt = JSON.stringify(languageModel.doStreamCalls.at(-1).prompt);
+      assert.ok(prompt.includes('protein digestibility in dogs') && !prompt.includes('And in cats?'), 'the model got the edited branch');
+      // Regenerate from the page (its message still has id u-1): a new answer under the edit.
+      await readAll(await send(transport, [edited], 'regenerate-message'));
+      const regenerated = await store.load(sessionId);
+      assert.equal(regenerated.nodes.filter((n) => n.role === 'assistant' && n.parentId === edits[0].id).length, 2);
+      // The same message with its stored parts is a resend, not an edit: nothing new under u-1's parent.
+      const count = regenerated.nodes.length;
+      await assert.rejects(transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: 'u-1', messages: [q1], abortSignal: undefined }), { code: 'draft-already-stored' });
+      assert.equal((await store.load(sessionId)).nodes.length, count);
     });
 
     it('regenerate answers the same user message again as a sibling response (retry)', async () => {

@@ -8,7 +8,7 @@ import { compaction, MODEL, linearSession, storeWith, scriptedSummarizer } from 
 const { CompactionController, CompactionChatTransport } = compaction;
 
 const sdks = [];
-for (const [name, spec, Mock, v3] of [['ai@5', 'ai', 'MockLanguageModelV2', false], ['ai@7', 'ai7', 'MockLanguageModelV4', true]]) {
+for (const [name, spec, Mock, v3] of [['ai@5', 'ai', 'MockLanguageModelV2', false], ['ai@6', 'ai6', 'MockLanguageModelV3', true], ['ai@7', 'ai7', 'MockLanguageModelV4', true]]) {
   sdks.push({ name, ai: await import(spec), test: await import(`${spec}/test`), Mock, v3 });
 }
 
@@ -123,6 +123,39 @@ for (const sdk of sdks) {
       assert.equal((await store.load(sessionId)).nodes.some((n) => n.id === 'u-3'), true, 'not turn-in-flight');
       await settle(controller);
     });
+
+    // Issue 43.1: useChat's Stop aborts the request and cancels its stream reader; the answer the page
+    // showed is stored once, marked metadata.aborted, and the session is free for the next send.
+    for (const [how, stop] of [
+      ['useChat\'s Stop (the abort signal, then the reader cancelled)', async (abort, reader) => { abort.abort(); await reader.cancel(); }],
+      ['the reader cancelled alone', async (_abort, reader) => { await reader.cancel(); }],
+    ]) {
+      it(`${how}: the partial answer the page showed is stored once with metadata.aborted; the next send follows it`, async () => {
+        const { store, sessionId, controller, seen, transport } = await setup({ plan: ['hold'] });
+        const abort = new AbortController();
+        const reader = (await send(transport, chatMessage('u-1', 'Tell me everything'), abort.signal)).getReader();
+        let shown = '';
+        while (!shown.includes('Shown before the stop')) {
+          const { value, done } = await reader.read();
+          assert.equal(done, false, 'the stream did not end before the stop');
+          if (value.type === 'text-delta') shown += value.delta;
+        }
+        await stop(abort, reader);
+        await tick(20);
+        const session = await store.load(sessionId);
+        const answers = session.nodes.filter((n) => n.role === 'assistant' && n.parentId === 'u-1');
+        assert.equal(answers.length, 1, 'stored once');
+        assert.equal(textOf(answers[0]), 'Shown before the stop');
+        assert.equal(answers[0].metadata.aborted, true);
+        assert.equal(session.leafId, answers[0].id);
+        assert.ok(seen.aborts >= 1, 'the model request saw its abort');
+        const next = await readAll(await send(transport, chatMessage('u-2', 'Go on')));
+        assert.equal(textOf(next.last), 'An answer.');
+        const after = await store.load(sessionId);
+        assert.equal(after.nodes.find((n) => n.id === 'u-2').parentId, answers[0].id, 'the next question follows the stopped answer');
+        await settle(controller);
+      });
+    }
 
     it('the unload of the window the turn took its globals from stops it the same way, with no close() from the app', async () => {
       const win = fakeWindow();

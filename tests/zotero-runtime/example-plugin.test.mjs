@@ -168,6 +168,14 @@ test('disable while an answer streams: shutdown aborts the request and waits for
   assert.deepEqual(step('shutdownMidStream'), { requestAborted: true, sendAwaited: true, partialStored: true, aborted: true, uncaught: [] });
 });
 
+test('disable while an answer streams in the item pane, with a pane render under way: nothing the plugin started rejects unhandled (no "the store has been closed")', () => {
+  assert.deepEqual(step('paneShutdownMidStream'), { uncaught: [] });
+});
+
+test('the last window closes while an answer streams into its item pane: nothing the plugin started rejects unhandled (no "no main window is open")', () => {
+  assert.deepEqual(step('paneLastWindowClosed'), { uncaught: [] });
+});
+
 test('disable while startup is still loading: nothing is left behind, and an update (disable, enable) makes one instance', () => {
   assert.deepEqual(step('disableDuringStartup'), {
     left: { chatAPI: 'undefined', connections: 0, sections: 0 },

@@ -62,12 +62,16 @@ function open(id, rootURI) {
  * @param {Window} window @param {Zotero.Item} item @param {(state) => void} [onStatus]
  */
 async function chatFor(window, item, onStatus) {
+  // A pane rendered while the plugin shuts down (or after): refused with a code, never a TypeError.
+  const current = plugin;
+  if (!current) throw Object.assign(new Error("the Research chat plugin has been shut down"), { code: "closed" });
   const key = `${windowKey(window)} ${item.libraryID}/${item.key}`;
-  let chat = plugin.chats.get(key);
+  let chat = current.chats.get(key);
   if (!chat) {
-    chat = new ItemChat({ store: plugin.store, models: () => plugin.models(), item, onStatus }).open();
-    plugin.chats.set(key, chat);
-    chat.catch(() => plugin.chats.delete(key));
+    // This instance's models (useModels changes them in place), also once shutdown cleared `plugin`.
+    chat = new ItemChat({ store: current.store, models: () => current.models(), item, onStatus }).open();
+    current.chats.set(key, chat);
+    chat.catch(() => current.chats.delete(key));
   }
   const opened = await chat;
   if (onStatus) opened.onStatus = onStatus;

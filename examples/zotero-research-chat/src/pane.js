@@ -19,7 +19,9 @@ export function chatSection({ pluginID, rootURI, chatFor }) {
       </html:div>`,
     onRender: ({ body, item }) => {
       if (!item?.isRegularItem?.()) return;
-      void renderChat(body, item, chatFor);
+      // Nothing the pane starts may reject unhandled: a render the plugin's shutdown or the window's
+      // close overtook (its store closed, its document dead) ends quietly; the next render draws.
+      renderChat(body, item, chatFor).catch(() => {});
     },
   };
 }
@@ -77,7 +79,7 @@ async function renderChat(body, item, chatFor) {
     const retry = doc.createElement("button");
     retry.className = "research-chat-retry";
     retry.textContent = "Retry";
-    retry.onclick = () => void send(text);
+    retry.onclick = () => void send(text).catch(() => {});
     note.append(retry);
     log.append(note);
     return text;
@@ -92,8 +94,9 @@ async function renderChat(body, item, chatFor) {
     } catch (error) {
       failed = error;
     }
-    // What is stored, in the item's latest pane: the question (answered or not), never a draft that was not.
-    const unanswered = await chat.refresh?.();
+    // What is stored, in the item's latest pane: the question (answered or not), never a draft that was
+    // not. Unread when the store has closed meanwhile (the plugin shut down) or the pane's window went.
+    const unanswered = await Promise.resolve(chat.refresh?.()).catch(() => null);
     if (failed && bound.get(body) === chat.view) {
       status.textContent = `${unanswered === text ? "Not answered" : "Not stored"} (${failed.code ?? "error"}): ${failed.message}`;
       if (unanswered !== text) input.value = text; // not in the session: the draft goes back to the box
@@ -108,7 +111,7 @@ async function renderChat(body, item, chatFor) {
     const text = input.value.trim();
     if (!text) return;
     input.value = "";
-    return send(text);
+    void send(text).catch(() => {}); // its outcome is drawn in the pane; a dead pane draws nothing
   };
   body.querySelector(".research-chat-stop").onclick = () => chat.stop();
 }

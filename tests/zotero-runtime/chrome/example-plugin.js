@@ -410,7 +410,7 @@ async function runExamplePlugin(config) {
   }
   // Issue 33: what users do while a turn is in flight, each on the example's .xpi.
   async function whatUsersDo() {
-    const errorsSince = (from) => consoleErrors.slice(from).filter((e) => /no-main-window|dead object|is not defined|turn-in-flight/.test(e));
+    const errorsSince = (from) => consoleErrors.slice(from).filter((e) => /no-main-window|no main window|has been closed|dead object|is not defined|turn-in-flight|[Uu]nhandled|uncaught/.test(e));
     const holdAnswer = (first) => {
       let started;
       let release;
@@ -653,6 +653,71 @@ async function runExamplePlugin(config) {
       const partial = assistantStarting(await stored(again), 'Streaming while the plugin is disabled');
       await scope.shutdown();
       return { requestAborted: chatAborts > aborts, sendAwaited: awaited, partialStored: Boolean(partial), aborted: partial?.metadata?.aborted === true, uncaught };
+    });
+    // Issue 43.3: the same through the item pane (its Send button), and a render Zotero started just
+    // before the section went: every console error after the disable counts, whatever it says.
+    await step('paneShutdownMidStream', async () => {
+      await boot();
+      scope.onMainWindowLoad({ window: w5 });
+      scope.Zotero.ResearchChat.useModels(makeModels());
+      const section = live.registered;
+      const doc = w5.document;
+      const body = doc.createXULElement('vbox');
+      body.append(w5.MozXULElement.parseXULToFragment(section.bodyXHTML));
+      doc.documentElement.append(body);
+      const $ = (selector) => body.querySelector(selector);
+      const paneItem = itemNamed('PANESHU2');
+      const chat = await scope.Zotero.ResearchChat.chatFor(w5, paneItem);
+      const before = chat.view;
+      section.onRender({ body, item: paneItem });
+      await until(() => chat.view !== before, 3000);
+      await tick(50);
+      const held = holdAnswer('Streaming in the pane while the plugin is disabled');
+      $('.research-chat-input').value = 'Asked in the pane just before the disable';
+      $('.research-chat-send').click();
+      await started(held);
+      await tick(20);
+      const errors = consoleErrors.length;
+      const shutdown = scope.shutdown();
+      section.onRender({ body, item: itemNamed('PANESHU3') }); // Zotero rendering the pane while the plugin goes
+      await within(10_000, shutdown, 'shutdown');
+      await tick(300);
+      const uncaught = consoleErrors.slice(errors);
+      body.remove();
+      return { uncaught };
+    });
+    // Issue 43.3: the last window closes while an answer streams into its item pane (Send clicked there).
+    await step('paneLastWindowClosed', async () => {
+      await boot();
+      const w6 = await openBrowserWindow();
+      mainWindow = w6;
+      scope.onMainWindowLoad({ window: w6 });
+      scope.Zotero.ResearchChat.useModels(makeModels());
+      const section = live.registered;
+      const doc = w6.document;
+      const body = doc.createXULElement('vbox');
+      body.append(w6.MozXULElement.parseXULToFragment(section.bodyXHTML));
+      doc.documentElement.append(body);
+      const paneItem = itemNamed('PANELAS2');
+      const chat = await scope.Zotero.ResearchChat.chatFor(w6, paneItem);
+      const before = chat.view;
+      section.onRender({ body, item: paneItem });
+      await until(() => chat.view !== before, 3000);
+      await tick(50);
+      const held = holdAnswer('Streaming in the pane of the last window');
+      body.querySelector('.research-chat-input').value = 'Asked in the pane of the last window';
+      body.querySelector('.research-chat-send').click();
+      await started(held);
+      await tick(20);
+      const errors = consoleErrors.length;
+      scope.onMainWindowUnload({ window: w6 });
+      await closeWindow(w6);
+      mainWindow = null;
+      await tick(500); // what the SDK's stream code and the pane do after the window is gone
+      const uncaught = consoleErrors.slice(errors);
+      mainWindow = w5;
+      await within(10_000, scope.shutdown(), 'shutdown');
+      return { uncaught };
     });
     await step('disableDuringStartup', async () => {
       const before = { connections: live.connections, sections: live.sections };
