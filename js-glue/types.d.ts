@@ -20,10 +20,10 @@ export type { CompactOptions, CompactStatus, CompactOutcome } from './compaction
 export type { ZoteroDBConnectionLike } from './stores/zotero-db-store.js';
 export type {
   CompactionState, SubmitResult, ControllerAction, SubmitOptions, CompactionControllerOptions,
-} from './compaction/controller.js';
+} from './compaction/controller-types.js';
 export type {
   TurnRequest, UIMessageStreamSource, ChatTurnOptions, CompactionChatTransportOptions, CreateChatOptions, TurnError,
-} from './chat/transport.js';
+} from './chat/turn-types.js';
 export type { AbortSignalLikeController } from './util/abort-signal.js';
 export type { WasmSource, LoadCompactionOptions } from './zotero/loader.js';
 export type { WindowGlobals } from './zotero/window-globals.js';

@@ -6,7 +6,7 @@ import { requestOverhead } from './overhead.js';
 
 /**
  * @import { UIMessage } from 'ai'
- * @import { CreateChatOptions } from './transport.js'
+ * @import { CreateChatOptions } from './turn-types.js'
  */
 
 /**

@@ -1,87 +1,29 @@
 // CompactionController: one per open session and window (or one per session shared by its windows).
-// Runs at most one compaction at a time per session on top of the runner: the running compaction is
-// shared by every controller of the same store and session in the process (../session/in-flight.js),
-// so a second window joins or waits for it instead of racing it into `stale`. Gates the session
-// operations while it runs, and turns a send into a preflight (compact first when the draft would
-// not fit).
-//
+// Runs at most one compaction at a time per session on top of the runner, shared by every controller
+// of the same store and session in the process (../session/in-flight.js), so a second window joins
+// or waits for it instead of racing it into `stale`. Gates the session operations while it runs, and
+// turns a send into a preflight (compact first when the draft would not fit).
 // Every decision is one read of the session as a SessionIndex (../session/session-read.js: the
-// store's held index, or one load): a submit checks whether the draft is stored, plans the
-// preflight and projects what is sent in one read; the runner summarizes and commits only when the
-// plan says compact, with the plan and summary request of that read.
-//
-// Works in Zotero's plugin sandbox: no AbortController, no window; the signal is the
-// abort-signal-like object of ../util/abort-signal.js.
+// store's held index, or one load): a submit checks whether the draft is stored, plans the preflight
+// and projects what is sent in one read; the runner summarizes and commits only when the plan says
+// compact. Works in Zotero's plugin sandbox: the signal is ../util/abort-signal.js's (no AbortController).
 
 import { planOn, readOptions, readPlanned, summarizeAndCommit } from './runner.js';
-import { createAbortSignalLike } from '../util/abort-signal.js';
+import { createAbortSignalLike, untilAborted } from '../util/abort-signal.js';
 import { codedError as controllerError, messageOf } from '../util/coded-error.js';
 import { checkOverheadCounts } from './counts.js';
 import { checkModelProfile } from './model-profile.js';
 import { CacheClock } from './cache-clock.js';
-import { draftIdOf, draftMessage, interruptedSubmit, storedIn } from './draft.js';
+import { callOptions, draftIdOf, draftMessage, interruptedSubmit, storedIn } from './draft.js';
 import { sessionSlot } from '../session/in-flight.js';
 import { onSession, readSession } from '../session/session-read.js';
 
 /**
  * @import { UIMessage } from 'ai'
- * @import { CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CompactionMode, Draft, ModelProfile, Overhead, Plan, SummaryRequest } from '../bibgenie_compaction.js'
+ * @import { CacheBreakpointOptions, CompactionMode, Draft, ModelProfile, Overhead, Plan, SessionStore, Summarize } from '../bibgenie_compaction.js'
  * @import { CompactOutcome } from './runner.js'
- * @import { SessionStore, Summarize } from '../bibgenie_compaction.js'
  * @import { SessionIndex } from '../session/session-index.js'
- */
-/**
- * The controller's state: `idle` (with the last outcome), `compacting` (with `cancel` and, for a status
- * line, the counts of the plan being carried out) or `failed`.
- * @typedef {{ status: 'idle', outcome?: CompactOutcome }
- *   | { status: 'compacting', mode: CompactionMode, cancel: () => boolean, foldedMessages?: number, tokensBefore?: number, tokensAfterEstimate?: number }
- *   | { status: 'failed', mode: CompactionMode, reason: string, message: string, outcome: CompactOutcome }} CompactionState
- */
-/**
- * `send`: the projection followed by the draft, ready for the model; only when the request fits (after a
- * preflight compaction it is estimated again; `too-large` with reason `too-large-after-compaction` when it
- * still does not fit). `stored` when the draft was already the session's leaf (persisted before
- * submit): then the projection ends with it and it is not appended again. A draft whose id is
- * elsewhere in the session is refused: `failed` with reason `draft-already-stored`. Otherwise the
- * draft comes back untouched; `cancelled`/`failed` also when the compaction the submit waited for
- * (manual, after-turn or its own) was cancelled or failed.
- *
- * `responseParentId`: where the response goes (append it with this `parentId`): the draft's id, or,
- * when the draft was stored before the send and a preflight compacted, the checkpoint appended after
- * it (so the checkpoint stays on the branch). A continuation (the draft is the stored assistant
- * message) updates that message in place instead. `cacheBreakpoints`: the cache marks of what is
- * sent, when the submit asked for them, from the read that made `messages`.
- *
- * A send that fits is planned in one read of the session (the store-held index of the package's
- * stores: no load, no runner call). Its `outcome` is the runner's `noop` (same plan), whose
- * `session.nodes` is parsed when first read on a store's index (`leafId` and `branchRevision` are
- * plain fields).
- * @typedef {{ status: 'send', messages: UIMessage[], draft: Draft, outcome: CompactOutcome, stored?: true, responseParentId: string, cacheBreakpoints?: CacheBreakpoints['breakpoints'] }
- *   | { status: 'too-large' | 'cancelled' | 'failed', reason: string, message?: string, draft: Draft, outcome?: CompactOutcome }} SubmitResult
- */
-/** @typedef {'retry' | 'edit' | 'fork' | 'switch-model' | 'compact' | 'edit-draft' | 'submit'} ControllerAction */
-/**
- * @typedef {object} SubmitOptions
- * @property {Overhead} [overhead] What this request carries besides the session (`{ system, tools }` or `{ tokens }`): replaces the controller's for this send.
- * @property {CacheBreakpointOptions} [cacheBreakpoints] Asks for the cache marks of what is sent (the options of `cacheBreakpoints`): `SubmitResult.cacheBreakpoints`.
- */
-/**
- * @typedef {object} CompactionControllerOptions
- * @property {SessionStore} store
- * @property {string} sessionId
- * @property {ModelProfile} model
- * @property {Summarize} summarize
- * @property {Overhead} [overhead] What each model request carries besides the session (system prompt, tools).
- * @property {(state: CompactionState) => void} [onStatus]
- * @property {CacheProfile} [cache] The provider's prompt cache: plans report `cache` and `cost`, and a cold cache compacts from 3/4 of the threshold.
- * @property {() => number} [now] The clock (default `Date.now`): the cache state, and the `createdAt` the transport stamps on a response.
- * @property {boolean} [backgroundCompaction] With `cache`: run the automatic check again once the cache's lifetime has passed with no new message.
- */
-/**
- * @typedef {{ outcome: CompactOutcome, plan?: Plan, messages?: UIMessage[], breakpoints?: unknown[] } | { outcome?: undefined, plan: Plan, request: SummaryRequest }} Planned
- *   what a planning read found: the outcome that ends the run (for a send that fits, with the
- *   projection's messages and the cache marks asked for), or the plan and request to compact with
- * @typedef {{ mode: CompactionMode, owner: object, abort: ReturnType<typeof createAbortSignalLike>, promise: Promise<CompactOutcome>, announced: boolean, plan?: Plan, messages?: UIMessage[], breakpoints?: unknown[], prepared: Planned | null }} Run
+ * @import { CompactionState, CompactionControllerOptions, ControllerAction, Planned, Run, SubmitOptions, SubmitResult } from './controller-types.js'
  */
 
 /** Session operations that must wait while a compaction runs (it would commit onto a moved branch). */
@@ -95,41 +37,9 @@ const FREE_ACTIONS = new Set(['edit-draft', 'submit']);
  */
 const MAX_PREFLIGHT_ATTEMPTS = 3;
 
-/**
- * `promise`'s value, or null once `abort` fired first.
- * @template T @param {ReturnType<typeof createAbortSignalLike>} abort @param {Promise<T>} promise @returns {Promise<T | null>}
- */
-function untilAborted(abort, promise) {
-  if (abort.aborted) return Promise.resolve(null);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(null);
-    abort.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => (abort.removeEventListener('abort', onAbort), resolve(value)),
-      (error) => (abort.removeEventListener('abort', onAbort), reject(error)),
-    );
-  });
-}
-
 /** The counts of the `compacting` state from a plan. @param {Plan} plan */
 function countsOf(plan) {
   return { foldedMessages: plan.summarizeIds.length, tokensBefore: plan.tokensBefore, tokensAfterEstimate: plan.tokensAfterEstimate };
-}
-
-/**
- * A call's options (`{ overhead, cacheBreakpoints }`), checked; the overhead falls back to the controller's.
- * @param {unknown} options @param {Overhead | undefined} fallback
- * @returns {{ overhead: Overhead | undefined, cacheBreakpoints: CacheBreakpointOptions | undefined }}
- */
-function callOptions(options, fallback) {
-  if (options === undefined || options === null) return { overhead: fallback, cacheBreakpoints: undefined };
-  if (typeof options !== 'object') throw controllerError('invalid-options', 'the options must be an object ({ overhead, cacheBreakpoints })');
-  const { overhead, cacheBreakpoints } = /** @type {any} */ (options);
-  if (overhead !== undefined) checkOverheadCounts(overhead, 'overhead option');
-  if (cacheBreakpoints !== undefined && (cacheBreakpoints === null || typeof cacheBreakpoints !== 'object')) {
-    throw controllerError('invalid-options', 'cacheBreakpoints must be the options of cacheBreakpoints ({ cache?, overhead? })');
-  }
-  return { overhead: overhead ?? fallback, cacheBreakpoints };
 }
 
 export class CompactionController {

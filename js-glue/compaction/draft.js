@@ -1,12 +1,14 @@
 // The draft of a send, as the controller's submit reads it: the message to send, where it already
 // is in the session, and the result when the send is interrupted.
 import { randomHex } from '../util/random-id.js';
+import { codedError } from '../util/coded-error.js';
+import { checkOverheadCounts } from './counts.js';
 
 /**
  * @import { UIMessage } from 'ai'
- * @import { Draft } from '../bibgenie_compaction.js'
+ * @import { CacheBreakpointOptions, Draft, Overhead } from '../bibgenie_compaction.js'
  * @import { CompactOutcome } from './runner.js'
- * @import { SubmitResult } from './controller.js'
+ * @import { SubmitResult } from './controller-types.js'
  * @import { SessionIndex } from '../session/session-index.js'
  */
 
@@ -48,4 +50,20 @@ export function interruptedSubmit(outcome, draft) {
   const o = /** @type {any} */ (outcome);
   if (o.status === 'cancelled') return { status: 'cancelled', reason: o.reason, draft, outcome };
   return { status: 'failed', reason: o.reason, message: o.message ?? o.reason, draft, outcome };
+}
+
+/**
+ * A call's options (`{ overhead, cacheBreakpoints }`), checked; the overhead falls back to the controller's.
+ * @param {unknown} options @param {Overhead | undefined} fallback
+ * @returns {{ overhead: Overhead | undefined, cacheBreakpoints: CacheBreakpointOptions | undefined }}
+ */
+export function callOptions(options, fallback) {
+  if (options === undefined || options === null) return { overhead: fallback, cacheBreakpoints: undefined };
+  if (typeof options !== 'object') throw codedError('invalid-options', 'the options must be an object ({ overhead, cacheBreakpoints })');
+  const { overhead, cacheBreakpoints } = /** @type {any} */ (options);
+  if (overhead !== undefined) checkOverheadCounts(overhead, 'overhead option');
+  if (cacheBreakpoints !== undefined && (cacheBreakpoints === null || typeof cacheBreakpoints !== 'object')) {
+    throw codedError('invalid-options', 'cacheBreakpoints must be the options of cacheBreakpoints ({ cache?, overhead? })');
+  }
+  return { overhead: overhead ?? fallback, cacheBreakpoints };
 }

@@ -78,3 +78,19 @@ export function createAbortSignalLike() {
   };
   return signal;
 }
+
+/**
+ * `promise`'s value, or null once `abort` fired first.
+ * @template T @param {ReturnType<typeof createAbortSignalLike>} abort @param {Promise<T>} promise @returns {Promise<T | null>}
+ */
+export function untilAborted(abort, promise) {
+  if (abort.aborted) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(null);
+    abort.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => (abort.removeEventListener('abort', onAbort), resolve(value)),
+      (error) => (abort.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
+}
