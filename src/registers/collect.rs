@@ -16,9 +16,6 @@ const EXCERPT_HEAD_CHARS: usize = 520;
 const EXCERPT_TAIL_CHARS: usize = 220;
 /// Longest cited sentence kept, in characters.
 const CITED_SENTENCE_MAX_CHARS: usize = 320;
-/// Longest quote (characters) of a tool data object that is read as a statement citing its page; a
-/// longer one is the page's text (a page read), not a statement about it.
-const CITED_QUOTE_MAX_CHARS: usize = 600;
 /// Most cited pages a checkpoint keeps (the newest); a projection shows far fewer.
 const MAX_CITED_PAGES: usize = 2_000;
 /// Letters of a Zotero key.
@@ -164,19 +161,14 @@ fn cite_value(value: &Value, keys: &HashSet<String>, id: &str, found: &mut Vec<C
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
             });
-            // Rule `cited-page-is-a-statement`: an object cites a page only with what the page says, in
-            // a quote of statement length (an annotation, a snippet). An item record's `pages` field
-            // (bibliographic metadata) has no quote; a page read's whole text is no statement.
-            let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).map(crate::text::single_line).find(|q| !q.trim().is_empty());
-            let stated = quote.filter(|q| q.chars().count() <= CITED_QUOTE_MAX_CHARS);
-            let cited = matches!((key, &page, &stated), (Some(_), Some(p), Some(_)) if !p.trim().is_empty());
-            if let (true, Some(key), Some(page), Some(quote)) = (cited, key, page, stated) {
-                let text = crate::text::clip(&quote, CITED_SENTENCE_MAX_CHARS);
+            if let (Some(key), Some(page)) = (key, page.filter(|p| !p.trim().is_empty())) {
+                let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).next().unwrap_or("");
+                let text = crate::text::clip(&crate::text::single_line(quote), CITED_SENTENCE_MAX_CHARS);
                 found.push(CitedPage { key: key.to_string(), locator: format!("p. {page}"), text, id: id.to_string() });
             }
             for (name, v) in map {
                 // A quote already taken with its object is not read again as a sentence.
-                if cited && QUOTE_FIELDS.contains(&name.as_str()) {
+                if key.is_some() && QUOTE_FIELDS.contains(&name.as_str()) {
                     continue;
                 }
                 cite_value(v, keys, id, found);
