@@ -273,13 +273,13 @@ write_contract() {
 }
 
 # The glue's declarations, emitted by tsc (TypeScript of build/) from the JSDoc types of its .js files
-# in pkg/, each X.d.ts beside its X.js: every runtime .js but the demo, wasm-bindgen's output and a .js
+# in pkg/, each X.d.ts beside its X.js: every runtime .js but wasm-bindgen's output and a .js
 # whose .d.ts is still written by hand in js-glue/. Unchecked here: stage types checks the JS (checkJs).
 # `ai` (the peer) from build/ resolves the AI SDK types the JSDoc names (unresolved, tsc drops their imports).
 emit_glue_declarations() {
   local tsc="$BUILD_NODE_MODULES/.bin/tsc" config="$PKG/tsconfig.declarations.json" start=$SECONDS files
   [[ -x $tsc ]] || fail "no tsc in build/node_modules (./build.sh setup installs it)"
-  files=$(cd "$PKG" && find . -name '*.js' ! -path './demo/*' ! -name "$CRATE_FILE.js" | sed 's|^\./||' | sort |
+  files=$(cd "$PKG" && find . -name '*.js' ! -name "$CRATE_FILE.js" | sed 's|^\./||' | sort |
     while read -r js; do [[ -e $ROOT/js-glue/${js%.js}.d.ts ]] || printf '"%s",' "$js"; done)
   cat >"$config" <<EOF
 {
@@ -517,7 +517,7 @@ consumer_type_check() {
 }
 
 # checkJs over the glue as it ships (tests/types/tsconfig.glue.json): the JS of the installed package
-# against the .d.ts files it takes its types from. Every runtime .js (not the demo) must be in it.
+# against the .d.ts files it takes its types from. Every runtime .js must be in it.
 glue_type_check() {
   local tsc=$1 project="$CONSUMER/types-glue" missing
   rm -rf "$project"
@@ -534,9 +534,9 @@ glue_type_check() {
   log "checkJs: $(glue_js_files "$project" | wc -l) glue files, no error"
 }
 
-# The glue's runtime .js files in the project's pkg/: not the demo, not wasm-bindgen's output.
+# The glue's runtime .js files in the project's pkg/: not wasm-bindgen's output.
 glue_js_files() {
-  (cd "$1" && find pkg -name '*.js' ! -path 'pkg/demo/*' ! -name "$CRATE_FILE.js" | sort)
+  (cd "$1" && find pkg -name '*.js' ! -name "$CRATE_FILE.js" | sort)
 }
 
 # skipLibCheck false checks every declaration file, and in this setup the template's own stack
