@@ -111,9 +111,14 @@ async function send(text) {
   await type(text);
   await driver.findElement(By.id('send')).click();
 }
-/** The page and the store's branch agree; returns the store. */
+/** The page and the store's branch agree (the store's write of an answer may land just after the page's last render); returns the store. */
 async function pageIsStoredBranch() {
-  const store = await stored();
+  let store;
+  try {
+    await driver.wait(async () => JSON.stringify(await shown()) === JSON.stringify((store = await stored()).branch), 5_000);
+  } catch {
+    // the assertion below says how they differ
+  }
   assert.deepEqual(await shown(), store.branch, 'the page shows the stored branch');
   return store;
 }
