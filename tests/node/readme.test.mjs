@@ -76,7 +76,8 @@ test('every link of the packaged README into the repository, and every .md link 
 /**
  * The ```js blocks of a markdown file with the section each sits in. Blocks marked otherwise are
  * not programs: `js example:FILE` quotes the example plugin (zotero-recipe.test.mjs checks them,
- * stage 7 runs them), `js recipe-imports` is an import line, `js copy-wasm-hook` the build hook (pack-consumer-build-hook.test.mjs), `js fragment` a part of a call.
+ * stage 7 runs them), `js recipe-imports` is an import line, `js copy-wasm-hook` the build hook (pack-consumer-build-hook.test.mjs), `js fragment` a part of a call,
+ * `jsx example:FILE#REGION` a region of a page the firefox stage builds (readme-usechat.test.mjs checks it).
  */
 function jsBlocks(file) {
   const text = read(file);
@@ -121,7 +122,7 @@ const markdownBlocks = () => shippedMarkdown().flatMap(jsBlocks);
 test('every js block of the README and the docs it links is a program or marked as what else it is', () => {
   const blocks = markdownBlocks();
   const kinds = new Set(blocks.map((b) => b.info.split(/[\s:]/)[0]));
-  const unknown = blocks.filter((b) => !/^(js|sh|ts|text|json|)$|^js (example:\S+|recipe-imports|copy-wasm-hook|fragment)$/.test(b.info));
+  const unknown = blocks.filter((b) => !/^(js|sh|ts|text|json|)$|^js (example:\S+|recipe-imports|copy-wasm-hook|fragment)$|^jsx example:\S+$/.test(b.info));
   assert.deepEqual(unknown.map((b) => `${b.file} "${b.section}": ${b.info}`), [], `block kinds: ${[...kinds].join(', ')}`);
   assert.ok(blocks.filter((b) => b.file === 'README.md' && b.info === 'js').length >= 4, 'the README has its examples');
 });
