@@ -5,15 +5,15 @@
 // the bundler alone must bring the .wasm; then a store, a controller and a projection run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { Builder } from 'selenium-webdriver';
 import firefox from 'selenium-webdriver/firefox.js';
 import { consumerDir, crateVersion, repoRoot } from '../node/consumer-env.mjs';
+import { serveStatic } from './static-server.mjs';
 
 const PAGE_TIMEOUT_MS = 60_000; // first start of a fresh Firefox profile on a loaded 2-core machine
 const bundlerRequire = createRequire(join(repoRoot, 'tests/bundlers/package.json'));
@@ -64,27 +64,6 @@ function appFolder(name, files) {
   return dir;
 }
 
-const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm', '.css': 'text/css' };
-
-/** A static server over `root` on 127.0.0.1; resolves to its base URL. */
-async function serveStatic(root) {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
-    let file = join(root, path);
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!file.startsWith(root) || !existsSync(file)) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server);
-  return `http://127.0.0.1:${server.address().port}/`;
-}
-
 /** Every file under `dir`, relative, sorted. */
 function filesUnder(dir, prefix = '') {
   return readdirSync(dir, { withFileTypes: true })
@@ -93,6 +72,13 @@ function filesUnder(dir, prefix = '') {
 }
 
 const servers = [];
+
+/** Serves `root` until the tests end; resolves to its base URL. */
+async function serve(root) {
+  const server = await serveStatic(root);
+  servers.push(server);
+  return server.url;
+}
 let viteDev;
 let driver;
 /** name -> { url, files?, result } */
@@ -134,7 +120,7 @@ before(async () => {
   await build('vite build', async () => {
     const dir = appFolder('vite-build', viteFiles);
     await vite.build({ root: dir, logLevel: 'silent' });
-    return { url: await serveStatic(join(dir, 'dist')), files: filesUnder(join(dir, 'dist')) };
+    return { url: await serve(join(dir, 'dist')), files: filesUnder(join(dir, 'dist')) };
   });
 
   // The Vite dev server, as `npx vite` in the app folder runs it.
@@ -154,7 +140,7 @@ before(async () => {
     });
     const errors = stats.toJson({ errors: true }).errors.map((e) => e.message.split('\n')[0]);
     if (errors.length) throw new Error(`webpack errors: ${errors.join('; ')}`);
-    return { url: await serveStatic(join(dir, 'dist')), files: filesUnder(join(dir, 'dist')) };
+    return { url: await serve(join(dir, 'dist')), files: filesUnder(join(dir, 'dist')) };
   });
 
   // esbuild (an ES module bundle), with the .wasm copied beside it under its name, as docs/api.md says;
@@ -166,8 +152,8 @@ before(async () => {
     mkdirSync(missing, { recursive: true });
     for (const file of ['index.html', 'main.js']) cpSync(join(dir, 'dist', file), join(missing, file));
     cpSync(join(dir, 'node_modules/bibgenie-compaction/bibgenie_compaction_bg.wasm'), join(dir, 'dist/bibgenie_compaction_bg.wasm'));
-    apps['esbuild, .wasm not copied'] = { url: await serveStatic(missing) };
-    return { url: await serveStatic(join(dir, 'dist')) };
+    apps['esbuild, .wasm not copied'] = { url: await serve(missing) };
+    return { url: await serve(join(dir, 'dist')) };
   });
   apps['esbuild, .wasm not copied'] ??= { buildError: apps.esbuild.buildError };
 
@@ -192,7 +178,7 @@ function built(name) {
 after(async () => {
   await driver?.quit();
   await viteDev?.close();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(servers.map((server) => server.close()));
 });
 
 for (const name of ['vite build', 'vite dev', 'webpack', 'esbuild']) {

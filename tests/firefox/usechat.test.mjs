@@ -6,13 +6,13 @@
 // compared with what the store holds and what the model received.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Builder, By, until } from 'selenium-webdriver';
 import firefox from 'selenium-webdriver/firefox.js';
+import { serveStatic } from './static-server.mjs';
 import { consumerDir, repoRoot } from '../node/consumer-env.mjs';
 
 const PAGE_TIMEOUT_MS = 60_000; // first start of a fresh Firefox profile on a loaded 2-core machine
@@ -21,8 +21,6 @@ const bundlersDir = join(repoRoot, 'tests/bundlers');
 const bundlerRequire = createRequire(join(bundlersDir, 'package.json'));
 const sourceDir = join(repoRoot, 'tests/firefox/usechat');
 const appDir = join(consumerDir, 'bundler-apps', 'usechat');
-
-const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm', '.css': 'text/css' };
 
 let server;
 let driver;
@@ -38,30 +36,14 @@ function appFolder() {
   for (const file of ['index.html', 'main.jsx', 'App.jsx']) cpSync(join(sourceDir, file), join(appDir, file));
 }
 
-async function serveStatic(root) {
-  server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
-    let file = join(root, path);
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!file.startsWith(root) || !existsSync(file)) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${server.address().port}/`;
-}
-
 before(async () => {
   let url;
   try {
     appFolder();
     const vite = await import(pathToFileURL(bundlerRequire.resolve('vite')).href);
     await vite.build({ root: appDir, logLevel: 'silent' });
-    url = await serveStatic(join(appDir, 'dist'));
+    server = await serveStatic(join(appDir, 'dist'));
+    url = server.url;
   } catch (error) {
     buildError = String(error?.stack ?? error);
     return;
@@ -76,7 +58,7 @@ before(async () => {
 
 after(async () => {
   await driver?.quit();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  await server?.close();
 });
 
 /** What the page shows: [{ role, text }] of the message list. */

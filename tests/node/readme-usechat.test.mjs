@@ -7,19 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './consumer-env.mjs';
+import { region } from './quoted-region.mjs';
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-
-/** The lines between `// #region NAME` and `// #endregion NAME`, without their common indent. */
-function region(text, name) {
-  const lines = text.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `// #region ${name}`);
-  const end = lines.findIndex((l, i) => i > start && l.trim() === `// #endregion ${name}`);
-  assert.ok(start >= 0 && end > start, `region ${name}`);
-  const body = lines.slice(start + 1, end);
-  const indent = Math.min(...body.filter((l) => l.trim()).map((l) => l.match(/^ */)[0].length));
-  return body.map((l) => l.slice(indent)).join('\n') + '\n';
-}
 
 test('the README\'s useChat example is the page\'s component, as it is', () => {
   const quotes = [...readme.matchAll(/^```jsx example:([^\s#]+)(?:#(\S+))?\n([\s\S]*?)^```$/gm)];

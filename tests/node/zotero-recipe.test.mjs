@@ -8,20 +8,10 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { consumerDir, repoRoot } from './consumer-env.mjs';
+import { region } from './quoted-region.mjs';
 
 const doc = readFileSync(join(repoRoot, 'docs', 'zotero-plugin.md'), 'utf8');
 const exampleDir = join(repoRoot, 'examples', 'zotero-research-chat');
-
-/** The lines between `// #region NAME` and `// #endregion NAME`, without their common indent. */
-function region(text, name) {
-  const lines = text.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `// #region ${name}`);
-  const end = lines.findIndex((l, i) => i > start && l.trim() === `// #endregion ${name}`);
-  assert.ok(start >= 0 && end > start, `region ${name}`);
-  const body = lines.slice(start + 1, end);
-  const indent = Math.min(...body.filter((l) => l.trim()).map((l) => l.match(/^ */)[0].length));
-  return body.map((l) => l.slice(indent)).join('\n') + '\n';
-}
 
 test('every example block of docs/zotero-plugin.md is the example plugin\'s code, as it is', () => {
   const quotes = [...doc.matchAll(/```js example:([^\s#]+)(?:#(\S+))?\n([\s\S]*?)```/g)];
