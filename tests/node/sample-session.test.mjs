@@ -9,21 +9,10 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
-import { researchSession, syntheticSession, SCREENSHOT_WIDTH, SCREENSHOT_HEIGHT } from '../fixtures/session-generator.mjs';
+import { researchSession, syntheticSession, SCREENSHOT_WIDTH, SCREENSHOT_HEIGHT, SUMMARY_SECTIONS as SECTIONS } from '../fixtures/session-generator.mjs';
 const sampleSession = () => JSON.parse(readFileSync(new URL('../fixtures/sample-session.json', import.meta.url), 'utf8'));
 
 const ZOTERO_KEY = /^[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}$/;
-const SECTIONS = [
-  '## Research Goal',
-  '## User Requirements and Constraints',
-  '## Research Progress',
-  '## Findings and Evidence',
-  '## Key Zotero Resources',
-  '## Decisions',
-  '## Next Steps',
-  '## Critical Context',
-];
-
 /** Root-to-leaf branch by parentId; fails on a missing parent or a cycle. */
 function branchOf(session) {
   const byId = new Map(session.nodes.map((n) => [n.id, n]));

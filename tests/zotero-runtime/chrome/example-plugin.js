@@ -654,24 +654,28 @@ async function runExamplePlugin(config) {
       await scope.shutdown();
       return { requestAborted: chatAborts > aborts, sendAwaited: awaited, partialStored: Boolean(partial), aborted: partial?.metadata?.aborted === true, uncaught };
     });
+    /** The plugin's item pane section in `win`, rendered for the item `key` (its chat's view shown). */
+    const paneShowing = async (win, key) => {
+      const section = live.registered;
+      const body = win.document.createXULElement('vbox');
+      body.append(win.MozXULElement.parseXULToFragment(section.bodyXHTML));
+      win.document.documentElement.append(body);
+      const item = itemNamed(key);
+      const chat = await scope.Zotero.ResearchChat.chatFor(win, item);
+      const before = chat.view;
+      section.onRender({ body, item });
+      await until(() => chat.view !== before, 3000);
+      await tick(50);
+      return { section, body };
+    };
     // Issue 43.3: the same through the item pane (its Send button), and a render Zotero started just
     // before the section went: every console error after the disable counts, whatever it says.
     await step('paneShutdownMidStream', async () => {
       await boot();
       scope.onMainWindowLoad({ window: w5 });
       scope.Zotero.ResearchChat.useModels(makeModels());
-      const section = live.registered;
-      const doc = w5.document;
-      const body = doc.createXULElement('vbox');
-      body.append(w5.MozXULElement.parseXULToFragment(section.bodyXHTML));
-      doc.documentElement.append(body);
+      const { section, body } = await paneShowing(w5, 'PANESHU2');
       const $ = (selector) => body.querySelector(selector);
-      const paneItem = itemNamed('PANESHU2');
-      const chat = await scope.Zotero.ResearchChat.chatFor(w5, paneItem);
-      const before = chat.view;
-      section.onRender({ body, item: paneItem });
-      await until(() => chat.view !== before, 3000);
-      await tick(50);
       const held = holdAnswer('Streaming in the pane while the plugin is disabled');
       $('.research-chat-input').value = 'Asked in the pane just before the disable';
       $('.research-chat-send').click();
@@ -693,17 +697,7 @@ async function runExamplePlugin(config) {
       mainWindow = w6;
       scope.onMainWindowLoad({ window: w6 });
       scope.Zotero.ResearchChat.useModels(makeModels());
-      const section = live.registered;
-      const doc = w6.document;
-      const body = doc.createXULElement('vbox');
-      body.append(w6.MozXULElement.parseXULToFragment(section.bodyXHTML));
-      doc.documentElement.append(body);
-      const paneItem = itemNamed('PANELAS2');
-      const chat = await scope.Zotero.ResearchChat.chatFor(w6, paneItem);
-      const before = chat.view;
-      section.onRender({ body, item: paneItem });
-      await until(() => chat.view !== before, 3000);
-      await tick(50);
+      const { body } = await paneShowing(w6, 'PANELAS2');
       const held = holdAnswer('Streaming in the pane of the last window');
       body.querySelector('.research-chat-input').value = 'Asked in the pane of the last window';
       body.querySelector('.research-chat-send').click();
