@@ -45,8 +45,9 @@ usage: ./build.sh <command>
   example build, then the example Zotero plugin (examples/zotero-research-chat) into
           .work/research-chat.xpi (esbuild and a zip writer in Node; stage 7 runs that build)
   bench   build, then run the benchmarks
-  soak    the long reliability run: model-based property tests in release mode
-          (BIBGENIE_SOAK_CASES cases, default 200,000)
+  soak    [native|store-model] the long reliability run: the model-based property tests in
+          release mode (BIBGENIE_SOAK_CASES cases, default 200,000), then the stores' model test
+          on BIBGENIE_SOAK_SEEDS consecutive seeds (default 200) from BIBGENIE_SOAK_FIRST_SEED
   fuzz    [target...] run the cargo-fuzz targets of fuzz/ (nightly) for BIBGENIE_FUZZ_SECONDS each
           (default 60), or BIBGENIE_FUZZ_RUNS executions each, and print the executions per target
 EOF
@@ -204,7 +205,8 @@ setup_for() {
       firefox) build=1 tests=1 browser=1 bundlers=1 ;;
       zotero) build=1 tests=1 browser=1 ;;
       bench | all) build=1 tests=1 browser=1 bench=1 bundlers=1 ;;
-      native | soak) ;;
+      native) ;;
+      soak) build=1 tests=1 ;;
       *) fail "unknown test stage '$what' (native browser package types node firefox zotero)" ;;
     esac
   done
@@ -675,13 +677,39 @@ run_bench() {
   log "tables collected in ${report#"$ROOT"/}"
 }
 
-# The long reliability run: the model-based property tests (tests/model_based.rs) over many more
-# generated sessions, optimized. BIBGENIE_SOAK_CASES sets the count.
+# The long reliability run, in two parts (`soak native`, `soak store-model`; both by default):
+# - native: the model-based property tests (tests/model_based.rs) over many more generated
+#   sessions, optimized; BIBGENIE_SOAK_CASES sets the count.
+# - store-model: the stores' model test (tests/node/store-model.test.mjs) on
+#   BIBGENIE_SOAK_SEEDS consecutive seeds (default 200) from BIBGENIE_SOAK_FIRST_SEED (default
+#   1), one process per seed, stopping at the first seed that fails.
 run_soak() {
-  local cases=${BIBGENIE_SOAK_CASES:-200000} start=$SECONDS
-  log "soak: $cases model-based cases (cargo test --release --test model_based)"
-  BIBGENIE_SOAK_CASES=$cases cargo test --release --test model_based -- --nocapture
-  log "soak: $cases cases passed in $((SECONDS - start))s"
+  local parts=("$@") start=$SECONDS
+  ((${#parts[@]})) || parts=(native store-model)
+  local part
+  for part in "${parts[@]}"; do
+    case $part in
+      native)
+        local cases=${BIBGENIE_SOAK_CASES:-200000}
+        log "soak: $cases model-based cases (cargo test --release --test model_based)"
+        BIBGENIE_SOAK_CASES=$cases cargo test --release --test model_based -- --nocapture
+        log "soak: $cases cases passed in $((SECONDS - start))s" ;;
+      store-model)
+        local seeds=${BIBGENIE_SOAK_SEEDS:-200} first=${BIBGENIE_SOAK_FIRST_SEED:-1} seed
+        build_pkg
+        # Its own copy of the package: a build during the hour this takes must not change it.
+        rm -rf "$WORK/soak-pkg" && cp -r "$PKG" "$WORK/soak-pkg"
+        log "soak: the stores' model test on $seeds consecutive seeds from $first"
+        for ((seed = first; seed < first + seeds; seed++)); do
+          BIBGENIE_PKG="file://$WORK/soak-pkg/index.js" BIBGENIE_STORE_MODEL_SEED=$seed node --test --test-reporter=dot tests/node/store-model.test.mjs \
+            >"$WORK/soak-store-model.log" 2>&1 ||
+            { tail -n 40 "$WORK/soak-store-model.log" >&2; fail "the stores' model test failed on seed $seed (BIBGENIE_STORE_MODEL_SEED=$seed replays)"; }
+          printf 'soak: seed %d passed (%d of %d)\n' "$seed" $((seed - first + 1)) "$seeds"
+        done
+        log "soak: $seeds consecutive seeds ($first to $((first + seeds - 1))) passed in $((SECONDS - start))s" ;;
+      *) fail "soak: unknown part $part (native, store-model)" ;;
+    esac
+  done
 }
 
 # Every target runs on its own growing corpus (fuzz/corpus, ignored) seeded from fuzz/seeds (committed).
@@ -782,7 +810,7 @@ main() {
     demo) setup_for demo >&2; run_demo "$@" ;;
     example) setup_for example; run_example ;;
     bench) setup_for bench; run_bench "$@" ;;
-    soak) run_soak ;;
+    soak) setup_for soak; run_soak "$@" ;;
     fuzz) run_fuzz "$@" ;;
     -h | --help | help) usage ;;
     *) usage >&2; exit 2 ;;
