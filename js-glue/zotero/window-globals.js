@@ -97,11 +97,40 @@ function windowStandIn(name, current) {
     apply: (_, thisArg, args) => Reflect.apply(current()[name], thisArg, args),
     get: (fn, property) => {
       if (property === 'prototype') return fn.prototype;
-      if (property === Symbol.hasInstance) return (/** @type {unknown} */ value) => value instanceof current()[name];
+      if (property === Symbol.hasInstance) return (/** @type {unknown} */ value) => isInstance(value, name, current);
       const real = current()[name];
       const member = real[property];
       return typeof member === 'function' ? member.bind(real) : member;
     },
     has: (_, property) => property in current()[name],
   });
+}
+
+/**
+ * `value instanceof current()[name]`, also with no window open: the AI SDK asks `error instanceof
+ * DOMException` when a request ends, which after the last window closed threw `no-main-window`
+ * inside its own error handling, a rejection nobody handles. With no live window the value's
+ * prototype chain is read for a class of that name (a dead object has none).
+ * @param {unknown} value @param {string} name @param {() => any} current
+ */
+function isInstance(value, name, current) {
+  let Class;
+  try {
+    Class = current()[name];
+  } catch {
+    return hasClassNamed(value, name);
+  }
+  return value instanceof Class;
+}
+
+/** @param {unknown} value @param {string} name */
+function hasClassNamed(value, name) {
+  try {
+    for (let proto = value === null || value === undefined ? null : Object.getPrototypeOf(Object(value)); proto; proto = Object.getPrototypeOf(proto)) {
+      if (Object.prototype.hasOwnProperty.call(proto, 'constructor') && proto.constructor?.name === name) return true;
+    }
+  } catch {
+    // a dead object (its window is gone)
+  }
+  return false;
 }

@@ -53,6 +53,20 @@ describe('installWindowGlobals: the AI SDK\'s globals from the current main wind
     assert.equal(Object.getOwnPropertyDescriptor(scope, 'ReadableStream'), undefined);
   });
 
+  it('answers instanceof with no window open instead of throwing (the AI SDK asks it of an abort error after the last window closed)', () => {
+    const scope = {};
+    let current = windowWith('A');
+    installWindowGlobals(scope, () => current);
+    const fromClosedWindow = new current.ReadableStream(); // an object made by a window now gone
+    current = null;
+    assert.equal(fromClosedWindow instanceof scope.ReadableStream, true, 'its class is named ReadableStream');
+    assert.equal(new Error('aborted') instanceof scope.ReadableStream, false);
+    assert.equal(null instanceof scope.ReadableStream, false);
+    const dead = new Proxy({}, { getPrototypeOf() { throw new TypeError("can't access dead object"); } });
+    assert.equal(dead instanceof scope.ReadableStream, false);
+    assert.throws(() => new scope.ReadableStream(), { code: 'no-main-window' }, 'making one still needs a window');
+  });
+
   it('leaves what the scope already has', () => {
     const own = class {};
     const scope = { ReadableStream: own };

@@ -176,7 +176,8 @@ async function runExamplePlugin(config) {
             try {
               await new Promise((resolve, reject) => {
                 held.release.then(resolve);
-                abortSignal?.addEventListener('abort', () => { chatAborts++; reject(new Error('aborted')); });
+                // As fetch does: the signal's reason, the window's DOMException (the SDK asks `instanceof DOMException`).
+                abortSignal?.addEventListener('abort', () => { chatAborts++; reject(abortSignal.reason ?? new Error('aborted')); });
               });
               c.enqueue({ type: 'text-delta', id: 't', delta: ' and the rest.' });
               c.enqueue({ type: 'text-end', id: 't' });
