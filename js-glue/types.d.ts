@@ -24,6 +24,7 @@ export type {
 export type {
   TurnRequest, UIMessageStreamSource, ChatTurnOptions, CompactionChatTransportOptions, CreateChatOptions, TurnError,
 } from './chat/turn-types.js';
+export type { BeginTurnOptions, TurnResponse } from './chat/chat-turn.js';
 export type { AbortSignalLikeController } from './util/abort-signal.js';
 export type { WasmSource, LoadCompactionOptions } from './zotero/loader.js';
 export type { WindowGlobals } from './zotero/window-globals.js';

@@ -21,19 +21,13 @@ import { beginTurn } from '../session/in-flight.js';
 import { applyCacheBreakpoints, cacheStepMarks, promptCacheCallOptions } from './prompt-cache.js';
 import { liveWindow } from '../zotero/live-window.js';
 import { TurnStops } from './turn-stop.js';
-import { storedQuestion } from './unanswered.js';
+import { asStored, sendDraft, storeResponse } from './turn-steps.js';
 import { history } from '../session/calls.js';
 import { isCheckpoint } from '../stores/nodes.js';
 
 /** A 24-hex-digit id for the response message (the SDK would otherwise leave it to the client). */
 function responseId() {
   return 'msg_' + randomHex(12);
-}
-
-/** The message as the store keeps it: no tree position (the store puts it under the leaf). */
-function asStored(/** @type {any} */ message) {
-  const { parentId, ...rest } = message;
-  return rest;
 }
 
 /** The window `globals` names now, or null: none, closed, dead, or a getter that throws. @param {() => unknown} globals */
@@ -294,41 +288,9 @@ export class CompactionChatTransport {
       throw turnError('invalid-messages', `sendMessages: cannot send a ${String(last.role)} message`);
     }
 
-    const aborted = () => {
-      if (abortSignal?.aborted) throw turnError('cancelled', 'sendMessages: the chat request was aborted; nothing was sent or stored');
-    };
-    aborted();
-    const cancel = () => this.#controller.cancel('the chat request was aborted');
-    abortSignal?.addEventListener?.('abort', cancel);
-    let result;
-    try {
-      result = await this.#controller.submit(last, this.#submitOptions());
-    } finally {
-      abortSignal?.removeEventListener?.('abort', cancel);
-    }
-    if (result.status !== 'send') {
-      const code = result.status === 'failed' ? result.reason : result.status;
-      throw turnError(code, result.message ?? `the message was not sent: ${result.status} (${result.reason})`, { result });
-    }
-    aborted();
-    let messages = result.messages;
-    let sent = messages[messages.length - 1];
-    // Stored only if the session is still where the projection was made (another window may have
-    // answered meanwhile): else `session-moved`, and the model was not asked.
-    const seen = /** @type {any} */ (result.outcome)?.session;
-    const expected = seen ? { expectedLeafId: seen.leafId, expectedRevision: seen.branchRevision } : {};
-    // A resend of the session's unanswered question answers the stored one in place (unanswered.js).
-    const open = !result.stored && trigger === 'submit-message' ? storedQuestion(messages, seen?.leafId) : null;
-    if (open) {
-      ({ messages, sent } = open);
-      if (open.cutAnswerId) await store.retry(sessionId, sent.id); // the leaf back on the question; the cut reply stays
-    } else if (!result.stored) {
-      await store.appendMessage(sessionId, asStored(sent), expected);
-    }
-
-    // When the request went out: the stored response's `createdAt`, from which the next plan tells
-    // a warm prompt cache from a cold one (a UIMessage has no time of its own).
-    const sentAt = this.#controller.now();
+    const { messages, parentId, sentAt, result } = await sendDraft(this.#controller, last, {
+      abortSignal, submitOptions: this.#submitOptions(), answerInPlace: trigger === 'submit-message',
+    });
     const streamed = await this.#streamResponse({ messages: /** @type {UI_MESSAGE[]} */ (messages), abortSignal, trigger, chatId, ...this.#request, ...this.#cacheRequest(messages, result) });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
       throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
@@ -337,8 +299,6 @@ export class CompactionChatTransport {
     const ending = { finishReason: /** @type {unknown} */ (undefined), errored: false };
     const metadata = this.#messageMetadata;
     const appOnError = /** @type {any} */ (this.#streamOptions).onError;
-    // Under the stored question answered in place (no compaction ran: it is the leaf), else where submit says.
-    const parentId = open ? sent.id : /** @type {any} */ (result).responseParentId;
     const persist = (/** @type {any} */ event) => (turn.claim() ? this.#persist(event, parentId, sentAt, ending, release) : undefined);
     turn.storesPartial(last.role === 'assistant'
       ? async () => release() // a continuation's stored message keeps its parts
@@ -412,42 +372,16 @@ export class CompactionChatTransport {
    */
   async #persist(event, parentId, sentAt, ending, release) {
     const { isContinuation, isAborted = false } = event;
-    let { responseMessage } = event;
     try {
-      if (responseMessage && Array.isArray(responseMessage.parts) && responseMessage.parts.length > 0) {
-        responseMessage = {
-          ...responseMessage,
-          ...(typeof responseMessage.createdAt === 'number' ? {} : { createdAt: sentAt }),
-          metadata: endingMetadata(responseMessage.metadata, event, ending),
-        };
-        if (isContinuation) {
-          await this.#store.updateMessageParts(this.#sessionId, responseMessage.id, responseMessage.parts, { metadata: responseMessage.metadata });
-        } else {
-          await this.#store.appendMessage(this.#sessionId, asStored(responseMessage), { parentId });
-        }
-      }
-      if (this.#onFinish) await this.#onFinish({ responseMessage, isAborted, isContinuation });
+      const stored = await storeResponse(this.#controller, event.responseMessage, {
+        parentId, sentAt, isContinuation, isAborted, finishReason: event.finishReason ?? ending.finishReason, errored: ending.errored,
+      });
+      if (this.#onFinish) await this.#onFinish({ responseMessage: stored ?? event.responseMessage, isAborted, isContinuation });
     } finally {
       release();
       this.#controller.afterTurn(this.#overhead === undefined ? undefined : { overhead: this.#overhead }); // never rejects
     }
   }
-}
-
-/**
- * The stored response's metadata with how it ended: `aborted: true` when Stop (the request's
- * abortSignal) cut it, `finishReason` (the AI SDK's; `'error'` when a stream error cut it) whenever known.
- * @param {unknown} metadata @param {any} event @param {{ finishReason: unknown, errored: boolean }} ending
- */
-function endingMetadata(metadata, event, ending) {
-  const base = metadata && typeof metadata === 'object' ? /** @type {Record<string, unknown>} */ (metadata) : {};
-  const known = event.finishReason ?? ending.finishReason;
-  const finishReason = ending.errored ? 'error' : typeof known === 'string' ? known : /** @type {any} */ (known)?.unified;
-  return {
-    ...base,
-    ...(event.isAborted ? { aborted: true } : {}),
-    ...(typeof finishReason === 'string' ? { finishReason } : {}),
-  };
 }
 
 /**
