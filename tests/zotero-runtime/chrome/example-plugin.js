@@ -132,7 +132,11 @@ async function runExamplePlugin(config) {
     observe(message) {
       try {
         const error = message.QueryInterface(Ci.nsIScriptError);
-        if (!(error.flags & Ci.nsIScriptError.warningFlag)) consoleErrors.push(String(error.errorMessage));
+        // Firefox's own files report their own faults (a session-store or profile hiccup under load):
+        // what counts is what the plugin, the package or this harness left, named with its source.
+        const source = String(error.sourceName || '');
+        if (/^(resource:\/\/gre\/|resource:\/\/\/|chrome:\/\/(global|browser|mozapps)\/)/.test(source)) return;
+        if (!(error.flags & Ci.nsIScriptError.warningFlag)) consoleErrors.push(`${String(error.errorMessage)}${source ? ` (${source}:${error.lineNumber})` : ''}`);
       } catch {
         // a plain console message
       }
