@@ -76,7 +76,7 @@ test('every link of the packaged README into the repository, and every .md link 
 /**
  * The ```js blocks of a markdown file with the section each sits in. Blocks marked otherwise are
  * not programs: `js example:FILE` quotes the example plugin (zotero-recipe.test.mjs checks them,
- * stage 7 runs them), `js recipe-imports` is an import line, `js copy-wasm-hook` the build hook (pack-consumer-build-hook.test.mjs), `js fragment` a part of a call,
+ * stage 7 runs them) or the example without the AI SDK (without-ai-sdk.test.mjs checks and runs it), `js recipe-imports` is an import line, `js copy-wasm-hook` the build hook (pack-consumer-build-hook.test.mjs), `js fragment` a part of a call,
  * `jsx example:FILE#REGION` a region of a page the firefox stage builds (readme-usechat.test.mjs checks it).
  */
 function jsBlocks(file) {

@@ -1,0 +1,171 @@
+// Issue 41's adoption, as the maintainer of a Zotero chat plugin without the AI SDK would make it:
+// examples/without-ai-sdk/research-chat.mjs (its own OpenAI-style messages, model calls with fetch,
+// numeric item ids resolved by the app, zotero:// links in tool output, a summary model that writes
+// prose, the store under a table prefix beside the app's own table, display-only markers) runs 30
+// turns with compactions against a fake OpenAI-compatible endpoint. The README's "Without the AI
+// SDK" blocks are that example's regions, as they are.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
+import { consumerDir, repoRoot } from './consumer-env.mjs';
+import { region } from './quoted-region.mjs';
+
+const compaction = await import('bibgenie-compaction');
+await compaction.init();
+const { capacity, estimateMessage, history } = compaction;
+
+// The example imports `bibgenie-compaction`: run it from the consumer folder, where that resolves.
+const exampleDir = join(consumerDir, 'examples-without-ai-sdk');
+mkdirSync(exampleDir, { recursive: true });
+copyFileSync(join(repoRoot, 'examples/without-ai-sdk/research-chat.mjs'), join(exampleDir, 'research-chat.mjs'));
+const { ResearchChat, toChatMessages, toUIMessage } = await import(pathToFileURL(join(exampleDir, 'research-chat.mjs')).href);
+
+const MODEL = { id: 'local-8k', contextWindow: 8192 };
+const MARKER_TEXT = 'Earlier messages were summarized';
+/** The app's items: numeric ids, which only the app can turn into a library and a key. */
+const ITEMS = new Map([
+  [101, { libraryID: 1, key: 'QWER2345' }], [102, { libraryID: 1, key: 'ASDF6789' }], [103, { libraryID: 1, key: 'ZXCV2345' }],
+  [104, { libraryID: 1, key: 'TYUI6789' }], [105, { libraryID: 1, key: 'GHJK2345' }],
+]);
+const TOPICS = ['attendance in rural schools', 'teacher turnover', 'meal programmes', 'exam results by district', 'parental income'];
+
+function words(n, seed) {
+  const pool = ['the', 'cohort', 'survey', 'district', 'effect', 'sample', 'schools', 'evidence', 'measured', 'children', 'rate', 'study', 'reported', 'method', 'data'];
+  return Array.from({ length: n }, (_, i) => pool[(i * 7 + seed) % pool.length]).join(' ');
+}
+
+/**
+ * An OpenAI-compatible endpoint: a request with tools and a user message last gets a tool call,
+ * one after a tool result an answer; a request without tools (the summary) gets plain prose.
+ */
+function fakeEndpoint() {
+  const requests = [];
+  let n = 0;
+  const fetch = async (url, init) => {
+    assert.equal(url, 'http://localhost:8080/v1/chat/completions');
+    const body = JSON.parse(init.body);
+    requests.push(body);
+    n++;
+    const last = body.messages[body.messages.length - 1];
+    let message;
+    if (!body.tools) {
+      message = { role: 'assistant', content: `So far the researcher has been comparing ${TOPICS.join(', ')}. `
+        + 'They asked for evidence with pages and the assistant read several items through the item tool. '
+        + `${words(60, n)}. The next step is to write the comparison.` };
+    } else if (last.role === 'user') {
+      const itemId = Number(/item (\d+)/.exec(last.content)?.[1] ?? 101);
+      message = { role: 'assistant', content: null, tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: 'zotero_item', arguments: JSON.stringify({ itemId }) } }] };
+    } else {
+      message = { role: 'assistant', content: `Answer ${n}: ${words(260, n)}.` };
+    }
+    const prompt = Math.ceil(init.body.length / 4);
+    return new Response(JSON.stringify({ choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: prompt, completion_tokens: 300 } }), { status: 200 });
+  };
+  return { fetch, requests };
+}
+
+/** The app's item tool: numeric ids, and a zotero:// link with the page for the odd ones. */
+async function zoteroItem({ itemId }) {
+  const item = ITEMS.get(itemId);
+  const page = (itemId % 20) + 3;
+  return {
+    itemId, title: `A study of ${TOPICS[itemId % TOPICS.length]}`,
+    quote: `Attendance rose by ${itemId % 9} points after the programme (p. ${page}).`,
+    ...(itemId % 2 === 1 ? { link: `zotero://open-pdf/library/items/${item.key}?page=${page}` } : {}),
+  };
+}
+
+test('the messages convert both ways: the app\'s tool calls and results become tool parts and back', () => {
+  const app = [
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'zotero_item', arguments: '{"itemId":101}' } }] },
+    { role: 'tool', tool_call_id: 'c1', content: '{"itemId":101,"quote":"q"}' },
+    { role: 'assistant', content: 'It says q.' },
+  ];
+  const ui = toUIMessage('a1', app);
+  assert.deepEqual(ui, {
+    id: 'a1', role: 'assistant', parts: [
+      { type: 'tool-zotero_item', toolCallId: 'c1', state: 'output-available', input: { itemId: 101 }, output: { itemId: 101, quote: 'q' } },
+      { type: 'text', text: 'It says q.' },
+    ],
+  });
+  assert.deepEqual(toChatMessages(ui), app);
+  assert.deepEqual(toChatMessages({ id: 'u', role: 'user', parts: [{ type: 'text', text: 'hi' }] }), [{ role: 'user', content: 'hi' }]);
+});
+
+test('a plugin without the AI SDK runs 30 turns with compactions: nothing blocked, keys resolved, markers shown and never sent, every request fits', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bibgenie-no-sdk-'));
+  try {
+    const db = new ZoteroDBConnectionShim(Database, join(dir, 'zotero.sqlite'));
+    const endpoint = fakeEndpoint();
+    const resolved = [];
+    const chat = new ResearchChat({
+      db, fetch: endpoint.fetch, endpoint: 'http://localhost:8080/v1', model: MODEL.id, contextWindow: MODEL.contextWindow,
+      resolveItem: (itemID) => { resolved.push(itemID); return ITEMS.get(itemID) ?? null; },
+      tools: { zotero_item: zoteroItem },
+    });
+    const sessionId = await chat.open(4242, 'Rural attendance');
+    for (let turn = 0; turn < 30; turn++) {
+      const itemId = 101 + (turn % 5);
+      const answer = await chat.ask(`Turn ${turn}: what does item ${itemId} say about ${TOPICS[turn % 5]}? ${words(25, turn)}`);
+      assert.match(answer, /^Answer \d+/, `turn ${turn} answered`);
+    }
+    // Wait for a compaction the last turn started.
+    for (let i = 0; i < 200 && chat.controller.busy; i++) await new Promise((r) => setTimeout(r, 10));
+
+    const session = await chat.store.load(sessionId);
+    const checkpoints = session.nodes.filter((node) => 'checkpoint' in node);
+    assert.ok(checkpoints.length >= 2, `compacted at least twice (${checkpoints.length})`);
+
+    // The summary model wrote prose: every checkpoint kept it (repaired under the headings), none blocked.
+    for (const node of checkpoints) assert.match(node.checkpoint.summary, /So far the researcher has been comparing/);
+
+    // The ledger and the cited pages of the newest checkpoint hold the keys the app resolved.
+    const newest = checkpoints[checkpoints.length - 1].checkpoint;
+    const ledgerText = JSON.stringify(newest.ledger);
+    for (const { key } of ITEMS.values()) assert.ok(ledgerText.includes(key), `the ledger holds ${key}`);
+    assert.ok(resolved.length > 0 && resolved.every((id) => ITEMS.has(id)), 'the resolver was asked for the app\'s ids');
+    const cited = JSON.stringify(newest.citedPages ?? newest.registers ?? newest);
+    assert.ok(/QWER2345[^}]*\b4\b|ZXCV2345[^}]*\b6\b/.test(cited), 'a cited page from a zotero://open-pdf link');
+
+    // Markers: in the history, never in a request.
+    const shown = await chat.messages();
+    assert.ok(shown.some((m) => m.role === 'marker' && m.kind === 'compacted' && m.content === MARKER_TEXT), 'a compaction marker is shown');
+    for (const request of endpoint.requests) assert.ok(!JSON.stringify(request).includes(MARKER_TEXT), 'no request carries a marker');
+    assert.ok(history(session).some((node) => node.displayOnly?.kind === 'compacted'));
+
+    // Every request fits the safe limit (the request's text estimated as one message: an over-estimate).
+    const { safeInputLimit } = capacity(MODEL);
+    for (const request of endpoint.requests) {
+      const tokens = estimateMessage({ id: 'r', role: 'user', parts: [{ type: 'text', text: JSON.stringify(request.messages) }] });
+      assert.ok(tokens <= safeInputLimit, `a request of ${tokens} tokens over the safe limit ${safeInputLimit}`);
+    }
+
+    // The store shares the plugin's database under its prefix, beside the app's own table.
+    const tables = (await db.columnQueryAsync("SELECT name FROM sqlite_master WHERE type = 'table'")).map(String);
+    assert.ok(tables.includes('chats'));
+    assert.ok(tables.some((t) => t.startsWith('researchchat_')));
+    assert.ok(!tables.includes('sessions') && !tables.includes('nodes'), `no unprefixed tables: ${tables}`);
+    assert.equal(await db.valueQueryAsync('SELECT sessionId FROM chats WHERE itemID = 4242'), sessionId);
+    await chat.store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the README\'s "Without the AI SDK" blocks are the example\'s regions, as they are', () => {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Without the AI SDK'), readme.indexOf('## In a Zotero plugin'));
+  assert.ok(section.startsWith('## Without the AI SDK'), 'the README has the section');
+  const quotes = [...section.matchAll(/^```js example:([^\s#]+)#(\S+)\n([\s\S]*?)^```$/gm)];
+  assert.deepEqual(quotes.map((q) => q[2]), ['open', 'turn']);
+  const source = readFileSync(join(repoRoot, 'examples/without-ai-sdk/research-chat.mjs'), 'utf8');
+  for (const [, file, name, quoted] of quotes) {
+    assert.equal(file, 'examples/without-ai-sdk/research-chat.mjs');
+    assert.equal(quoted, region(source, name), `README.md quotes ${name}`);
+  }
+});
