@@ -277,7 +277,8 @@ write_contract() {
 # The glue's declarations, emitted by tsc (TypeScript of build/) from the JSDoc types of its .js files
 # in pkg/, each X.d.ts beside its X.js: every runtime .js but wasm-bindgen's output and a .js
 # whose .d.ts is still written by hand in js-glue/. Unchecked here: stage types checks the JS (checkJs).
-# `ai` (the peer) from build/ resolves the AI SDK types the JSDoc names (unresolved, tsc drops their imports).
+# `ai` (the peer) from build/ resolves the AI SDK types the JSDoc names (unresolved, tsc drops their imports);
+# build/ai-optional.mjs then keeps them behind ai-types.d.ts, so the declarations need no `ai` installed.
 emit_glue_declarations() {
   local tsc="$BUILD_NODE_MODULES/.bin/tsc" config="$PKG/tsconfig.declarations.json" start=$SECONDS files
   [[ -x $tsc ]] || fail "no tsc in build/node_modules (./build.sh setup installs it)"
@@ -296,6 +297,7 @@ emit_glue_declarations() {
 EOF
   "$tsc" -p "$config" || fail "tsc could not emit the glue's declarations"
   rm "$config"
+  node build/ai-optional.mjs "$PKG" || fail "a declaration needs \`ai\` installed (build/ai-optional.mjs)"
   log "glue declarations: $(tr -cd ',' <<<"$files" | wc -c) .d.ts emitted from JSDoc in $((SECONDS - start))s"
 }
 
@@ -514,6 +516,12 @@ consumer_type_check() {
   log "tsc --noEmit -p tsconfig.zotero.json (zotero-types $(node -p "require('$TEST_NODE_MODULES/zotero-types/package.json').version"), no DOM lib, ai@7, skipLibCheck true)"
   "$tsc" --noEmit -p "$project/tsconfig.zotero.json"
   zotero_strict_type_check "$tsc" "$project"
+  # An app without the AI SDK: no `ai` in its node_modules, every declaration checked.
+  project=$(type_check_project types-no-ai "")
+  ln -s "$TEST_NODE_MODULES/@types" "$project/node_modules/@types"
+  cp "$CONSUMER/tests/types/no-ai.ts" "$CONSUMER/tests/types/tsconfig.no-ai.json" "$project/"
+  log "tsc --noEmit -p tsconfig.no-ai.json (no ai installed, skipLibCheck false)"
+  "$tsc" --noEmit -p "$project/tsconfig.no-ai.json"
   glue_type_check "$tsc"
   node "$CONSUMER/tests/types/types-exports.mjs" "$CONSUMER/tests/types/consumer.ts"
 }
@@ -563,7 +571,7 @@ type_check_project() {
   rm -rf "$project"
   mkdir -p "$project/node_modules"
   cp -R "$CONSUMER/node_modules/bibgenie-compaction" "$project/node_modules/"
-  ln -s "$TEST_NODE_MODULES/$2" "$project/node_modules/ai"
+  [[ -z $2 ]] || ln -s "$TEST_NODE_MODULES/$2" "$project/node_modules/ai"
   printf '{ "private": true, "type": "module" }\n' >"$project/package.json"
   printf '%s\n' "$project"
 }

@@ -22,7 +22,7 @@ use crate::summarize::{SerializeOptions, SummaryRequest};
 /// The declarations no Rust type defines: `ErrorCode` (build/error-codes.mjs writes its union from
 /// `src/error.rs`), the checkpoint node (the Rust `Node` reads it apart), the options read field by
 /// field, the reason codes written as strings, and what the app implements in JS.
-const HAND_WRITTEN: &str = r#"import type { UIMessage } from 'ai';
+const HAND_WRITTEN: &str = r#"import type { UIMessage } from './ai-types.js';
 
 /** The `code` of every Error the wasm exports throw (written from src/error.rs when the package is built). */
 export type ErrorCode = string;

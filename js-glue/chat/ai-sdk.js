@@ -3,7 +3,7 @@
 
 import { codedError as adapterError } from '../util/coded-error.js';
 
-// `ai` types as `import('ai')`: the build emits the declarations without the peer installed, and
+// `ai` types as `import('../ai-types.js')`: the build emits the declarations without the peer installed, and
 // tsc keeps an unresolved `@import` out of them.
 /** @import { AbortSignalLike, SummaryRequest } from '../bibgenie_compaction.js' */
 /**
@@ -16,7 +16,7 @@ import { codedError as adapterError } from '../util/coded-error.js';
  */
 /**
  * The options createAiSdkSummarizer passes to generateText (plus `callOptions`).
- * @typedef {{ model: import('ai').LanguageModel, system: string, prompt: string, maxOutputTokens?: number, abortSignal?: AbortSignal, [setting: string]: unknown }} AiSdkSummaryCall
+ * @typedef {{ model: import('../ai-types.js').LanguageModel, system: string, prompt: string, maxOutputTokens?: number, abortSignal?: AbortSignal, [setting: string]: unknown }} AiSdkSummaryCall
  */
 /**
  * What createAbortController returns: an AbortController, maybe of another window.
@@ -25,7 +25,7 @@ import { codedError as adapterError } from '../util/coded-error.js';
 /**
  * createAiSdkSummarizer's options.
  * @typedef {object} AiSdkSummarizerOptions
- * @property {import('ai').LanguageModel} model
+ * @property {import('../ai-types.js').LanguageModel} model
  * @property {(options: AiSdkSummaryCall) => PromiseLike<{ text: string }>} generateText `generateText` from 'ai' (v5, v6 or v7).
  * @property {Record<string, unknown>} [callOptions]
  * @property {() => AbortControllerLike} [createAbortController] Where there is no global AbortController

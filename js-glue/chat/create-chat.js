@@ -5,7 +5,7 @@ import { CompactionChatTransport } from './transport.js';
 import { requestOverhead } from './overhead.js';
 
 /**
- * @import { UIMessage } from 'ai'
+ * @import { UIMessage } from '../ai-types.js'
  * @import { CreateChatOptions } from './turn-types.js'
  */
 

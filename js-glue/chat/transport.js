@@ -40,7 +40,7 @@ function currentWindow(globals) {
 }
 
 /**
- * @import { ChatTransport, UIMessage, UIMessageChunk } from 'ai'
+ * @import { ChatTransport, UIMessage, UIMessageChunk } from '../ai-types.js'
  * @import { CompactionController } from '../compaction/controller.js'
  * @import { SubmitResult } from '../compaction/controller-types.js'
  * @import { Overhead } from '../bibgenie_compaction.js'
@@ -362,7 +362,7 @@ export class CompactionChatTransport {
   }
 
   /**
-   * @param {{ responseMessage: any, isContinuation: boolean, isAborted?: boolean }} event
+   * @param {{ responseMessage: any, isContinuation: boolean, isAborted?: boolean, finishReason?: unknown }} event
    * @param {string} parentId where the response goes (the submit's `responseParentId`: the message
    *   it answers, or the checkpoint a preflight appended after that message; no other turn of this
    *   process moved the leaf meanwhile: the session's turn is held until here)

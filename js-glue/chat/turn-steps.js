@@ -29,7 +29,7 @@ export function asStored(message) {
  * @property {any} sent
  * @property {string} parentId
  * @property {number} sentAt ms, the stored response's `createdAt` unless it has its own
- * @property {SubmitResult} result
+ * @property {Extract<SubmitResult, { status: 'send' }>} result
  */
 
 /**

@@ -3,7 +3,7 @@
 export {};
 
 /**
- * @import { UIMessage, UIMessageChunk } from 'ai'
+ * @import { UIMessage, UIMessageChunk } from '../ai-types.js'
  * @import { CompactionController } from '../compaction/controller.js'
  * @import { CompactionControllerOptions, SubmitResult } from '../compaction/controller-types.js'
  * @import { CacheProvider, MarkableModelMessage, PromptCacheCallOptions } from './prompt-cache.js'

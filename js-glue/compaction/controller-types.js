@@ -3,7 +3,7 @@
 export {};
 
 /**
- * @import { UIMessage } from 'ai'
+ * @import { UIMessage } from '../ai-types.js'
  * @import { CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CompactionMode, Draft, ModelProfile, Overhead, Plan, SessionStore, Summarize, SummaryRequest } from '../bibgenie_compaction.js'
  * @import { AbortSignalLikeController } from '../util/abort-signal.js'
  * @import { CompactOutcome } from './runner.js'

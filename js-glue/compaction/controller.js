@@ -19,7 +19,7 @@ import { sessionSlot } from '../session/in-flight.js';
 import { onSession, readSession } from '../session/session-read.js';
 
 /**
- * @import { UIMessage } from 'ai'
+ * @import { UIMessage } from '../ai-types.js'
  * @import { CacheBreakpointOptions, CompactionMode, Draft, ModelProfile, Overhead, Plan, SessionStore, Summarize } from '../bibgenie_compaction.js'
  * @import { CompactOutcome } from './runner.js'
  * @import { SessionIndex } from '../session/session-index.js'

@@ -5,7 +5,7 @@ import { codedError } from '../util/coded-error.js';
 import { checkOverheadCounts } from './counts.js';
 
 /**
- * @import { UIMessage } from 'ai'
+ * @import { UIMessage } from '../ai-types.js'
  * @import { CacheBreakpointOptions, Draft, Overhead } from '../bibgenie_compaction.js'
  * @import { CompactOutcome } from './runner.js'
  * @import { SubmitResult } from './controller-types.js'

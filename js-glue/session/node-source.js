@@ -2,7 +2,7 @@
 // (handed back as given), or a store's rows' JSON text (parsed on the way out, never handed out twice).
 
 /** @import { Session, SessionNode } from '../bibgenie_compaction.js' */
-/** @typedef {number | { summary: import('ai').UIMessage }} ProjectedItem a position, or the summary message */
+/** @typedef {number | { summary: import('../ai-types.js').UIMessage }} ProjectedItem a position, or the summary message */
 
 /** The caller's node objects. */
 export class ObjectNodes {
@@ -37,10 +37,10 @@ export class ObjectNodes {
     return this.#nodes[i];
   }
 
-  /** @param {ProjectedItem[]} items @returns {import('ai').UIMessage[]} */
+  /** @param {ProjectedItem[]} items @returns {import('../ai-types.js').UIMessage[]} */
   messages(items) {
     const nodes = this.#nodes;
-    return items.map((item) => (typeof item === 'number' ? /** @type {import('ai').UIMessage} */ (nodes[item]) : item.summary));
+    return items.map((item) => (typeof item === 'number' ? /** @type {import('../ai-types.js').UIMessage} */ (nodes[item]) : item.summary));
   }
 
   /** @param {string | null} leafId @param {number} branchRevision @returns {Session} */
@@ -100,7 +100,7 @@ export class TextNodes {
   /**
    * The projected messages. Each projected text is parsed once while it stays projected and
    * unchanged; every call hands out deep copies of that parse (fresh objects, strings shared).
-   * @param {ProjectedItem[]} items @returns {import('ai').UIMessage[]}
+   * @param {ProjectedItem[]} items @returns {import('../ai-types.js').UIMessage[]}
    */
   messages(items) {
     const texts = this.#texts;

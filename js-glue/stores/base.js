@@ -239,7 +239,7 @@ export class SessionStoreBase {
 
   /**
    * Imports a linear UIMessage list (no parentId) as a new session: see sessionFromMessages.
-   * @param {ReadonlyArray<import('ai').UIMessage & { parentId?: string | null }>} messages
+   * @param {ReadonlyArray<import('../ai-types.js').UIMessage & { parentId?: string | null }>} messages
    * @param {{ sessionId?: string } & SessionInfoInput} [options]
    * @returns {Promise<SessionHead>}
    */
@@ -324,7 +324,7 @@ export class SessionStoreBase {
   /**
    * Appends under the leaf (or options.parentId / message.parentId), moves the leaf, bumps the revision.
    * @param {string} sessionId
-   * @param {import('ai').UIMessage & { parentId?: string | null }} message
+   * @param {import('../ai-types.js').UIMessage & { parentId?: string | null }} message
    * @param {{ parentId?: string | null } & AppendExpectation} [options]
    * @returns {Promise<SessionHead>}
    */
@@ -338,7 +338,7 @@ export class SessionStoreBase {
    * user message after it). A change also bumps the revision of every fork whose inherited chain holds the message.
    * @param {string} sessionId
    * @param {string} messageId
-   * @param {import('ai').UIMessage['parts']} parts
+   * @param {import('../ai-types.js').UIMessage['parts']} parts
    * @param {{ metadata?: unknown }} [options]
    * @returns {Promise<SessionHead>}
    */
@@ -360,7 +360,7 @@ export class SessionStoreBase {
    * Retry under parentId (core's retryTarget): moves the leaf there, or appends `message` there.
    * @param {string} sessionId
    * @param {string} parentId
-   * @param {import('ai').UIMessage} [message]
+   * @param {import('../ai-types.js').UIMessage} [message]
    * @param {AppendExpectation} [options]
    * @returns {Promise<SessionHead>}
    */
@@ -372,7 +372,7 @@ export class SessionStoreBase {
    * Edit: `message` becomes a sibling under parentId (core's editTarget) and the leaf.
    * @param {string} sessionId
    * @param {string | null} parentId
-   * @param {import('ai').UIMessage} message
+   * @param {import('../ai-types.js').UIMessage} message
    * @param {AppendExpectation} [options]
    * @returns {Promise<SessionHead>}
    */

@@ -22,7 +22,7 @@ import { noteNodeUpdated } from './session-indexes.js';
  * The input is not mutated; the stored node is `{ ...message, parentId }`.
  * @param {StoreCore} core
  * @param {string} sessionId
- * @param {import('ai').UIMessage & { parentId?: string | null }} message a UIMessage (never a checkpoint)
+ * @param {import('../ai-types.js').UIMessage & { parentId?: string | null }} message a UIMessage (never a checkpoint)
  * @param {{ parentId?: string | null } & Expectation} [options]
  * @returns {Promise<Head>}
  */
@@ -112,7 +112,7 @@ export async function moveLeaf(core, sessionId, nodeId) {
  * @param {StoreCore} core
  * @param {string} sessionId
  * @param {string} parentId
- * @param {import('ai').UIMessage} [message]
+ * @param {import('../ai-types.js').UIMessage} [message]
  * @param {Expectation} [options]
  * @returns {Promise<Head>}
  */
@@ -134,7 +134,7 @@ export async function retry(core, sessionId, parentId, message, options = {}) {
  * @param {StoreCore} core
  * @param {string} sessionId
  * @param {string | null} parentId
- * @param {import('ai').UIMessage} message
+ * @param {import('../ai-types.js').UIMessage} message
  * @param {Expectation} [options]
  * @returns {Promise<Head>}
  */
@@ -174,7 +174,7 @@ export async function listCheckpoints(core, sessionId, options = {}) {
 
 /**
  * @param {StoreCore} core
- * @param {SessionRow} row @param {import('ai').UIMessage & { parentId?: string | null }} message
+ * @param {SessionRow} row @param {import('../ai-types.js').UIMessage & { parentId?: string | null }} message
  * @param {{ parentId?: string | null } & Expectation} options @param {string} where
  * @returns {Generator<unknown, Head, any>}
  */

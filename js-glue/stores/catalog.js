@@ -79,7 +79,7 @@ export async function importSession(core, session, options = {}) {
  * Imports a linear UIMessage list (useChat's `messages`, an older plugin's history) as a new
  * session: see sessionFromMessages.
  * @param {StoreCore} core
- * @param {ReadonlyArray<import('ai').UIMessage & { parentId?: string | null }>} messages
+ * @param {ReadonlyArray<import('../ai-types.js').UIMessage & { parentId?: string | null }>} messages
  * @param {{ sessionId?: string, title?: string | null, appKey?: string | null }} [options]
  * @returns {Promise<Head>}
  */

@@ -10,7 +10,7 @@ import { isCheckpoint, storeError } from './nodes.js';
  * parentId): each message becomes the child of the one before it; the last is the leaf.
  * A message may already carry the parentId the order implies; any other parentId, a
  * checkpoint, a missing or repeated id is refused. The input is not mutated.
- * @param {ReadonlyArray<import('ai').UIMessage & { parentId?: string | null }>} messages
+ * @param {ReadonlyArray<import('../ai-types.js').UIMessage & { parentId?: string | null }>} messages
  * @returns {Session}
  */
 export function sessionFromMessages(messages) {

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const CONTRACT_TYPES: &str = r#"
-import type { UIMessage } from 'ai';
+import type { UIMessage } from './ai-types.js';
 import type { CONTRACT_NAMES } from './contract.js';
 export * from './contract.js';
 "#;

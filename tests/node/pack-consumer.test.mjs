@@ -112,5 +112,8 @@ test('the ai peer range takes the AI SDK versions the tests run against: 5, 6 an
   assert.deepEqual(versions.map((v) => semver.major(v)), [5, 6, 7]);
   for (const version of versions) assert.ok(semver.satisfies(version, range), `ai@${version} is outside ${range}`);
   assert.ok(!semver.satisfies('4.3.0', range) && !semver.satisfies('8.0.0', range), `${range} stays bounded`);
-  assert.equal(pkg.peerDependenciesMeta?.ai?.optional, undefined, 'ai is a real peer: the declarations import its UIMessage');
+  // Optional: the declarations fall back to the package's own message shape without it (ai-types.d.ts,
+  // stage types compiles tests/types/no-ai.ts with no ai installed), so an app without the AI SDK
+  // is not made to install it.
+  assert.equal(pkg.peerDependenciesMeta?.ai?.optional, true, 'ai is an optional peer');
 });

@@ -3,6 +3,7 @@
 // the AI SDK's own UIMessage. Never run: values the check needs but cannot build (a model, a
 // database) are `declare`d. Each `@ts-expect-error` line is a wrong use that must stay rejected.
 import {
+  ChatTurn,
   CompactionChatTransport,
   CompactionController,
   MemoryStore,
@@ -107,6 +108,7 @@ import type { ChatTransport, LanguageModel, UIMessage } from 'ai';
 // the installed entries really export. Keep each block one `name,` per line.
 // exports of 'bibgenie-compaction':
 export const MAIN_EXPORTS = {
+  ChatTurn,
   CompactionChatTransport,
   CompactionController,
   MemoryStore,
@@ -158,6 +160,7 @@ export const MAIN_EXPORTS = {
 // end of exports of 'bibgenie-compaction'
 // exports of 'bibgenie-compaction/slim':
 export const SLIM_EXPORTS = {
+  ChatTurn: slim.ChatTurn,
   CompactionChatTransport: slim.CompactionChatTransport,
   CompactionController: slim.CompactionController,
   MemoryStore: slim.MemoryStore,
@@ -713,3 +716,15 @@ void closing;
 new CompactionChatTransport({ controller: turnController, system: () => 42, streamResponse: async () => ({ toUIMessageStream: (): any => null }) });
 void turnController.submit('draft', { overhead: { tokens: 1500 } });
 void turnController.afterTurn({ overhead: { system: 'You are a research assistant.' } });
+// ChatTurn: an app's own model call; its messages are the AI SDK's UIMessages when `ai` is installed.
+async function ownTurn(): Promise<void> {
+  const turn: ChatTurn = await ChatTurn.begin(turnController, 'What does the survey report?', { system: 'You are a research assistant.', tools: {} });
+  const sent: UIMessage[] = turn.messages;
+  const stored = await turn.finish({ text: 'It reports attendance.', usage: { inputTokens: 120, outputTokens: 8 }, finishReason: 'stop' });
+  const stopped: unknown = await turn.stop({ parts: [{ type: 'text', text: 'It rep' }] });
+  await turn.fail(new Error('HTTP 429'));
+  // @ts-expect-error usage is an object of counts
+  await turn.finish({ text: 'x', usage: 5 });
+  void [sent, stored, stopped];
+}
+void ownTurn;
