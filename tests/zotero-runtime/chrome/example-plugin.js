@@ -180,8 +180,7 @@ async function runExamplePlugin(config) {
             try {
               await new Promise((resolve, reject) => {
                 held.release.then(resolve);
-                // As fetch does: the signal's reason, the window's DOMException (the SDK asks `instanceof DOMException`).
-                abortSignal?.addEventListener('abort', () => { chatAborts++; reject(abortSignal.reason ?? new Error('aborted')); });
+                abortSignal?.addEventListener('abort', () => { chatAborts++; reject(new Error('aborted')); });
               });
               c.enqueue({ type: 'text-delta', id: 't', delta: ' and the rest.' });
               c.enqueue({ type: 'text-end', id: 't' });
@@ -709,9 +708,11 @@ async function runExamplePlugin(config) {
       await started(held);
       await tick(20);
       const errors = consoleErrors.length;
+      // As in Zotero: by the time the unload hook runs, getMainWindow() no longer returns the window,
+      // so what the turn's end asks of the globals finds none.
+      mainWindow = null;
       scope.onMainWindowUnload({ window: w6 });
       await closeWindow(w6);
-      mainWindow = null;
       await tick(500); // what the SDK's stream code and the pane do after the window is gone
       const uncaught = consoleErrors.slice(errors);
       mainWindow = w5;
