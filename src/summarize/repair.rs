@@ -23,7 +23,7 @@ const EMPTY_SECTION: &str = "None.";
 
 /// How an invalid summary was made committable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "SummaryRepairKind"))]
 #[serde(rename_all = "kebab-case")]
 pub enum RepairKind {
     /// The model's text, rearranged under the eight sections (`repair_summary`).
@@ -58,7 +58,8 @@ pub fn repair_summary(text: &str) -> Option<String> {
     for line in text.lines() {
         if let Some(section) = heading_section(line) {
             current = Some(section);
-        } else if let Some((section, rest)) = labelled_section(line) {
+        } else if let Some((section, rest)) = labelled_section(line).filter(|(_, rest)| heading_section(rest).is_none()) {
+            // ("Research Goal: Decisions" stays a line of text: its rest would read as a heading.)
             current = Some(section);
             bodies[section].push(rest);
         } else {

@@ -159,6 +159,30 @@ test('submit with a summarizer error: failed, draft intact, nothing written, nev
   assert.equal(statuses.at(-1).reason, 'summarizer-failed');
 });
 
+test('submit over the limit with a summarizer writing prose sends: kept; nothing back: embedded; a throw still fails', async () => {
+  const prose = 'Người dùng so sánh hai nghiên cứu về carbon trong đất; they want field data only.';
+  for (const [answer, kind] of [[prose, 'kept'], ['', 'embedded'], [' \n ', 'embedded']]) {
+    const { store, sessionId } = await storeWith(linearSession(8, 10));
+    const { controller } = controllerFor(store, sessionId, async () => answer, SMALL_MODEL);
+    const result = await controller.submit(userMessage('D1', null, 'next question'));
+    assert.equal(result.status, 'send', result.message);
+    assert.equal(result.outcome.status, 'committed');
+    assert.equal(result.outcome.summaryRepair.kind, kind);
+    const [checkpoint] = checkpointsOf(await store.load(sessionId));
+    if (kind === 'kept') assert.ok(checkpoint.checkpoint.summary.includes(prose));
+    assert.equal(controller.state.status, 'idle');
+  }
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const before = await snapshot(store, sessionId);
+  const { controller } = controllerFor(store, sessionId, async () => {
+    throw new Error('model offline');
+  }, SMALL_MODEL);
+  const result = await controller.submit(userMessage('D1', null, 'next question'));
+  assert.equal(result.status, 'failed');
+  assert.equal(result.reason, 'summarizer-failed');
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
 test('submit cancelled while compacting: cancelled, draft returned, nothing written', async () => {
   const { store, sessionId } = await storeWith(linearSession(8, 10));
   const before = await snapshot(store, sessionId);
