@@ -177,6 +177,12 @@ describe('CompactionController: the model profile is checked by the constructor 
       assert.throws(() => controller.setModel(model), refusedModel(field, pattern));
     });
   }
+  it('a share that is NaN or Infinity is refused by the stateless calls too, never read as absent', () => {
+    for (const [field, value, shown] of [['autoCompactRatio', NaN, 'NaN'], ['tailShare', Infinity, 'Infinity']]) {
+      assert.throws(() => compaction.capacity({ contextWindow: 8192, [field]: value }),
+        (error) => error.code === 'invalid-model' && error.message.includes(`model.${field} must be a finite number, got ${shown}`));
+    }
+  });
   it('no error message says "NaN arrives as null" to someone who passed no NaN', () => {
     assert.throws(() => compaction.capacity({ maxTokens: 1 }), (error) => error.code === 'invalid-model' && !/NaN/.test(error.message));
   });

@@ -250,7 +250,11 @@ test('nothing usable back (empty, blank, headings only): the embedded extractive
   }
 });
 
-test('a repaired summary is held to the summary budget like a valid one', async () => {
+test('a repaired summary is held to the summary budget like a valid one: within it commits, over it nothing is written', async () => {
+  const within = await storeWith(linearSession(4));
+  const kept = await compact({ ...within, model: MODEL, summarize: async () => 'prose '.repeat(200).trim() });
+  assert.equal(kept.status, 'committed', kept.message);
+  assert.equal(kept.summaryRepair.kind, 'kept');
   const { store, sessionId } = await storeWith(linearSession(4));
   const before = await snapshot(store, sessionId);
   const outcome = await compact({ store, sessionId, model: MODEL, summarize: async () => 'prose '.repeat(50_000) });
