@@ -2,9 +2,10 @@
 // It is the only code that awaits JS, so it lives here; every step that reads or decides is a wasm
 // call on a SessionIndex (the store's held one, or the session loaded read once into one):
 // `planOn` plans and builds the summary request; `settleSummary` repairs an invalid summary (or
-// falls back to the extractive one); checkpointNode applies the summary's budget and validates it; checkCommit decides the commit: on the store's held index, read just before
-// `store.transaction` and valid when the transaction's session has the head it checked, else on
-// the session read inside the transaction. The controller runs the same steps (`readOptions`,
+// falls back to the extractive one); checkpointNode applies the summary's budget and validates it;
+// checkCommit decides the commit: on the store's held index, read just before `store.transaction`
+// and valid when the transaction's session has the head it checked, else on the session read
+// inside the transaction. The controller runs the same steps (`readOptions`,
 // `readPlanned` with its own planning, `summarizeAndCommit`).
 //
 // Rejects only for unusable options (`invalid-options`, `invalid-model`); everything that goes
@@ -35,13 +36,14 @@ import { readSession } from '../session/session-read.js';
 /** @typedef {'committed' | 'noop' | 'stale' | 'cancelled' | 'failed' | 'too-large'} CompactStatus */
 /**
  * The result of `compact`, by status. Only `committed` wrote anything: the checkpoint was appended
- * and is the leaf, `session` the durable session now; `summaryRepair` says that the summarizer's text
- * was invalid (`problem`) and what was committed instead: that text under the eight sections (`kept`),
- * or, when nothing usable came back, the embedded extractive summary (`embedded`). `noop`: nothing to do; `too-large`: the draft
- * cannot fit even after compacting (`session` is the one planned on). `stale`: the session moved while
- * summarizing; the summary was discarded and `session` is the fresh one. `cancelled`: through the
- * signal (`error`: what was thrown meanwhile, if anything). `failed`: `reason` 'store-failed',
- * 'summarizer-failed' or an error code ('invalid-summary', ...).
+ * and is the leaf, `session` the durable session now; `summaryRepair` says that the summarizer's
+ * text was invalid (`problem`) and what was committed instead: that text under the eight sections
+ * (`kept`), or, when nothing usable came back, the embedded extractive summary (`embedded`).
+ * `noop`: nothing to do; `too-large`: the draft cannot fit even after compacting (`session` is the
+ * one planned on). `stale`: the session moved while summarizing; the summary was discarded and
+ * `session` is the fresh one. `cancelled`: through the signal (`error`: what was thrown meanwhile,
+ * if anything). `failed`: `reason` 'store-failed', 'summarizer-failed' or an error code
+ * ('invalid-summary' for a summary that is not a string, 'summary-over-budget', ...).
  * @typedef {{ status: 'committed', reason: PlanReason, plan: Plan, session: Session, checkpoint: CheckpointNode, summaryRepair?: SummaryRepair }
  *   | { status: 'noop' | 'too-large', reason: PlanReason, plan: Plan, session: Session }
  *   | { status: 'stale', reason: CommitRefusal, plan: Plan, session: Session }
