@@ -9,7 +9,7 @@ export type {
   CompactionError, CompactionMode, Draft, EditTarget, ErrorCode, Estimate, EstimateOptions, ForkCheck,
   ForkRefusal, InitInput, InitOutput, LedgerEntry, LedgerKind, LedgerQuery, MessageNode, ModelProfile,
   Overhead, Plan, PlanOptions, PlanReason, ProblemCode, Projection, ResourceLedger, RetryTarget, SendDecision,
-  SerializeOptions, Session, SessionNode, SessionStore, StoreTx, Summarize, SummaryRequest, SyncInitInput,
+  SerializeOptions, Session, SessionNode, SessionStore, StoreTx, Summarize, SummaryRepair, SummaryRequest, SyncInitInput,
   UserWords, WasmBytes, WasmMemory, WasmModule, WasmTable,
 } from './bibgenie_compaction.js';
 export type {

@@ -1,7 +1,7 @@
 // The wasm methods the glue calls that the package's declarations leave out (`skip_typescript` in
 // src/bindings/: not API). Written once here so that the checkJs run (tests/types/tsconfig.glue.json)
 // checks the glue's calls to them; nothing re-exports this file.
-import type { CommitCheck, Plan, SessionIndex } from './bibgenie_compaction.js';
+import type { CommitCheck, Plan, SessionIndex, SummaryRepair } from './bibgenie_compaction.js';
 
 /** A wasm SessionIndex with the appends the glue and the stores use. */
 export interface InternalSessionIndex extends SessionIndex {
@@ -26,4 +26,6 @@ export interface InternalSessionIndexClass {
   mayStillCompleteTool(text: string): boolean;
   /** The checks `compact` rejects with before it loads anything: model, mode, draft, overhead. */
   checkCompactInputs(model: unknown, mode: unknown, draft: unknown, overhead: unknown): void;
+  /** The summary to commit for the summarizer's text: repaired (`kept`) or the extractive one of `requestText` (`embedded`) when invalid. */
+  settleSummary(summary: string, requestText: string): { summary: string; repair?: SummaryRepair };
 }

@@ -332,6 +332,12 @@ fn bad_context_windows_are_invalid_model() {
         json!({ "contextWindow": 8192, "replaysReasoning": "yes" }),
         json!({ "contextWindow": 8192, "imageTokens": -5 }),
         json!({ "contextWindow": 8192, "id": 4 }),
+        json!({ "contextWindow": 8192, "autoCompactRatio": 0 }),
+        json!({ "contextWindow": 8192, "autoCompactRatio": 0.9 }),
+        json!({ "contextWindow": 8192, "autoCompactRatio": 0.5 }),
+        json!({ "contextWindow": 8192, "tailShare": 1.01 }),
+        json!({ "contextWindow": 8192, "tailShare": "0.2" }),
+        json!({ "contextWindow": 8192, "tailShare": 0.4 }),
         json!(8192),
         json!(null),
     ];

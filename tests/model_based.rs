@@ -660,7 +660,7 @@ impl Reference {
             }
             Op::Fork { pick, words } => self.fork(pick, words),
             Op::SwitchModel { window, max_output, replays } => {
-                self.model = ModelProfile { id: None, context_window: window, max_output_tokens: max_output, replays_reasoning: replays, image_tokens: None };
+                self.model = ModelProfile { id: None, context_window: window, max_output_tokens: max_output, replays_reasoning: replays, image_tokens: None, auto_compact_ratio: None, tail_share: None };
                 Write::Nothing
             }
             Op::Plan { mode, draft_words, overhead_percent } => {

@@ -18,6 +18,8 @@ fn estimate_all(message: &Value) {
         max_output_tokens: None,
         replays_reasoning: true,
         image_tokens: Some(258),
+        auto_compact_ratio: None,
+        tail_share: None,
     };
     let _ = estimate_one_message(message, None);
     let _ = estimate_one_message(message, Some(&reasoning_model));

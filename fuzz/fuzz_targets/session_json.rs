@@ -26,6 +26,8 @@ fn models() -> Vec<ModelProfile> {
         max_output_tokens: output,
         replays_reasoning: replays,
         image_tokens: image,
+        auto_compact_ratio: None,
+        tail_share: None,
     };
     vec![
         profile(1_024, None, false, None),

@@ -12,7 +12,8 @@ const NOT_PROFILE_FIELDS = ['maxTokens', 'contextLength', 'context_length', 'max
  * not an object, a count that is not a non-negative integer, `contextWindow` missing or below the
  * core's minimum (1,024 tokens: room for a reserve, a summary and one turn), and `maxOutputTokens`
  * larger than `contextWindow` (the core then reserves a quarter of the window at most, far less than
- * the cap the app sends: responses that long cannot fit, so the profile is wrong).
+ * the cap the app sends: responses that long cannot fit, so the profile is wrong); `autoCompactRatio`
+ * and `tailShare` outside (0, 1], over the safe input limit, or breaking rule `compaction-frees-room`.
  * Returns the profile's capacity (null before the wasm is loaded).
  * @param {unknown} model @param {string} where
  * @returns {import('../bibgenie_compaction.js').Capacity | null}
@@ -40,7 +41,8 @@ export function checkModelProfile(model, where) {
     // Before the wasm is loaded the core's rules wait for the first call (submit says not-loaded).
     if (error?.code === 'not-loaded') return null;
     if (error?.code !== 'invalid-model') throw cause;
-    const field = /contextWindow/.test(String(error.message)) ? 'contextWindow' : /maxOutputTokens/.test(String(error.message)) ? 'maxOutputTokens' : 'model';
+    // The core's messages open with the field they refuse ("model.tailShare: ...").
+    const field = /model\.(\w+)/.exec(String(error.message))?.[1] ?? 'model';
     throw codedError('invalid-model', `${where}: ${String(error.message)}`, { field });
   }
 }

@@ -1,10 +1,11 @@
 // The async compaction runner over JS callbacks: `compact(options) -> Promise<CompactOutcome>`.
 // It is the only code that awaits JS, so it lives here; every step that reads or decides is a wasm
 // call on a SessionIndex (the store's held one, or the session loaded read once into one):
-// `planOn` plans and builds the summary request; checkpointNode applies the summary's budget and
-// validates it; checkCommit decides the commit: on the store's held index, read just before
-// `store.transaction` and valid when the transaction's session has the head it checked, else on
-// the session read inside the transaction. The controller runs the same steps (`readOptions`,
+// `planOn` plans and builds the summary request; `settleSummary` repairs an invalid summary (or
+// falls back to the extractive one); checkpointNode applies the summary's budget and validates it;
+// checkCommit decides the commit: on the store's held index, read just before `store.transaction`
+// and valid when the transaction's session has the head it checked, else on the session read
+// inside the transaction. The controller runs the same steps (`readOptions`,
 // `readPlanned` with its own planning, `summarizeAndCommit`).
 //
 // Rejects only for unusable options (`invalid-options`, `invalid-model`); everything that goes
@@ -15,7 +16,7 @@ import { codedError, messageOf } from '../util/coded-error.js';
 import { readSession } from '../session/session-read.js';
 
 /**
- * @import { AbortSignalLike, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Session, SessionStore, Summarize, SummaryRequest } from '../bibgenie_compaction.js'
+ * @import { AbortSignalLike, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Session, SessionStore, Summarize, SummaryRepair, SummaryRequest } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndexClass } from '../wasm-internals.js'
  * @import { SessionIndex as HeldIndex } from '../session/session-index.js'
  */
@@ -35,12 +36,15 @@ import { readSession } from '../session/session-read.js';
 /** @typedef {'committed' | 'noop' | 'stale' | 'cancelled' | 'failed' | 'too-large'} CompactStatus */
 /**
  * The result of `compact`, by status. Only `committed` wrote anything: the checkpoint was appended
- * and is the leaf, `session` the durable session now. `noop`: nothing to do; `too-large`: the draft
- * cannot fit even after compacting (`session` is the one planned on). `stale`: the session moved while
- * summarizing; the summary was discarded and `session` is the fresh one. `cancelled`: through the
- * signal (`error`: what was thrown meanwhile, if anything). `failed`: `reason` 'store-failed',
- * 'summarizer-failed' or an error code ('invalid-summary', ...).
- * @typedef {{ status: 'committed', reason: PlanReason, plan: Plan, session: Session, checkpoint: CheckpointNode }
+ * and is the leaf, `session` the durable session now; `summaryRepair` says that the summarizer's
+ * text was invalid (`problem`) and what was committed instead: that text under the eight sections
+ * (`kept`), or, when nothing usable came back, the embedded extractive summary (`embedded`).
+ * `noop`: nothing to do; `too-large`: the draft cannot fit even after compacting (`session` is the
+ * one planned on). `stale`: the session moved while summarizing; the summary was discarded and
+ * `session` is the fresh one. `cancelled`: through the signal (`error`: what was thrown meanwhile,
+ * if anything). `failed`: `reason` 'store-failed', 'summarizer-failed' or an error code
+ * ('invalid-summary' for a summary that is not a string, 'summary-over-budget', ...).
+ * @typedef {{ status: 'committed', reason: PlanReason, plan: Plan, session: Session, checkpoint: CheckpointNode, summaryRepair?: SummaryRepair }
  *   | { status: 'noop' | 'too-large', reason: PlanReason, plan: Plan, session: Session }
  *   | { status: 'stale', reason: CommitRefusal, plan: Plan, session: Session }
  *   | { status: 'cancelled', reason: 'aborted', error?: unknown }
@@ -110,6 +114,8 @@ export async function readPlanned(run, prepare) {
 export async function summarizeAndCommit(run, { plan, request }) {
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it
   // (the ledger and the registers built by code: a summarizer cannot change them).
+  // The whole request too: an invalid summary falls back to the extractive summary of it.
+  const requestText = JSON.stringify(request);
   const ledger = JSON.stringify(request.ledger);
   const carried = JSON.stringify({ userWords: request.userWords ?? [], citedPages: request.citedPages ?? [] });
   const budget = request.maxOutputTokens;
@@ -117,13 +123,17 @@ export async function summarizeAndCommit(run, { plan, request }) {
   const summarized = await summarizeWith(run, request);
   if (summarized.outcome) return summarized.outcome;
   let node;
+  let repair;
   try {
-    node = checkpointNode(plan, summarized.summary, JSON.parse(ledger), budget, JSON.parse(carried));
+    // A model writing prose must not block every send: its text is repaired, not refused.
+    const settled = /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).settleSummary(summarized.summary, requestText);
+    repair = settled.repair;
+    node = checkpointNode(plan, settled.summary, JSON.parse(ledger), budget, JSON.parse(carried));
   } catch (error) {
     return failed(error);
   }
   if (isAborted(run.signal)) return cancelled();
-  return commit(run, plan, node);
+  return commit(run, plan, node, repair);
 }
 
 /**
@@ -154,9 +164,10 @@ async function summarizeWith(run, request) {
 
 /**
  * The version-conditional commit inside `store.transaction`.
- * @param {Run} run @param {Plan} plan @param {CheckpointNode} node @returns {Promise<CompactOutcome>}
+ * @param {Run} run @param {Plan} plan @param {CheckpointNode} node @param {SummaryRepair} [repair]
+ * @returns {Promise<CompactOutcome>}
  */
-async function commit(run, plan, node) {
+async function commit(run, plan, node, repair) {
   const checked = await checkOnIndex(run, plan);
   /** @type {CompactOutcome | null} */
   let outcomeOfFn = null;
@@ -164,7 +175,7 @@ async function commit(run, plan, node) {
   const transactionFn = async (/** @type {object} */ tx) => {
     // Called after the transaction settled: that store's transaction is already over.
     if (settled) throw codedError('internal', 'compact: the transaction callback was called after the transaction settled');
-    const result = await commitIn(run, plan, node, tx, checked);
+    const result = await commitIn(run, plan, node, tx, checked, repair);
     // Kept here too: a store that does not hand back fn's result still reports it.
     outcomeOfFn = result;
     return result;
@@ -197,9 +208,9 @@ async function checkOnIndex(run, plan) {
  * The held index's verdict stands when the transaction's session has the head it was made on: every
  * change to a branch (a leaf move, an update in place) raises the revision.
  * @param {Run} run @param {Plan} plan @param {CheckpointNode} node @param {object} tx @param {HeldCheck | null} checked
- * @returns {Promise<CompactOutcome>}
+ * @param {SummaryRepair} [repair] @returns {Promise<CompactOutcome>}
  */
-async function commitIn(run, plan, node, tx, checked) {
+async function commitIn(run, plan, node, tx, checked, repair) {
   if (isAborted(run.signal)) return cancelled();
   const fresh = await callMethod(tx, 'load', []);
   let verdict;
@@ -221,7 +232,7 @@ async function commitIn(run, plan, node, tx, checked) {
   // Not a real array (JSON-equivalent only, e.g. through toJSON): the nodes as checkCommit read them.
   const nodes = Array.isArray(fresh.nodes) ? fresh.nodes : JSON.parse(JSON.stringify(fresh)).nodes;
   const session = { nodes: nodes.concat([checkpoint]), leafId: node.id, branchRevision: revision };
-  return outcome('committed', plan.reason, { plan, session, checkpoint });
+  return outcome('committed', plan.reason, repair ? { plan, session, checkpoint, summaryRepair: repair } : { plan, session, checkpoint });
 }
 
 // ---- options ----------------------------------------------------------------------------------

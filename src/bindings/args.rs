@@ -11,8 +11,8 @@ use crate::estimate::{EstimateRequest, ModelProfile};
 use crate::error::{Error, ErrorCode};
 use crate::session::{parse_count, Session};
 
-/// The counts of a `ModelProfile`.
-pub const MODEL_COUNTS: [&str; 3] = ["contextWindow", "maxOutputTokens", "imageTokens"];
+/// The numbers of a `ModelProfile` (a NaN or Infinity would cross as null, read as absent).
+pub const MODEL_NUMBERS: [&str; 5] = ["contextWindow", "maxOutputTokens", "imageTokens", "autoCompactRatio", "tailShare"];
 
 /// The numbers of estimate and plan options (the cache profile's and `now` only plans read).
 pub const OPTION_COUNTS: [&str; 9] = [
@@ -66,14 +66,14 @@ pub fn branch_revision_from_js(value: &JsValue) -> Result<u64, Error> {
 
 /// Reads and validates a `ModelProfile` (`invalid-model` on any defect).
 pub fn model_from_js(value: &JsValue) -> Result<ModelProfile, Error> {
-    refuse_non_finite(value, &MODEL_COUNTS, ErrorCode::InvalidModel, "model")?;
+    refuse_non_finite(value, &MODEL_NUMBERS, ErrorCode::InvalidModel, "model")?;
     let value: Value = from_js(value, ErrorCode::InvalidModel)?;
     ModelProfile::from_value(&value)
 }
 
 /// `model_from_js` of an argument that may be omitted.
 pub fn optional_model_from_js(value: &JsValue) -> Result<Option<ModelProfile>, Error> {
-    refuse_non_finite(value, &MODEL_COUNTS, ErrorCode::InvalidModel, "model")?;
+    refuse_non_finite(value, &MODEL_NUMBERS, ErrorCode::InvalidModel, "model")?;
     from_js_optional::<Value>(value, ErrorCode::InvalidModel)?.map(|m| ModelProfile::from_value(&m)).transpose()
 }
 

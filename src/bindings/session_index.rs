@@ -276,4 +276,18 @@ impl SessionIndex {
     pub fn check_compact_inputs(model: JsValue, mode: JsValue, draft: JsValue, overhead: JsValue) -> Result<(), JsValue> {
         Ok(super::args::check_compact_inputs(&model, &mode, &draft, &overhead)?)
     }
+
+    /// The summary the runner commits for what the summarizer returned (rule `summary-repaired`):
+    /// `{ summary }` when valid, else `{ summary, repair: { kind, problem } }` with the model's text
+    /// rearranged (`kept`) or, when nothing usable came back, the extractive summary (`embedded`) of
+    /// `requestText`, the summary request's JSON as it was before the summarizer saw it.
+    #[wasm_bindgen(js_name = settleSummary, skip_typescript)]
+    pub fn settle_summary(summary: JsValue, request_text: &str) -> Result<JsValue, JsValue> {
+        let summary = super::args::summary_from_js(&summary)?;
+        let request = || {
+            crate::text::parse_lenient::<crate::summarize::SummaryRequest>(request_text)
+                .map_err(|e| Error::new(ErrorCode::InvalidRequest, e.to_string()))
+        };
+        js_result(crate::summarize::settle_summary(&summary, request))
+    }
 }

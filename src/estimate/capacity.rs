@@ -7,9 +7,9 @@
 //! |--------------------------|------------------------------------------------------|
 //! | `reservedTokens`         | `min(max(W/8, min(1024, W/4)), 32_768, O)`           |
 //! | `safeInputLimit`         | `W - reservedTokens`                                 |
-//! | `autoCompactAt`          | `safeInputLimit * 9/10`                              |
+//! | `autoCompactAt`          | `safeInputLimit * 9/10`; with `autoCompactRatio` `a`: `floor(a * W)` |
 //! | `summaryMaxOutputTokens` | `min(W/10, 8_192, reservedTokens)` (so also `<= O`)  |
-//! | `tailBudget`             | `min(W/5, 48_000)`                                   |
+//! | `tailBudget`             | `min(W/5, 48_000)`; with `tailShare` `t`: `floor(t * W)` (no ceiling) |
 //! | projected ledger (`projected_ledger_budget`, not a field) | `(2 * summaryMaxOutputTokens + 64) / 8`, about `S/4` |
 //! | user's words, cited pages (`register_budgets`, not fields) | `min(2S/5, 2R/3)`, `min(S/5, R - words)`, `R` the room left below |
 //!
@@ -22,6 +22,10 @@
 //!   because `W/10 + W/40 + 8 + W/5 = 0.325 W + 8` while `autoCompactAt >= 0.9 * 0.75 W = 0.675 W`. The
 //!   projection right after a compaction is therefore at most half the threshold, whatever the ledger's
 //!   size (the checkpoint keeps every entry; only a budgeted part is projected): no compaction loop.
+//!
+//! A profile may set the threshold and the tail itself (`autoCompactRatio`, `tailShare`: fractions of
+//! `W` in (0, 1]; issue 41). Rule `valid-model` then also refuses a threshold over `safeInputLimit`
+//! and any pair that breaks `compaction-frees-room`, with a message saying what to lower or raise.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -75,6 +79,14 @@ pub struct ModelProfile {
     /// Override of the fixed image cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image_tokens: Option<u64>,
+    /// The fraction of the context window at which automatic compaction starts, in (0, 1] and at most
+    /// `safeInputLimit / contextWindow` (default: 9/10 of the safe input limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_compact_ratio: Option<f64>,
+    /// The fraction of the context window kept verbatim as the tail, in (0, 1] (default: a fifth,
+    /// at most 48,000 tokens; a given share has no ceiling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail_share: Option<f64>,
 }
 
 /// The model's token budget (`capacity(model)`).
@@ -99,7 +111,7 @@ impl ModelProfile {
     /// Reads and validates a profile from JSON, with messages naming the field.
     pub fn from_value(value: &Value) -> Result<ModelProfile> {
         let Value::Object(map) = value else {
-            return Err(invalid("model must be an object { contextWindow, maxOutputTokens?, replaysReasoning?, imageTokens? }"));
+            return Err(invalid("model must be an object { contextWindow, maxOutputTokens?, replaysReasoning?, imageTokens?, autoCompactRatio?, tailShare? }"));
         };
         let count = |name: &str| -> Result<Option<u64>> {
             match map.get(name) {
@@ -120,12 +132,20 @@ impl ModelProfile {
             Some(Value::Bool(b)) => *b,
             Some(_) => return Err(invalid("model.replaysReasoning must be a boolean")),
         };
+        let share = |name: &str| -> Result<Option<f64>> {
+            match map.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v.as_f64().map(Some).ok_or_else(|| invalid(format!("model.{name} must be a number in (0, 1], got {v}"))),
+            }
+        };
         let profile = ModelProfile {
             id,
             context_window: count("contextWindow")?.unwrap_or(0),
             max_output_tokens: count("maxOutputTokens")?,
             replays_reasoning,
             image_tokens: count("imageTokens")?,
+            auto_compact_ratio: share("autoCompactRatio")?,
+            tail_share: share("tailShare")?,
         };
         profile.validate()?;
         Ok(profile)
@@ -134,6 +154,7 @@ impl ModelProfile {
     /// Rule `valid-model`: a window of at least `MIN_CONTEXT_WINDOW` that a JS number holds exactly, and a
     /// positive output cap when one is given. An output cap larger than the window is accepted (some
     /// providers share the window between input and output); the window rules bound everything then.
+    /// `autoCompactRatio` and `tailShare`, when given: see `check_shares`.
     pub fn validate(&self) -> Result<()> {
         if self.context_window < MIN_CONTEXT_WINDOW {
             return Err(invalid(format!(
@@ -147,6 +168,9 @@ impl ModelProfile {
         if self.max_output_tokens == Some(0) {
             return Err(invalid("model.maxOutputTokens must be positive when given"));
         }
+        if self.auto_compact_ratio.is_some() || self.tail_share.is_some() {
+            check_shares(self, &derive(self))?;
+        }
         Ok(())
     }
 
@@ -159,6 +183,73 @@ impl ModelProfile {
 /// The capacity of a validated model (see the module comment for the formulas).
 pub fn capacity(model: &ModelProfile) -> Result<Capacity> {
     model.validate()?;
+    Ok(derive(model))
+}
+
+/// `floor(share * window)`; exact enough: the window is below 2^53 and the share at most 1.
+fn share_of(window: u64, share: f64) -> u64 {
+    (share * window as f64).floor() as u64
+}
+
+/// The profile's own threshold and tail, when it sets them (rule `valid-model`): each a number in
+/// (0, 1]; the threshold at most the safe input limit (above it a request is already refused before
+/// compaction would start); and rule `compaction-frees-room` still holding, so that a compaction
+/// always brings the projection to at most half the threshold.
+fn check_shares(model: &ModelProfile, derived: &Capacity) -> Result<()> {
+    for (name, share) in [("autoCompactRatio", model.auto_compact_ratio), ("tailShare", model.tail_share)] {
+        if let Some(share) = share.filter(|s| !(s.is_finite() && *s > 0.0 && *s <= 1.0)) {
+            return Err(invalid(format!("model.{name} must be a number in (0, 1], got {share}")));
+        }
+    }
+    let window = derived.context_window;
+    if let Some(ratio) = model.auto_compact_ratio {
+        if derived.auto_compact_at > derived.safe_input_limit {
+            let most = derived.safe_input_limit as f64 / window as f64;
+            return Err(invalid(format!(
+                "model.autoCompactRatio {ratio} starts compaction at {} tokens, over the safe input limit of {} (contextWindow {window} less the {} reserved for the response): lower autoCompactRatio to at most {}",
+                derived.auto_compact_at, derived.safe_input_limit, derived.reserved_tokens, floor_to_thousandths(most)
+            )));
+        }
+    }
+    let others = derived.summary_max_output_tokens + projected_ledger_budget(derived);
+    let kept = others + derived.tail_budget;
+    if 2 * kept > derived.auto_compact_at {
+        // The largest tail that fits below this threshold, and the smallest threshold that fits this
+        // tail, each offered when it can be set.
+        let most_tail = (derived.auto_compact_at / 2).saturating_sub(others);
+        let verb = |given: Option<f64>, change: &'static str| if given.is_some() { change } else { "set" };
+        let mut fixes = Vec::new();
+        let most_share = floor_to_thousandths(most_tail as f64 / window as f64);
+        if most_share > 0.0 {
+            fixes.push(format!("{} tailShare to at most {most_share}", verb(model.tail_share, "lower")));
+        }
+        if 2 * kept <= derived.safe_input_limit {
+            let least = ceil_to_thousandths((2 * kept) as f64 / window as f64);
+            fixes.push(format!("{} autoCompactRatio to at least {least}", verb(model.auto_compact_ratio, "raise")));
+        }
+        let fix = if fixes.is_empty() { "lower tailShare and raise autoCompactRatio".to_string() } else { fixes.join(" or ") };
+        let field = if model.tail_share.is_some() { "tailShare" } else { "autoCompactRatio" };
+        return Err(invalid(format!(
+            "model.{field}: rule compaction-frees-room: the summary budget ({}) + projected ledger ({}) + tail budget ({}) = {kept} tokens must be at most half the automatic threshold ({} / 2), or a compaction would not free room: {fix}",
+            derived.summary_max_output_tokens,
+            projected_ledger_budget(derived),
+            derived.tail_budget,
+            derived.auto_compact_at
+        )));
+    }
+    Ok(())
+}
+
+/// A share shown for a message, rounded down (so "at most" holds) or up (so "at least" holds).
+fn floor_to_thousandths(share: f64) -> f64 {
+    (share * 1000.0).floor() / 1000.0
+}
+fn ceil_to_thousandths(share: f64) -> f64 {
+    (share * 1000.0).ceil() / 1000.0
+}
+
+/// The formulas of the module comment, on a profile whose window and cap are valid.
+fn derive(model: &ModelProfile) -> Capacity {
     let window = model.context_window;
     let output_cap = model.max_output_tokens.unwrap_or(u64::MAX);
     let reserved_tokens = (window / RESERVE_FRACTION_DIVISOR)
@@ -166,17 +257,23 @@ pub fn capacity(model: &ModelProfile) -> Result<Capacity> {
         .min(RESERVE_CEILING)
         .min(output_cap);
     let safe_input_limit = window - reserved_tokens;
-    let auto_compact_at = safe_input_limit / 100 * AUTO_COMPACT_PERCENT + safe_input_limit % 100 * AUTO_COMPACT_PERCENT / 100;
+    let auto_compact_at = match model.auto_compact_ratio {
+        Some(ratio) => share_of(window, ratio),
+        None => safe_input_limit / 100 * AUTO_COMPACT_PERCENT + safe_input_limit % 100 * AUTO_COMPACT_PERCENT / 100,
+    };
     let summary_max_output_tokens = (window / SUMMARY_FRACTION_DIVISOR).min(SUMMARY_CEILING).min(reserved_tokens);
-    let tail_budget = (window / TAIL_FRACTION_DIVISOR).min(TAIL_CEILING);
-    Ok(Capacity {
+    let tail_budget = match model.tail_share {
+        Some(share) => share_of(window, share),
+        None => (window / TAIL_FRACTION_DIVISOR).min(TAIL_CEILING),
+    };
+    Capacity {
         context_window: window,
         reserved_tokens,
         safe_input_limit,
         auto_compact_at,
         tail_budget,
         summary_max_output_tokens,
-    })
+    }
 }
 
 /// A summary written within its budget in Latin or CJK script is estimated at most about twice that

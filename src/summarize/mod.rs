@@ -1,7 +1,8 @@
 //! What the summarizer sees and what it must give back: serialization, the summary request, the eight
-//! sections, the embedded extractive summarizer and validation.
+//! sections, the embedded extractive summarizer, validation and the repair of an invalid summary.
 
 mod extractive;
+mod repair;
 mod request;
 mod sections;
 mod serialize;
@@ -9,6 +10,7 @@ mod subject;
 mod validate;
 
 pub use extractive::extractive_summary;
+pub use repair::{repair_summary, settle_summary, RepairKind, SettledSummary, SummaryRepair};
 pub use request::{SummaryRequest, system_prompt, summary_request, summary_request_on_branch, delimiters};
 pub use sections::SECTIONS;
 pub use serialize::{DEFAULT_MAX_TOOL_RESULT_CHARS, SerializeOptions, serialize, serialize_ui_messages, looks_structural};

@@ -58,3 +58,27 @@ fn strip_numbering(text: &str) -> &str {
     }
     text
 }
+
+/// The section a labelled line opens and the text after its label: "Research Goal: compare the two
+/// corpora" (decorated like a heading, then a colon and text on the same line), which small models
+/// write instead of a heading. `None` for a heading alone (`heading_section`) and for other lines.
+pub(super) fn labelled_section(line: &str) -> Option<(usize, &str)> {
+    let mut rest = line.trim();
+    let hashes = rest.len() - rest.trim_start_matches('#').len();
+    if hashes > 6 {
+        return None;
+    }
+    rest = rest[hashes..].trim();
+    for mark in ["**", "__"] {
+        if let Some(inner) = rest.strip_prefix(mark) {
+            rest = inner.trim_start();
+        }
+    }
+    rest = strip_numbering(rest);
+    let section = SECTIONS
+        .iter()
+        .position(|name| rest.get(..name.len()).is_some_and(|head| head.eq_ignore_ascii_case(name)))?;
+    let after = rest[SECTIONS[section].len()..].trim_start_matches(['*', '_']);
+    let text = after.strip_prefix(':')?.trim_start_matches(['*', '_']).trim();
+    (!text.is_empty()).then_some((section, text))
+}

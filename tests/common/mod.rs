@@ -77,7 +77,7 @@ use bibgenie_compaction::session::Node;
 use bibgenie_compaction::plan::Plan;
 
 pub fn model(context_window: u64, max_output_tokens: Option<u64>) -> ModelProfile {
-    ModelProfile { id: None, context_window, max_output_tokens, replays_reasoning: false, image_tokens: None }
+    ModelProfile { id: None, context_window, max_output_tokens, replays_reasoning: false, image_tokens: None, auto_compact_ratio: None, tail_share: None }
 }
 
 /// The per-message estimate of a message node (what the session estimate adds up).

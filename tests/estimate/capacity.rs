@@ -16,7 +16,7 @@ const CAPS: [Option<u64>; 10] =
     [None, Some(1_024), Some(2_048), Some(4_096), Some(8_192), Some(16_384), Some(32_000), Some(64_000), Some(100_000), Some(128_000)];
 
 fn model(window: u64, cap: Option<u64>) -> ModelProfile {
-    ModelProfile { id: None, context_window: window, max_output_tokens: cap, replays_reasoning: false, image_tokens: None }
+    ModelProfile { id: None, context_window: window, max_output_tokens: cap, replays_reasoning: false, image_tokens: None, auto_compact_ratio: None, tail_share: None }
 }
 
 /// Every window on the grid plus a dense sweep, so rounding at odd sizes is covered too.
@@ -192,4 +192,98 @@ fn one_compaction_always_frees_room_with_a_5000_entry_ledger_on_an_8k_model() {
     assert!(after < before, "{after} >= {before}");
     assert!(after <= p.tokens_after_estimate, "the plan's figure is an upper bound: {after} > {}", p.tokens_after_estimate);
     assert!(2 * after <= c.auto_compact_at, "right after the compaction the projection is at most half the threshold: {after}, {c:?}");
+}
+
+/// A profile with its own threshold and tail (issue 41: settings a plugin already exposes).
+fn shared(window: u64, cap: Option<u64>, ratio: Option<f64>, tail: Option<f64>) -> ModelProfile {
+    ModelProfile { auto_compact_ratio: ratio, tail_share: tail, ..model(window, cap) }
+}
+
+#[test]
+fn auto_compact_ratio_and_tail_share_set_the_threshold_and_the_tail() {
+    let c = capacity(&shared(200_000, None, Some(0.6), None)).unwrap();
+    assert_eq!(c.auto_compact_at, 120_000);
+    assert_eq!(c.tail_budget, 40_000, "the tail keeps its default");
+    let c = capacity(&shared(200_000, None, None, Some(0.1))).unwrap();
+    assert_eq!((c.auto_compact_at, c.tail_budget), (157_500, 20_000), "the threshold keeps its default");
+    // A given share has no 48,000 ceiling.
+    assert_eq!(capacity(&shared(1_000_000, None, None, Some(0.3))).unwrap().tail_budget, 300_000);
+    // floor(share * W) at odd windows.
+    let c = capacity(&shared(100_003, None, Some(0.7), Some(0.15))).unwrap();
+    assert_eq!((c.auto_compact_at, c.tail_budget), (70_002, 15_000));
+    // The threshold may reach the safe input limit, not pass it.
+    let c = capacity(&shared(8_192, None, Some(0.875), None)).unwrap();
+    assert_eq!(c.auto_compact_at, c.safe_input_limit);
+    // Read from JSON as the bindings read it.
+    let m = ModelProfile::from_value(&json!({ "contextWindow": 128_000, "autoCompactRatio": 0.6, "tailShare": 0.1 })).unwrap();
+    assert_eq!((m.auto_compact_ratio, m.tail_share), (Some(0.6), Some(0.1)));
+}
+
+#[test]
+fn shares_keep_every_invariant_or_are_refused_saying_what_to_change() {
+    // Property over the windows, caps, thresholds and tails: a profile is either refused with
+    // invalid-model naming the field, or its capacity keeps rule compaction-frees-room and a
+    // threshold within the safe limit.
+    let ratios = [None, Some(0.05), Some(0.3), Some(0.5), Some(0.6), Some(0.7), Some(0.8), Some(0.875), Some(0.9), Some(1.0)];
+    let tails = [None, Some(0.01), Some(0.05), Some(0.1), Some(0.2), Some(0.3), Some(0.5), Some(1.0)];
+    let (mut accepted, mut refused) = (0, 0);
+    for w in windows().step_by(7) {
+        for cap in [None, Some(1_024), Some(16_384)] {
+            for ratio in ratios {
+                for tail in tails {
+                    match capacity(&shared(w, cap, ratio, tail)) {
+                        Ok(c) => {
+                            accepted += 1;
+                            let default = capacity(&model(w, cap)).unwrap();
+                            let ledger = projected_ledger_budget(&c);
+                            let registers = bibgenie_compaction::estimate::register_frame_tokens(&c);
+                            assert!(2 * (c.summary_max_output_tokens + ledger + registers + c.tail_budget) <= c.auto_compact_at, "{w} {cap:?} {ratio:?} {tail:?}: {c:?}");
+                            assert!(c.auto_compact_at <= c.safe_input_limit, "{w} {ratio:?}");
+                            assert_eq!(c.auto_compact_at, ratio.map_or(default.auto_compact_at, |r| (r * w as f64).floor() as u64));
+                            assert_eq!(c.tail_budget, tail.map_or(default.tail_budget, |t| (t * w as f64).floor() as u64));
+                            assert_eq!((c.reserved_tokens, c.summary_max_output_tokens), (default.reserved_tokens, default.summary_max_output_tokens));
+                        }
+                        Err(e) => {
+                            refused += 1;
+                            assert_eq!(e.code, ErrorCode::InvalidModel);
+                            assert!(e.message.starts_with("model.autoCompactRatio") || e.message.starts_with("model.tailShare"), "{}", e.message);
+                            assert!(e.message.contains("lower") || e.message.contains("raise") || e.message.contains(" set "), "{}", e.message);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(accepted > 1_000 && refused > 1_000, "{accepted} accepted, {refused} refused");
+}
+
+#[test]
+fn bad_shares_are_refused_with_invalid_model_naming_the_field() {
+    for (profile, field, pattern) in [
+        (json!({ "contextWindow": 8_192, "autoCompactRatio": 0 }), "autoCompactRatio", "must be a number in (0, 1], got 0"),
+        (json!({ "contextWindow": 8_192, "autoCompactRatio": -0.5 }), "autoCompactRatio", "got -0.5"),
+        (json!({ "contextWindow": 8_192, "autoCompactRatio": 1.5 }), "autoCompactRatio", "got 1.5"),
+        (json!({ "contextWindow": 8_192, "autoCompactRatio": "0.8" }), "autoCompactRatio", "must be a number"),
+        (json!({ "contextWindow": 8_192, "tailShare": 0 }), "tailShare", "must be a number in (0, 1]"),
+        (json!({ "contextWindow": 8_192, "tailShare": 2 }), "tailShare", "got 2"),
+        (json!({ "contextWindow": 8_192, "tailShare": true }), "tailShare", "must be a number"),
+        // Over the safe input limit (8,192 less the 1,024 reserved: 0.875).
+        (json!({ "contextWindow": 8_192, "autoCompactRatio": 0.9 }), "autoCompactRatio", "lower autoCompactRatio to at most 0.875"),
+        // Rule compaction-frees-room: a threshold too low for the default tail ...
+        (json!({ "contextWindow": 128_000, "autoCompactRatio": 0.3 }), "autoCompactRatio", "raise autoCompactRatio to at least 0.561"),
+        // ... a tail too large for the default threshold ...
+        (json!({ "contextWindow": 128_000, "tailShare": 0.5 }), "tailShare", "lower tailShare to at most 0.313"),
+        // ... and a pair that does not fit together.
+        (json!({ "contextWindow": 200_000, "autoCompactRatio": 0.6, "tailShare": 0.3 }), "tailShare", "lower tailShare to at most 0.248 or raise autoCompactRatio to at least 0.703"),
+    ] {
+        let e = ModelProfile::from_value(&profile).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidModel, "{profile}");
+        assert!(e.message.starts_with(&format!("model.{field}")), "{profile}: {}", e.message);
+        assert!(e.message.contains(pattern), "{profile}: {}", e.message);
+    }
+    // Not finite (only a Rust caller can pass one: JSON has none, the bindings refuse NaN first).
+    for bad in [f64::NAN, f64::INFINITY] {
+        assert_eq!(capacity(&shared(8_192, None, Some(bad), None)).unwrap_err().code, ErrorCode::InvalidModel);
+        assert_eq!(capacity(&shared(8_192, None, None, Some(bad))).unwrap_err().code, ErrorCode::InvalidModel);
+    }
 }

@@ -159,6 +159,30 @@ test('submit with a summarizer error: failed, draft intact, nothing written, nev
   assert.equal(statuses.at(-1).reason, 'summarizer-failed');
 });
 
+test('submit over the limit with a summarizer writing prose sends: kept; nothing back: embedded; a throw still fails', async () => {
+  const prose = 'Người dùng so sánh hai nghiên cứu về carbon trong đất; they want field data only.';
+  for (const [answer, kind] of [[prose, 'kept'], ['', 'embedded'], [' \n ', 'embedded']]) {
+    const { store, sessionId } = await storeWith(linearSession(8, 10));
+    const { controller } = controllerFor(store, sessionId, async () => answer, SMALL_MODEL);
+    const result = await controller.submit(userMessage('D1', null, 'next question'));
+    assert.equal(result.status, 'send', result.message);
+    assert.equal(result.outcome.status, 'committed');
+    assert.equal(result.outcome.summaryRepair.kind, kind);
+    const [checkpoint] = checkpointsOf(await store.load(sessionId));
+    if (kind === 'kept') assert.ok(checkpoint.checkpoint.summary.includes(prose));
+    assert.equal(controller.state.status, 'idle');
+  }
+  const { store, sessionId } = await storeWith(linearSession(8, 10));
+  const before = await snapshot(store, sessionId);
+  const { controller } = controllerFor(store, sessionId, async () => {
+    throw new Error('model offline');
+  }, SMALL_MODEL);
+  const result = await controller.submit(userMessage('D1', null, 'next question'));
+  assert.equal(result.status, 'failed');
+  assert.equal(result.reason, 'summarizer-failed');
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
 test('submit cancelled while compacting: cancelled, draft returned, nothing written', async () => {
   const { store, sessionId } = await storeWith(linearSession(8, 10));
   const before = await snapshot(store, sessionId);
@@ -242,6 +266,40 @@ test('afterTurn over the threshold compacts in the background; a send in the mea
   assert.equal(result.status, 'send');
   assert.equal(gated.calls.length, 1);
   assert.equal(checkpointsOf(await store.load(sessionId)).length, 1);
+});
+
+test("afterTurn compacts at the profile's autoCompactRatio, where the default threshold would not; tailShare sets the tail", async () => {
+  const model = { contextWindow: 8192, autoCompactRatio: 0.7 };
+  const { autoCompactAt } = compaction.capacity(model);
+  assert.equal(autoCompactAt, Math.floor(0.7 * 8192));
+  const defaultAt = compaction.capacity({ contextWindow: 8192 }).autoCompactAt;
+  assert.ok(autoCompactAt < defaultAt);
+  // The shortest session at or over the profile's threshold: under the default one.
+  let session;
+  for (let turns = 1; ; turns++) {
+    session = linearSession(turns, 40);
+    const { tokens } = compaction.estimate(session, model);
+    if (tokens < autoCompactAt) continue;
+    assert.ok(tokens < defaultAt, `${tokens} tokens: between ${autoCompactAt} and ${defaultAt}`);
+    break;
+  }
+  const under = await storeWith(session);
+  const plain = controllerFor(under.store, under.sessionId, scriptedSummarizer().summarize, { contextWindow: 8192 });
+  const noop = await plain.controller.afterTurn();
+  assert.equal(noop.status, 'noop');
+  assert.equal(noop.reason, 'under-threshold');
+
+  const over = await storeWith(session);
+  const { summarize, calls } = scriptedSummarizer();
+  const { controller } = controllerFor(over.store, over.sessionId, summarize, model);
+  const outcome = await controller.afterTurn();
+  assert.equal(outcome.status, 'committed', outcome.message);
+  assert.equal(outcome.plan.mode, 'auto');
+  assert.equal(calls.length, 1);
+  assert.equal(checkpointsOf(await over.store.load(over.sessionId)).length, 1);
+
+  assert.equal(compaction.capacity({ contextWindow: 200_000, tailShare: 0.1 }).tailBudget, 20_000);
+  assert.equal(compaction.capacity({ contextWindow: 1_000_000, tailShare: 0.3 }).tailBudget, 300_000, 'no 48,000 ceiling');
 });
 
 test('afterTurn under the threshold does nothing', async () => {

@@ -159,6 +159,16 @@ describe('CompactionController: the model profile is checked by the constructor 
     ['maxOutputTokens 0', { contextWindow: 8192, maxOutputTokens: 0 }, 'maxOutputTokens', /maxOutputTokens must be positive/],
     ['contextWindow NaN', { contextWindow: NaN }, 'contextWindow', /contextWindow must be a non-negative integer, got NaN/],
     ['not an object', 'gpt-4o', 'model', /must be a ModelProfile object/],
+    ['autoCompactRatio 0', { contextWindow: 8192, autoCompactRatio: 0 }, 'autoCompactRatio', /autoCompactRatio must be a number in \(0, 1\], got 0/],
+    ['autoCompactRatio NaN', { contextWindow: 8192, autoCompactRatio: NaN }, 'autoCompactRatio', /autoCompactRatio must be a number in \(0, 1\], got NaN/],
+    ['tailShare 1.5', { contextWindow: 8192, tailShare: 1.5 }, 'tailShare', /tailShare must be a number in \(0, 1\], got 1\.5/],
+    ['tailShare a string', { contextWindow: 8192, tailShare: '0.2' }, 'tailShare', /tailShare must be a number in \(0, 1\]/],
+    ['autoCompactRatio over the safe limit', { contextWindow: 8192, autoCompactRatio: 0.9 }, 'autoCompactRatio',
+      /over the safe input limit of 7168 .*lower autoCompactRatio to at most 0\.875/],
+    ['autoCompactRatio too low for the tail', { contextWindow: 128000, autoCompactRatio: 0.3 }, 'autoCompactRatio',
+      /compaction-frees-room.*raise autoCompactRatio to at least 0\.561/],
+    ['tailShare too large for the threshold', { contextWindow: 200000, autoCompactRatio: 0.6, tailShare: 0.3 }, 'tailShare',
+      /compaction-frees-room.*lower tailShare to at most 0\.248 or raise autoCompactRatio to at least 0\.703/],
   ];
   for (const [what, model, field, pattern] of cases) {
     it(`${what}: invalid-model (field ${field})`, () => {
@@ -167,11 +177,18 @@ describe('CompactionController: the model profile is checked by the constructor 
       assert.throws(() => controller.setModel(model), refusedModel(field, pattern));
     });
   }
+  it('a share that is NaN or Infinity is refused by the stateless calls too, never read as absent', () => {
+    for (const [field, value, shown] of [['autoCompactRatio', NaN, 'NaN'], ['tailShare', Infinity, 'Infinity']]) {
+      assert.throws(() => compaction.capacity({ contextWindow: 8192, [field]: value }),
+        (error) => error.code === 'invalid-model' && error.message.includes(`model.${field} must be a finite number, got ${shown}`));
+    }
+  });
   it('no error message says "NaN arrives as null" to someone who passed no NaN', () => {
     assert.throws(() => compaction.capacity({ maxTokens: 1 }), (error) => error.code === 'invalid-model' && !/NaN/.test(error.message));
   });
   it('a profile the core accepts is accepted', () => {
-    for (const model of [{ contextWindow: 1024 }, { contextWindow: 128000, maxOutputTokens: 16384 }, { contextWindow: 4096, maxOutputTokens: 4096 }]) {
+    for (const model of [{ contextWindow: 1024 }, { contextWindow: 128000, maxOutputTokens: 16384 }, { contextWindow: 4096, maxOutputTokens: 4096 },
+      { contextWindow: 200000, autoCompactRatio: 0.6, tailShare: 0.1 }, { contextWindow: 8192, autoCompactRatio: 0.875 }]) {
       assert.ok(new CompactionController(options(model)), JSON.stringify(model));
     }
   });

@@ -195,16 +195,71 @@ test('failed: a summarizer that throws writes nothing', async () => {
   assert.equal(await snapshot(store, sessionId), before);
 });
 
-test('failed: a summary that is not a string, empty, or missing a section is rejected', async () => {
+test('failed: a summary that is not a string is rejected', async () => {
   const { store, sessionId } = await storeWith(linearSession(4));
   const before = await snapshot(store, sessionId);
-  const missing = validSummary().replace('## Decisions', '## Choices');
-  for (const answer of [42, { text: validSummary() }, undefined, '', '   ', missing]) {
+  for (const answer of [42, { text: validSummary() }, undefined, null]) {
     const outcome = await compact({ store, sessionId, model: MODEL, summarize: async () => answer });
     assert.equal(outcome.status, 'failed', JSON.stringify(answer));
     assert.equal(outcome.reason, 'invalid-summary');
     assert.equal(outcome.error.code, 'invalid-summary');
   }
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('a summary in prose or with sections missing is kept under the eight sections (summaryRepair kept)', async () => {
+  const prose = 'The researcher compares two soil-carbon studies (Smith 2020, Doe 2021) and prefers field data.\nNext they want the sampling depths side by side.';
+  const missing = validSummary('partial').replace('## Decisions', '## Choices');
+  for (const [answer, problem] of [[prose, /missing the section "Research Goal"/], [missing, /missing the section "Decisions"/]]) {
+    const { store, sessionId } = await storeWith(linearSession(4));
+    const outcome = await compact({ store, sessionId, model: MODEL, summarize: async () => answer });
+    assert.equal(outcome.status, 'committed', outcome.message);
+    assert.equal(outcome.summaryRepair.kind, 'kept');
+    assert.match(outcome.summaryRepair.problem, problem);
+    const summary = outcome.checkpoint.checkpoint.summary;
+    for (const line of answer.split('\n').filter((l) => !l.startsWith('## '))) assert.ok(summary.includes(line), `kept: ${line}`);
+    compaction.validateSummary(summary);
+    assert.deepEqual(outcome.session, await store.load(sessionId));
+  }
+  // A valid summary is committed as written, with no summaryRepair.
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const outcome = await compact({ store, sessionId, model: MODEL, summarize: async () => validSummary() });
+  assert.equal(outcome.status, 'committed');
+  assert.equal('summaryRepair' in outcome, false);
+  assert.equal(outcome.checkpoint.checkpoint.summary, validSummary());
+});
+
+test('nothing usable back (empty, blank, headings only): the embedded extractive summary of the request (summaryRepair embedded)', async () => {
+  // Some of the headings and nothing under them (all eight, empty, is a valid summary).
+  const headingsOnly = '## Research Goal\n\n**Decisions**\n## Critical Context\n';
+  for (const answer of ['', '   \n\t', headingsOnly]) {
+    const { store, sessionId } = await storeWith(linearSession(4));
+    let asked;
+    const outcome = await compact({
+      store, sessionId, model: MODEL,
+      summarize: async (request) => {
+        asked = structuredClone(request);
+        request.history = 'changed by the summarizer'; // the fallback reads the request as it was
+        return answer;
+      },
+    });
+    assert.equal(outcome.status, 'committed', outcome.message);
+    assert.equal(outcome.summaryRepair.kind, 'embedded', JSON.stringify(answer));
+    assert.match(outcome.summaryRepair.problem, answer.trim() ? /missing the section "User Requirements and Constraints"/ : /summary is empty/);
+    assert.equal(outcome.checkpoint.checkpoint.summary, compaction.extractiveSummary(asked));
+  }
+});
+
+test('a repaired summary is held to the summary budget like a valid one: within it commits, over it nothing is written', async () => {
+  const within = await storeWith(linearSession(4));
+  const kept = await compact({ ...within, model: MODEL, summarize: async () => 'prose '.repeat(200).trim() });
+  assert.equal(kept.status, 'committed', kept.message);
+  assert.equal(kept.summaryRepair.kind, 'kept');
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const before = await snapshot(store, sessionId);
+  const outcome = await compact({ store, sessionId, model: MODEL, summarize: async () => 'prose '.repeat(50_000) });
+  assert.equal(outcome.status, 'failed');
+  assert.equal(outcome.reason, 'summary-over-budget');
   assert.equal(await snapshot(store, sessionId), before);
 });
 

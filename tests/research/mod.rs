@@ -107,7 +107,7 @@ pub fn plan(summarize: &[&str], first_kept: Option<&str>, previous: Option<&str>
 }
 
 pub fn model(context_window: u64, max_output_tokens: Option<u64>) -> ModelProfile {
-    ModelProfile { id: None, context_window, max_output_tokens, replays_reasoning: false, image_tokens: None }
+    ModelProfile { id: None, context_window, max_output_tokens, replays_reasoning: false, image_tokens: None, auto_compact_ratio: None, tail_share: None }
 }
 
 pub fn nodes_of<'a>(session: &'a Session, ids: &[&str]) -> Vec<&'a Node> {

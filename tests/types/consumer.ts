@@ -95,6 +95,7 @@ import type {
   StoreTx,
   SubmitResult,
   Summarize,
+  SummaryRepair,
   SummaryRequest,
   ZoteroDBConnectionLike,
 } from 'bibgenie-compaction';
@@ -292,6 +293,9 @@ const badRole: MessageNode = { id: 'x', role: 'tool', parts: [], parentId: null 
 
 const model: ModelProfile = { id: 'gpt-4.1-mini', contextWindow: 128_000, maxOutputTokens: 16_384, replaysReasoning: false };
 const small: ModelProfile = { contextWindow: 8_000 };
+const userThreshold: ModelProfile = { contextWindow: 200_000, autoCompactRatio: 0.6, tailShare: 0.1 };
+// @ts-expect-error a share is a number
+const shareAsText: ModelProfile = { contextWindow: 200_000, tailShare: '0.1' };
 
 const ver: string = version();
 const cap: Capacity = capacity(model);
@@ -523,8 +527,11 @@ async function runCompaction(): Promise<Session | undefined> {
   await compact({ store: sqlite, sessionId: 'demo', model, summarize: viaModel, signal: domSignal, draft: 'draft text', overhead: { tokens: 10 } });
   abort.abort('user closed the pane');
   switch (outcome.status) {
-    case 'committed':
+    case 'committed': {
+      const repair: SummaryRepair | undefined = outcome.summaryRepair;
+      if (repair) console.log(repair.kind === 'kept' || repair.kind === 'embedded', repair.problem);
       return { ...outcome.session, leafId: outcome.checkpoint.id };
+    }
     case 'stale':
       console.log(outcome.reason === 'leaf-moved', outcome.plan.basis);
       return outcome.session;
