@@ -312,7 +312,9 @@ var bibgenieChecks = (() => {
         thrown = error.message;
       }
       const chats = (await db.queryAsync('SELECT id FROM chats ORDER BY id')).map((row) => row.id);
-      const tables = (await db.queryAsync("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'myplugin%' ORDER BY name")).map((row) => row.name);
+      // (Sqlite.sys.mjs refuses a LIKE without bindings: filtered here instead.)
+      const tables = (await db.queryAsync("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
+        .map((row) => row.name).filter((name) => name.startsWith('myplugin_'));
       const unchanged = JSON.stringify(await p.load('chat')) === before;
       const apart = !(await s.load('chat')).nodes.some((n) => n.id.startsWith('p-'));
       await p.close();
