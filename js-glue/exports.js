@@ -11,6 +11,7 @@ export { compact } from './compaction/runner.js';
 export { CompactionController } from './compaction/controller.js';
 export {
   SessionStoreBase, sessionFromMessages, isCheckpoint, MemoryStore, SqliteStore, ZoteroDBStore, SESSION_SCHEMA_VERSION, SESSION_SCHEMA_STATEMENTS,
+  sessionSchemaStatements,
 } from './stores/index.js';
 export { CompactionChatTransport } from './chat/transport.js';
 export { createChat } from './chat/create-chat.js';

@@ -13,11 +13,11 @@ export type {
   UserWords, WasmBytes, WasmMemory, WasmModule, WasmTable,
 } from './bibgenie_compaction.js';
 export type {
-  SessionHead, StoreErrorCode, SessionInfo, SessionInfoInput, AppendExpectation, StoreError,
+  SessionHead, StoreErrorCode, SessionInfo, SessionInfoInput, AppendExpectation, StoreError, StoreInTransaction,
 } from './stores/base.js';
 export type { SqliteDatabaseLike, SqliteStoreOptions } from './stores/sqlite-store.js';
 export type { CompactOptions, CompactStatus, CompactOutcome } from './compaction/runner.js';
-export type { ZoteroDBConnectionLike } from './stores/zotero-db-store.js';
+export type { ZoteroDBConnectionLike, ZoteroDBStoreOptions } from './stores/zotero-db-store.js';
 export type {
   CompactionState, SubmitResult, ControllerAction, SubmitOptions, CompactionControllerOptions,
 } from './compaction/controller-types.js';

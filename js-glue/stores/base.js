@@ -33,12 +33,13 @@
  * has-forks (deleteSession without withForks), store-closed; and the retryable store-busy (the
  * file stayed locked by another connection) and store-conflict (a transaction's session kept
  * changing under every attempt), both with `retryable: true`; store-open-failed (SqliteStore given
- * the Database class could not open its file: a missing folder, no permission, not a database).
+ * the Database class could not open its file: a missing folder, no permission, not a database);
+ * invalid-options (a store's constructor options, e.g. a tablePrefix that is no short identifier).
  * @typedef {'invalid-argument' | 'invalid-node' | 'invalid-session' | 'duplicate-id' | 'missing-parent'
  *   | 'missing-leaf' | 'unknown-session' | 'unknown-node' | 'session-exists' | 'not-updatable'
  *   | 'invalid-revision' | 'transaction-closed' | 'unsupported-schema'
  *   | 'session-moved' | 'app-key-exists' | 'has-forks' | 'store-closed' | 'store-busy' | 'store-conflict'
- *   | 'store-open-failed'} StoreErrorCode
+ *   | 'store-open-failed' | 'invalid-options'} StoreErrorCode
  */
 /**
  * A session's metadata, as `listSessions({ details: true })` lists it.
@@ -78,13 +79,31 @@
 import { drive } from './sequencing.js';
 import { requireId, storeError } from './nodes.js';
 import { TxBuffer } from './tx-buffer.js';
-import { StoreCore } from './store-core.js';
+import { JoinedCore, StoreCore } from './store-core.js';
 import { releaseIndex, releaseIndexes, syncedView } from './session-indexes.js';
 import * as catalog from './catalog.js';
 import * as branch from './branch-writes.js';
 
 /** How often `transaction` runs fn when another writer keeps changing what fn read. */
 export const MAX_TRANSACTION_ATTEMPTS = 4;
+
+/**
+ * The store as a withinTransaction callback gets it: its reads and writes, each running inside the
+ * open transaction, none that opens a transaction of its own or holds state across it; only valid
+ * while the callback runs (later: `transaction-closed`).
+ * @typedef {Pick<SessionStoreBase, 'load' | 'loadJson' | 'createSession' | 'importSession' | 'importMessages'
+ *   | 'listSessions' | 'getSessionInfo' | 'setSessionInfo' | 'getOrCreateSession' | 'deleteSession' | 'fork'
+ *   | 'listCheckpoints' | 'appendMessage' | 'updateMessageParts' | 'moveLeaf' | 'retry' | 'edit'>} StoreInTransaction
+ */
+/** The names of StoreInTransaction, for building `tx`. @type {ReadonlyArray<keyof StoreInTransaction>} */
+const IN_TRANSACTION = [
+  'load', 'loadJson', 'createSession', 'importSession', 'importMessages', 'listSessions', 'getSessionInfo', 'setSessionInfo',
+  'getOrCreateSession', 'deleteSession', 'fork', 'listCheckpoints', 'appendMessage', 'updateMessageParts', 'moveLeaf', 'retry', 'edit',
+];
+
+/** The core the next SessionStoreBase is built on instead of its own (the `tx` of withinTransaction). */
+/** @type {StoreCore | null} */
+let joinedCore = null;
 
 /**
  * The shared store. Subclasses pass a driver; all public methods are serialized through the
@@ -100,7 +119,8 @@ export class SessionStoreBase {
 
   /** @param {StoreDriver} driver */
   constructor(driver) {
-    this.#core = new StoreCore(driver);
+    this.#core = joinedCore ?? new StoreCore(driver);
+    joinedCore = null;
   }
 
   // ---- The contract's SessionStore -------------------------------------------------------
@@ -212,6 +232,49 @@ export class SessionStoreBase {
         if (attempt >= MAX_TRANSACTION_ATTEMPTS) {
           throw storeError('store-conflict', `transaction: session ${sessionId} kept changing under ${attempt} attempts`, { retryable: true });
         }
+      }
+    });
+  }
+
+  /**
+   * Runs `fn` inside one write transaction of the store's database, so that the app's own
+   * statements on the same connection (its own tables, e.g. `chats`) and the store writes it makes
+   * through `tx` commit together, or roll back together when fn rejects (the rejection is rethrown
+   * as it is). On Zotero it is the store's `executeTransaction` on its connection: inside fn run the
+   * app's statements with `connection.queryAsync` and never call `executeTransaction` (Zotero would
+   * wait for this one: a deadlock until its timeout). Other store calls wait until fn settled; do
+   * not call the store itself inside fn (it waits for fn), use `tx`, and keep fn short (no model
+   * call: the database stays locked meanwhile). A rollback also drops the store-held session
+   * indexes, so nothing the store holds keeps a write that did not happen.
+   * @template T
+   * @param {(tx: StoreInTransaction) => Promise<T> | T} fn
+   * @returns {Promise<T>}
+   */
+  async withinTransaction(fn) {
+    const core = this.#core;
+    if (typeof fn !== 'function') throw storeError('invalid-argument', 'withinTransaction: fn must be a function');
+    return core.exclusive(async () => {
+      const joined = new JoinedCore(core.driver);
+      joinedCore = joined;
+      const inner = new SessionStoreBase(core.driver);
+      const tx = /** @type {StoreInTransaction} */ (Object.freeze(Object.fromEntries(IN_TRANSACTION.map((name) => [name, /** @type {Function} */ (inner[name]).bind(inner)]))));
+      try {
+        return await core.driver.writeAsync(async () => {
+          let outcome;
+          try {
+            outcome = { result: await fn(tx) };
+          } catch (error) {
+            outcome = { error };
+          }
+          joined.ended = true;
+          await joined.settled(); // a tx call fn did not await still runs inside, before the end
+          if ('error' in outcome) throw outcome.error;
+          if (joined.failure !== undefined) throw joined.failure;
+          return outcome.result;
+        });
+      } catch (error) {
+        releaseIndexes(core.driver);
+        throw error;
       }
     });
   }

@@ -5,4 +5,4 @@ export { isCheckpoint } from './nodes.js';
 export { MemoryStore } from './memory-store.js';
 export { SqliteStore } from './sqlite-store.js';
 export { ZoteroDBStore } from './zotero-db-store.js';
-export { SCHEMA_VERSION as SESSION_SCHEMA_VERSION, SCHEMA_STATEMENTS as SESSION_SCHEMA_STATEMENTS } from './schema.js';
+export { SCHEMA_VERSION as SESSION_SCHEMA_VERSION, SCHEMA_STATEMENTS as SESSION_SCHEMA_STATEMENTS, sessionSchemaStatements } from './schema.js';

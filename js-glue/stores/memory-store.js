@@ -59,6 +59,25 @@ class MemoryDriver {
     }
   }
 
+  /**
+   * An async body (withinTransaction): the store's queue is held meanwhile, so the journal sees
+   * only the body's writes.
+   * @template T @param {() => Promise<T>} body @returns {Promise<T>}
+   */
+  async writeAsync(body) {
+    this.journal = [];
+    try {
+      const result = await body();
+      this.journal = null;
+      return result;
+    } catch (error) {
+      const undo = this.journal ?? [];
+      this.journal = null;
+      for (let i = undo.length - 1; i >= 0; i--) undo[i]();
+      throw error;
+    }
+  }
+
   /** @param {string} id */
   getSession(id) {
     const s = this.sessions.get(id);

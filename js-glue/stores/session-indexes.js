@@ -40,18 +40,22 @@ export const HELD_SESSION_INDEXES = 4;
  */
 
 /**
- * Keyed by the connection (`driver.db`; the driver itself when it has none), not the driver: stores
- * on one connection see each other's writes only through these notes (SQLite's `data_version` does
- * not move for the connection's own writes), and two stores may wrap one connection each in a driver.
- * @type {WeakMap<object, Map<string, Held>>} connection -> session id -> held index (most recent last)
+ * Keyed by the connection (`driver.db`; the driver itself when it has none) and the table prefix,
+ * not the driver: stores on one connection see each other's writes only through these notes
+ * (SQLite's `data_version` does not move for the connection's own writes), and two stores may wrap
+ * one connection each in a driver. Two prefixes are two sets of sessions (an id may be in both).
+ * @type {WeakMap<object, Map<string, Map<string, Held>>>} connection -> prefix -> session id -> held index (most recent last)
  */
 const HELD = new WeakMap();
 
-/** @param {any} driver */
+/** @param {any} driver @returns {Map<string, Held>} */
 function heldOf(driver) {
   const connection = driver.db && typeof driver.db === 'object' ? driver.db : driver;
-  let map = HELD.get(connection);
-  if (!map) HELD.set(connection, (map = new Map()));
+  let byPrefix = HELD.get(connection);
+  if (!byPrefix) HELD.set(connection, (byPrefix = new Map()));
+  const prefix = typeof driver.prefix === 'string' ? driver.prefix : '';
+  let map = byPrefix.get(prefix);
+  if (!map) byPrefix.set(prefix, (map = new Map()));
   return map;
 }
 

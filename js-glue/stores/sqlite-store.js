@@ -12,7 +12,7 @@
 import { SessionStoreBase } from './base.js';
 import { AsyncMutex } from './sequencing.js';
 import { storeError } from './nodes.js';
-import { SQL, schemaSteps, SCHEMA_VERSION, sessionParams, sessionRow } from './schema.js';
+import { schemaSteps, SCHEMA_VERSION, sessionParams, sessionRow, sqlFor, tablePrefixOption } from './schema.js';
 
 /** @typedef {import('./store-core.js').SessionRow} SessionRow */
 /** @typedef {import('./store-core.js').NodeRow} NodeRow */
@@ -32,6 +32,7 @@ import { SQL, schemaSteps, SCHEMA_VERSION, sessionParams, sessionRow } from './s
 /**
  * @typedef {object} SqliteStoreOptions
  * @property {number} [busyTimeoutMs] How long a call retries a file another connection keeps locked before `store-busy` (default 5000 ms).
+ * @property {string} [tablePrefix] Written before every table and index name, as for ZoteroDBStore (default '': no prefix).
  */
 
 /** How long one SQLite call may block the thread waiting for another connection's lock. */
@@ -48,18 +49,30 @@ function isBusy(error) {
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * One queue of store calls per connection, whatever the stores' prefixes: a withinTransaction keeps
+ * the connection's transaction open across awaits, and a call of another store on that connection
+ * would otherwise run inside it.
+ * @type {WeakMap<SqliteDatabase, AsyncMutex>}
+ */
+const MUTEXES = new WeakMap();
+
 class SqliteDriver {
-  mutex = new AsyncMutex();
   /** Stores using this driver (shared connections are closed by the last one). */
   users = 0;
   /** @type {string | null} the registry key when the connection is shared */
   key = null;
 
-  /** @param {SqliteDatabase} db @param {boolean} ownsDb @param {number} busyTimeoutMs */
-  constructor(db, ownsDb, busyTimeoutMs) {
+  /** @param {SqliteDatabase} db @param {boolean} ownsDb @param {number} busyTimeoutMs @param {string} prefix */
+  constructor(db, ownsDb, busyTimeoutMs, prefix) {
     this.db = db;
     this.ownsDb = ownsDb;
     this.busyTimeoutMs = busyTimeoutMs;
+    this.prefix = prefix;
+    this.sql = sqlFor(prefix);
+    let mutex = MUTEXES.get(db);
+    if (!mutex) MUTEXES.set(db, (mutex = new AsyncMutex()));
+    this.mutex = mutex;
     /** @type {Map<string, ReturnType<SqliteDatabase['prepare']>>} */
     this.statements = new Map();
   }
@@ -130,18 +143,45 @@ class SqliteDriver {
     }
   }
 
+  /**
+   * One write transaction around an async body (withinTransaction): BEGIN IMMEDIATE (a busy file
+   * retried as for every call), the body with its awaits, then COMMIT, or ROLLBACK when it throws.
+   * Inside a transaction the app opened on this connection itself, the body runs in it.
+   * @template T @param {() => Promise<T>} body @returns {Promise<T>}
+   */
+  async writeAsync(body) {
+    if (this.db.inTransaction) return body();
+    const begin = () => {
+      this.db.exec('BEGIN IMMEDIATE');
+    };
+    try {
+      begin();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      await this.#retryBusy(begin, Date.now());
+    }
+    try {
+      const result = await body();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
   init() {
-    const version = Number(this.#inTransaction('BEGIN', () => this.db.pragma('user_version', { simple: true })));
+    const version = Number(this.#inTransaction('BEGIN', () => schemaVersion(this.db, this.sql)));
     if (version > SCHEMA_VERSION) {
       throw storeError('unsupported-schema', `session database has schema ${version}; this version reads up to ${SCHEMA_VERSION}`);
     }
     if (version === SCHEMA_VERSION) return undefined;
     return this.#inTransaction('BEGIN IMMEDIATE', () => {
       // Another process may have migrated the file since the check above.
-      const now = Number(this.db.pragma('user_version', { simple: true }));
+      const now = schemaVersion(this.db, this.sql);
       if (now >= SCHEMA_VERSION) return;
-      for (const statement of schemaSteps(now)) this.db.exec(statement);
-      this.db.exec(SQL.setUserVersion);
+      for (const statement of schemaSteps(now, this.prefix)) this.db.exec(statement);
+      this.db.exec(this.sql.setUserVersion);
     });
   }
 
@@ -158,33 +198,33 @@ class SqliteDriver {
 
   /** @param {string} id */
   getSession(id) {
-    const r = this.stmt(SQL.selectSession).get(id);
+    const r = this.stmt(this.sql.selectSession).get(id);
     return r ? sessionRow(r) : null;
   }
 
   /** @param {string} appKey */
   getSessionByAppKey(appKey) {
-    const r = this.stmt(SQL.selectSessionByAppKey).get(appKey);
+    const r = this.stmt(this.sql.selectSessionByAppKey).get(appKey);
     return r ? sessionRow(r) : null;
   }
 
   listSessions() {
-    return this.stmt(SQL.selectSessions).all().map(sessionRow);
+    return this.stmt(this.sql.selectSessions).all().map(sessionRow);
   }
 
   /** @param {string} baseSessionId */
   listForks(baseSessionId) {
-    return this.stmt(SQL.selectForks).all(baseSessionId).map(sessionRow);
+    return this.stmt(this.sql.selectForks).all(baseSessionId).map(sessionRow);
   }
 
   /** @param {string} sessionId */
   getNodeJsons(sessionId) {
-    return this.stmt(SQL.selectNodes).all(sessionId).map((r) => r.json);
+    return this.stmt(this.sql.selectNodes).all(sessionId).map((r) => r.json);
   }
 
   /** @param {string} sessionId @param {number} seq @returns {import('./visible-rows.js').SeqRow[]} */
   getNodeRowsAfter(sessionId, seq) {
-    return this.stmt(SQL.selectNodeRowsAfter).all(sessionId, seq).map((r) => ({ seq: Number(r.seq), id: r.id, parentId: r.parent_id, json: r.json }));
+    return this.stmt(this.sql.selectNodeRowsAfter).all(sessionId, seq).map((r) => ({ seq: Number(r.seq), id: r.id, parentId: r.parent_id, json: r.json }));
   }
 
   /** Moves when another connection (another store's, another process's) committed to the file. */
@@ -194,40 +234,40 @@ class SqliteDriver {
 
   /** @param {string} sessionId @param {string} id @returns {NodeRow | null} */
   getNode(sessionId, id) {
-    const r = this.stmt(SQL.selectNode).get(sessionId, id);
+    const r = this.stmt(this.sql.selectNode).get(sessionId, id);
     return r ? { id: r.id, parentId: r.parent_id, kind: r.kind, json: r.json } : null;
   }
 
   /** @param {SessionRow} row */
   insertSession(row) {
-    this.stmt(SQL.insertSession).run(...sessionParams(row));
+    this.stmt(this.sql.insertSession).run(...sessionParams(row));
   }
 
   /** @param {string} sessionId @param {NodeRow} row @param {number} createdAt */
   insertNode(sessionId, row, createdAt) {
-    const seq = this.stmt(SQL.selectMaxSeq).get(sessionId).max_seq + 1;
-    this.stmt(SQL.insertNode).run(sessionId, row.id, row.parentId, row.kind, row.json, createdAt, seq);
+    const seq = this.stmt(this.sql.selectMaxSeq).get(sessionId).max_seq + 1;
+    this.stmt(this.sql.insertNode).run(sessionId, row.id, row.parentId, row.kind, row.json, createdAt, seq);
   }
 
   /** @param {string} sessionId @param {string | null} leafId @param {number} branchRevision @param {number} updatedAt */
   updateHead(sessionId, leafId, branchRevision, updatedAt) {
-    this.stmt(SQL.updateHead).run(leafId, branchRevision, updatedAt, sessionId);
+    this.stmt(this.sql.updateHead).run(leafId, branchRevision, updatedAt, sessionId);
   }
 
   /** @param {string} sessionId @param {string | null} title @param {string | null} appKey @param {number} updatedAt */
   updateInfo(sessionId, title, appKey, updatedAt) {
-    this.stmt(SQL.updateInfo).run(title, appKey, updatedAt, sessionId);
+    this.stmt(this.sql.updateInfo).run(title, appKey, updatedAt, sessionId);
   }
 
   /** @param {string} sessionId @param {string} id @param {string} json */
   updateNodeJson(sessionId, id, json) {
-    this.stmt(SQL.updateNodeJson).run(json, sessionId, id);
+    this.stmt(this.sql.updateNodeJson).run(json, sessionId, id);
   }
 
   /** @param {string} sessionId */
   deleteSession(sessionId) {
-    this.stmt(SQL.deleteNodes).run(sessionId);
-    this.stmt(SQL.deleteSession).run(sessionId);
+    this.stmt(this.sql.deleteNodes).run(sessionId);
+    this.stmt(this.sql.deleteSession).run(sessionId);
   }
 
   release() {
@@ -237,7 +277,18 @@ class SqliteDriver {
   }
 }
 
-/** Connections opened by stores, by the file's absolute path: one per file per process. */
+/**
+ * The schema version under the driver's prefix: PRAGMA user_version, or the prefix's row (0 while
+ * its table is missing).
+ * @param {SqliteDatabase} db @param {import('./schema.js').SessionSql} sql
+ */
+function schemaVersion(db, sql) {
+  if (sql.versionTableExists && !Number(db.prepare(sql.versionTableExists).get().n)) return 0;
+  const row = db.prepare(sql.userVersion).get();
+  return row ? Number(Object.values(row)[0]) : 0;
+}
+
+/** Connections opened by stores, by the file's absolute path and the table prefix: one per file and prefix per process. */
 /** @type {Map<string, SqliteDriver>} */
 const SHARED = new Map();
 
@@ -248,9 +299,9 @@ function mainFile(/** @type {SqliteDatabase} */ db) {
 }
 
 /** Whether the file's schema is newer than this version's (a read; a busy file reads as not newer). */
-function hasNewerSchema(/** @type {SqliteDatabase} */ db) {
+function hasNewerSchema(/** @type {SqliteDatabase} */ db, /** @type {string} */ prefix) {
   try {
-    return Number(db.pragma('user_version', { simple: true })) > SCHEMA_VERSION;
+    return schemaVersion(db, sqlFor(prefix)) > SCHEMA_VERSION;
   } catch (error) {
     if (!isBusy(error)) throw error;
     return false;
@@ -258,14 +309,14 @@ function hasNewerSchema(/** @type {SqliteDatabase} */ db) {
 }
 
 /**
- * @param {SqliteDatabase} db @param {number} busyTimeoutMs
+ * @param {SqliteDatabase} db @param {number} busyTimeoutMs @param {string} prefix
  */
-function configure(db, busyTimeoutMs) {
+function configure(db, busyTimeoutMs, prefix) {
   // A short blocking wait; longer waits are asynchronous retries (SqliteDriver#retryBusy).
   db.pragma(`busy_timeout = ${SQLITE_BUSY_WAIT_MS}`);
   // A file from a newer version is refused (SqliteDriver#init) before anything changes it: the
   // switch to WAL rewrites a rollback-journal file's header.
-  if (!hasNewerSchema(db)) {
+  if (!hasNewerSchema(db, prefix)) {
     try {
       db.pragma('journal_mode = WAL');
     } catch (error) {
@@ -316,6 +367,7 @@ export class SqliteStore extends SessionStoreBase {
     if (!Number.isFinite(busyTimeoutMs) || busyTimeoutMs < 0) {
       throw storeError('invalid-argument', 'SqliteStore: busyTimeoutMs must be a non-negative number');
     }
+    const prefix = tablePrefixOption('SqliteStore', opts.tablePrefix);
     let driver;
     if (typeof databaseOrClass === 'function') {
       const filename = filenameOrOptions;
@@ -323,20 +375,21 @@ export class SqliteStore extends SessionStoreBase {
         throw storeError('invalid-argument', 'SqliteStore: a file name is needed when the Database class is given');
       }
       const db = openDatabase(databaseOrClass, filename);
-      const key = mainFile(db);
+      const file = mainFile(db);
+      const key = file && `${prefix}\n${file}`;
       const shared = key ? SHARED.get(key) : undefined;
       if (shared) {
         db.close(); // opening takes no lock; the process keeps the connection it already has
         driver = shared;
       } else {
-        driver = new SqliteDriver(db, true, configure(db, busyTimeoutMs));
+        driver = new SqliteDriver(db, true, configure(db, busyTimeoutMs, prefix), prefix);
         if (key) {
           driver.key = key;
           SHARED.set(key, driver);
         }
       }
     } else if (databaseOrClass && typeof databaseOrClass.prepare === 'function') {
-      driver = new SqliteDriver(databaseOrClass, false, configure(databaseOrClass, busyTimeoutMs));
+      driver = new SqliteDriver(databaseOrClass, false, configure(databaseOrClass, busyTimeoutMs, prefix), prefix);
     } else {
       throw storeError('invalid-argument', 'SqliteStore: pass a better-sqlite3 Database or the Database class and a file name');
     }

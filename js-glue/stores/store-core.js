@@ -2,7 +2,7 @@
 // after the schema is ready, each a generator over driver calls in one read or write transaction,
 // and the reads every operation shares (a session's row, its visible nodes, a snapshot). Held in a
 // private field of SessionStoreBase: never exported by the package.
-import { drive } from './sequencing.js';
+import { AsyncMutex, drive } from './sequencing.js';
 import { randomId, storeError } from './nodes.js';
 import { visibleRows } from './visible-rows.js';
 
@@ -26,6 +26,7 @@ import { visibleRows } from './visible-rows.js';
  *   init(): Promise<void> | void,
  *   read<T>(body: () => T | Promise<T>): Promise<T> | T,
  *   write<T>(body: () => T | Promise<T>): Promise<T> | T,
+ *   writeAsync<T>(body: () => Promise<T>): Promise<T>,
  *   getSession(id: string): Promise<SessionRow | null> | SessionRow | null,
  *   getSessionByAppKey(appKey: string): Promise<SessionRow | null> | SessionRow | null,
  *   listSessions(): Promise<SessionRow[]> | SessionRow[],
@@ -42,6 +43,7 @@ import { visibleRows } from './visible-rows.js';
  *   deleteSession(sessionId: string): Promise<void> | void,
  *   release(): Promise<void> | void,
  * }} StoreDriver
+ * `writeAsync`: one write transaction around a body that awaits (withinTransaction: the app's statements and the store's).
  * `changeToken`: a value that moves when another connection committed (absent: nothing else writes).
  * @typedef {import('./visible-rows.js').SeqRow} SeqRow
  */
@@ -160,5 +162,58 @@ export class StoreCore {
     };
     yield this.driver.insertSession(row);
     return row;
+  }
+}
+
+/** The store's refusals: each is thrown by a check before the operation writes anything. */
+const REFUSED_BEFORE_WRITING = new Set([
+  'invalid-argument', 'invalid-node', 'invalid-session', 'duplicate-id', 'missing-parent', 'missing-leaf', 'unknown-session',
+  'unknown-node', 'session-exists', 'not-updatable', 'invalid-revision', 'session-moved', 'app-key-exists', 'has-forks',
+]);
+
+/**
+ * The core of a withinTransaction's `tx`: its operations run straight on the driver, inside the
+ * transaction the store opened (a nested driver transaction would wait for that one: Zotero's
+ * executeTransaction times out), one at a time in call order, and only until the callback settled.
+ */
+export class JoinedCore extends StoreCore {
+  /** Set when fn settled: later calls through `tx` are refused (`transaction-closed`). */
+  ended = false;
+  /** A driver error inside an operation: its writes may be partial, so the transaction must not commit. */
+  /** @type {unknown} */
+  failure = undefined;
+  #queue = new AsyncMutex();
+
+  /**
+   * @template T
+   * @param {() => Promise<T> | T} job
+   * @returns {Promise<T>}
+   */
+  exclusive(job) {
+    if (this.ended) return Promise.reject(storeError('transaction-closed', 'the withinTransaction callback has already ended: tx is only valid during it'));
+    return this.#queue.run(job);
+  }
+
+  /** @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T>} */
+  read(op) {
+    return this.exclusive(() => drive(op()));
+  }
+
+  /** @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T>} */
+  write(op) {
+    return this.exclusive(async () => {
+      try {
+        return await drive(op());
+      } catch (error) {
+        // The store's own refusals come before its writes; anything else may have written part.
+        if (!REFUSED_BEFORE_WRITING.has(/** @type {any} */ (error)?.code)) this.failure ??= error;
+        throw error;
+      }
+    });
+  }
+
+  /** Resolves once every operation started through `tx` has settled. */
+  settled() {
+    return this.#queue.drain();
   }
 }

@@ -14,11 +14,14 @@
 //   holds only its own statements, and store.transaction's callback runs outside it (its
 //   writes are buffered and applied with a re-check, see SessionStoreBase#transaction).
 //   A TimeoutError (another part of the plugin holding a transaction) becomes `store-busy`.
-// - A nested executeTransaction deadlocks until that timeout: no store method calls another.
+// - A nested executeTransaction deadlocks until that timeout: no store method calls another, and
+//   the app writes together with the store through store.withinTransaction (the store opens the
+//   transaction, the app's statements and `tx` run inside it), never the other way round.
+// - The app's own tables may share the database: every name here is under the tablePrefix option.
 // - Statements run on the connection while a transaction is open become part of it: all
 //   store calls go through the store's mutex, and reads wait for a running store write.
 
-import { MAX_BOUND_PARAMETERS, SCHEMA_VERSION, SQL, schemaSteps, sessionParams, sessionRow } from './schema.js';
+import { MAX_BOUND_PARAMETERS, SCHEMA_VERSION, schemaSteps, sessionParams, sessionRow, sqlFor, tablePrefixOption } from './schema.js';
 import { SessionStoreBase } from './base.js';
 import { AsyncMutex } from './sequencing.js';
 import { storeError } from './nodes.js';
@@ -36,6 +39,14 @@ import { storeError } from './nodes.js';
  * }} ZoteroDBConnectionLike
  */
 /** @typedef {ZoteroDBConnectionLike} ZoteroDBConnection */
+/**
+ * @typedef {object} ZoteroDBStoreOptions
+ * @property {boolean} [closeConnection] close() also closes the connection (with the last store on it).
+ * @property {string} [tablePrefix] Written before every table and index name (e.g. 'myplugin_'), so the
+ *   store can live in a database that holds the app's own tables; letters, digits and _, at most 32
+ *   characters, not starting with a digit or `sqlite_` (else `invalid-options`). Default '': the
+ *   tables `sessions` and `nodes`, as before.
+ */
 
 /**
  * Zotero-safe parameters: no booleans, no undefined, no more than 999.
@@ -53,15 +64,24 @@ function isTimeout(error) {
   return /** @type {{ name?: unknown } | null | undefined} */ (error)?.name === 'TimeoutError';
 }
 
+/**
+ * What the stores on one connection share, whatever their table prefix: one queue of store calls
+ * (statements issued while a transaction is open join it, so no store call may run inside another's),
+ * and the count of stores, so the last to close may close the connection.
+ * @typedef {{ mutex: AsyncMutex, users: number, closeConnection: boolean, drivers: Map<string, ZoteroDriver> }} SharedConnection
+ */
+
 class ZoteroDriver {
-  mutex = new AsyncMutex();
-  /** Stores using this connection; the last one to close may close it. */
+  /** Stores using this driver (this connection and prefix). */
   users = 0;
 
-  /** @param {ZoteroDBConnection} db @param {boolean} closeConnection */
-  constructor(db, closeConnection) {
+  /** @param {ZoteroDBConnection} db @param {SharedConnection} shared @param {string} prefix */
+  constructor(db, shared, prefix) {
     this.db = db;
-    this.closeConnection = closeConnection;
+    this.shared = shared;
+    this.mutex = shared.mutex;
+    this.prefix = prefix;
+    this.sql = sqlFor(prefix);
   }
 
   /** @template T @param {() => T | Promise<T>} body */
@@ -75,9 +95,26 @@ class ZoteroDriver {
       return await this.db.executeTransaction(async () => body());
     } catch (error) {
       if (!isTimeout(error)) throw error;
-      throw storeError('store-busy', `the session database is held by another transaction: ${/** @type {any} */ (error).message}`, {
-        retryable: true,
+      throw busy(error);
+    }
+  }
+
+  /**
+   * One executeTransaction around an async body (withinTransaction): the app's statements and the
+   * store's commit or roll back together. A TimeoutError from inside the body is the app's (e.g. a
+   * nested executeTransaction) and is passed on as it is.
+   * @template T @param {() => Promise<T>} body @returns {Promise<T>}
+   */
+  async writeAsync(body) {
+    let started = false;
+    try {
+      return await this.db.executeTransaction(async () => {
+        started = true;
+        return body();
       });
+    } catch (error) {
+      if (started || !isTimeout(error)) throw error;
+      throw busy(error);
     }
   }
 
@@ -93,60 +130,67 @@ class ZoteroDriver {
     await this.db.queryAsync(sql, values.length ? params(values) : undefined);
   }
 
+  /** The schema version: 0 for a database without the store's tables under this prefix. */
+  async version() {
+    const sql = this.sql;
+    if (sql.versionTableExists && !Number(await this.db.valueQueryAsync(sql.versionTableExists))) return 0;
+    return Number(await this.db.valueQueryAsync(sql.userVersion)); // valueQueryAsync: false for no row
+  }
+
   async init() {
-    const version = Number(await this.db.valueQueryAsync(SQL.userVersion));
+    const version = await this.version();
     if (version > SCHEMA_VERSION) {
       throw storeError('unsupported-schema', `session database has schema ${version}; this version reads up to ${SCHEMA_VERSION}`);
     }
     if (version === SCHEMA_VERSION) return;
     await this.write(async () => {
-      const now = Number(await this.db.valueQueryAsync(SQL.userVersion));
+      const now = await this.version();
       if (now >= SCHEMA_VERSION) return;
-      for (const statement of schemaSteps(now)) await this.run(statement);
-      await this.run(SQL.setUserVersion);
+      for (const statement of schemaSteps(now, this.prefix)) await this.run(statement);
+      await this.run(this.sql.setUserVersion);
     });
   }
 
   /** @param {string} id */
   async getSession(id) {
-    const rows = await this.rows(SQL.selectSession, [id]);
+    const rows = await this.rows(this.sql.selectSession, [id]);
     return rows.length ? sessionRow(rows[0]) : null;
   }
 
   /** @param {string} appKey */
   async getSessionByAppKey(appKey) {
-    const rows = await this.rows(SQL.selectSessionByAppKey, [appKey]);
+    const rows = await this.rows(this.sql.selectSessionByAppKey, [appKey]);
     return rows.length ? sessionRow(rows[0]) : null;
   }
 
   async listSessions() {
-    return (await this.rows(SQL.selectSessions)).map(sessionRow);
+    return (await this.rows(this.sql.selectSessions)).map(sessionRow);
   }
 
   /** @param {string} baseSessionId */
   async listForks(baseSessionId) {
-    return (await this.rows(SQL.selectForks, [baseSessionId])).map(sessionRow);
+    return (await this.rows(this.sql.selectForks, [baseSessionId])).map(sessionRow);
   }
 
   /** @param {string} sessionId */
   async getNodeJsons(sessionId) {
-    return (await this.rows(SQL.selectNodes, [sessionId])).map((r) => String(r.json));
+    return (await this.rows(this.sql.selectNodes, [sessionId])).map((r) => String(r.json));
   }
 
   /** @param {string} sessionId @param {number} seq */
   async getNodeRowsAfter(sessionId, seq) {
-    const rows = await this.rows(SQL.selectNodeRowsAfter, [sessionId, seq]);
+    const rows = await this.rows(this.sql.selectNodeRowsAfter, [sessionId, seq]);
     return rows.map((r) => ({ seq: Number(r.seq), id: String(r.id), parentId: r.parent_id ?? null, json: String(r.json) }));
   }
 
   /** Moves when another connection committed to the file. */
   async changeToken() {
-    return Number(await this.db.valueQueryAsync(SQL.dataVersion));
+    return Number(await this.db.valueQueryAsync(this.sql.dataVersion));
   }
 
   /** @param {string} sessionId @param {string} id @returns {Promise<NodeRow | null>} */
   async getNode(sessionId, id) {
-    const rows = await this.rows(SQL.selectNode, [sessionId, id]);
+    const rows = await this.rows(this.sql.selectNode, [sessionId, id]);
     if (!rows.length) return null;
     const r = rows[0];
     return { id: r.id, parentId: r.parent_id, kind: r.kind, json: r.json };
@@ -154,49 +198,57 @@ class ZoteroDriver {
 
   /** @param {SessionRow} row */
   async insertSession(row) {
-    await this.run(SQL.insertSession, sessionParams(row));
+    await this.run(this.sql.insertSession, sessionParams(row));
   }
 
   /** @param {string} sessionId @param {NodeRow} row @param {number} createdAt */
   async insertNode(sessionId, row, createdAt) {
-    const maxSeq = Number(await this.db.valueQueryAsync(SQL.selectMaxSeq, params([sessionId])));
-    await this.run(SQL.insertNode, [sessionId, row.id, row.parentId, row.kind, row.json, createdAt, maxSeq + 1]);
+    const maxSeq = Number(await this.db.valueQueryAsync(this.sql.selectMaxSeq, params([sessionId])));
+    await this.run(this.sql.insertNode, [sessionId, row.id, row.parentId, row.kind, row.json, createdAt, maxSeq + 1]);
   }
 
   /** @param {string} sessionId @param {string | null} leafId @param {number} branchRevision @param {number} updatedAt */
   async updateHead(sessionId, leafId, branchRevision, updatedAt) {
-    await this.run(SQL.updateHead, [leafId, branchRevision, updatedAt, sessionId]);
+    await this.run(this.sql.updateHead, [leafId, branchRevision, updatedAt, sessionId]);
   }
 
   /** @param {string} sessionId @param {string} id @param {string} json */
   async updateNodeJson(sessionId, id, json) {
-    await this.run(SQL.updateNodeJson, [json, sessionId, id]);
+    await this.run(this.sql.updateNodeJson, [json, sessionId, id]);
   }
 
   /** @param {string} sessionId @param {string | null} title @param {string | null} appKey @param {number} updatedAt */
   async updateInfo(sessionId, title, appKey, updatedAt) {
-    await this.run(SQL.updateInfo, [title, appKey, updatedAt, sessionId]);
+    await this.run(this.sql.updateInfo, [title, appKey, updatedAt, sessionId]);
   }
 
   /** @param {string} sessionId */
   async deleteSession(sessionId) {
-    await this.run(SQL.deleteNodes, [sessionId]);
-    await this.run(SQL.deleteSession, [sessionId]);
+    await this.run(this.sql.deleteNodes, [sessionId]);
+    await this.run(this.sql.deleteSession, [sessionId]);
   }
 
   async release() {
-    if (--this.users > 0) return;
-    DRIVERS.delete(this.db);
-    if (this.closeConnection && typeof this.db.closeDatabase === 'function') await this.db.closeDatabase();
+    this.users--;
+    if (--this.shared.users > 0) return;
+    CONNECTIONS.delete(this.db);
+    if (this.shared.closeConnection && typeof this.db.closeDatabase === 'function') await this.db.closeDatabase();
   }
 }
 
 /**
- * One driver (and so one queue of store calls) per connection: two stores on one connection
- * never read inside each other's open transaction.
- * @type {WeakMap<ZoteroDBConnection, ZoteroDriver>}
+ * One driver per connection and table prefix, one queue of store calls per connection: two stores
+ * on one connection never read inside each other's open transaction.
+ * @type {WeakMap<ZoteroDBConnection, SharedConnection>}
  */
-const DRIVERS = new WeakMap();
+const CONNECTIONS = new WeakMap();
+
+/** @param {unknown} error */
+function busy(error) {
+  return storeError('store-busy', `the session database is held by another transaction: ${/** @type {any} */ (error).message}`, {
+    retryable: true,
+  });
+}
 
 /**
  * SessionStore on a Zotero.DBConnection (or anything with its queryAsync / valueQueryAsync /
@@ -210,19 +262,27 @@ export class ZoteroDBStore extends SessionStoreBase {
 
   /**
    * @param {ZoteroDBConnection} db
-   * @param {{ closeConnection?: boolean }} [options] closeConnection: close() also closes the connection
+   * @param {ZoteroDBStoreOptions} [options]
    */
   constructor(db, options = {}) {
     if (!db || typeof db.queryAsync !== 'function' || typeof db.executeTransaction !== 'function') {
       throw storeError('invalid-argument', 'ZoteroDBStore: pass a Zotero.DBConnection');
     }
-    let driver = DRIVERS.get(db);
-    if (!driver) {
-      driver = new ZoteroDriver(db, false);
-      DRIVERS.set(db, driver);
+    if (typeof options !== 'object' || options === null) throw storeError('invalid-options', 'ZoteroDBStore: options must be an object');
+    const prefix = tablePrefixOption('ZoteroDBStore', options.tablePrefix);
+    let shared = CONNECTIONS.get(db);
+    if (!shared) {
+      shared = { mutex: new AsyncMutex(), users: 0, closeConnection: false, drivers: new Map() };
+      CONNECTIONS.set(db, shared);
+    }
+    let driver = shared.drivers.get(prefix);
+    if (!driver || driver.users === 0) {
+      driver = new ZoteroDriver(db, shared, prefix);
+      shared.drivers.set(prefix, driver);
     }
     driver.users++;
-    if (options.closeConnection === true) driver.closeConnection = true;
+    shared.users++;
+    if (options.closeConnection === true) shared.closeConnection = true;
     super(driver);
     this.#db = db;
   }

@@ -45,6 +45,7 @@ import {
   serialize,
   sessionCacheKey,
   sessionFromMessages,
+  sessionSchemaStatements,
   summaryRequest,
   unloadCompaction,
   usageMetadata,
@@ -92,12 +93,14 @@ import type {
   SqliteStoreOptions,
   StoreError,
   StoreErrorCode,
+  StoreInTransaction,
   StoreTx,
   SubmitResult,
   Summarize,
   SummaryRepair,
   SummaryRequest,
   ZoteroDBConnectionLike,
+  ZoteroDBStoreOptions,
 } from 'bibgenie-compaction';
 import * as main from 'bibgenie-compaction';
 import * as slim from 'bibgenie-compaction/slim';
@@ -151,6 +154,7 @@ export const MAIN_EXPORTS = {
   serialize,
   sessionCacheKey,
   sessionFromMessages,
+  sessionSchemaStatements,
   summaryRequest,
   unloadCompaction,
   usageMetadata,
@@ -203,6 +207,7 @@ export const SLIM_EXPORTS = {
   serialize: slim.serialize,
   sessionCacheKey: slim.sessionCacheKey,
   sessionFromMessages: slim.sessionFromMessages,
+  sessionSchemaStatements: slim.sessionSchemaStatements,
   summaryRequest: slim.summaryRequest,
   unloadCompaction: slim.unloadCompaction,
   usageMetadata: slim.usageMetadata,
@@ -503,6 +508,21 @@ const busyAware = new SqliteStore(Database, 'sessions.sqlite', { busyTimeoutMs: 
 const busyAwareOnDb = new SqliteStore(new Database(':memory:'), { busyTimeoutMs: 0 });
 const zoteroOwned = new ZoteroDBStore(new Zotero.DBConnection('my-plugin-sessions'), { closeConnection: true });
 console.log(busyAware, busyAwareOnDb, zoteroOwned);
+// The store beside the app's own tables, and a write of the app's and the store's in one transaction.
+const zoteroPrefixed = new ZoteroDBStore(new Zotero.DBConnection('my-plugin'), { tablePrefix: 'myplugin_' } satisfies ZoteroDBStoreOptions);
+const sqlitePrefixed = new SqliteStore(Database, 'app.sqlite', { tablePrefix: 'myplugin_', busyTimeoutMs: 1000 });
+const prefixedSchema: string[] = sessionSchemaStatements('myplugin_');
+async function appAndStoreTogether(store: SessionStoreBase): Promise<number> {
+  const branchRevision: number = await store.withinTransaction(async (tx: StoreInTransaction) => {
+    await zoteroPrefixed.connection.queryAsync('INSERT INTO chats (id, title) VALUES (?, ?)', ['c1', 'A chat']);
+    const head: SessionHead = await tx.appendMessage('s1', { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] });
+    // @ts-expect-error tx opens no transaction of its own
+    await tx.transaction('s1', async () => undefined);
+    return head.branchRevision;
+  });
+  return branchRevision;
+}
+console.log(zoteroPrefixed, sqlitePrefixed, prefixedSchema, appAndStoreTogether);
 // @ts-expect-error listSessions({ details: true }) lists SessionInfo, not ids
 const wrongIds: Promise<string[]> = memory.listSessions({ details: true });
 // @ts-expect-error getOrCreateSession needs an appKey

@@ -330,6 +330,13 @@ test('ZoteroDBStore on the real connection: a tool result, retry, edit and fork'
   assert.deepEqual(scenario('fork'), { head: [true, 0], forkIsChain: true, sourceUnchanged: true, problems: 0 });
 });
 
+test('ZoteroDBStore on the real connection: under a table prefix beside the app table, the app row and the store writes in one transaction', () => {
+  assert.deepEqual(scenario('appTable'), {
+    chats: ['c1'], thrown: 'app failed', unchanged: true,
+    tables: ['myplugin_nodes', 'myplugin_schema_version', 'myplugin_sessions'], nodes: ['p-u1'], apart: true,
+  });
+});
+
 test('ZoteroDBStore on the real connection: a failing transaction is rolled back', () => {
   assert.deepEqual(scenario('failedTransaction'), { thrown: 'boom', unchanged: true });
 });

@@ -289,6 +289,37 @@ var bibgenieChecks = (() => {
     });
 
     await step(r, 'fileChecks', async () => fileChecks(db, s, await s.listSessions()));
+
+    // The store beside the app's own table under a prefix, the app's row and the store's writes in
+    // one transaction (issue 41): real db.js rules and Sqlite.sys.mjs underneath.
+    await step(r, 'appTable', async () => {
+      const p = new C.ZoteroDBStore(db, { tablePrefix: 'myplugin_' });
+      await db.queryAsync('CREATE TABLE IF NOT EXISTS chats (id TEXT PRIMARY KEY, title TEXT)');
+      await p.createSession({ sessionId: 'chat' }); // the unprefixed tables have a 'chat' too
+      await p.withinTransaction(async (tx) => {
+        await db.queryAsync('INSERT INTO chats (id, title) VALUES (?, ?)', ['c1', 'kept']);
+        await tx.appendMessage('chat', user('p-u1', 'Kept with its row'));
+      });
+      const before = JSON.stringify(await p.load('chat'));
+      let thrown = null;
+      try {
+        await p.withinTransaction(async (tx) => {
+          await db.queryAsync('INSERT INTO chats (id, title) VALUES (?, ?)', ['c2', 'lost']);
+          await tx.appendMessage('chat', assistant('p-a1', 'Lost with its row'));
+          throw new Error('app failed');
+        });
+      } catch (error) {
+        thrown = error.message;
+      }
+      const chats = (await db.queryAsync('SELECT id FROM chats ORDER BY id')).map((row) => row.id);
+      // (Sqlite.sys.mjs refuses a LIKE without bindings: filtered here instead.)
+      const tables = (await db.queryAsync("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
+        .map((row) => row.name).filter((name) => name.startsWith('myplugin_'));
+      const unchanged = JSON.stringify(await p.load('chat')) === before;
+      const apart = !(await s.load('chat')).nodes.some((n) => n.id.startsWith('p-'));
+      await p.close();
+      return { chats, thrown, unchanged, tables, nodes: JSON.parse(before).nodes.map((n) => n.id), apart };
+    });
     await db.closeDatabase();
     return JSON.stringify(r);
   }
