@@ -25,7 +25,7 @@ pub fn serialize_messages(
     Ok(serialize_ui_messages(&messages, &options)?)
 }
 
-/// `summaryRequest(session, plan, model, { items }?) -> { system, prompt, maxOutputTokens, ledger, history, previousSummary?, itemIds? }`.
+/// `summaryRequest(session, plan, model, { items }?) -> { system, prompt, maxOutputTokens, ledger, history, previousSummary?, userWords, citedPages, itemIds }`.
 #[wasm_bindgen(js_name = summaryRequest, unchecked_return_type = "SummaryRequest")]
 pub fn summary_request(
     #[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue,
@@ -42,8 +42,8 @@ pub fn summary_request(
 
 /// The `items` of `summaryRequest` options (`invalid-options` for a malformed map).
 pub fn resolved_items_from_js(options: &JsValue) -> Result<ResolvedItems, JsValue> {
-    let options: Option<SummaryRequestOptions> = from_js_optional(options, ErrorCode::InvalidOptions)?;
-    Ok(options.map(|o| o.resolved()).transpose()?.unwrap_or_default())
+    let options: Option<Value> = from_js_optional(options, ErrorCode::InvalidOptions)?;
+    Ok(options.map(|o| SummaryRequestOptions::resolved_from_value(&o)).transpose()?.unwrap_or_default())
 }
 
 /// `extractiveSummary(request) -> string`: the eight sections filled without a model.

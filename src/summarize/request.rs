@@ -52,8 +52,9 @@ pub struct SummaryRequest {
     #[serde(default)]
     pub cited_pages: Vec<CitedPage>,
     /// Numeric item ids (`itemId`, `itemID`, `contextItemId`) in the newly summarized messages that no
-    /// resolved item maps to a key: what the runner asks the app's `resolveItem` for.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// resolved item maps to a key: what the runner asks the app's `resolveItem` for. Not read back
+    /// (`extractiveSummary` has no use for it).
+    #[serde(default, skip_deserializing)]
     pub item_ids: Vec<u64>,
 }
 
@@ -70,17 +71,31 @@ pub struct SummaryRequestOptions {
 }
 
 impl SummaryRequestOptions {
-    /// The items by numeric id; `invalid-options` for a name that is not a positive integer.
-    pub fn resolved(&self) -> Result<ResolvedItems> {
+    /// The items of options JSON, read from the tree (no deserializer of its own in the wasm);
+    /// `invalid-options` for a malformed map.
+    pub fn resolved_from_value(options: &serde_json::Value) -> Result<ResolvedItems> {
         let mut resolved = ResolvedItems::new();
-        for (id, item) in self.items.iter().flatten() {
-            let number = id.parse::<u64>().ok().filter(|n| *n > 0 && n.to_string() == *id).ok_or_else(|| {
-                Error::new(ErrorCode::InvalidOptions, format!("summaryRequest options.items: {id:?} is not a positive integer item id"))
-            })?;
-            resolved.insert(number, item.clone());
+        let items = match options.get("items") {
+            None | Some(serde_json::Value::Null) => return Ok(resolved),
+            Some(items) => items.as_object().ok_or_else(invalid_items)?,
+        };
+        for (id, item) in items {
+            // Only the canonical decimal form: "012" or "1e3" would name another id than the app meant.
+            let number = id.parse::<u64>().ok().filter(|n| *n > 0 && n.to_string() == *id).ok_or_else(invalid_items)?;
+            let library_id = item.get("libraryID").and_then(serde_json::Value::as_u64).ok_or_else(invalid_items)?;
+            let key = item.get("key").and_then(serde_json::Value::as_str).ok_or_else(invalid_items)?;
+            resolved.insert(number, ResolvedItem { library_id, key: key.to_string() });
         }
         Ok(resolved)
     }
+}
+
+/// One message for every defect of `items`: a few bytes of wasm instead of one text per defect.
+fn invalid_items() -> Error {
+    Error::new(
+        ErrorCode::InvalidOptions,
+        "summaryRequest options.items must be { [itemID]: { libraryID, key } }: positive integer ids, a non-negative integer libraryID, a string key",
+    )
 }
 
 /// The system prompt of every summary request.
@@ -313,5 +328,24 @@ mod tests {
         let nonce = random_hex(NONCE_BYTES).unwrap();
         assert_eq!(nonce.len(), 32);
         assert!(nonce.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')));
+    }
+
+    #[test]
+    fn resolved_items_options() {
+        use serde_json::json;
+        let read = |v: serde_json::Value| SummaryRequestOptions::resolved_from_value(&v);
+        let resolved = read(json!({ "items": { "123": { "libraryID": 1, "key": "WXYZ2345" } } })).unwrap();
+        assert_eq!(resolved.get(&123).map(|i| (i.library_id, i.key.as_str())), Some((1, "WXYZ2345")));
+        assert_eq!(read(json!({})).unwrap(), ResolvedItems::new());
+        for bad in [
+            json!({ "items": [] }),
+            json!({ "items": { "abc": { "libraryID": 1, "key": "WXYZ2345" } } }),
+            json!({ "items": { "0": { "libraryID": 1, "key": "WXYZ2345" } } }),
+            json!({ "items": { "012": { "libraryID": 1, "key": "WXYZ2345" } } }),
+            json!({ "items": { "5": { "libraryID": -1, "key": "WXYZ2345" } } }),
+            json!({ "items": { "5": { "libraryID": 1 } } }),
+        ] {
+            assert_eq!(read(bad.clone()).unwrap_err().code, ErrorCode::InvalidOptions, "{bad}");
+        }
     }
 }

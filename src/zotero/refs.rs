@@ -7,7 +7,6 @@
 //! `?page=N` and `annotation=KEY`. A key is exactly eight characters of Zotero's alphabet; anything
 //! longer, another scheme, or `zotero://` glued to a word is not a link.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -36,8 +35,38 @@ pub struct ResolvedItem {
     pub key: String,
 }
 
-/// Numeric item ids resolved by the app, by id.
-pub type ResolvedItems = BTreeMap<u64, ResolvedItem>;
+/// Numeric item ids resolved by the app, by id. A list, not a map: a folded range names a few ids,
+/// and a `BTreeMap` of its own would add kilobytes to the wasm.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ResolvedItems(Vec<(u64, ResolvedItem)>);
+
+impl ResolvedItems {
+    pub fn new() -> ResolvedItems {
+        ResolvedItems::default()
+    }
+
+    /// Adds or replaces the item of `id`.
+    pub fn insert(&mut self, id: u64, item: ResolvedItem) {
+        match self.0.iter_mut().find(|(known, _)| *known == id) {
+            Some(entry) => entry.1 = item,
+            None => self.0.push((id, item)),
+        }
+    }
+
+    pub fn get(&self, id: &u64) -> Option<&ResolvedItem> {
+        self.0.iter().find(|(known, _)| known == id).map(|(_, item)| item)
+    }
+}
+
+impl<const N: usize> From<[(u64, ResolvedItem); N]> for ResolvedItems {
+    fn from(items: [(u64, ResolvedItem); N]) -> ResolvedItems {
+        let mut resolved = ResolvedItems::new();
+        for (id, item) in items {
+            resolved.insert(id, item);
+        }
+        resolved
+    }
+}
 
 /// Whether `text` is a Zotero key: exactly eight letters of [`KEY_ALPHABET`].
 pub fn is_zotero_key(text: &str) -> bool {

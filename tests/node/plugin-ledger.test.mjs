@@ -72,7 +72,7 @@ test('compact(): itemId 123 resolved and an open-pdf link give two ledger entrie
   assert.deepEqual(calls, [123], 'asked once, only for the folded range (never 999)');
   // The summarizer saw the resolved key too, and no id is left to resolve.
   assert.equal(lookupLedger(requests[0].request.ledger, { key: 'WXYZ2345' }).length, 1);
-  assert.equal(requests[0].request.itemIds, undefined);
+  assert.deepEqual(requests[0].request.itemIds, []);
   // The stored checkpoint is the one answered.
   const stored = (await store.load(sessionId)).nodes.find((n) => n.id === outcome.checkpoint.id);
   assert.deepEqual(stored.checkpoint.ledger, outcome.checkpoint.checkpoint.ledger);

@@ -363,7 +363,7 @@ lookupLedger(ledger, { kind: 'book' });
 const resolvedItem: ResolvedItem = { libraryID: 1, key: 'WXYZ2345' };
 const requestOptions: SummaryRequestOptions = { items: { 123: resolvedItem } };
 const resolvedRequest: SummaryRequest = summaryRequest(session, manual, model, requestOptions);
-const stillUnresolved: number[] = resolvedRequest.itemIds ?? [];
+const stillUnresolved: number[] = resolvedRequest.itemIds;
 const groupOf: number | undefined = resolvedRequest.ledger.entries[0]?.groupID ?? resolvedRequest.ledger.entries[0]?.libraryID;
 // @ts-expect-error a resolved item's libraryID is a number
 const badItem: ResolvedItem = { libraryID: '1', key: 'WXYZ2345' };
