@@ -8,8 +8,8 @@ export type {
   CarriedRegisters, Checkpoint, CheckpointNode, CitedPage, CommitCheck, CommitRefusal, CompactionCost,
   CompactionError, CompactionMode, Draft, EditTarget, ErrorCode, Estimate, EstimateOptions, ForkCheck,
   ForkRefusal, InitInput, InitOutput, LedgerEntry, LedgerKind, LedgerQuery, MessageNode, ModelProfile,
-  Overhead, Plan, PlanOptions, PlanReason, ProblemCode, Projection, ResourceLedger, RetryTarget, SendDecision,
-  SerializeOptions, Session, SessionNode, SessionStore, StoreTx, Summarize, SummaryRepair, SummaryRequest, SyncInitInput,
+  Overhead, Plan, PlanOptions, PlanReason, ProblemCode, Projection, ResolvedItem, ResourceLedger, RetryTarget, SendDecision,
+  SerializeOptions, Session, SessionNode, SessionStore, StoreTx, Summarize, SummaryRepair, SummaryRequest, SummaryRequestOptions, SyncInitInput,
   UserWords, WasmBytes, WasmMemory, WasmModule, WasmTable,
 } from './bibgenie_compaction.js';
 export type {
@@ -17,6 +17,7 @@ export type {
 } from './stores/base.js';
 export type { SqliteDatabaseLike, SqliteStoreOptions } from './stores/sqlite-store.js';
 export type { CompactOptions, CompactStatus, CompactOutcome } from './compaction/runner.js';
+export type { ResolveItem } from './compaction/resolve-items.js';
 export type { ZoteroDBConnectionLike, ZoteroDBStoreOptions } from './stores/zotero-db-store.js';
 export type {
   CompactionState, SubmitResult, ControllerAction, SubmitOptions, CompactionControllerOptions,

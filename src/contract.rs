@@ -17,7 +17,8 @@ use crate::ledger::{LedgerEntry, LedgerKind, LedgerQuery, ResourceLedger};
 use crate::plan::{Breakpoint, CacheProfile, CacheReport, CompactionCost, Plan, SendDecision};
 use crate::projection::Projection;
 use crate::session::{Basis, Branch, Checkpoint, CitedPage, EditTarget, Message, Mode, Node, Problem, RetryTarget, Session, UserWords};
-use crate::summarize::{RepairKind, SerializeOptions, SummaryRepair, SummaryRequest};
+use crate::summarize::{RepairKind, SerializeOptions, SummaryRepair, SummaryRequest, SummaryRequestOptions};
+use crate::zotero::ResolvedItem;
 
 /// The declarations no Rust type defines: `ErrorCode` (build/error-codes.mjs writes its union from
 /// `src/error.rs`), the checkpoint node (the Rust `Node` reads it apart), the options read field by
@@ -134,6 +135,8 @@ pub fn contract_declarations() -> String {
         declaration::<SummaryRequest>(&config),
         declaration::<RepairKind>(&config),
         declaration::<SummaryRepair>(&config),
+        declaration::<ResolvedItem>(&config),
+        declaration::<SummaryRequestOptions>(&config),
     ];
     format!(
         "// Generated from the Rust types of src/ by src/contract.rs (ts-rs): do not edit.\n{HAND_WRITTEN}\n{}",
@@ -149,7 +152,7 @@ fn contract() {
         "Session", "SessionNode", "MessageNode", "CheckpointNode", "ModelProfile", "Plan", "PlanOptions", "Estimate",
         "SummaryRequest", "Projection", "BranchReadResult", "BranchProblem", "RetryTarget", "EditTarget", "ForkCheck",
         "CommitCheck", "CacheBreakpoints", "Capacity", "CacheProfile", "CacheProfileName", "ResourceLedger",
-        "LedgerEntry", "LedgerQuery", "SummaryRepair",
+        "LedgerEntry", "LedgerQuery", "SummaryRepair", "ResolvedItem", "SummaryRequestOptions",
     ] {
         assert!(text.contains(&format!("export type {name} ")) || text.contains(&format!("export interface {name} ")), "{name} is not declared");
     }

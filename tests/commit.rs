@@ -196,6 +196,8 @@ fn the_checkpoint_node_follows_the_plan() {
             label: Some("Attention Is All You Need".into()),
             parent_key: None,
             detail: Some("journalArticle".into()),
+            library_id: None,
+            group_id: None,
         }],
     };
     let node = checkpoint_node(&plan(), &summary(), &ledger, "ckpt_test").expect("a valid checkpoint");

@@ -11,7 +11,7 @@ import { requestOverhead } from './overhead.js';
 
 /**
  * `{ controller, transport }` of a chat session: the controller's options (`store`, `sessionId`,
- * `model`, `summarize`, `onStatus`, `cache`, `now`, `backgroundCompaction`) and the transport's
+ * `model`, `summarize`, `onStatus`, `cache`, `now`, `backgroundCompaction`, `resolveItem`) and the transport's
  * (`streamResponse`, `system`, `tools`, `promptCache`, ...) in one object. The controller counts the
  * request's `system` and `tools` too (a manual compaction plans with them).
  * @template {UIMessage} [UI_MESSAGE=UIMessage]
@@ -20,10 +20,10 @@ import { requestOverhead } from './overhead.js';
  */
 export function createChat(options) {
   if (!options || typeof options !== 'object') throw Object.assign(new Error('createChat: options must be an object'), { code: 'invalid-options' });
-  const { store, sessionId, model, summarize, onStatus, cache, now, backgroundCompaction, ...turn } = options;
+  const { store, sessionId, model, summarize, onStatus, cache, now, backgroundCompaction, resolveItem, ...turn } = options;
   const overhead = requestOverhead(/** @type {any} */ (turn));
   const controller = new CompactionController({
-    store, sessionId, model, summarize, onStatus, cache, now, backgroundCompaction, ...(overhead === undefined ? {} : { overhead }),
+    store, sessionId, model, summarize, onStatus, cache, now, backgroundCompaction, resolveItem, ...(overhead === undefined ? {} : { overhead }),
   });
   const transport = new CompactionChatTransport({ ...turn, controller });
   return { controller, transport };

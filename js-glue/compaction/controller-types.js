@@ -7,6 +7,7 @@ export {};
  * @import { CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CompactionMode, Draft, ModelProfile, Overhead, Plan, SessionStore, Summarize, SummaryRequest } from '../bibgenie_compaction.js'
  * @import { AbortSignalLikeController } from '../util/abort-signal.js'
  * @import { CompactOutcome } from './runner.js'
+ * @import { ResolveItem } from './resolve-items.js'
  */
 /**
  * The controller's state: `idle` (with the last outcome), `compacting` (with `cancel` and, for a status
@@ -54,6 +55,7 @@ export {};
  * @property {CacheProfile} [cache] The provider's prompt cache: plans report `cache` and `cost`, and a cold cache compacts from 3/4 of the threshold.
  * @property {() => number} [now] The clock (default `Date.now`): the cache state, and the `createdAt` the transport stamps on a response.
  * @property {boolean} [backgroundCompaction] With `cache`: run the automatic check again once the cache's lifetime has passed with no new message.
+ * @property {ResolveItem} [resolveItem] The app's numeric item ids (`itemId`, `itemID`, `contextItemId` in what a compaction folds) to `{ libraryID, key }`, for the ledger and the cited pages; a throw leaves that id unresolved.
  */
 /**
  * What a planning read found (the controller's, not public): the outcome that ends the run (for a

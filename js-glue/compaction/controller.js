@@ -8,7 +8,7 @@
 // and projects what is sent in one read; the runner summarizes and commits only when the plan says
 // compact. Works in Zotero's plugin sandbox: the signal is ../util/abort-signal.js's (no AbortController).
 
-import { planOn, readOptions, readPlanned, summarizeAndCommit } from './runner.js';
+import { checkResolveItem, planOn, readOptions, readPlanned, summarizeAndCommit } from './runner.js';
 import { createAbortSignalLike, untilAborted } from '../util/abort-signal.js';
 import { codedError as controllerError, messageOf } from '../util/coded-error.js';
 import { checkOverheadCounts } from './counts.js';
@@ -48,6 +48,7 @@ export class CompactionController {
   /** @type {ModelProfile} */ #model;
   /** @type {Summarize} */ #summarize;
   /** @type {Overhead | undefined} */ #overhead;
+  /** @type {import('./resolve-items.js').ResolveItem | null} */ #resolveItem;
   /** The session's slot shared with the other controllers and transports of the same store and session. */
   /** @type {{ run: Run | null, turn: object | null }} */
   #slot;
@@ -83,6 +84,7 @@ export class CompactionController {
     this.#model = model;
     this.#summarize = summarize;
     this.#overhead = overhead;
+    this.#resolveItem = checkResolveItem(options.resolveItem, 'CompactionController');
     this.#slot = sessionSlot(store, sessionId);
     this.#clock = new CacheClock(options);
     /** Called with the new state whenever it changes (and once more when an announced run ends). */
@@ -402,7 +404,7 @@ export class CompactionController {
       return this.#summarize(request, signal);
     };
     const options = {
-      store: this.#store, sessionId: this.#sessionId, model: this.#model, mode, summarize, signal: abort.signal,
+      store: this.#store, sessionId: this.#sessionId, model: this.#model, mode, summarize, signal: abort.signal, resolveItem: this.#resolveItem,
       ...this.#requestOptions(draft, overhead),
     };
     this.#slot.run = run;

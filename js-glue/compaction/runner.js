@@ -14,11 +14,16 @@
 import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compaction.js';
 import { codedError, messageOf } from '../util/coded-error.js';
 import { readSession } from '../session/session-read.js';
+import { checkResolveItem, resolveItems } from './resolve-items.js';
+
+// The controller checks the option where it enters, as compact() does.
+export { checkResolveItem };
 
 /**
  * @import { AbortSignalLike, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Session, SessionStore, Summarize, SummaryRepair, SummaryRequest } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndexClass } from '../wasm-internals.js'
  * @import { SessionIndex as HeldIndex } from '../session/session-index.js'
+ * @import { ResolveItem } from './resolve-items.js'
  */
 /**
  * @typedef {object} CompactOptions
@@ -32,6 +37,7 @@ import { readSession } from '../session/session-read.js';
  * @property {number} [now]
  * @property {Summarize} summarize
  * @property {AbortSignalLike} [signal]
+ * @property {ResolveItem} [resolveItem] The app's numeric item ids (`itemId`, `itemID`, `contextItemId` in the folded messages) to `{ libraryID, key }`, for the ledger and the cited pages.
  */
 /** @typedef {'committed' | 'noop' | 'stale' | 'cancelled' | 'failed' | 'too-large'} CompactStatus */
 /**
@@ -51,7 +57,7 @@ import { readSession } from '../session/session-read.js';
  *   | { status: 'failed', reason: 'store-failed' | 'summarizer-failed' | ErrorCode | (string & {}), message: string, error?: unknown }} CompactOutcome
  */
 /**
- * @typedef {{ store: object, sessionId: string, model: ModelProfile, planOptions: PlanOptions, summarize: Function, signal: AbortSignalLike | null }} Run
+ * @typedef {{ store: object, sessionId: string, model: ModelProfile, planOptions: PlanOptions, summarize: Function, signal: AbortSignalLike | null, resolveItem: ResolveItem | null }} Run
  *   what readOptions takes of the options
  * @typedef {{ outcome: CompactOutcome } | { outcome?: undefined, plan: Plan, request: SummaryRequest }} Prepared
  * @typedef {{ verdict: CommitCheck, leafId: string, branchRevision: number }} HeldCheck
@@ -111,7 +117,8 @@ export async function readPlanned(run, prepare) {
  * also for a caller that planned in its own read (the controller).
  * @param {Run} run @param {{ plan: Plan, request: SummaryRequest }} prepared @returns {Promise<CompactOutcome>}
  */
-export async function summarizeAndCommit(run, { plan, request }) {
+export async function summarizeAndCommit(run, { plan, request: planned }) {
+  const request = await withResolvedItems(run, plan, planned);
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it
   // (the ledger and the registers built by code: a summarizer cannot change them).
   // The whole request too: an invalid summary falls back to the extractive summary of it.
@@ -134,6 +141,28 @@ export async function summarizeAndCommit(run, { plan, request }) {
   }
   if (isAborted(run.signal)) return cancelled();
   return commit(run, plan, node, repair);
+}
+
+/**
+ * The request again with the app's answers for the numeric item ids it lists (`resolveItem`), built
+ * in one more read of the session; the request as planned when there is nothing to ask, nothing was
+ * resolved or that read fails (the commit check still decides whether the session moved).
+ * @param {Run} run @param {Plan} plan @param {SummaryRequest} request @returns {Promise<SummaryRequest>}
+ */
+async function withResolvedItems(run, plan, request) {
+  const ids = request.itemIds ?? [];
+  if (run.resolveItem === null || ids.length === 0) return request;
+  const items = await resolveItems(run.resolveItem, ids, (promise) => raced(run.signal, promise));
+  if (Object.keys(items).length === 0 || isAborted(run.signal)) return request;
+  const again = (/** @type {HeldIndex} */ index) => {
+    try {
+      return index.summaryRequest(plan, run.model, { items });
+    } catch {
+      return null;
+    }
+  };
+  const read = await readSession(run.store, run.sessionId, again, { wait: (promise) => raced(run.signal, promise) });
+  return 'value' in read && read.value !== null ? /** @type {SummaryRequest} */ (read.value) : request;
 }
 
 /**
@@ -268,8 +297,9 @@ export function readOptions(options) {
   else if (!isObject(signal) || !hasMethod(signal, 'addEventListener')) {
     throw invalid("options.signal must have `aborted` and addEventListener('abort', listener)");
   }
+  const resolveItem = checkResolveItem(get(options, 'resolveItem'), 'compact options');
   // Read now, as they were when compact was called (checked to be JSON data above).
-  return { store, sessionId, model: plainCopy(model), planOptions: plainCopy(planOptions), summarize, signal };
+  return { store, sessionId, model: plainCopy(model), planOptions: plainCopy(planOptions), summarize, signal, resolveItem };
 }
 
 /** @param {string} message */

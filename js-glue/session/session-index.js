@@ -10,7 +10,7 @@ import { codedError } from '../util/coded-error.js';
 import { ObjectNodes, TextNodes } from './node-source.js';
 
 /**
- * @import { BranchReadResult, CacheBreakpointOptions, CommitCheck, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode } from '../bibgenie_compaction.js'
+ * @import { BranchReadResult, CacheBreakpointOptions, CommitCheck, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode, SummaryRequestOptions } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndex } from '../wasm-internals.js'
  */
 
@@ -128,9 +128,12 @@ export class SessionIndex {
     return this.#index.plan(model, options);
   }
 
-  /** The summary request of a compacting `plan` made on this index. @param {Plan} plan @param {ModelProfile} model */
-  summaryRequest(plan, model) {
-    return this.#index.summaryRequest(plan, model);
+  /**
+   * The summary request of a compacting `plan` made on this index; `options.items`: the app's numeric
+   * item ids resolved (`resolveItem`). @param {Plan} plan @param {ModelProfile} model @param {SummaryRequestOptions} [options]
+   */
+  summaryRequest(plan, model, options) {
+    return this.#index.summaryRequest(plan, model, options);
   }
 
   /** Whether a summary made on `plan` may be committed onto the session as held now. @param {Plan} plan @returns {CommitCheck} */

@@ -223,16 +223,18 @@ impl SessionIndex {
     // ---- Summary and compaction ----
 
     /// `summaryRequest` on the held session and branch: the runner plans and builds the request
-    /// from one read of the session it loaded.
+    /// from one read of the session it loaded (again with `{ items }` once `resolveItem` answered).
     #[wasm_bindgen(js_name = summaryRequest, unchecked_return_type = "SummaryRequest")]
     pub fn summary_request(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SummaryRequestOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let plan = plan_from_js(&plan)?;
         let model = model_from_js(&model)?;
-        js_result(summarize::summary_request_on_branch(self.inner.session(), self.inner.branch(), &plan, &model))
+        let resolved = super::summarize::resolved_items_from_js(&options)?;
+        js_result(summarize::summary_request_resolved(self.inner.session(), self.inner.branch(), &plan, &model, &resolved))
     }
 
     /// `checkCommit` on the held session (the store's index, brought up to date by the read it is

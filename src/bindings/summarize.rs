@@ -7,7 +7,9 @@ use wasm_bindgen::prelude::*;
 use super::args::{model_from_js, plan_from_js, refuse_non_finite, session_from_js, summary_from_js};
 use super::convert::{from_js, from_js_optional, js_result};
 use crate::error::ErrorCode;
-use crate::summarize::{self, serialize_ui_messages, SerializeOptions, SummaryRequest};
+use crate::session::read_branch;
+use crate::summarize::{self, serialize_ui_messages, SerializeOptions, SummaryRequest, SummaryRequestOptions};
+use crate::zotero::ResolvedItems;
 
 /// `serialize(messages, { maxToolResultChars?, maxToolInputChars? }?) -> string`: the
 /// summarizer's text form of UIMessages.
@@ -23,17 +25,25 @@ pub fn serialize_messages(
     Ok(serialize_ui_messages(&messages, &options)?)
 }
 
-/// `summaryRequest(session, plan, model) -> { system, prompt, maxOutputTokens, ledger, history, previousSummary? }`.
+/// `summaryRequest(session, plan, model, { items }?) -> { system, prompt, maxOutputTokens, ledger, history, previousSummary?, userWords, citedPages, itemIds }`.
 #[wasm_bindgen(js_name = summaryRequest, unchecked_return_type = "SummaryRequest")]
 pub fn summary_request(
     #[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SummaryRequestOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let session = session_from_js(&session)?;
     let plan = plan_from_js(&plan)?;
     let model = model_from_js(&model)?;
-    js_result(summarize::summary_request(&session, &plan, &model))
+    let resolved = resolved_items_from_js(&options)?;
+    js_result(summarize::summary_request_resolved(&session, &read_branch(&session), &plan, &model, &resolved))
+}
+
+/// The `items` of `summaryRequest` options (`invalid-options` for a malformed map).
+pub fn resolved_items_from_js(options: &JsValue) -> Result<ResolvedItems, JsValue> {
+    let options: Option<Value> = from_js_optional(options, ErrorCode::InvalidOptions)?;
+    Ok(options.map(|o| SummaryRequestOptions::resolved_from_value(&o)).transpose()?.unwrap_or_default())
 }
 
 /// `extractiveSummary(request) -> string`: the eight sections filled without a model.

@@ -150,7 +150,7 @@ impl FrameCache {
         self.figure(options)
     }
 
-    /// Upserts `entry` as `ledger::merge` does (a newer label, parent or detail wins where known).
+    /// Upserts `entry` as `ledger::merge` does (a newer label, parent, detail or library wins where known).
     fn merge(&mut self, entry: &LedgerEntry) {
         self.entries_merged += 1;
         match self.lines.get_mut(&(entry.kind, entry.key.clone())) {
@@ -164,6 +164,12 @@ impl FrameCache {
                 }
                 if entry.detail.is_some() {
                     merged.detail.clone_from(&entry.detail);
+                }
+                if entry.library_id.is_some() {
+                    merged.library_id = entry.library_id;
+                }
+                if entry.group_id.is_some() {
+                    merged.group_id = entry.group_id;
                 }
                 if merged != line.entry {
                     self.line_counts = self.line_counts.minus(&line.counts);

@@ -9,21 +9,37 @@ use std::collections::BTreeMap;
 
 
 use crate::session::{Message, Part};
-use crate::zotero::{upsert, ResourceLedger};
+use crate::zotero::{upsert, Refs, ResolvedItems, ResourceLedger};
 use crate::zotero;
 /// Every Zotero locator in `messages` (in order, so a later mention updates an earlier one).
 pub fn collect<'a>(messages: impl IntoIterator<Item = &'a Message>) -> ResourceLedger {
+    collect_resolved(messages, &ResolvedItems::new()).0
+}
+
+/// [`collect`] with the references plugins write (`zotero://` links in text and tool data,
+/// `{ libraryID, key }` pairs, numeric item ids `resolved` maps to keys), and the item ids it did not
+/// map (unique, in order, at most `zotero::MAX_ITEM_IDS`).
+pub fn collect_resolved<'a>(messages: impl IntoIterator<Item = &'a Message>, resolved: &ResolvedItems) -> (ResourceLedger, Vec<u64>) {
     let mut by_key = BTreeMap::new();
+    let mut refs = Refs::default();
     for message in messages {
         for part in &message.parts {
+            if let Part::Text { text } = part {
+                refs.text(text);
+            }
             for value in part_values(part) {
                 for object in zotero::find(&value) {
                     upsert(&mut by_key, object.entry);
                 }
+                zotero::find_refs(&value, resolved, &mut refs);
+            }
+            // After the part's objects: a bare reference adds no label over the object's own.
+            for entry in refs.entries.drain(..) {
+                upsert(&mut by_key, entry);
             }
         }
     }
-    ResourceLedger { entries: by_key.into_values().collect() }
+    (ResourceLedger { entries: by_key.into_values().collect() }, refs.unresolved)
 }
 
 /// The JSON of a part that may hold Zotero data; tool data as its [`lookup_tree`].
@@ -36,8 +52,8 @@ fn part_values(part: &Part) -> Vec<Cow<'_, serde_json::Value>> {
     }
 }
 
-/// Every field whose value or presence `zotero::find` reads (recognition, labels, citations, reader
-/// locations, Web API envelopes). Keep in step with `zotero.rs`: `tests/ledger.rs` compares the
+/// Every field whose value or presence `zotero::find` and `zotero::find_refs` read (recognition, labels,
+/// citations, reader locations, Web API envelopes, `libraryID` and item ids). Keep in step with `zotero/`: `tests/ledger.rs` compares the
 /// ledger of [`lookup_tree`] with that of the full tree on every fixture and generated session.
 fn is_lookup_field(name: &str) -> bool {
     // By length first: most keys of tool data are compared with a handful of names, not all of them.
@@ -45,16 +61,18 @@ fn is_lookup_field(name: &str) -> bool {
         3 => matches!(name, "key" | "tag" | "DOI" | "cfi"),
         4 => matches!(name, "name" | "type" | "note" | "href" | "date" | "data" | "meta"),
         5 => matches!(name, "title" | "value" | "links"),
+        6 => matches!(name, "itemId" | "itemID"),
         7 => matches!(name, "subject" | "itemKey" | "library" | "version"),
         8 => matches!(name, "itemType" | "caseName" | "filename" | "lastName" | "numPages" | "creators"),
         9 => matches!(
             name,
             "nameOfAct" | "pageLabel" | "bookTitle" | "blogTitle" | "publisher" | "pageIndex" | "pageCount" | "mediaType"
+                | "libraryID"
         ),
         10 => matches!(name, "parentItem" | "forumTitle" | "university" | "repository" | "totalPages" | "spineIndex"),
         11 => matches!(name, "contentType" | "creatorType" | "institution"),
         12 => matches!(name, "websiteTitle" | "sectionIndex"),
-        13 => name == "attachmentKey",
+        13 => matches!(name, "attachmentKey" | "contextItemId" | "contextItemID"),
         14 => matches!(name, "annotationType" | "annotationText"),
         15 => name == "dictionaryTitle",
         16 => matches!(name, "parentCollection" | "publicationTitle" | "proceedingsTitle"),
@@ -65,8 +83,12 @@ fn is_lookup_field(name: &str) -> bool {
     }
 }
 
-/// A string `zotero::find` parses as JSON (its `embedded_json` frame).
+/// A string `zotero::find` parses as JSON (its `embedded_json` frame), or one with a `zotero://` link.
 fn may_hold_json(text: &str) -> bool {
+    text.contains("zotero://") || frames_json(text)
+}
+
+fn frames_json(text: &str) -> bool {
     let trimmed = text.trim();
     (trimmed.starts_with('{') && trimmed.ends_with('}')) || (trimmed.starts_with('[') && trimmed.ends_with(']'))
 }
@@ -100,9 +122,10 @@ pub fn lookup_tree(text: &str) -> serde_json::Value {
 /// has a `key` or `tag` field, and a reader location an `attachmentKey`, `itemKey` (or the like) or
 /// an enclosing object with one; JSON inside a string shows its fields as `\"key\"`. A `\u` escape
 /// could spell any of them, so text with one is read. Tool results of other tools (web pages, code)
-/// are then never parsed for the ledger.
+/// are then never parsed for the ledger. A `zotero://` link or an item id field is read too.
 fn may_name_a_zotero_object(text: &str) -> bool {
-    ["key", "Key", "tag", "\\u"].iter().any(|needle| text.contains(needle))
+    // `temI`: `itemId`, `itemID`, `contextItemId`; a `{ libraryID, key }` pair has a `key`.
+    ["key", "Key", "tag", "zotero:", "temI", "\\u"].iter().any(|needle| text.contains(needle))
 }
 
 #[derive(Clone, Copy)]

@@ -32,5 +32,9 @@ pub fn render_line(out: &mut String, entry: &LedgerEntry) {
         out.push_str(parent);
         out.push(')');
     }
+    // A group's item is not the user's: the app needs the group to select it.
+    if let Some(group) = entry.group_id {
+        out.push_str(&format!(" (group {group})"));
+    }
     out.push('\n');
 }

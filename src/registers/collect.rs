@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use crate::session::{CitedPage, Message, Node, Part, Role, UserWords};
-use crate::zotero::ResourceLedger;
+use crate::zotero::{self, ResolvedItems, ResourceLedger, ZoteroLink};
 
 use super::locator::find_locator;
 
@@ -18,8 +18,9 @@ const EXCERPT_TAIL_CHARS: usize = 220;
 const CITED_SENTENCE_MAX_CHARS: usize = 320;
 /// Most cited pages a checkpoint keeps (the newest); a projection shows far fewer.
 const MAX_CITED_PAGES: usize = 2_000;
-/// Letters of a Zotero key.
-const KEY_ALPHABET: &str = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
+/// A sentence with a reader link but fewer letters than this outside it (`[p. 7](zotero://…)`) is the
+/// link of the sentence before it: the quote it accompanies.
+const LINK_ONLY_LETTERS: usize = 16;
 
 /// Every user message's own text, in order (messages with no text, such as approvals, give none).
 pub fn collect_user_words(nodes: &[&Node]) -> Vec<UserWords> {
@@ -44,6 +45,13 @@ pub fn merge_user_words(previous: &[UserWords], newer: Vec<UserWords>) -> Vec<Us
 /// Sentences of the assistant's text and of tool results that name a key of `ledger` with a page
 /// or locator; tool data objects that carry a ledger key and a page field count too.
 pub fn collect_cited_pages(nodes: &[&Node], ledger: &ResourceLedger) -> Vec<CitedPage> {
+    collect_cited_pages_resolved(nodes, ledger, &ResolvedItems::new())
+}
+
+/// [`collect_cited_pages`], where tool data objects may name their item by a numeric id `resolved`
+/// maps to a key, and a `zotero://open-pdf/…?page=N` link is the page of the sentence it is in (or,
+/// standing alone, of the sentence before it).
+pub fn collect_cited_pages_resolved(nodes: &[&Node], ledger: &ResourceLedger, resolved: &ResolvedItems) -> Vec<CitedPage> {
     let keys = ledger_keys(ledger);
     let mut found = Vec::new();
     if keys.is_empty() {
@@ -56,7 +64,7 @@ pub fn collect_cited_pages(nodes: &[&Node], ledger: &ResourceLedger) -> Vec<Cite
                 Part::Text { text } if message.role == Role::Assistant => cite_sentences(text, &keys, &node.id, &mut found),
                 Part::Tool(tool) => {
                     if let Some(output) = &tool.output {
-                        cite_value(&output.to_value(), &keys, &node.id, &mut found);
+                        cite_value(&output.to_value(), &Citing { keys: &keys, resolved, id: &node.id }, &mut found);
                     }
                 }
                 _ => {}
@@ -100,7 +108,7 @@ fn excerpt(text: &str) -> String {
 }
 
 fn is_key_shaped(word: &str) -> bool {
-    word.len() == 8 && word.chars().all(|c| KEY_ALPHABET.contains(c))
+    zotero::is_zotero_key(word)
 }
 
 /// The item, attachment and annotation keys of the ledger (a location's attachment key, parents).
@@ -131,12 +139,51 @@ fn cite_sentences(text: &str, keys: &HashSet<String>, id: &str, found: &mut Vec<
     if named_keys(text, keys).is_empty() {
         return;
     }
-    for sentence in sentences(text) {
-        let named = named_keys(&sentence, keys);
-        let Some(locator) = (!named.is_empty()).then(|| find_locator(&sentence)).flatten() else { continue };
-        let text = crate::text::clip(&sentence, CITED_SENTENCE_MAX_CHARS);
+    let all = sentences(text);
+    for (at, sentence) in all.iter().enumerate() {
+        let links: Vec<ZoteroLink> = zotero::find_links(sentence).into_iter().filter(|l| l.page.is_some() && keys.contains(&l.key)).collect();
+        if !links.is_empty() {
+            cite_links(&all, at, &links, keys, id, found);
+            continue;
+        }
+        let named = named_keys(sentence, keys);
+        let Some(locator) = (!named.is_empty()).then(|| find_locator(sentence)).flatten() else { continue };
+        let text = crate::text::clip(sentence, CITED_SENTENCE_MAX_CHARS);
         for key in named {
             found.push(CitedPage { key: key.to_string(), locator: locator.clone(), text: text.clone(), id: id.to_string() });
+        }
+    }
+}
+
+/// The pages of the reader links of `sentences[at]`: each link's key at `p. <page>`, with the
+/// sentence's text (links written as their keys), or the sentence before when the link stands alone.
+/// Other keys the sentence names get its written locator, as without links.
+fn cite_links(sentences: &[String], at: usize, links: &[ZoteroLink], keys: &HashSet<String>, id: &str, found: &mut Vec<CitedPage>) {
+    let sentence = &sentences[at];
+    let mut text = String::new();
+    let mut letters = 0;
+    let mut from = 0;
+    for link in &zotero::find_links(sentence) {
+        letters += sentence[from..link.range.start].chars().filter(|c| c.is_alphabetic()).count();
+        text.push_str(&sentence[from..link.range.start]);
+        text.push_str(&link.key);
+        from = link.range.end;
+    }
+    letters += sentence[from..].chars().filter(|c| c.is_alphabetic()).count();
+    text.push_str(&sentence[from..]);
+    // Other keys as the sentence names them outside its links (a link's annotation key is its own).
+    let others: Vec<String> = named_keys(&text, keys).into_iter().filter(|k| !links.iter().any(|l| l.key == *k)).map(str::to_string).collect();
+    if letters < LINK_ONLY_LETTERS && at > 0 {
+        text = format!("{} {text}", sentences[at - 1]);
+    }
+    let text = crate::text::clip(&text, CITED_SENTENCE_MAX_CHARS);
+    for link in links {
+        let page = link.page.as_deref().unwrap_or_default();
+        found.push(CitedPage { key: link.key.clone(), locator: format!("p. {page}"), text: text.clone(), id: id.to_string() });
+    }
+    if let Some(locator) = (!others.is_empty()).then(|| find_locator(sentence)).flatten() {
+        for key in others {
+            found.push(CitedPage { key, locator: locator.clone(), text: text.clone(), id: id.to_string() });
         }
     }
 }
@@ -151,27 +198,53 @@ fn is_page_field(name: &str) -> bool {
 const KEY_FIELDS: [&str; 5] = ["key", "itemKey", "parentItem", "parentKey", "attachmentKey"];
 const QUOTE_FIELDS: [&str; 6] = ["annotationText", "text", "quote", "snippet", "annotationComment", "comment"];
 
-fn cite_value(value: &Value, keys: &HashSet<String>, id: &str, found: &mut Vec<CitedPage>) {
+/// What cited pages of one tool result are looked up with.
+struct Citing<'a> {
+    keys: &'a HashSet<String>,
+    resolved: &'a ResolvedItems,
+    id: &'a str,
+}
+
+fn cite_value(value: &Value, citing: &Citing, found: &mut Vec<CitedPage>) {
+    let (keys, id) = (citing.keys, citing.id);
     match value {
         Value::String(text) => cite_sentences(text, keys, id, found),
-        Value::Array(items) => items.iter().for_each(|v| cite_value(v, keys, id, found)),
+        Value::Array(items) => items.iter().for_each(|v| cite_value(v, citing, found)),
         Value::Object(map) => {
-            let key = KEY_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).find(|k| keys.contains(*k));
+            let resolved_key = || zotero::item_id_of(map).and_then(|n| citing.resolved.get(&n)).map(|item| item.key.as_str());
+            let key = KEY_FIELDS
+                .iter()
+                .filter_map(|f| map.get(*f).and_then(Value::as_str))
+                .chain(resolved_key())
+                .find(|k| keys.contains(*k));
             let page = map.iter().find(|(name, v)| is_page_field(name) && (v.is_string() || v.is_u64())).map(|(_, v)| match v {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
             });
+            let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).next();
+            let quoted = |quote: &str| crate::text::clip(&crate::text::single_line(quote), CITED_SENTENCE_MAX_CHARS);
             if let (Some(key), Some(page)) = (key, page.filter(|p| !p.trim().is_empty())) {
-                let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).next().unwrap_or("");
-                let text = crate::text::clip(&crate::text::single_line(quote), CITED_SENTENCE_MAX_CHARS);
-                found.push(CitedPage { key: key.to_string(), locator: format!("p. {page}"), text, id: id.to_string() });
+                found.push(CitedPage { key: key.to_string(), locator: format!("p. {page}"), text: quoted(quote.unwrap_or("")), id: id.to_string() });
+            }
+            // A quote beside a reader link (`{ text, url: "zotero://open-pdf/…?page=7" }`): the link's page.
+            let mut linked_fields: Vec<&str> = Vec::new();
+            if let Some(quote) = quote.filter(|_| key.is_none()) {
+                for (name, v) in map {
+                    let Some(text) = v.as_str().filter(|t| t.contains("zotero://") && !QUOTE_FIELDS.contains(&name.as_str())) else { continue };
+                    for link in zotero::find_links(text).into_iter().filter(|l| keys.contains(&l.key)) {
+                        if let Some(page) = &link.page {
+                            found.push(CitedPage { key: link.key.clone(), locator: format!("p. {page}"), text: quoted(quote), id: id.to_string() });
+                            linked_fields.push(name);
+                        }
+                    }
+                }
             }
             for (name, v) in map {
-                // A quote already taken with its object is not read again as a sentence.
-                if key.is_some() && QUOTE_FIELDS.contains(&name.as_str()) {
+                // A quote already taken with its object is not read again as a sentence, nor its link.
+                if (key.is_some() || !linked_fields.is_empty()) && QUOTE_FIELDS.contains(&name.as_str()) || linked_fields.contains(&name.as_str()) {
                     continue;
                 }
-                cite_value(v, keys, id, found);
+                cite_value(v, citing, found);
             }
         }
         _ => {}

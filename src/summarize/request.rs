@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 use crate::estimate::{capacity, ModelProfile};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ledger;
-use crate::zotero::ResourceLedger;
+use crate::zotero::{ResolvedItem, ResolvedItems, ResourceLedger};
+
+use std::collections::BTreeMap;
 use crate::registers;
 use crate::session::{read_branch, Branch, CitedPage, Node, Session, UserWords};
 use crate::plan::{Plan, PlanAction};
@@ -49,6 +51,51 @@ pub struct SummaryRequest {
     /// The cited pages the checkpoint will carry by code (previous checkpoint's + newly summarized).
     #[serde(default)]
     pub cited_pages: Vec<CitedPage>,
+    /// Numeric item ids (`itemId`, `itemID`, `contextItemId`) in the newly summarized messages that no
+    /// resolved item maps to a key: what the runner asks the app's `resolveItem` for. Not read back
+    /// (`extractiveSummary` has no use for it).
+    #[serde(default, skip_deserializing)]
+    pub item_ids: Vec<u64>,
+}
+
+/// Options of `summaryRequest`: the numeric item ids the app resolved (`resolveItem`), by id.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryRequestOptions {
+    /// `{ [itemID]: { libraryID, key } }`: a key that is not a Zotero key (eight letters of its
+    /// alphabet) leaves its id unresolved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(type = "Record<number, ResolvedItem>"))]
+    pub items: Option<BTreeMap<String, ResolvedItem>>,
+}
+
+impl SummaryRequestOptions {
+    /// The items of options JSON, read from the tree (no deserializer of its own in the wasm);
+    /// `invalid-options` for a malformed map.
+    pub fn resolved_from_value(options: &serde_json::Value) -> Result<ResolvedItems> {
+        let mut resolved = ResolvedItems::new();
+        let items = match options.get("items") {
+            None | Some(serde_json::Value::Null) => return Ok(resolved),
+            Some(items) => items.as_object().ok_or_else(invalid_items)?,
+        };
+        for (id, item) in items {
+            // Only the canonical decimal form: "012" or "1e3" would name another id than the app meant.
+            let number = id.parse::<u64>().ok().filter(|n| *n > 0 && n.to_string() == *id).ok_or_else(invalid_items)?;
+            let library_id = item.get("libraryID").and_then(serde_json::Value::as_u64).ok_or_else(invalid_items)?;
+            let key = item.get("key").and_then(serde_json::Value::as_str).ok_or_else(invalid_items)?;
+            resolved.insert(number, ResolvedItem { library_id, key: key.to_string() });
+        }
+        Ok(resolved)
+    }
+}
+
+/// One message for every defect of `items`: a few bytes of wasm instead of one text per defect.
+fn invalid_items() -> Error {
+    Error::new(
+        ErrorCode::InvalidOptions,
+        "summaryRequest options.items must be { [itemID]: { libraryID, key } }: positive integer ids, a non-negative integer libraryID, a string key",
+    )
 }
 
 /// The system prompt of every summary request.
@@ -92,8 +139,20 @@ pub fn summary_request(session: &Session, plan: &Plan, model: &ModelProfile) -> 
 /// `summary_request` on the active branch already read (a `SessionIndex` holds it), so a runner
 /// plans and builds the request from one read of the session.
 pub fn summary_request_on_branch(session: &Session, branch: &Branch, plan: &Plan, model: &ModelProfile) -> Result<SummaryRequest> {
+    summary_request_resolved(session, branch, plan, model, &ResolvedItems::new())
+}
+
+/// `summary_request_on_branch` with the app's numeric item ids resolved (`resolveItem`): their keys
+/// join the ledger and the cited pages like any other key.
+pub fn summary_request_resolved(
+    session: &Session,
+    branch: &Branch,
+    plan: &Plan,
+    model: &ModelProfile,
+    resolved: &ResolvedItems,
+) -> Result<SummaryRequest> {
     let budget = capacity(model)?.summary_max_output_tokens;
-    request_with_budget(session, branch, plan, budget, model.max_output_tokens)
+    request_with_budget(session, branch, plan, budget, model.max_output_tokens, resolved)
 }
 
 fn request_with_budget(
@@ -102,19 +161,22 @@ fn request_with_budget(
     plan: &Plan,
     summary_budget: u64,
     model_output_cap: Option<u64>,
+    resolved: &ResolvedItems,
 ) -> Result<SummaryRequest> {
     let material = summarized_material(session, branch, plan)?;
     let history = serialize_followed(&material.messages, &SerializeOptions::default(), material.followed_by_user);
     let messages = material.messages.iter().filter_map(|node| node.message());
-    let ledger = ledger::merge(&material.previous_ledger, &ledger::collect(messages));
+    let (collected, item_ids) = ledger::collect_resolved(messages, resolved);
+    let ledger = ledger::merge(&material.previous_ledger, &collected);
     let user_words = registers::merge_user_words(material.previous_user_words, registers::collect_user_words(&material.messages));
-    let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, registers::collect_cited_pages(&material.messages, &ledger));
+    let cited = registers::collect_cited_pages_resolved(&material.messages, &ledger, resolved);
+    let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, cited);
     let rendered_ledger = ledger::render(&ledger);
     let previous_summary = material.previous_summary.map(str::to_string);
     let nonce = fresh_nonce(&[previous_summary.as_deref().unwrap_or(""), &history, &rendered_ledger])?;
     let prompt = user_prompt(&nonce, previous_summary.as_deref(), &history, &rendered_ledger);
     let max_output_tokens = summary_budget.min(model_output_cap.unwrap_or(u64::MAX)).max(1);
-    Ok(SummaryRequest { system: system_prompt(), prompt, max_output_tokens, ledger, history, previous_summary, user_words, cited_pages })
+    Ok(SummaryRequest { system: system_prompt(), prompt, max_output_tokens, ledger, history, previous_summary, user_words, cited_pages, item_ids })
 }
 
 struct Material<'a> {
@@ -266,5 +328,24 @@ mod tests {
         let nonce = random_hex(NONCE_BYTES).unwrap();
         assert_eq!(nonce.len(), 32);
         assert!(nonce.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')));
+    }
+
+    #[test]
+    fn resolved_items_options() {
+        use serde_json::json;
+        let read = |v: serde_json::Value| SummaryRequestOptions::resolved_from_value(&v);
+        let resolved = read(json!({ "items": { "123": { "libraryID": 1, "key": "WXYZ2345" } } })).unwrap();
+        assert_eq!(resolved.get(&123).map(|i| (i.library_id, i.key.as_str())), Some((1, "WXYZ2345")));
+        assert_eq!(read(json!({})).unwrap(), ResolvedItems::new());
+        for bad in [
+            json!({ "items": [] }),
+            json!({ "items": { "abc": { "libraryID": 1, "key": "WXYZ2345" } } }),
+            json!({ "items": { "0": { "libraryID": 1, "key": "WXYZ2345" } } }),
+            json!({ "items": { "012": { "libraryID": 1, "key": "WXYZ2345" } } }),
+            json!({ "items": { "5": { "libraryID": -1, "key": "WXYZ2345" } } }),
+            json!({ "items": { "5": { "libraryID": 1 } } }),
+        ] {
+            assert_eq!(read(bad.clone()).unwrap_err().code, ErrorCode::InvalidOptions, "{bad}");
+        }
     }
 }

@@ -45,6 +45,12 @@ pub struct LedgerEntry {
     /// Kind-specific detail: item type, content type, page label, CFI, tag type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Zotero's `libraryID`, when a `{ libraryID, key }` pair or the app's `resolveItem` gave it.
+    #[serde(default, rename = "libraryID", skip_serializing_if = "Option::is_none")]
+    pub library_id: Option<u64>,
+    /// The group of a `zotero://…/groups/<groupID>/items/<key>` link (a group library's item).
+    #[serde(default, rename = "groupID", skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<u64>,
 }
 
 impl LedgerKind {
@@ -61,8 +67,8 @@ impl LedgerKind {
 }
 
 impl ResourceLedger {
-    /// Adds `entry`, or updates the entry with its kind and key: the newer label, parent and
-    /// detail win where they are known, the older ones stay where the newer entry has none.
+    /// Adds `entry`, or updates the entry with its kind and key: the newer label, parent,
+    /// detail and library win where they are known, the older ones stay where the newer entry has none.
     pub fn insert(&mut self, entry: LedgerEntry) {
         let mut by_key = self.take_map();
         upsert(&mut by_key, entry);
@@ -93,6 +99,12 @@ pub(crate) fn upsert(by_key: &mut BTreeMap<(LedgerKind, String), LedgerEntry>, e
             }
             if entry.detail.is_some() {
                 known.detail = entry.detail;
+            }
+            if entry.library_id.is_some() {
+                known.library_id = entry.library_id;
+            }
+            if entry.group_id.is_some() {
+                known.group_id = entry.group_id;
             }
         }
         None => {

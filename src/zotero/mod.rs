@@ -1,8 +1,14 @@
-//! Zotero objects inside arbitrary JSON, and the ledger entries that name them.
+//! Zotero objects inside arbitrary JSON, the references plugins write instead (links, `{ libraryID,
+//! key }` pairs, numeric item ids), and the ledger entries that name them.
 
 mod entry;
 mod objects;
+mod refs;
 
 pub use entry::{ResourceLedger, LedgerKind, LedgerEntry};
 pub use objects::{ZoteroKind, ZoteroObject, find, compact, render, render_line, citation};
 pub(crate) use entry::upsert;
+pub use refs::{
+    find_links, find_refs, is_zotero_key, item_id, item_id_of, LinkAction, Refs, ResolvedItem, ResolvedItems, ZoteroLink, ITEM_ID_FIELDS,
+    KEY_ALPHABET, MAX_ITEM_IDS,
+};

@@ -501,7 +501,7 @@ fn context_from_fields(map: &Map<String, Value>, outer: &Context) -> Context {
     }
 }
 
-fn embedded_json(text: &str) -> Option<Value> {
+pub(crate) fn embedded_json(text: &str) -> Option<Value> {
     let trimmed = text.trim();
     let framed = (trimmed.starts_with('{') && trimmed.ends_with('}')) || (trimmed.starts_with('[') && trimmed.ends_with(']'));
     if !framed || trimmed.len() < 2 || trimmed.len() > EMBEDDED_JSON_MAX_BYTES {
@@ -591,12 +591,14 @@ fn push_text(fields: &mut Vec<(&'static str, Value)>, name: &'static str, value:
     }
 }
 
-fn entry(kind: LedgerKind, key: &str, label: Option<&str>, parent: Option<&str>, detail: Option<&str>) -> LedgerEntry {
+pub(crate) fn entry(kind: LedgerKind, key: &str, label: Option<&str>, parent: Option<&str>, detail: Option<&str>) -> LedgerEntry {
     LedgerEntry {
         kind,
         key: key.to_string(),
         label: label.map(|l| clip(&single_line(l), LABEL_MAX_CHARS)).filter(|l| !l.is_empty()),
         parent_key: parent.map(str::to_string),
         detail: detail.map(|d| clip(&single_line(d), LABEL_MAX_CHARS)).filter(|d| !d.is_empty()),
+        library_id: None,
+        group_id: None,
     }
 }

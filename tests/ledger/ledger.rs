@@ -123,6 +123,8 @@ fn merge_deduplicates_by_kind_and_key_keeping_the_latest_label() {
         label: label.map(Into::into),
         parent_key: None,
         detail: detail.map(Into::into),
+        library_id: None,
+        group_id: None,
     };
     let previous = ResourceLedger {
         entries: vec![
@@ -210,6 +212,8 @@ fn numbered_ledger(count: usize) -> ResourceLedger {
             label: Some(format!("Canine nutrition study {n}")),
             parent_key: None,
             detail: Some("journalArticle".into()),
+            library_id: None,
+            group_id: None,
         })
         .collect();
     ResourceLedger { entries }
@@ -312,6 +316,8 @@ fn lookup_text_ignores_case_in_latin_greek_and_cyrillic_titles() {
         label: Some(label.into()),
         parent_key: None,
         detail: None,
+        library_id: None,
+        group_id: None,
     };
     let ledger = ResourceLedger {
         entries: vec![
@@ -585,4 +591,108 @@ fn keys_the_user_designated_are_projected_before_the_ones_tools_named_later() {
     for key in designated {
         assert!(projected.text.contains(&format!(" {key}: ")), "{key} was designated by the user: {}", projected.text);
     }
+}
+
+/// A plugin's tool output as issue 41 found it: numeric item ids, `zotero://` links in markdown and in
+/// JSON fields, `{ libraryID, key }` pairs; none of it Zotero's own JSON (the ledger held 0 entries).
+fn plugin_nodes() -> Vec<serde_json::Value> {
+    let search = json!({ "results": [
+        { "itemId": 123, "title": "Protein needs of working dogs" },
+        { "itemID": 456, "title": "Unresolved paper" },
+        { "libraryID": 3, "key": "QRST6789", "title": "A group's paper" },
+        { "quote": "Protein intake rose by a third.", "url": "zotero://open-pdf/library/items/MNPQ2345?page=12" }
+    ] });
+    let quotes = "> \"Working dogs need 30 % more protein.\" ([p. 7](zotero://open-pdf/library/items/ABCD2345?page=7))\n\
+                  See also [the group copy](zotero://select/groups/4711/items/HJKL6789).";
+    vec![
+        json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "What do working dogs eat? Look at zotero://select/library/items/ABCD234 first." }] }),
+        json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [
+            { "type": "tool-search_library", "toolCallId": "c1", "state": "output-available", "input": { "contextItemId": 789 }, "output": search },
+            { "type": "tool-read_quotes", "toolCallId": "c2", "state": "output-available", "input": {}, "output": quotes },
+            { "type": "text", "text": "Dogs in hard work need more fat.\n[p. 3](zotero://open-pdf/groups/4711/items/HJKL6789?page=3&annotation=WXYZ6789)" } ] }),
+        json!({ "id": "U2", "parentId": "A1", "role": "user", "parts": [{ "type": "text", "text": "And cats?" }] }),
+        json!({ "id": "A2", "parentId": "U2", "role": "assistant", "parts": [{ "type": "text", "text": "Later." }] }),
+    ]
+}
+
+#[test]
+fn plugin_references_feed_the_ledger_and_the_cited_pages() {
+    use bibgenie_compaction::session::read_branch;
+    use bibgenie_compaction::summarize::summary_request_resolved;
+    use bibgenie_compaction::zotero::{ResolvedItem, ResolvedItems};
+    let session = session_of(plugin_nodes(), "A2");
+    let p = plan(&["U1", "A1"], Some("U2"), None, "A2");
+    let m = model(128_000, None);
+
+    // Without the app's resolver: the links and pairs by code, the numeric ids listed for it.
+    let unresolved = summary_request(&session, &p, &m).unwrap();
+    assert_eq!(unresolved.item_ids, vec![789, 123, 456], "ids in the folded range, each once, tool input first");
+    let keys = |ledger: &ResourceLedger| ledger.entries.iter().map(|e| (e.kind, e.key.clone())).collect::<Vec<_>>();
+    assert_eq!(
+        keys(&unresolved.ledger),
+        vec![
+            (LedgerKind::Item, "HJKL6789".to_string()),
+            (LedgerKind::Item, "QRST6789".to_string()),
+            (LedgerKind::Attachment, "ABCD2345".to_string()),
+            (LedgerKind::Attachment, "HJKL6789".to_string()),
+            (LedgerKind::Attachment, "MNPQ2345".to_string()),
+            (LedgerKind::Annotation, "WXYZ6789".to_string()),
+        ],
+        "the user's 7-character key is no link"
+    );
+    let group = entry(&unresolved.ledger, LedgerKind::Item, "HJKL6789");
+    assert_eq!(group.group_id, Some(4711));
+    assert_eq!(entry(&unresolved.ledger, LedgerKind::Item, "QRST6789").library_id, Some(3));
+    assert_eq!(entry(&unresolved.ledger, LedgerKind::Annotation, "WXYZ6789").parent_key.as_deref(), Some("HJKL6789"));
+    assert!(ledger::render(&unresolved.ledger).contains("- item HJKL6789 (group 4711)"), "{}", ledger::render(&unresolved.ledger));
+
+    let pages: Vec<(&str, &str, &str)> = unresolved.cited_pages.iter().map(|c| (c.key.as_str(), c.locator.as_str(), c.text.as_str())).collect();
+    assert!(pages.contains(&("MNPQ2345", "p. 12", "Protein intake rose by a third.")), "{pages:?}");
+    assert!(pages.contains(&("ABCD2345", "p. 7", "> \"Working dogs need 30 % more protein.\" ([p. 7](ABCD2345))")), "{pages:?}");
+    assert!(pages.contains(&("HJKL6789", "p. 3", "Dogs in hard work need more fat. [p. 3](HJKL6789)")), "the link alone cites the sentence before: {pages:?}");
+    assert_eq!(pages.len(), 3, "{pages:?}");
+
+    // With the app's answers: the resolved keys join the ledger; what it could not resolve stays listed.
+    let resolved: ResolvedItems = [
+        (123, ResolvedItem { library_id: 1, key: "WXYZ2345".into() }),
+        (789, ResolvedItem { library_id: 1, key: "not a key".into() }),
+    ]
+    .into();
+    let request = summary_request_resolved(&session, &read_branch(&session), &p, &m, &resolved).unwrap();
+    assert_eq!(request.item_ids, vec![789, 456]);
+    let paper = entry(&request.ledger, LedgerKind::Item, "WXYZ2345");
+    assert_eq!((paper.label.as_deref(), paper.library_id), (Some("Protein needs of working dogs"), Some(1)));
+    assert_eq!(request.ledger.entries.len(), unresolved.ledger.entries.len() + 1);
+}
+
+#[test]
+fn resolved_item_ids_cite_pages_of_tool_data() {
+    use bibgenie_compaction::registers::collect_cited_pages_resolved;
+    use bibgenie_compaction::zotero::{ResolvedItem, ResolvedItems};
+    let output = json!({ "citations": [{ "itemId": 123, "page": 4, "text": "Fat is the main fuel." }] });
+    let nodes = vec![
+        json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "Quote it." }] }),
+        json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [
+            { "type": "tool-quote", "toolCallId": "c1", "state": "output-available", "input": {}, "output": output } ] }),
+    ];
+    let session = session_of(nodes, "A1");
+    let resolved: ResolvedItems = [(123, ResolvedItem { library_id: 1, key: "WXYZ2345".into() })].into();
+    let messages = messages(&session);
+    let (ledger, unresolved) = ledger::collect_resolved(messages.iter().copied(), &resolved);
+    assert!(unresolved.is_empty());
+    let cited = collect_cited_pages_resolved(&nodes_of(&session, &["U1", "A1"]), &ledger, &resolved);
+    let pages: Vec<(&str, &str, &str)> = cited.iter().map(|c| (c.key.as_str(), c.locator.as_str(), c.text.as_str())).collect();
+    assert_eq!(pages, vec![("WXYZ2345", "p. 4", "Fat is the main fuel.")]);
+}
+
+#[test]
+fn links_in_tool_data_survive_the_lookup_tree() {
+    // The lookup tree drops long strings of tool data; a link in any field is kept, as the full tree has it.
+    let text = json!({ "abstract": "long text", "url": "zotero://select/library/items/ABCD2345", "n": { "itemID": 9 } }).to_string();
+    let mut from_lookup = bibgenie_compaction::zotero::Refs::default();
+    bibgenie_compaction::zotero::find_refs(&ledger::lookup_tree(&text), &Default::default(), &mut from_lookup);
+    let mut from_full = bibgenie_compaction::zotero::Refs::default();
+    bibgenie_compaction::zotero::find_refs(&serde_json::from_str(&text).unwrap(), &Default::default(), &mut from_full);
+    assert_eq!(from_lookup.entries, from_full.entries);
+    assert_eq!((from_lookup.unresolved, from_lookup.entries.len()), (vec![9], 1));
 }

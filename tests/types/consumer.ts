@@ -79,6 +79,8 @@ import type {
   PlanOptions,
   Projection,
   RecordedUsage,
+  ResolveItem,
+  ResolvedItem,
   ResourceLedger,
   RetryTarget,
   SerializeOptions,
@@ -99,6 +101,7 @@ import type {
   Summarize,
   SummaryRepair,
   SummaryRequest,
+  SummaryRequestOptions,
   ZoteroDBConnectionLike,
   ZoteroDBStoreOptions,
 } from 'bibgenie-compaction';
@@ -368,6 +371,14 @@ const ledgerQuery: LedgerQuery = { kind: 'item', text: 'longevity', limit: 20 };
 const found: LedgerEntry[] = lookupLedger(request.ledger, ledgerQuery).concat(lookupLedger(ledger, { key: 'ABCD2345' }));
 // @ts-expect-error kind is a LedgerKind
 lookupLedger(ledger, { kind: 'book' });
+// The app's numeric item ids (issue 41): resolved items, and the ids a request still lists.
+const resolvedItem: ResolvedItem = { libraryID: 1, key: 'WXYZ2345' };
+const requestOptions: SummaryRequestOptions = { items: { 123: resolvedItem } };
+const resolvedRequest: SummaryRequest = summaryRequest(session, manual, model, requestOptions);
+const stillUnresolved: number[] = resolvedRequest.itemIds;
+const groupOf: number | undefined = resolvedRequest.ledger.entries[0]?.groupID ?? resolvedRequest.ledger.entries[0]?.libraryID;
+// @ts-expect-error a resolved item's libraryID is a number
+const badItem: ResolvedItem = { libraryID: '1', key: 'WXYZ2345' };
 const summary: string = extractiveSummary(request);
 const valid: void = validateSummary(summary);
 const node: CheckpointNode = checkpointNode(manual, summary, request.ledger);
@@ -542,7 +553,10 @@ const signalLike: AbortSignalLike = abort.signal;
 const domSignal: AbortSignalLike = new AbortController().signal;
 
 async function runCompaction(): Promise<Session | undefined> {
-  const options: CompactOptions = { store: memory, sessionId: 'demo', model, mode: 'auto', summarize: extractive, signal: signalLike };
+  const resolveItem: ResolveItem = async (itemID) => (itemID === 123 ? { libraryID: 1, key: 'WXYZ2345' } : null);
+  const options: CompactOptions = { store: memory, sessionId: 'demo', model, mode: 'auto', summarize: extractive, signal: signalLike, resolveItem };
+  // @ts-expect-error resolveItem takes a numeric item id
+  await compact({ store: memory, sessionId: 'demo', model, summarize: extractive, resolveItem: (key: string) => ({ libraryID: 1, key }) });
   const outcome: CompactOutcome = await compact(options);
   await compact({ store: sqlite, sessionId: 'demo', model, summarize: viaModel, signal: domSignal, draft: 'draft text', overhead: { tokens: 10 } });
   abort.abort('user closed the pane');
@@ -696,6 +710,7 @@ cacheStepMarks('acme');
 // @ts-expect-error an unknown provider
 promptCacheCallOptions('acme', 's1');
 new CompactionController({ store: new MemoryStore(), sessionId: 's', model: { contextWindow: 8192 }, summarize: () => '', cache: anthropicProfile, backgroundCompaction: true });
+new CompactionController({ store: new MemoryStore(), sessionId: 's', model: { contextWindow: 8192 }, summarize: () => '', resolveItem: (itemID) => (itemID > 0 ? { libraryID: 1, key: 'WXYZ2345' } : null) });
 new CompactionChatTransport({
   controller: {} as CompactionController, promptCache: { provider: 'bedrock' },
   streamResponse: async ({ messages, applyCacheBreakpoints: mark, cacheCallOptions }) =>
