@@ -84,8 +84,9 @@ export class ResearchChat {
     const row = await this.db.rowQueryAsync('SELECT sessionId FROM chats WHERE itemID = ?', [itemID]);
     let sessionId = row?.sessionId;
     if (!sessionId) {
-      await this.store.transactionWith(async () => {
-        ({ sessionId } = await this.store.createSession({ title }));
+      // The app's row and the session commit together, or neither (the store's writes through tx).
+      await this.store.withinTransaction(async (tx) => {
+        ({ sessionId } = await tx.createSession({ title }));
         await this.db.queryAsync('INSERT INTO chats (itemID, sessionId, title) VALUES (?, ?, ?)', [itemID, sessionId, title]);
       });
     }
