@@ -5,8 +5,5 @@ import type * as Ai from 'ai';
 type Or<T, Shape> = unknown extends T ? Shape : T;
 export type UIMessage = Or<Ai.UIMessage, { id: string; role: 'system' | 'user' | 'assistant'; metadata?: unknown; parts: Array<{ type: string; [key: string]: unknown }> }>;
 export type UIMessageChunk = Or<Ai.UIMessageChunk, { type: string; [key: string]: unknown }>;
-export type ChatTransport<M extends UIMessage> = Or<Ai.ChatTransport<M>, {
-  sendMessages(options: { trigger: 'submit-message' | 'regenerate-message'; chatId: string; messageId: string | undefined; messages: M[]; abortSignal: AbortSignal | undefined; [key: string]: unknown }): Promise<ReadableStream<UIMessageChunk>>;
-  reconnectToStream(options: { chatId: string; [key: string]: unknown }): Promise<ReadableStream<UIMessageChunk> | null>;
-}>;
+export type ChatTransport<M extends UIMessage> = Or<Ai.ChatTransport<M>, { sendMessages(options: { messages: M[]; abortSignal: AbortSignal | undefined; [key: string]: unknown }): Promise<ReadableStream<UIMessageChunk>>; reconnectToStream(options: { chatId: string }): Promise<ReadableStream<UIMessageChunk> | null> }>;
 export type LanguageModel = Or<Ai.LanguageModel, unknown>;

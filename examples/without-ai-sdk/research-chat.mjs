@@ -140,7 +140,8 @@ export class ResearchChat {
         usage = reply.usage;
         if (!reply.message.tool_calls?.length) break;
         for (const call of reply.message.tool_calls) {
-          const output = await this.tools[call.function.name](JSON.parse(call.function.arguments));
+          const tool = this.tools[call.function.name];
+          const output = await tool(JSON.parse(call.function.arguments));
           answer.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) });
         }
       }
