@@ -16,7 +16,7 @@ use crate::estimate::{Capacity, Draft, Estimate, ModelProfile};
 use crate::ledger::{LedgerEntry, LedgerKind, LedgerQuery, ResourceLedger};
 use crate::plan::{Breakpoint, CacheProfile, CacheReport, CompactionCost, Plan, SendDecision};
 use crate::projection::Projection;
-use crate::session::{Basis, Branch, Checkpoint, CitedPage, EditTarget, Message, Mode, Node, Problem, RetryTarget, Session, UserWords};
+use crate::session::{Basis, Branch, Checkpoint, CitedPage, DisplayOnly, EditTarget, Message, Mode, Node, Problem, RetryTarget, Session, UserWords};
 use crate::summarize::{RepairKind, SerializeOptions, SummaryRepair, SummaryRequest, SummaryRequestOptions};
 use crate::zotero::ResolvedItem;
 
@@ -104,6 +104,7 @@ pub fn contract_declarations() -> String {
     let generated = [
         declaration::<Mode>(&config),
         declaration::<Message>(&config),
+        declaration::<DisplayOnly>(&config),
         declaration::<Node>(&config),
         declaration::<Basis>(&config),
         declaration::<Checkpoint>(&config),
@@ -152,7 +153,7 @@ fn contract() {
         "Session", "SessionNode", "MessageNode", "CheckpointNode", "ModelProfile", "Plan", "PlanOptions", "Estimate",
         "SummaryRequest", "Projection", "BranchReadResult", "BranchProblem", "RetryTarget", "EditTarget", "ForkCheck",
         "CommitCheck", "CacheBreakpoints", "Capacity", "CacheProfile", "CacheProfileName", "ResourceLedger",
-        "LedgerEntry", "LedgerQuery", "SummaryRepair", "ResolvedItem", "SummaryRequestOptions",
+        "LedgerEntry", "LedgerQuery", "SummaryRepair", "ResolvedItem", "SummaryRequestOptions", "DisplayOnly",
     ] {
         assert!(text.contains(&format!("export type {name} ")) || text.contains(&format!("export interface {name} ")), "{name} is not declared");
     }

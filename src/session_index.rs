@@ -61,9 +61,13 @@ impl SessionIndex {
             return Err(Error::new(ErrorCode::NotFound, format!("node {} is not a node of the session", node.id)));
         };
         let old = &self.session.nodes[position];
-        let both_messages = matches!(old.kind, NodeKind::Message(_)) && matches!(node.kind, NodeKind::Message(_));
-        if !both_messages || old.parent_id != node.parent_id {
-            return Err(Error::new(ErrorCode::InvalidNode, format!("node {}: only a message keeping its parent is replaced", node.id)));
+        // A message stays one the model receives, a display-only node stays display-only.
+        let same_kind = match (&old.kind, &node.kind) {
+            (NodeKind::Message(_), NodeKind::Message(_)) | (NodeKind::DisplayOnly(..), NodeKind::DisplayOnly(..)) => true,
+            _ => false,
+        };
+        if !same_kind || old.parent_id != node.parent_id {
+            return Err(Error::new(ErrorCode::InvalidNode, format!("node {}: only a message keeping its parent and its displayOnly is replaced", node.id)));
         }
         self.session.nodes[position] = node;
         self.tokens.forget_node(position);

@@ -86,6 +86,7 @@ pub fn read_message_like(value: &Value, what: &str, code: ErrorCode, invalid: Er
         NodeKind::Message(message) => Ok(message),
         NodeKind::Invalid(why) => Err(Error::new(invalid, format!("{what}: {why}"))),
         NodeKind::Checkpoint(_) => Err(Error::new(code, format!("{what} must be a message, not a checkpoint"))),
+        NodeKind::DisplayOnly(..) => Err(Error::new(code, format!("{what} must be a message the model receives, not displayOnly"))),
     }
 }
 
@@ -178,6 +179,8 @@ struct NodeFacts {
     pending: bool,
     user: bool,
     checkpoint: bool,
+    /// A display-only node: on the branch, never a message of the projection.
+    display: bool,
 }
 
 /// Per-node facts and per-branch sums, kept in step with a branch that only grows at its leaf.
@@ -197,6 +200,8 @@ pub struct BranchTokens {
     pending: Vec<usize>,
     usages: Vec<(usize, Usage)>,
     checkpoints: Vec<(usize, usize)>,
+    /// Branch positions of display-only nodes (not messages: `message_count` leaves them out).
+    display: Vec<usize>,
     /// Work counters (nodes estimated, branch positions summed), so tests can check incrementality.
     nodes_estimated: usize,
     positions_summed: usize,
@@ -241,6 +246,7 @@ impl BranchTokens {
             self.pending.clear();
             self.usages.clear();
             self.checkpoints.clear();
+            self.display.clear();
             self.frame.get_mut().forget_span();
         }
         if self.prefix.is_empty() || !is_prefix {
@@ -270,6 +276,9 @@ impl BranchTokens {
             if facts.pending {
                 self.pending.push(position);
             }
+            if facts.display {
+                self.display.push(position);
+            }
             if let Some(usage) = facts.usage {
                 self.usages.push((position, usage));
             }
@@ -293,6 +302,7 @@ impl BranchTokens {
             self.pending.retain(|&p| p < position);
             self.usages.retain(|&(p, _)| p < position);
             self.checkpoints.retain(|&(p, _)| p < position);
+            self.display.retain(|&p| p < position);
         }
         self.frame.get_mut().forget_node(index);
     }
@@ -322,7 +332,8 @@ impl BranchTokens {
         }
         let lo = self.checkpoints.partition_point(|&(p, _)| p < from);
         let hi = self.checkpoints.partition_point(|&(p, _)| p < to);
-        (to - from) - (hi - lo)
+        let shown = self.display.partition_point(|&p| p < to) - self.display.partition_point(|&p| p < from);
+        (to - from) - (hi - lo) - shown
     }
 
     /// Branch positions of user messages at or after `start`.
@@ -420,6 +431,7 @@ fn node_facts(node: &Node, options: &EstimateOptions) -> NodeFacts {
             pending: message.has_pending_tool(),
             user: message.role == Role::User,
             checkpoint: false,
+            display: false,
         },
         NodeKind::Checkpoint(checkpoint) => NodeFacts {
             tokens: estimate_message(&summary_message(checkpoint), options),
@@ -427,8 +439,11 @@ fn node_facts(node: &Node, options: &EstimateOptions) -> NodeFacts {
             pending: false,
             user: false,
             checkpoint: true,
+            display: false,
         },
-        NodeKind::Invalid(_) => NodeFacts { tokens: 0, usage: None, pending: false, user: false, checkpoint: false },
+        // Never sent, so never counted, never a turn start and never a pending workflow.
+        NodeKind::DisplayOnly(..) => NodeFacts { tokens: 0, usage: None, pending: false, user: false, checkpoint: false, display: true },
+        NodeKind::Invalid(_) => NodeFacts { tokens: 0, usage: None, pending: false, user: false, checkpoint: false, display: false },
     }
 }
 
@@ -469,6 +484,16 @@ pub fn estimate_branch(
 
 /// `estimateMessage(message, model?)`: one message's conservative estimate.
 pub fn estimate_one_message(message: &Value, model: Option<&ModelProfile>) -> Result<u64> {
+    // A display-only node costs a request nothing: it is never sent.
+    if message.get("displayOnly").is_some() && message.get("checkpoint").is_none() {
+        let mut map = message.as_object().cloned().unwrap_or_default();
+        map.entry("id").or_insert_with(|| json!("message"));
+        map.remove("parentId");
+        return match Node::from_value(Value::Object(map), 0).kind {
+            NodeKind::Invalid(why) => Err(Error::new(ErrorCode::InvalidMessage, format!("message: {why}"))),
+            _ => Ok(0),
+        };
+    }
     let message = read_message_like(message, "message", ErrorCode::InvalidMessage, ErrorCode::InvalidMessage)?;
     Ok(estimate_message(&message, &one_message_options(model)?))
 }

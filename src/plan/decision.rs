@@ -2,7 +2,8 @@
 //!
 //! Reason codes (stable strings in `Plan.reason`):
 //! - `read-only`: the session has integrity problems; nothing is planned (action `none`, no `send`).
-//! - `leaf-is-checkpoint` (manual): the branch already ends in a checkpoint.
+//! - `leaf-is-checkpoint` (manual): the branch already ends in a checkpoint (display-only nodes after it
+//!   change nothing: they are never projected).
 //! - `nothing-to-compact` (manual): fewer than two turns before the first checkpoint.
 //! - `workflow-pending`: a tool part in `input-streaming`, `input-available`, `approval-requested` or
 //!   `approval-responded` (or a state this version does not know) can still complete: its message is not
@@ -240,7 +241,8 @@ fn draft_turn_start(tokens: &BranchTokens, span: &ProjectionSpan, draft: Option<
     let continues_leaf_turn = match draft {
         Some(Draft::Message(message)) => message.role == Role::Assistant,
         Some(Draft::Text(_)) => false,
-        None => !span.checkpoint.is_some_and(|c| c + 1 == span.end),
+        // Display-only nodes after the checkpoint answer nothing either.
+        None => !span.checkpoint.is_some_and(|c| tokens.message_count(c + 1, span.end) == 0),
     };
     if !continues_leaf_turn || span.end == 0 {
         return span.end;
@@ -280,7 +282,8 @@ impl Planner<'_> {
     }
 
     fn leaf_is_checkpoint(&self) -> bool {
-        self.span.checkpoint.is_some_and(|c| c + 1 == self.span.end)
+        // Only display-only nodes after it still end the projection in the checkpoint.
+        self.span.checkpoint.is_some_and(|c| self.tokens.message_count(c + 1, self.span.end) == 0)
     }
 
     fn none(&self, reason: &str, send: Option<SendDecision>) -> Plan {

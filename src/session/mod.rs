@@ -15,6 +15,6 @@ pub use ops::{RetryTarget, EditTarget, ForkCheck, retry_target, edit_target, can
 pub use read_text::{SessionText, read_node};
 pub use read_value::parse_count;
 pub use tree::{Problem, Branch, IdIndex, read_branch, read_branch_to, history, history_text};
-pub use types::{MAX_SAFE_INTEGER, Session, Node, RawJson, NodeKind, Role, Message, Part, ToolPart, ToolState, Approval, Mode, Basis, Checkpoint, ReadNode};
+pub use types::{MAX_SAFE_INTEGER, Session, Node, RawJson, NodeKind, Role, Message, DisplayOnly, Part, ToolPart, ToolState, Approval, Mode, Basis, Checkpoint, ReadNode};
 pub use workflow::pending_workflow;
 pub use write::{node_texts, write_node_texts};

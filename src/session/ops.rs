@@ -34,7 +34,8 @@ pub struct ForkCheck {
     pub reason: Option<&'static str>,
 }
 
-/// The newest conversational assistant message of the branch (never a checkpoint); `None` if there is none.
+/// The newest conversational assistant message of the branch (never a checkpoint nor a display-only
+/// node: the nodes after it, markers included, leave the branch with it); `None` if there is none.
 pub fn retry_target(session: &Session) -> Result<Option<RetryTarget>> {
     let branch = read_branch(session);
     branch.require_readable()?;
@@ -44,7 +45,7 @@ pub fn retry_target(session: &Session) -> Result<Option<RetryTarget>> {
     }))
 }
 
-/// The newest real user message of the branch; the edit becomes its sibling.
+/// The newest real user message of the branch (never a display-only node); the edit becomes its sibling.
 pub fn edit_target(session: &Session) -> Result<Option<EditTarget>> {
     let branch = read_branch(session);
     branch.require_readable()?;
@@ -62,6 +63,10 @@ pub fn can_fork(session: &Session, node_id: &str) -> ForkCheck {
     let node = &session.nodes[position];
     if node.checkpoint().is_some() {
         return refuse("checkpoint");
+    }
+    // A display-only node is no stable assistant message, whatever its role.
+    if node.display_only().is_some() {
+        return refuse("not-assistant");
     }
     let Some(message) = node.message() else { return refuse("invalid-node") };
     if !node.is_assistant_message() {

@@ -41,6 +41,8 @@ struct NodeFields {
     /// Present (even as `null`) makes the node a checkpoint.
     /// Kept as its text: read into `Checkpoint` from it (no `Value` tree in between).
     checkpoint: Option<Box<RawValue>>,
+    /// Present (even as `null`, which the rules refuse) makes the node display-only.
+    display_only: Option<Box<RawValue>>,
 }
 
 /// Reads the `NodeFields` of the node text `raw` holds, as a derived reader would (unknown fields
@@ -82,7 +84,8 @@ impl<'de> serde::de::Visitor<'de> for NodeSeed<'_> {
                 8 => node.role = map.next_value()?,
                 16 => node.parts = map.next_value_seed(PartsSeed(self.0))?,
                 32 => node.metadata = map.next_value()?,
-                _ => node.checkpoint = Some(map.next_value()?),
+                64 => node.checkpoint = Some(map.next_value()?),
+                _ => node.display_only = Some(map.next_value()?),
             }
         }
         Ok(node)
@@ -116,6 +119,7 @@ impl<'de> serde::de::Visitor<'de> for FieldBit {
             "parts" => 16,
             "metadata" => 32,
             "checkpoint" => 64,
+            "displayOnly" => 128,
             _ => 0,
         })
     }
@@ -266,6 +270,9 @@ pub fn read_node(raw: &RawJson) -> Option<ReadNode> {
     let kind = match node.checkpoint {
         Some(checkpoint) => {
             parent_id.as_ref()?;
+            if node.display_only.is_some() {
+                return None;
+            }
             NodeKind::Checkpoint(serde_json::from_str::<Checkpoint>(checkpoint.get()).ok()?)
         }
         None => {
@@ -276,7 +283,14 @@ pub fn read_node(raw: &RawJson) -> Option<ReadNode> {
                 _ => return None,
             };
             let parts = node.parts?;
-            NodeKind::Message(Message { role, parts, metadata: node.metadata })
+            let message = Message { role, parts, metadata: node.metadata };
+            match node.display_only {
+                None => NodeKind::Message(message),
+                Some(display) => {
+                    let value: Value = serde_json::from_str(display.get()).ok()?;
+                    NodeKind::DisplayOnly(message, super::read_value::read_display_only(&value).ok()?)
+                }
+            }
         }
     };
     Some((id, parent_id, created_at, kind))

@@ -159,6 +159,9 @@ fn read_node(raw: &Value, index: usize) -> std::result::Result<ReadNode, (String
         Some(_) => return Err(fail("createdAt must be a number".into())),
     };
     let kind = if let Some(checkpoint) = map.get("checkpoint") {
+        if map.contains_key("displayOnly") {
+            return Err(fail("a checkpoint cannot be displayOnly".into()));
+        }
         if parent_id.is_none() {
             return Err(fail("a checkpoint needs a parentId".into()));
         }
@@ -167,7 +170,11 @@ fn read_node(raw: &Value, index: usize) -> std::result::Result<ReadNode, (String
             .map_err(|e| fail(format!("checkpoint: {}", crate::text::message_of(&e))))?;
         NodeKind::Checkpoint(checkpoint)
     } else {
-        NodeKind::Message(read_message(map).map_err(fail)?)
+        let message = read_message(map).map_err(fail)?;
+        match map.get("displayOnly") {
+            None => NodeKind::Message(message),
+            Some(display) => NodeKind::DisplayOnly(message, read_display_only(display).map_err(fail)?),
+        }
     };
     Ok((id, parent_id, created_at, kind))
 }
@@ -192,6 +199,19 @@ fn read_message(map: &Map<String, Value>) -> std::result::Result<Message, String
         .collect::<std::result::Result<Vec<_>, _>>()?;
     let metadata = map.get("metadata").filter(|m| !m.is_null()).cloned();
     Ok(Message { role, parts, metadata })
+}
+
+/// `displayOnly: { kind }`, `kind` a non-empty string; other fields are the app's and kept in the text.
+pub(crate) fn read_display_only(value: &Value) -> std::result::Result<DisplayOnly, String> {
+    let Value::Object(display) = value else {
+        return Err("displayOnly must be an object { kind }".into());
+    };
+    match display.get("kind") {
+        Some(Value::String(kind)) if !kind.is_empty() => Ok(DisplayOnly { kind: kind.clone() }),
+        Some(Value::String(_)) => Err("displayOnly.kind is empty".into()),
+        Some(_) => Err("displayOnly.kind must be a string".into()),
+        None => Err("displayOnly.kind is missing".into()),
+    }
 }
 
 fn field<'a>(part: &'a Map<String, Value>, name: &str) -> std::result::Result<&'a str, String> {

@@ -208,7 +208,8 @@ fn dangling_boundaries(session: &Session, chain: &[usize]) -> Vec<Problem> {
                     }
                 }
             }
-            NodeKind::Invalid(_) => {}
+            // Never a boundary: a checkpoint naming one is dangling.
+            NodeKind::DisplayOnly(..) | NodeKind::Invalid(_) => {}
         }
     }
     problems

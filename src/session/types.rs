@@ -109,6 +109,9 @@ impl RawJson {
 #[derive(Debug, Clone)]
 pub enum NodeKind {
     Message(Message),
+    /// A message with `displayOnly`: on the branch and in the history, never sent, counted, summarized
+    /// or cut at (every stage reads messages through `Node::message`, which does not return it).
+    DisplayOnly(Message, DisplayOnly),
     Checkpoint(Checkpoint),
     /// The node could not be read; the string says why (field and reason).
     Invalid(String),
@@ -121,13 +124,23 @@ pub enum Role {
     System,
 }
 
-/// A conversational node: an AI SDK UIMessage plus its parent. `checkpoint` is never set on it.
+/// A conversational node: an AI SDK UIMessage plus its parent. `checkpoint` is never set on it; with
+/// `displayOnly` the history shows it and the model never receives it.
 #[derive(Debug, Clone)]
-#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "MessageNode", type = "UIMessage & { parentId: string | null; createdAt?: number; checkpoint?: never }"))]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "MessageNode", type = "UIMessage & { parentId: string | null; createdAt?: number; checkpoint?: never; displayOnly?: DisplayOnly }"))]
 pub struct Message {
     pub role: Role,
     pub parts: Vec<Part>,
     pub metadata: Option<Value>,
+}
+
+/// `displayOnly` of a message node: a row the history shows and the model never receives (a
+/// "context compacted" or model-switch marker, a runtime notice); `kind` is the app's own name for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
+pub struct DisplayOnly {
+    /// Non-empty, chosen by the app (e.g. `'model-switch'`).
+    pub kind: String,
 }
 
 /// One part of a UIMessage, as the AI SDK (v5 and v6) defines it.
@@ -290,9 +303,18 @@ pub struct Checkpoint {
 
 impl Node {
 
+    /// The message the model receives: never a display-only node's.
     pub fn message(&self) -> Option<&Message> {
         match &self.kind {
             NodeKind::Message(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The `displayOnly` of a display-only message node.
+    pub fn display_only(&self) -> Option<&DisplayOnly> {
+        match &self.kind {
+            NodeKind::DisplayOnly(_, display) => Some(display),
             _ => None,
         }
     }

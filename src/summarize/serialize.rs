@@ -87,6 +87,8 @@ pub fn serialize(nodes: &[&Node], options: &SerializeOptions) -> String {
 /// `interrupted-tool`: an unfinished tool part of a cut message, or of one a user message follows,
 /// is written as interrupted with no result.
 pub fn serialize_followed(nodes: &[&Node], options: &SerializeOptions, followed_by_user: bool) -> String {
+    // Display-only nodes are never summarized: left out before numbering, so the numbers run on.
+    let nodes: Vec<&Node> = nodes.iter().copied().filter(|node| node.display_only().is_none()).collect();
     let mut out = String::new();
     // For each node: whether a user message comes after it.
     let mut followed = vec![followed_by_user; nodes.len()];
@@ -103,7 +105,7 @@ pub fn serialize_followed(nodes: &[&Node], options: &SerializeOptions, followed_
                 header(&mut out, &format!("message {} | earlier checkpoint summary | id {}", number + 1, field(&node.id)));
                 content(&mut out, &checkpoint.summary);
             }
-            NodeKind::Invalid(_) => {}
+            NodeKind::DisplayOnly(..) | NodeKind::Invalid(_) => {}
         }
     }
     out.push_str("--- end of history ---");
@@ -122,7 +124,7 @@ pub fn serialize_ui_messages(messages: &Value, options: &SerializeOptions) -> Re
             NodeKind::Checkpoint(_) => {
                 return Err(Error::new(ErrorCode::InvalidMessage, format!("node {} is a checkpoint, not a UIMessage", node.id)))
             }
-            NodeKind::Message(_) => {}
+            NodeKind::Message(_) | NodeKind::DisplayOnly(..) => {}
         }
     }
     Ok(serialize(&nodes.iter().collect::<Vec<_>>(), options))
