@@ -6,7 +6,7 @@ export type {
   AbortListener, AbortSignalLike, Basis, BranchProblem, BranchReadResult, CacheBreakpoint,
   CacheBreakpointOptions, CacheBreakpoints, CacheProfile, CacheProfileName, CacheReport, Capacity,
   CarriedRegisters, Checkpoint, CheckpointNode, CitedPage, CommitCheck, CommitRefusal, CompactionCost,
-  CompactionError, CompactionMode, Draft, EditTarget, ErrorCode, Estimate, EstimateOptions, ForkCheck,
+  CompactionError, CompactionMode, DisplayOnly, Draft, EditTarget, ErrorCode, Estimate, EstimateOptions, ForkCheck,
   ForkRefusal, InitInput, InitOutput, LedgerEntry, LedgerKind, LedgerQuery, MessageNode, ModelProfile,
   Overhead, Plan, PlanOptions, PlanReason, ProblemCode, Projection, ResolvedItem, ResourceLedger, RetryTarget, SendDecision,
   SerializeOptions, Session, SessionNode, SessionStore, StoreTx, Summarize, SummaryRepair, SummaryRequest, SummaryRequestOptions, SyncInitInput,

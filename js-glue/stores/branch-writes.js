@@ -64,7 +64,7 @@ export async function updateMessageParts(core, sessionId, messageId, parts, opti
     const node = JSON.parse(stored.json);
     if (isCheckpoint(node)) throw storeError('not-updatable', `updateMessageParts: node ${messageId} is a checkpoint`);
     if (row.leafId !== messageId && !(yield* keptBelowLeafCheckpoints(core, row, messageId)) && !(yield* pendingInNewestTurn(core, row, messageId, stored.json))) {
-      throw storeError('not-updatable', `updateMessageParts: message ${messageId} is neither the leaf (nor kept verbatim under the checkpoints at the leaf) nor waiting for a tool`);
+      throw storeError('not-updatable', `updateMessageParts: message ${messageId} is neither the leaf (nor followed only by display-only nodes and checkpoints that keep it verbatim) nor waiting for a tool`);
     }
     const updated = { ...node, parts };
     if (options.metadata !== undefined) updated.metadata = options.metadata;
@@ -193,10 +193,11 @@ function* appendMessageIn(core, row, message, options, where) {
 }
 
 /**
- * Whether only checkpoints follow message `messageId` to the leaf and the newest of them keeps it
- * verbatim (its `firstKeptMessageId` is the message or above it): the newest message as the
- * model sees it, e.g. a tool continuation whose preflight compacted. Updating it changes no
- * summary. Own nodes only, as for every update.
+ * Whether only checkpoints and display-only nodes follow message `messageId` to the leaf and the
+ * newest checkpoint, if any, keeps it verbatim (its `firstKeptMessageId` is the message or above
+ * it): the newest message as the model sees it, e.g. a tool continuation whose preflight compacted,
+ * or an answer the app put a marker after. Updating it changes no summary. Own nodes only, as for
+ * every update.
  * @param {StoreCore} core
  * @param {SessionRow} row @param {string} messageId @returns {Generator<unknown, boolean, any>}
  */
@@ -209,10 +210,14 @@ function* keptBelowLeafCheckpoints(core, row, messageId) {
     seen.add(at);
     /** @type {NodeRow | null} */
     const stored = yield core.driver.getNode(row.id, at);
-    if (!stored || stored.kind !== 'checkpoint') return false;
-    if (firstKept === undefined) firstKept = JSON.parse(stored.json).checkpoint?.firstKeptMessageId ?? null;
+    if (!stored) return false;
+    const node = JSON.parse(stored.json);
+    // A display-only node is never projected (the core's rule): the walk goes on past it.
+    if (stored.kind !== 'checkpoint' && node.displayOnly === undefined) return false;
+    if (stored.kind === 'checkpoint' && firstKept === undefined) firstKept = node.checkpoint?.firstKeptMessageId ?? null;
     at = stored.parentId;
   }
+  if (at === messageId && firstKept === undefined) return true; // only display-only nodes after it
   if (at !== messageId || typeof firstKept !== 'string') return false;
   for (; at !== null && !seen.has(at); ) {
     if (at === firstKept) return true;
@@ -242,7 +247,11 @@ function* pendingInNewestTurn(core, row, messageId, json) {
     const stored = yield core.driver.getNode(row.id, at);
     // Not an own node: the chain left the session's own nodes before reaching the message.
     if (!stored) return false;
-    if (stored.kind === 'message' && JSON.parse(stored.json).role === 'user') return false;
+    if (stored.kind === 'message') {
+      const node = JSON.parse(stored.json);
+      // A display-only node starts no turn, whatever its role (the core's rule).
+      if (node.role === 'user' && node.displayOnly === undefined) return false;
+    }
     at = stored.parentId;
   }
   return false;

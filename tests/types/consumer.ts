@@ -65,6 +65,7 @@ import type {
   CompactionError,
   CompactionMode,
   CompactionState,
+  DisplayOnly,
   Draft,
   EditTarget,
   ErrorCode,
@@ -296,6 +297,15 @@ const rootCheckpoint: CheckpointNode = { ...checkpointNodeLiteral, parentId: nul
 const both: SessionNode = { ...sdkMessages[0]!, parentId: null, checkpoint: checkpointNodeLiteral.checkpoint };
 // @ts-expect-error role is the SDK's union
 const badRole: MessageNode = { id: 'x', role: 'tool', parts: [], parentId: null };
+// A display-only marker (issue 41): shown by the history, never sent; its kind is the app's.
+const marker: MessageNode = {
+  id: 'm1', parentId: 'a1', role: 'system', displayOnly: { kind: 'model-switch' },
+  parts: [{ type: 'text', text: 'Switched to gpt-4.1-mini' }],
+};
+const markerKind: string | undefined = marker.displayOnly?.kind;
+const markerShape: DisplayOnly = { kind: 'context-compacted' };
+// @ts-expect-error displayOnly needs its kind
+const kindless: MessageNode = { ...marker, displayOnly: {} };
 
 // ---- Stateless exports ----------------------------------------------------------------------------
 
