@@ -100,6 +100,8 @@ for (const backend of backends) {
       await store.appendMessage('s', marker('m2', 'context-compacted', 'assistant'));
       // Its text may change in place while it is the leaf; it stays display-only.
       await store.updateMessageParts('s', 'm2', [{ type: 'text', text: `${SHOWN} compacted` }]);
+      // The answer before it is still the newest message the model sees: updatable in place.
+      await store.updateMessageParts('s', 'a2', [{ type: 'text', text: 'answer a2, revised' }]);
 
       h = await backend.reopen(h, 's');
       const session = await h.store.load('s');
@@ -118,6 +120,20 @@ for (const backend of backends) {
       assert.deepEqual(markersOf(fork.nodes).map((n) => n.displayOnly.kind), ['model-switch']);
       const imported = await h.store.importMessages([user('x1'), assistant('x2'), marker('x3', 'runtime-notice')], { sessionId: 'i' });
       assert.deepEqual((await h.store.load(imported.sessionId)).nodes.at(-1).displayOnly, { kind: 'runtime-notice' });
+      await h.close();
+    });
+
+    it('a user-role marker after a pending tool call ends no turn: the tool result is still written in place', async () => {
+      const h = backend.open();
+      await h.store.createSession({ sessionId: 's' });
+      await h.store.appendMessage('s', user('u1'));
+      const call = { type: 'tool-zoteroAddNote', toolCallId: 'c1', state: 'approval-requested', input: { note: 'n' }, approval: { id: 'ap1' } };
+      await h.store.appendMessage('s', { id: 'a1', role: 'assistant', parts: [call] });
+      await h.store.appendMessage('s', marker('m1', 'awaiting-approval', 'user'));
+      await h.store.appendMessage('s', assistant('a2', 'waiting for your approval'));
+      const answered = { ...call, state: 'output-available', approval: { id: 'ap1', approved: true }, output: { ok: true } };
+      await h.store.updateMessageParts('s', 'a1', [answered]);
+      assert.equal((await h.store.load('s')).nodes.find((n) => n.id === 'a1').parts[0].state, 'output-available');
       await h.close();
     });
 
