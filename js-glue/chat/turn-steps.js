@@ -77,8 +77,8 @@ export async function sendDraft(controller, draft, { abortSignal, submitOptions,
   } else if (!result.stored) {
     await store.appendMessage(sessionId, asStored(sent), expected);
   }
-  // Under the stored question answered in place (no compaction ran: it is the leaf), else where submit says.
-  const parentId = open ? sent.id : /** @type {any} */ (result).responseParentId;
+  // Under the stored question answered in place, or the markers after it (no compaction ran), else where submit says.
+  const parentId = open ? open.parentId : /** @type {any} */ (result).responseParentId;
   // When the request went out: the response's `createdAt`, from which the next plan tells a warm
   // prompt cache from a cold one (a UIMessage has no time of its own).
   return { messages, sent, parentId, sentAt: controller.now(), result };

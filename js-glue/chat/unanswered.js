@@ -17,24 +17,28 @@ export function sameQuestion(a, b) {
 
 /**
  * The stored question a new draft repeats, from the submit's projection `messages` (ending with the
- * draft) and the leaf it was made at: `{ sent, messages, cutAnswerId }` to answer it in place
- * (`messages` without the draft, and without the cut reply, which stays in the tree as a sibling
- * once the leaf moves back to the question), or null: the draft is a new message (stored after an
- * unanswered one, the model then receives both, in a row).
+ * draft) and the leaf it was made at: `{ sent, messages, cutAnswerId, parentId }` to answer it in
+ * place under `parentId` (`messages` without the draft, and without the cut reply, which stays in
+ * the tree as a sibling once the leaf moves back to the question), or null: the draft is a new
+ * message (stored after an unanswered one, the model then receives both, in a row). A leaf the
+ * projection leaves out is display-only (the core projects every other node, a checkpoint as its
+ * summary under its own id): the question before it is still the newest message, and the answer
+ * goes under the leaf, so the marker stays on the branch.
  * @param {any[]} messages @param {string | null | undefined} leafId
- * @returns {{ sent: any, messages: any[], cutAnswerId: string | null } | null}
+ * @returns {{ sent: any, messages: any[], cutAnswerId: string | null, parentId: string } | null}
  */
 export function storedQuestion(messages, leafId) {
   const n = messages.length;
   const draft = messages[n - 1];
   const before = messages[n - 2];
-  if (!leafId || !draft || draft.role !== 'user' || !before || before.id !== leafId) return null;
+  if (!leafId || !draft || draft.role !== 'user' || !before) return null;
+  if (before.id !== leafId && messages.some((m) => m.id === leafId)) return null;
   if (before.role === 'user' && before.id !== draft.id && sameQuestion(before, draft)) {
-    return { sent: before, messages: messages.slice(0, n - 1), cutAnswerId: null };
+    return { sent: before, messages: messages.slice(0, n - 1), cutAnswerId: null, parentId: leafId };
   }
   const asked = messages[n - 3];
   if (before.role === 'assistant' && before.metadata?.finishReason === 'error' && asked?.role === 'user' && sameQuestion(asked, draft)) {
-    return { sent: asked, messages: messages.slice(0, n - 2), cutAnswerId: before.id };
+    return { sent: asked, messages: messages.slice(0, n - 2), cutAnswerId: before.id, parentId: asked.id };
   }
   return null;
 }

@@ -199,9 +199,9 @@ describe('display-only markers through the chat transport', () => {
   const sdk = sdks[0];
   const Mock = sdk.test[sdk.Mock];
 
-  it('never sends a marker; the question goes under the leaf marker and the answer under the question', async () => {
+  /** A transport over `session` in a MemoryStore, its model answering, and the messages each request sent. */
+  async function chatOver(session) {
     const store = new MemoryStore();
-    const session = withMarkers(linearSession(3, 10));
     await store.importSession(session, { sessionId: 'chat' });
     const { summarize } = scriptedSummarizer(() => validSummary());
     const controller = new CompactionController({ store, sessionId: 'chat', model: MODEL, summarize });
@@ -225,17 +225,42 @@ describe('display-only markers through the chat transport', () => {
         return sdk.ai.streamText({ model, messages: await sdk.ai.convertToModelMessages(messages) });
       },
     });
-    const stream = await transport.sendMessages({
-      trigger: 'submit-message', chatId: 'chat', messageId: undefined, abortSignal: undefined,
-      messages: [...history(session), user('q', 'and the fourth?')],
-    });
-    for await (const _ of sdk.ai.readUIMessageStream({ stream })) { /* to the end */ }
+    /** Sends `draft` after the session's history, as useChat would, to the end of the answer. */
+    const send = async (draft) => {
+      const stream = await transport.sendMessages({
+        trigger: 'submit-message', chatId: 'chat', messageId: undefined, abortSignal: undefined,
+        messages: [...history(session), draft],
+      });
+      for await (const _ of sdk.ai.readUIMessageStream({ stream })) { /* to the end */ }
+      while (controller.busy) await new Promise((r) => setTimeout(r, 1)); // afterTurn ran
+    };
+    return { store, model, sent, send };
+  }
+
+  it('never sends a marker; the question goes under the leaf marker and the answer under the question', async () => {
+    const session = withMarkers(linearSession(3, 10));
+    const { store, model, sent, send } = await chatOver(session);
+    await send(user('q', 'and the fourth?'));
     assert.deepEqual(ids(sent[0]), ['U1', 'A1', 'U2', 'A2', 'U3', 'A3', 'q']);
     noMarkerText(sent[0], 'the model request');
     noMarkerText(model.doStreamCalls[0].prompt, 'the model prompt');
     const stored = await store.load('chat');
     assert.equal(stored.nodes.find((n) => n.id === 'q').parentId, session.leafId);
     assert.equal(stored.nodes.find((n) => n.id === 'resp-1').parentId, 'q');
-    while (controller.busy) await new Promise((r) => setTimeout(r, 1)); // afterTurn ran
+  });
+
+  it('a marker after an unanswered question (a runtime notice): the resend answers the stored question under the marker', async () => {
+    const session = linearSession(2, 10);
+    session.nodes.push({ ...user('Q', 'which of them use corpus data?'), parentId: 'A2' });
+    session.nodes.push(marker('notice', 'runtime-notice', 'system', 'Q'));
+    session.leafId = 'notice';
+    const { store, model, sent, send } = await chatOver(session);
+    await send(user('Q-again', 'which of them use corpus data?'));
+    assert.deepEqual(ids(sent[0]), ['U1', 'A1', 'U2', 'A2', 'Q'], 'the question once, not the marker');
+    noMarkerText(model.doStreamCalls[0].prompt, 'the model prompt');
+    const stored = await store.load('chat');
+    assert.ok(!stored.nodes.some((n) => n.id === 'Q-again'), 'the question is not stored twice');
+    assert.equal(stored.nodes.find((n) => n.id === 'resp-1').parentId, 'notice', 'the marker stays on the branch');
+    assert.equal(stored.leafId, 'resp-1');
   });
 });
