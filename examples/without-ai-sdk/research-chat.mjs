@@ -60,8 +60,6 @@ export class ResearchChat {
    */
   constructor({ db, fetch, endpoint, model, contextWindow, resolveItem, tools }) {
     Object.assign(this, { db, fetch, endpoint, model, contextWindow, resolveItem, tools });
-    this.compactions = 0; // checkpoints committed, and those the chat shows a marker for
-    this.marked = 0;
     this.store = new ZoteroDBStore(db, { tablePrefix: 'researchchat_' });
   }
 
@@ -93,16 +91,25 @@ export class ResearchChat {
     this.controller = new CompactionController({
       store: this.store, sessionId,
       // When compaction starts, as a share of the window: the plugin's own setting.
-      model: { id: this.model, contextWindow: this.contextWindow, autoCompactRatio: 0.75 },
+      model: this.profile(),
       summarize: (request, signal) => this.summarize(request, signal),
       resolveItem: this.resolveItem, // the ledger then knows items the tools name by numeric id
-      onStatus: (state) => {
-        if (state.status === 'idle' && state.outcome?.status === 'committed') this.compactions++;
-      },
     });
     return sessionId;
   }
   // #endregion open
+
+  /** The model's profile; when compaction starts (a share of the window) is the plugin's own setting. */
+  profile() {
+    return { id: this.model, contextWindow: this.contextWindow, autoCompactRatio: 0.75 };
+  }
+
+  /** The user picked another model: the chat shows where (a marker), the model never sees it. */
+  async switchModel(model, contextWindow) {
+    Object.assign(this, { model, contextWindow });
+    this.controller.setModel(this.profile());
+    await this.mark('model-switch', `Now answering with ${model}`);
+  }
 
   /** The summary call: the same endpoint, no tools. A small model may answer in prose: it is kept. */
   async summarize(request, signal) {
@@ -123,11 +130,6 @@ export class ResearchChat {
   // #region turn
   /** One turn: the question in, the answer out (the app's own format both ways). */
   async ask(question) {
-    // A marker where the chat was compacted (written between turns: a marker moves the leaf too).
-    if (this.compactions > this.marked && !this.controller.busy) {
-      await this.mark('compacted', 'Earlier messages were summarized');
-      this.marked = this.compactions;
-    }
     const tools = Object.keys(this.tools).map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
     const turn = await ChatTurn.begin(this.controller, question, { tools: Object.fromEntries(tools.map((t) => [t.function.name, t.function])) });
     try {

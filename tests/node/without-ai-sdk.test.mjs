@@ -17,7 +17,7 @@ import { region } from './quoted-region.mjs';
 
 const compaction = await import('bibgenie-compaction');
 await compaction.init();
-const { capacity, estimateMessage, history } = compaction;
+const { capacity, history } = compaction;
 
 // The example imports `bibgenie-compaction`: run it from the consumer folder, where that resolves.
 const exampleDir = join(consumerDir, 'examples-without-ai-sdk');
@@ -26,7 +26,7 @@ copyFileSync(join(repoRoot, 'examples/without-ai-sdk/research-chat.mjs'), join(e
 const { ResearchChat, toChatMessages, toUIMessage } = await import(pathToFileURL(join(exampleDir, 'research-chat.mjs')).href);
 
 const MODEL = { id: 'local-8k', contextWindow: 8192 };
-const MARKER_TEXT = 'Earlier messages were summarized';
+const MARKER_TEXT = 'Now answering with';
 /** The app's items: numeric ids, which only the app can turn into a library and a key. */
 const ITEMS = new Map([
   [101, { libraryID: 1, key: 'QWER2345' }], [102, { libraryID: 1, key: 'ASDF6789' }], [103, { libraryID: 1, key: 'ZXCV2345' }],
@@ -45,6 +45,7 @@ function words(n, seed) {
  */
 function fakeEndpoint() {
   const requests = [];
+  const promptTokens = []; // what the endpoint counts each request as: a character count over 4
   let n = 0;
   const fetch = async (url, init) => {
     assert.equal(url, 'http://localhost:8080/v1/chat/completions');
@@ -64,9 +65,10 @@ function fakeEndpoint() {
       message = { role: 'assistant', content: `Answer ${n}: ${words(260, n)}.` };
     }
     const prompt = Math.ceil(init.body.length / 4);
+    promptTokens.push(prompt);
     return new Response(JSON.stringify({ choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: prompt, completion_tokens: 300 } }), { status: 200 });
   };
-  return { fetch, requests };
+  return { fetch, requests, promptTokens };
 }
 
 /** The app's item tool: numeric ids, and a zotero:// link with the page for the odd ones. */
@@ -97,7 +99,7 @@ test('the messages convert both ways: the app\'s tool calls and results become t
   assert.deepEqual(toChatMessages({ id: 'u', role: 'user', parts: [{ type: 'text', text: 'hi' }] }), [{ role: 'user', content: 'hi' }]);
 });
 
-test('a plugin without the AI SDK runs 30 turns with compactions: nothing blocked, keys resolved, markers shown and never sent, every request fits', async () => {
+test('a plugin without the AI SDK runs 30 turns with compactions: nothing blocked, keys resolved, markers shown and never sent, every request fits', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'bibgenie-no-sdk-'));
   try {
     const db = new ZoteroDBConnectionShim(Database, join(dir, 'zotero.sqlite'));
@@ -109,13 +111,19 @@ test('a plugin without the AI SDK runs 30 turns with compactions: nothing blocke
       tools: { zotero_item: zoteroItem },
     });
     const sessionId = await chat.open(4242, 'Rural attendance');
+    const idle = async () => {
+      for (let i = 0; i < 500 && chat.controller.busy; i++) await new Promise((r) => setTimeout(r, 10));
+    };
     for (let turn = 0; turn < 30; turn++) {
+      if (turn === 10 || turn === 20) {
+        await idle(); // the model picker waits for a compaction to end (setModel: busy)
+        await chat.switchModel(turn === 10 ? 'local-8k-b' : MODEL.id, MODEL.contextWindow);
+      }
       const itemId = 101 + (turn % 5);
       const answer = await chat.ask(`Turn ${turn}: what does item ${itemId} say about ${TOPICS[turn % 5]}? ${words(25, turn)}`);
       assert.match(answer, /^Answer \d+/, `turn ${turn} answered`);
     }
-    // Wait for a compaction the last turn started.
-    for (let i = 0; i < 200 && chat.controller.busy; i++) await new Promise((r) => setTimeout(r, 10));
+    await idle(); // a compaction the last turn started
 
     const session = await chat.store.load(sessionId);
     const checkpoints = session.nodes.filter((node) => 'checkpoint' in node);
@@ -134,16 +142,19 @@ test('a plugin without the AI SDK runs 30 turns with compactions: nothing blocke
 
     // Markers: in the history, never in a request.
     const shown = await chat.messages();
-    assert.ok(shown.some((m) => m.role === 'marker' && m.kind === 'compacted' && m.content === MARKER_TEXT), 'a compaction marker is shown');
+    assert.equal(shown.filter((m) => m.role === 'marker' && m.kind === 'model-switch' && m.content.startsWith(MARKER_TEXT)).length, 2, 'both model switches are shown');
+    assert.equal(history(session).filter((node) => node.displayOnly?.kind === 'model-switch').length, 2);
+    const lastSwitch = endpoint.requests.findIndex((r) => r.model === 'local-8k-b');
+    assert.ok(lastSwitch > 0, 'the switched model was asked');
     for (const request of endpoint.requests) assert.ok(!JSON.stringify(request).includes(MARKER_TEXT), 'no request carries a marker');
-    assert.ok(history(session).some((node) => node.displayOnly?.kind === 'compacted'));
 
-    // Every request fits the safe limit (the request's text estimated as one message: an over-estimate).
+    // Every request fits the safe limit, as the endpoint counts it (the prompt_tokens it reports, from
+    // which the package's next estimate starts).
     const { safeInputLimit } = capacity(MODEL);
-    for (const request of endpoint.requests) {
-      const tokens = estimateMessage({ id: 'r', role: 'user', parts: [{ type: 'text', text: JSON.stringify(request.messages) }] });
-      assert.ok(tokens <= safeInputLimit, `a request of ${tokens} tokens over the safe limit ${safeInputLimit}`);
-    }
+    const largest = Math.max(...endpoint.promptTokens);
+    assert.ok(largest <= safeInputLimit, `a request of ${largest} tokens over the safe limit ${safeInputLimit}`);
+    assert.ok(largest > safeInputLimit / 2, `the requests came near the window (${largest} of ${safeInputLimit})`);
+    t.diagnostic(`${endpoint.requests.length} requests, the largest ${largest} of ${safeInputLimit} tokens; ${checkpoints.length} checkpoints; ${resolved.length} ids resolved`);
 
     // The store shares the plugin's database under its prefix, beside the app's own table.
     const tables = (await db.columnQueryAsync("SELECT name FROM sqlite_master WHERE type = 'table'")).map(String);
