@@ -77,7 +77,7 @@ async function zoteroItem({ itemId }) {
   const page = (itemId % 20) + 3;
   return {
     itemId, title: `A study of ${TOPICS[itemId % TOPICS.length]}`,
-    quote: `Attendance rose by ${itemId % 9} points after the programme (p. ${page}).`,
+    quote: `Attendance rose by ${itemId % 9} points after the programme.`, page,
     ...(itemId % 2 === 1 ? { link: `zotero://open-pdf/library/items/${item.key}?page=${page}` } : {}),
   };
 }
@@ -137,8 +137,16 @@ test('a plugin without the AI SDK runs 30 turns with compactions: nothing blocke
     const ledgerText = JSON.stringify(newest.ledger);
     for (const { key } of ITEMS.values()) assert.ok(ledgerText.includes(key), `the ledger holds ${key}`);
     assert.ok(resolved.length > 0 && resolved.every((id) => ITEMS.has(id)), 'the resolver was asked for the app\'s ids');
-    const cited = JSON.stringify(newest.citedPages ?? newest.registers ?? newest);
-    assert.ok(/QWER2345[^}]*\b4\b|ZXCV2345[^}]*\b6\b/.test(cited), 'a cited page from a zotero://open-pdf link');
+    // Cited pages: the open-pdf links' pages (odd ids), and the quotes of the ids only the app resolves (even ids).
+    const cited = new Set(checkpoints.flatMap((node) => node.checkpoint.citedPages ?? []).map((c) => `${c.key} ${c.locator}`));
+    for (const [itemId, { key }] of ITEMS) {
+      const page = (itemId % 20) + 3;
+      if (itemId % 2 === 1) assert.ok(cited.has(`${key} p. ${page}`), `the cited pages hold ${key} p. ${page}: ${[...cited].join(', ')}`);
+    }
+    for (const itemId of [102, 104]) {
+      const { key } = ITEMS.get(itemId);
+      assert.ok(cited.has(`${key} p. ${(itemId % 20) + 3}`), `a quote the tool gave by numeric id is a cited page of ${key}: ${[...cited].join(', ')}`);
+    }
 
     // Markers: in the history, never in a request.
     const shown = await chat.messages();
