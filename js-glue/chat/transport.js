@@ -13,7 +13,7 @@
 // process (../session/in-flight.js): a second window's send is refused with `turn-in-flight`.
 // `ai` is never imported: the app's own streamText (v5, v6 or v7) makes the stream.
 
-import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
+import { stepUsageMetadata, usageMetadata, withUsageMetadata } from './ai-sdk.js';
 import { requestOverhead } from './overhead.js';
 import { randomHex } from '../util/random-id.js';
 import { codedError as turnError } from '../util/coded-error.js';
@@ -297,7 +297,9 @@ export class CompactionChatTransport {
     }
     // How the response ended, for its stored metadata: the finish part's reason, or a stream error.
     const ending = { finishReason: /** @type {unknown} */ (undefined), errored: false };
-    const metadata = this.#messageMetadata;
+    // A continuation's stored message has its steps already; this stream's steps come after them.
+    const before = last.role === 'assistant' ? last.parts.filter((/** @type {any} */ p) => p?.type === 'step-start').length : 0;
+    const metadata = stepUsageMetadata(this.#messageMetadata, before);
     const appOnError = /** @type {any} */ (this.#streamOptions).onError;
     const persist = (/** @type {any} */ event) => (turn.claim() ? this.#persist(event, parentId, sentAt, ending, release) : undefined);
     turn.storesPartial(last.role === 'assistant'
