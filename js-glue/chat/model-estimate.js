@@ -13,8 +13,23 @@ function outputValue(output) {
 }
 
 /**
+ * The URL of a file or image part's data: a link as it is, base64 text or bytes as a data URL.
+ * @param {unknown} data @param {string} mediaType
+ */
+function fileUrl(data, mediaType) {
+  const g = /** @type {any} */ (globalThis); // a plugin sandbox may lack URL and btoa
+  if (typeof g.URL === 'function' && data instanceof g.URL) return String(/** @type {any} */ (data).href);
+  if (typeof data === 'string') return /^(https?:|data:)/i.test(data) ? data : `data:${mediaType};base64,${data}`;
+  const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+  if (!bytes || typeof g.btoa !== 'function') return 'https://unknown.invalid/'; // priced as a remote file
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `data:${mediaType};base64,${g.btoa(binary)}`;
+}
+
+/**
  * One content part of a ModelMessage (or of a provider prompt) as a UIMessage part, priced the same
- * way. Files and images that are not text go as opaque JSON without their bytes (a data string stays).
+ * way (a file or an image as a file part: an image priced by its size, not by its base64 text).
  * @param {any} part
  */
 export function asUIPart(part) {
@@ -31,12 +46,14 @@ export function asUIPart(part) {
       const value = outputValue(part.output ?? part.result);
       return { type: 'text', text: `${String(part.toolCallId)}\n${typeof value === 'string' ? value : JSON.stringify(value) ?? ''}` };
     }
-    default: {
-      const data = part.data ?? part.image;
-      const bytes = data && typeof data === 'object' && typeof data.byteLength === 'number';
-      if (bytes) return { type: 'data-file', data: { mediaType: part.mediaType ?? part.mimeType, bytes: data.byteLength } };
-      return { type: 'data-part', data: JSON.parse(JSON.stringify(part) ?? 'null') };
+    case 'image':
+    case 'file': {
+      // As the stored file part: a data URL is priced by its content (an image by its size), a link as a remote file.
+      const mediaType = String(part.mediaType ?? part.mimeType ?? (part.type === 'image' ? 'image/*' : 'application/octet-stream'));
+      return { type: 'file', mediaType, url: fileUrl(part.type === 'image' ? part.image : part.data, mediaType) };
     }
+    default:
+      return { type: 'data-part', data: JSON.parse(JSON.stringify(part) ?? 'null') };
   }
 }
 

@@ -18,7 +18,7 @@ for (const sdk of sdks) {
 
   describe(`the usage a cut tool loop leaves covers what it stored (${sdk.name})`, () => {
     for (const how of ['hold', 'cut']) {
-      for (const guarded of [false]) {
+      for (const guarded of [false, true]) {
         it(`${how === 'hold' ? 'Stop' : 'a stream error'} in step 4 of 6 on 8k${guarded ? ' (guarded steps)' : ' (an app without the guard)'}: the next estimate is at least what is sent, and the next turn compacts`, async (ctx) => {
           const t = await setup({ model: MODEL_8K, steps: 6, at: { 4: how }, guarded, pages: (n) => pageText(n, pageTokens(n)) });
           const abort = new AbortController();

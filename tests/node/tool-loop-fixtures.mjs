@@ -90,7 +90,7 @@ export function loopKit(sdk) {
   }
 
   /** A session, its controller and a transport whose app passes the request's prepareStep (or its own composed by the transport). */
-  async function setup({ model, pages, steps, at, own, guarded = true, question, bigInput }) {
+  async function setup({ model, pages, steps, at, own, guarded = true, question, bigInput, promptCache }) {
     const { store, sessionId } = await storeWith({ nodes: [], leafId: null, branchRevision: 0 });
     const { summarize, calls } = scriptedSummarizer(() => validSummary());
     const controller = new CompactionController({ store, sessionId, model, summarize });
@@ -99,17 +99,17 @@ export function loopKit(sdk) {
     const ownSteps = [];
     const errors = [];
     const transport = new CompactionChatTransport({
-      controller, system: SYSTEM, tools,
+      controller, system: SYSTEM, tools, ...(promptCache ? { promptCache } : {}),
       ...(own ? { prepareStep: async ({ stepNumber }) => { ownSteps.push(stepNumber); return { activeTools: ['readPage'] }; } } : {}),
       onError: (error) => {
         errors.push(error);
         return `${error?.code ?? 'error'}: ${error?.message}`;
       },
-      streamResponse: async ({ messages, abortSignal, system, tools: sent, cacheCallOptions }) =>
+      streamResponse: async ({ messages, abortSignal, system, tools: sent, cacheCallOptions, applyCacheBreakpoints }) =>
         streamText({
           model: llm, system, tools: sent, abortSignal, stopWhen: stepCountIs(40),
           ...(guarded ? cacheCallOptions : {}), // as the README's app spreads it: the guard comes with it
-          messages: await convertToModelMessages(messages),
+          messages: applyCacheBreakpoints(await convertToModelMessages(messages)),
           onError: () => {}, // the SDK's own console log of a refused step
         }),
     });

@@ -671,6 +671,13 @@ new CompactionChatTransport({
   streamResponse: async ({ messages, applyCacheBreakpoints: mark, cacheCallOptions }) =>
     streamText({ model: aiModel, ...cacheCallOptions, messages: mark(await convertToModelMessages(messages)) }),
 });
+// Issue 38: the step guard, given as prepareStep (and in cacheCallOptions); an app's own prepareStep goes to the transport.
+new CompactionChatTransport({
+  controller: {} as CompactionController,
+  prepareStep: async ({ stepNumber }: { stepNumber: number }) => (stepNumber > 3 ? { activeTools: [] } : undefined),
+  streamResponse: async ({ messages, prepareStep }) =>
+    streamText({ model: aiModel, prepareStep, messages: await convertToModelMessages(messages) }),
+});
 
 export {
   ver, limit, forModel, keptFrom, durable, source, fits, baseline, oneMessage, preflight, planned, folded, basis, text, material,
