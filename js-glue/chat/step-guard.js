@@ -21,6 +21,27 @@ import { asUIPart, estimateModelMessages, overheadTokens } from './model-estimat
 /** A system message's framing (the estimator's message and part overheads), not in the overhead count. */
 const SYSTEM_FRAMING_TOKENS = 8;
 
+/** @type {WeakMap<object, Map<string, Map<string, unknown>>>} store → session → call id → output */
+const held = new WeakMap();
+
+/**
+ * The outputs the guard showed as handles in the turn in flight on this store's session, by call id
+ * (recall reads them: the turn's answer is not stored yet); cleared when the turn ends.
+ * @param {object} store @param {string} sessionId
+ */
+export function heldOutputs(store, sessionId) {
+  let sessions = held.get(store);
+  if (!sessions) held.set(store, (sessions = new Map()));
+  let outputs = sessions.get(sessionId);
+  if (!outputs) sessions.set(sessionId, (outputs = new Map()));
+  return outputs;
+}
+
+/** Forgets the outputs of the turn that ended. @param {object} store @param {string} sessionId */
+export function releaseOutputs(store, sessionId) {
+  held.get(store)?.delete(sessionId);
+}
+
 /** The text a tool output is shown as when it does not fit the step. @param {any} part @param {number} tokens */
 export function recallHandle(part, tokens) {
   return `[tool output of ${String(part.toolName)} (call ${String(part.toolCallId)}) is stored; ${tokens} tokens, not shown: the request would not fit the context window]`;
@@ -39,8 +60,9 @@ function turnStart(messages) {
  * `{ messages, tokens, folded, hidden }` (`hidden`: the tokens the handles saved); `tokens` over
  * the limit when even every output as a handle does not fit.
  * @param {readonly any[]} messages @param {ModelProfile} model @param {number} base @param {number} from @param {number} limit
+ * @param {Map<string, unknown>} [keep] where each output shown as a handle is kept (for recall)
  */
-export function fitStep(messages, model, base, from, limit) {
+export function fitStep(messages, model, base, from, limit, keep = undefined) {
   const sizes = estimateModelMessages(messages, model).map((size, i) => (i < from ? 0 : size));
   let tokens = sizes.reduce((a, b) => a + b, base);
   const out = [...messages];
@@ -52,6 +74,7 @@ export function fitStep(messages, model, base, from, limit) {
     for (let p = 0; p < message.content.length && tokens > limit; p++) {
       const part = out[m].content[p];
       if (part?.type !== 'tool-result') continue;
+      keep?.set(String(part.toolCallId), part.output ?? part.result);
       const alone = estimateMessage(/** @type {any} */ ({ id: 'r', role: 'user', parts: [asUIPart(part)] }), model);
       const content = [...out[m].content];
       content[p] = { ...part, output: { type: 'text', value: recallHandle(part, alone) } };
@@ -73,10 +96,10 @@ export function fitStep(messages, model, base, from, limit) {
  * here), what the loop added is estimated on top. Throws `step-too-large` (with `tokens`
  * and `limit`) for a step that cannot fit; `onRefused` hears of it first. `hiddenAt(stepNumber)`: the
  * tokens that step's request did not carry (its usage does not cover them: `metadata.usageFolded`).
- * @param {{ model: ModelProfile, overhead: Overhead | undefined, startTokens?: number, own?: Function, marks?: Function, onRefused?: (error: Error) => void }} options
+ * @param {{ model: ModelProfile, overhead: Overhead | undefined, startTokens?: number, own?: Function, marks?: Function, onRefused?: (error: Error) => void, keep?: Map<string, unknown> }} options
  * @returns {{ prepareStep: GuardedPrepareStep, hiddenAt: (stepNumber: number) => number }}
  */
-export function guardSteps({ model, overhead, startTokens, own, marks, onRefused }) {
+export function guardSteps({ model, overhead, startTokens, own, marks, onRefused, keep }) {
   const limit = capacity(model).safeInputLimit;
   // The system prompt goes as a message of its own: its framing on top of the text.
   const fixed = overheadTokens(overhead, model) + SYSTEM_FRAMING_TOKENS;
@@ -99,7 +122,7 @@ export function guardSteps({ model, overhead, startTokens, own, marks, onRefused
       const estimated = estimateModelMessages(messages.slice(0, count), model).reduce((a, b) => a + b, base);
       start = { count, tokens: typeof startTokens === 'number' && step.stepNumber === 0 ? startTokens + SYSTEM_FRAMING_TOKENS : estimated };
     }
-    const fit = fitStep(messages, model, start.tokens + base - fixed, start.count, limit);
+    const fit = fitStep(messages, model, start.tokens + base - fixed, start.count, limit, keep);
     if (fit.tokens > limit) {
       const error = codedError('step-too-large', `step ${step.stepNumber} of the turn would send ${fit.tokens} estimated tokens, over the safe input limit of ${limit}, even with every tool output of the turn left out; it was not sent`, { tokens: fit.tokens, limit });
       onRefused?.(error);

@@ -19,7 +19,7 @@ import { randomHex } from '../util/random-id.js';
 import { codedError as turnError } from '../util/coded-error.js';
 import { beginTurn } from '../session/in-flight.js';
 import { applyCacheBreakpoints, cacheStepMarks, promptCacheCallOptions } from './prompt-cache.js';
-import { guardSteps } from './step-guard.js';
+import { guardSteps, heldOutputs, releaseOutputs } from './step-guard.js';
 import { liveWindow } from '../zotero/live-window.js';
 import { TurnStops } from './turn-stop.js';
 import { asStored, sendDraft, storeResponse } from './turn-steps.js';
@@ -246,6 +246,7 @@ export class CompactionChatTransport {
     // The turn's one end (turn-stop.js): also when its window closes or close() stops it.
     const turn = this.#turns.open({ window, abortSignal, release: taken });
     const release = () => turn.end();
+    void turn.ended.then(() => releaseOutputs(this.#store, this.#sessionId)); // the answer is stored by then
     try {
       const stream = await this.#turn(trigger, chatId, last, turn.signal, release, turn, messageId);
       return releasingOnCancel(stream, release, turn);
@@ -312,7 +313,7 @@ export class CompactionChatTransport {
     const guard = guardSteps({
       model: this.#controller.model, overhead: this.#overhead, startTokens: plan?.tokensBefore,
       own: this.#prepareStep, marks: this.#cacheCallOptions.prepareStep,
-      onRefused: (error) => (ending.refused = error),
+      onRefused: (error) => (ending.refused = error), keep: heldOutputs(store, sessionId),
     });
     const streamed = await this.#streamResponse({ messages: /** @type {UI_MESSAGE[]} */ (messages), abortSignal, trigger, chatId, ...this.#request, ...this.#cacheRequest(messages, /** @type {any} */ (result), guard.prepareStep) });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {

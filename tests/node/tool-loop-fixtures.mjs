@@ -46,7 +46,7 @@ export function loopKit(sdk) {
    * with its estimate (the prompt's messages, the tools) and reported back as its usage.
    * `at[step]`: 'hold' (text, then waits for the abort), 'cut' (text, then a stream error).
    */
-  function loopModel({ model, tools, steps, at = {}, bigInput = 0 }) {
+  function loopModel({ model, tools, steps, at = {}, bigInput = 0, recallAt = {} }) {
     const received = [];
     const toolTokens = overheadTokens({ tools: countedTools(tools) }, model);
     const llm = new Mock({
@@ -77,6 +77,13 @@ export function loopKit(sdk) {
             { type: 'stream-start', warnings: [] }, ...text('Half an answer'), { type: 'error', error: new Error('the connection dropped') },
           ]) };
         }
+        if (recallAt[call]) {
+          return { stream: sdk.test.convertArrayToReadableStream([
+            { type: 'stream-start', warnings: [] },
+            { type: 'tool-call', toolCallId: `recall-${call}`, toolName: 'recall', input: JSON.stringify(recallAt[call]) },
+            { type: 'finish', finishReason: sdk.finishReason('tool-calls'), usage },
+          ]) };
+        }
         const chunks = call <= steps
           ? [{ type: 'tool-call', toolCallId: `call-${call}`, toolName: 'readPage', input }]
           : [...text(answer), { type: 'text-end', id: `t${call}` }];
@@ -90,12 +97,12 @@ export function loopKit(sdk) {
   }
 
   /** A session, its controller and a transport whose app passes the request's prepareStep (or its own composed by the transport). */
-  async function setup({ model, pages, steps, at, own, guarded = true, question, bigInput, promptCache }) {
+  async function setup({ model, pages, steps, at, own, guarded = true, question, bigInput, promptCache, extraTools, recallAt }) {
     const { store, sessionId } = await storeWith({ nodes: [], leafId: null, branchRevision: 0 });
     const { summarize, calls } = scriptedSummarizer(() => validSummary());
     const controller = new CompactionController({ store, sessionId, model, summarize });
-    const tools = toolsFor(pages);
-    const { llm, received } = loopModel({ model, tools, steps, at, bigInput });
+    const tools = { ...toolsFor(pages), ...(extraTools ? extraTools(controller) : {}) };
+    const { llm, received } = loopModel({ model, tools, steps, at, bigInput, recallAt });
     const ownSteps = [];
     const errors = [];
     const transport = new CompactionChatTransport({
