@@ -63,7 +63,8 @@ function turnStart(messages) {
  * @param {Map<string, unknown>} [keep] where each output shown as a handle is kept (for recall)
  */
 export function fitStep(messages, model, base, from, limit, keep = undefined) {
-  const sizes = estimateModelMessages(messages, model).map((size, i) => (i < from ? 0 : size));
+  // Only what the loop added is estimated at each step (the first request's messages are in `base`).
+  const sizes = [...Array(Math.min(from, messages.length)).fill(0), ...estimateModelMessages(messages.slice(from), model)];
   let tokens = sizes.reduce((a, b) => a + b, base);
   const out = [...messages];
   let folded = 0;
@@ -119,8 +120,8 @@ export function guardSteps({ model, overhead, startTokens, own, marks, onRefused
       // The messages of the first request (a later step's begin with them); a guard first asked at a
       // later step takes the messages up to the newest user message.
       const count = step.stepNumber === 0 ? messages.length : turnStart(messages);
-      const estimated = estimateModelMessages(messages.slice(0, count), model).reduce((a, b) => a + b, base);
-      start = { count, tokens: typeof startTokens === 'number' && step.stepNumber === 0 ? startTokens + SYSTEM_FRAMING_TOKENS : estimated };
+      const preflight = typeof startTokens === 'number' && step.stepNumber === 0;
+      start = { count, tokens: preflight ? startTokens + SYSTEM_FRAMING_TOKENS : estimateModelMessages(messages.slice(0, count), model).reduce((a, b) => a + b, base) };
     }
     const fit = fitStep(messages, model, start.tokens + base - fixed, start.count, limit, keep);
     if (fit.tokens > limit) {
