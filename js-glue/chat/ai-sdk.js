@@ -292,3 +292,34 @@ export function withUsageMetadata(own) {
     return usage === undefined ? mine : { ...mine, ...usage };
   };
 }
+
+/**
+ * The transport's metadata for one response: `metadata`'s, plus `usageStep` with each usage, the
+ * 1-based step of the message it belongs to (the steps are delimited by its 'step-start' parts), so
+ * the estimate counts what that step's request did not hold: its tool outputs and every later step
+ * (rule `usage-covers-step`: a loop cut after step 3 of 6 keeps step 3's usage). `before`: the steps
+ * the message already has (a continuation's stored message). `hiddenAt(stepNumber)`: the tokens the
+ * step guard left out of that step's request (0-based, as prepareStep counts), recorded as
+ * `usageFolded` (the usage does not cover them either).
+ * @template {{ part: { type: string } }} O
+ * @param {(options: O) => Record<string, unknown> | undefined} metadata @param {number} before
+ * @param {(stepNumber: number) => number} [hiddenAt]
+ * @returns {(options: O) => Record<string, unknown> | undefined}
+ */
+export function stepUsageMetadata(metadata, before, hiddenAt) {
+  let finished = 0;
+  return (options) => {
+    const recorded = metadata(options);
+    if (options?.part?.type !== 'finish-step') return recorded;
+    finished += 1;
+    if (recorded?.usage === undefined) return recorded;
+    if (/** @type {any} */ (recorded.usage)?.inputTokens === null) {
+      // A step cut by an error reports no input: the previous step's usage (and its step) stays.
+      const { usage, ...rest } = recorded;
+      return Object.keys(rest).length > 0 ? rest : undefined;
+    }
+    // null, not absent: the SDK's merge of metadata chunks would keep an earlier step's count.
+    const folded = hiddenAt ? hiddenAt(finished - 1) : 0;
+    return { ...recorded, usageStep: before + finished, usageFolded: folded > 0 ? folded : null };
+  };
+}

@@ -13,12 +13,13 @@
 // process (../session/in-flight.js): a second window's send is refused with `turn-in-flight`.
 // `ai` is never imported: the app's own streamText (v5, v6 or v7) makes the stream.
 
-import { usageMetadata, withUsageMetadata } from './ai-sdk.js';
+import { stepUsageMetadata, usageMetadata, withUsageMetadata } from './ai-sdk.js';
 import { requestOverhead } from './overhead.js';
 import { randomHex } from '../util/random-id.js';
 import { codedError as turnError } from '../util/coded-error.js';
 import { beginTurn } from '../session/in-flight.js';
 import { applyCacheBreakpoints, cacheStepMarks, promptCacheCallOptions } from './prompt-cache.js';
+import { guardSteps, heldOutputs, releaseOutputs } from './step-guard.js';
 import { liveWindow } from '../zotero/live-window.js';
 import { TurnStops } from './turn-stop.js';
 import { asStored, sendDraft, storeResponse } from './turn-steps.js';
@@ -46,6 +47,8 @@ function currentWindow(globals) {
  * @import { Overhead } from '../bibgenie_compaction.js'
  * @import { CompactionChatTransportOptions, TurnError } from './turn-types.js'
  * @import { SessionStoreBase } from '../stores/base.js'
+ * @import { GuardedPrepareStep } from './step-guard.js'
+ * @import { PromptCacheCallOptions } from './prompt-cache.js'
  * @typedef {Pick<SessionStoreBase, 'appendMessage' | 'updateMessageParts' | 'retry'>} TransportStore
  */
 
@@ -84,8 +87,13 @@ export class CompactionChatTransport {
   /** `{ provider, cache?, ttl? }`: cache marks on what is sent (prompt-cache.js), or null. */
   /** @type {NonNullable<CompactionChatTransportOptions['promptCache']> | null} */
   #promptCache = null;
-  /** streamText's call options for the cache (OpenAI's promptCacheKey of the session), or `{}`. */
+  /**
+   * streamText's call options for the cache (OpenAI's promptCacheKey of the session, the marks' prepareStep), or `{}`.
+   * @type {PromptCacheCallOptions}
+   */
   #cacheCallOptions = {};
+  /** @type {Function | undefined} the app's own prepareStep, composed with the marks and the step guard */
+  #prepareStep;
   /** The turns in flight, for close() and their window's unload (turn-stop.js). */
   #turns = new TurnStops();
   #closed = false;
@@ -100,7 +108,7 @@ export class CompactionChatTransport {
     if (!options || typeof options !== 'object') throw turnError('invalid-options', 'CompactionChatTransport: options must be an object');
     const {
       controller, streamResponse, generateMessageId, messageMetadata, onFinish,
-      system, tools, overhead, globals, ...streamOptions
+      system, tools, overhead, globals, prepareStep, ...streamOptions
     } = options;
     if (!controller || typeof controller.submit !== 'function' || typeof controller.afterTurn !== 'function') {
       throw turnError('invalid-options', 'CompactionChatTransport: controller must be the CompactionController of the session');
@@ -123,7 +131,7 @@ export class CompactionChatTransport {
     if (overhead !== undefined && (overhead === null || typeof overhead !== 'object')) {
       throw turnError('invalid-options', 'CompactionChatTransport: overhead must be { system?, tools? } or { tokens }');
     }
-    for (const [name, value] of Object.entries({ generateMessageId, messageMetadata, onFinish, globals })) {
+    for (const [name, value] of Object.entries({ generateMessageId, messageMetadata, onFinish, globals, prepareStep })) {
       if (value !== undefined && typeof value !== 'function') throw turnError('invalid-options', `CompactionChatTransport: ${name} must be a function`);
     }
     this.#controller = controller;
@@ -140,6 +148,7 @@ export class CompactionChatTransport {
     this.#request = { ...(fixed === undefined ? {} : { system: fixed }), ...(tools === undefined ? {} : { tools }) };
     this.#overhead = requestOverhead({ system, tools, overhead });
     this.#globals = globals ?? null;
+    this.#prepareStep = prepareStep;
     this.#takePromptCache();
   }
 
@@ -169,19 +178,23 @@ export class CompactionChatTransport {
   /**
    * What streamResponse gets for the cache: `applyCacheBreakpoints(modelMessages)` (the marks the
    * controller's submit placed in the read that made `messages`, the draft as the newest message),
-   * the breakpoints and `cacheCallOptions` (OpenAI's promptCacheKey). Marks are an optimization: a
-   * send they could not be placed on goes unmarked.
+   * the breakpoints and `cacheCallOptions` (OpenAI's promptCacheKey, and `prepareStep`). Marks are an
+   * optimization: a send they could not be placed on goes unmarked. `prepareStep` (also in
+   * `cacheCallOptions`) is the turn's step guard (step-guard.js), composed with the app's own
+   * `prepareStep` option and the cache marks of each step.
    * @param {unknown[]} messages @param {{ cacheBreakpoints?: any[] }} result the controller's SubmitResult
+   * @param {GuardedPrepareStep} prepareStep
    */
-  #cacheRequest(messages, result) {
+  #cacheRequest(messages, result, prepareStep) {
     const options = this.#promptCache;
-    if (!options) return { applyCacheBreakpoints: (/** @type {any[]} */ m) => m, cacheBreakpoints: [], cacheCallOptions: {} };
+    if (!options) return { applyCacheBreakpoints: (/** @type {any[]} */ m) => m, cacheBreakpoints: [], cacheCallOptions: { prepareStep }, prepareStep };
     const breakpoints = result.cacheBreakpoints ?? [];
     const provider = options.provider;
     return {
       applyCacheBreakpoints: (/** @type {any[]} */ modelMessages) => applyCacheBreakpoints(modelMessages, { provider, breakpoints, messages, ttl: options.ttl }),
       cacheBreakpoints: breakpoints,
-      cacheCallOptions: this.#cacheCallOptions,
+      cacheCallOptions: { ...this.#cacheCallOptions, prepareStep }, // the guard composes the marks
+      prepareStep,
     };
   }
 
@@ -233,6 +246,7 @@ export class CompactionChatTransport {
     // The turn's one end (turn-stop.js): also when its window closes or close() stops it.
     const turn = this.#turns.open({ window, abortSignal, release: taken });
     const release = () => turn.end();
+    void turn.ended.then(() => releaseOutputs(this.#store, this.#sessionId)); // the answer is stored by then
     try {
       const stream = await this.#turn(trigger, chatId, last, turn.signal, release, turn, messageId);
       return releasingOnCancel(stream, release, turn);
@@ -291,13 +305,23 @@ export class CompactionChatTransport {
     const { messages, parentId, sentAt, result } = await sendDraft(this.#controller, last, {
       abortSignal, submitOptions: this.#submitOptions(), answerInPlace: trigger === 'submit-message',
     });
-    const streamed = await this.#streamResponse({ messages: /** @type {UI_MESSAGE[]} */ (messages), abortSignal, trigger, chatId, ...this.#request, ...this.#cacheRequest(messages, result) });
+    // How the response ended, for its stored metadata: the finish part's reason, a stream error, or
+    // the step guard's refusal (`step-too-large`: stored as Stop stores it).
+    const ending = { finishReason: /** @type {unknown} */ (undefined), errored: false, refused: /** @type {Error | null} */ (null) };
+    // The first request as the preflight estimated it (a provider baseline plus estimates), when it planned no compaction.
+    const plan = /** @type {any} */ (result.outcome)?.status === 'noop' ? /** @type {any} */ (result.outcome).plan : undefined;
+    const guard = guardSteps({
+      model: this.#controller.model, overhead: this.#overhead, startTokens: plan?.tokensBefore,
+      own: this.#prepareStep, marks: this.#cacheCallOptions.prepareStep,
+      onRefused: (error) => (ending.refused = error), keep: heldOutputs(store, sessionId),
+    });
+    const streamed = await this.#streamResponse({ messages: /** @type {UI_MESSAGE[]} */ (messages), abortSignal, trigger, chatId, ...this.#request, ...this.#cacheRequest(messages, /** @type {any} */ (result), guard.prepareStep) });
     if (!streamed || typeof streamed.toUIMessageStream !== 'function') {
       throw turnError('invalid-options', 'streamResponse must return the result of streamText (with toUIMessageStream)');
     }
-    // How the response ended, for its stored metadata: the finish part's reason, or a stream error.
-    const ending = { finishReason: /** @type {unknown} */ (undefined), errored: false };
-    const metadata = this.#messageMetadata;
+    // A continuation's stored message has its steps already; this stream's steps come after them.
+    const before = last.role === 'assistant' ? last.parts.filter((/** @type {any} */ p) => p?.type === 'step-start').length : 0;
+    const metadata = stepUsageMetadata(this.#messageMetadata, before, guard.hiddenAt);
     const appOnError = /** @type {any} */ (this.#streamOptions).onError;
     const persist = (/** @type {any} */ event) => (turn.claim() ? this.#persist(event, parentId, sentAt, ending, release) : undefined);
     turn.storesPartial(last.role === 'assistant'
@@ -312,7 +336,7 @@ export class CompactionChatTransport {
         return metadata(options);
       },
       onError: (/** @type {unknown} */ error) => {
-        ending.errored = true;
+        if (!ending.refused) ending.errored = true; // after a refusal, an error is its consequence
         if (typeof appOnError === 'function') return appOnError(error);
         return error instanceof Error ? error.message : String(error);
       },
@@ -367,14 +391,17 @@ export class CompactionChatTransport {
    *   it answers, or the checkpoint a preflight appended after that message; no other turn of this
    *   process moved the leaf meanwhile: the session's turn is held until here)
    * @param {number} sentAt when the request went out (ms): `createdAt` of a response that has none
-   * @param {{ finishReason: unknown, errored: boolean }} ending
+   * @param {{ finishReason: unknown, errored: boolean, refused: Error | null }} ending
    * @param {() => void} release ends the session's turn
    */
   async #persist(event, parentId, sentAt, ending, release) {
-    const { isContinuation, isAborted = false } = event;
+    const { isContinuation } = event;
+    // A refused step ends the turn as Stop does: the answer so far, marked aborted, with the code.
+    const isAborted = (event.isAborted ?? false) || ending.refused !== null;
+    const refusal = /** @type {any} */ (ending.refused)?.code;
     try {
       const stored = await storeResponse(this.#controller, event.responseMessage, {
-        parentId, sentAt, isContinuation, isAborted, finishReason: event.finishReason ?? ending.finishReason, errored: ending.errored,
+        parentId, sentAt, isContinuation, isAborted, finishReason: refusal ? undefined : event.finishReason ?? ending.finishReason, errored: ending.errored, refusal,
       });
       if (this.#onFinish) await this.#onFinish({ responseMessage: stored ?? event.responseMessage, isAborted, isContinuation });
     } finally {

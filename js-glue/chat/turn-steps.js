@@ -88,18 +88,19 @@ export async function sendDraft(controller, draft, { abortSignal, submitOptions,
  * Stores the response: appended under `parentId` (a new answer), or its parts and metadata updated
  * in place (a continuation). `createdAt` is `sentAt` unless the message has its own; the metadata
  * says how it ended: `aborted: true` when Stop cut it, `finishReason` whenever known (`'error'` when
- * a stream error cut it). A message without parts is not stored. Returns the message as stored, or null.
+ * a stream error cut it), `refusal` the code of a step the guard refused (`step-too-large`). A message
+ * without parts is not stored. Returns the message as stored, or null.
  * @param {CompactionController} controller
  * @param {any} responseMessage
- * @param {{ parentId: string, sentAt: number, isContinuation?: boolean, isAborted?: boolean, finishReason?: unknown, errored?: boolean }} how
+ * @param {{ parentId: string, sentAt: number, isContinuation?: boolean, isAborted?: boolean, finishReason?: unknown, errored?: boolean, refusal?: string }} how
  */
-export async function storeResponse(controller, responseMessage, { parentId, sentAt, isContinuation = false, isAborted = false, finishReason, errored = false }) {
+export async function storeResponse(controller, responseMessage, { parentId, sentAt, isContinuation = false, isAborted = false, finishReason, errored = false, refusal }) {
   if (!responseMessage || !Array.isArray(responseMessage.parts) || responseMessage.parts.length === 0) return null;
   const store = /** @type {any} */ (controller.store);
   const message = {
     ...responseMessage,
     ...(typeof responseMessage.createdAt === 'number' ? {} : { createdAt: sentAt }),
-    metadata: endingMetadata(responseMessage.metadata, { isAborted, finishReason, errored }),
+    metadata: endingMetadata(responseMessage.metadata, { isAborted, finishReason, errored, refusal }),
   };
   if (isContinuation) {
     await store.updateMessageParts(controller.sessionId, message.id, message.parts, { metadata: message.metadata });
@@ -111,14 +112,15 @@ export async function storeResponse(controller, responseMessage, { parentId, sen
 
 /**
  * The response's metadata with how it ended.
- * @param {unknown} metadata @param {{ isAborted: boolean, finishReason: unknown, errored: boolean }} ending
+ * @param {unknown} metadata @param {{ isAborted: boolean, finishReason: unknown, errored: boolean, refusal?: string }} ending
  */
-function endingMetadata(metadata, { isAborted, finishReason, errored }) {
+function endingMetadata(metadata, { isAborted, finishReason, errored, refusal }) {
   const base = metadata && typeof metadata === 'object' ? /** @type {Record<string, unknown>} */ (metadata) : {};
   const reason = errored ? 'error' : typeof finishReason === 'string' ? finishReason : /** @type {any} */ (finishReason)?.unified;
   return {
     ...base,
     ...(isAborted ? { aborted: true } : {}),
+    ...(typeof refusal === 'string' ? { refusal } : {}),
     ...(typeof reason === 'string' ? { finishReason: reason } : {}),
   };
 }

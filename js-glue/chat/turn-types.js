@@ -7,6 +7,7 @@ export {};
  * @import { CompactionController } from '../compaction/controller.js'
  * @import { CompactionControllerOptions, SubmitResult } from '../compaction/controller-types.js'
  * @import { CacheProvider, MarkableModelMessage, PromptCacheCallOptions } from './prompt-cache.js'
+ * @import { GuardedPrepareStep } from './step-guard.js'
  * @import { CacheBreakpoint, CacheProfile, Overhead } from '../bibgenie_compaction.js'
  * @import { SessionStoreBase } from '../stores/base.js'
  */
@@ -15,7 +16,10 @@ export {};
  * the transport's `system` and `tools` when given (pass them to streamText); `applyCacheBreakpoints`:
  * the ModelMessages of `messages` with the cache marks of the `promptCache` option (as given without
  * it); `cacheBreakpoints`: where the marks go (empty without `promptCache`); `cacheCallOptions`: for
- * streamText, OpenAI's promptCacheKey of the session (`{}` for the other providers).
+ * streamText, OpenAI's promptCacheKey of the session and `prepareStep`; `prepareStep`: the turn's
+ * step guard (each step of a tool loop estimated before it is sent; the oldest tool outputs of the
+ * turn shown as handles when it would not fit; `step-too-large` when it still would not), composed
+ * with the app's own `prepareStep` option and the cache marks of each step.
  * @template {UIMessage} [UI_MESSAGE=UIMessage]
  * @typedef {{
  *   messages: UI_MESSAGE[],
@@ -26,7 +30,8 @@ export {};
  *   tools?: any,
  *   applyCacheBreakpoints<M extends MarkableModelMessage>(modelMessages: M[]): M[],
  *   cacheBreakpoints: CacheBreakpoint[],
- *   cacheCallOptions: PromptCacheCallOptions,
+ *   cacheCallOptions: Omit<PromptCacheCallOptions, 'prepareStep'> & { prepareStep: GuardedPrepareStep },
+ *   prepareStep: GuardedPrepareStep,
  * }} TurnRequest
  */
 /**
@@ -52,6 +57,8 @@ export {};
  *   system prompt and overhead.
  * @property {Record<string, unknown>} [tools] The tools of every request (streamText's `tools`): handed to streamResponse and counted as overhead.
  * @property {Overhead} [overhead] Replaces the overhead counted from `system` and `tools`: `{ system?, tools? }` or `{ tokens }`.
+ * @property {(step: any) => any} [prepareStep] The app's own streamText `prepareStep`: the transport
+ *   composes it with the cache marks and the step guard into the request's `prepareStep` (pass that one).
  * @property {() => unknown} [globals] The window the turn's web globals come from (`() => Zotero.getMainWindow()`); none: `no-main-window`.
  * @property {{ provider: CacheProvider, cache?: CacheProfile, ttl?: '5m' | '1h' }} [promptCache] Cache marks on what is sent:
  *   streamResponse gets `applyCacheBreakpoints` and `cacheCallOptions` for this provider; `cache` gives the
@@ -74,7 +81,7 @@ export {};
 /**
  * The coded error sendMessages rejects with when a turn is not sent.
  * @typedef {Error & {
- *   code: 'too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'closed' | 'unknown-session' | 'invalid-messages' | 'invalid-node' | 'not-loaded' | (string & {}),
+ *   code: 'too-large' | 'step-too-large' | 'cancelled' | 'busy' | 'turn-in-flight' | 'no-main-window' | 'closed' | 'unknown-session' | 'invalid-messages' | 'invalid-node' | 'not-loaded' | (string & {}),
  *   result?: SubmitResult,
  *   draft?: UIMessage,
  * }} TurnError

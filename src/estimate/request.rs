@@ -8,7 +8,8 @@
 //! must reach the estimate of the messages that request carried (the projection before the message).
 //! AI SDK 5 with Anthropic reported about 12 input tokens for a 100k context after a cache write.
 //! Rule `increments-estimated`: every projected message after the baseline, and the draft, is estimated
-//! with `tokens::estimate_message`.
+//! with `tokens::estimate_message`; so is what the baseline message stored after its usage's step
+//! (rule `usage-covers-step`, `usage::uncovered_tokens`).
 //! Rule `overhead-only-on-estimates`: the request's overhead (system prompt, tool definitions) is already
 //! inside a provider baseline; only a pure estimate (`source: 'estimate'`) adds it.
 //! Rule `no-baseline-whole-projection`: with no valid baseline the whole projection is estimated (the
@@ -29,7 +30,7 @@ use crate::projection::summary_message_text;
 use crate::tokens::{estimate_json, estimate_text};
 use super::message::{estimate_message, EstimateOptions};
 use super::frame::FrameCache;
-use super::usage::{message_usage, Usage};
+use super::usage::{message_usage, uncovered_tokens, Usage};
 
 /// The estimate of a request is at most this many times what a provider counts for it. Measured
 /// (docs/estimator.md): every held-out corpus's p99 is below 1.8 against the largest of four tokenizers,
@@ -176,6 +177,8 @@ struct NodeFacts {
     /// The message estimate; for a checkpoint, the estimate of its projected summary message.
     tokens: u64,
     usage: Option<Usage>,
+    /// What the message's own usage does not cover (rule `usage-covers-step`).
+    uncovered: u64,
     pending: bool,
     user: bool,
     checkpoint: bool,
@@ -376,6 +379,11 @@ impl BranchTokens {
             .copied()
     }
 
+    /// What the message at branch `position` stored after the step its usage covers.
+    pub fn uncovered_at(&self, position: usize) -> u64 {
+        self.node_at(position).and_then(|i| self.facts.get(i).copied().flatten()).map_or(0, |f| f.uncovered)
+    }
+
     /// The estimate of the projection, plus the draft when given (rules in the module comment).
     pub fn estimate(&self, session: &Session, model: &ModelProfile, safe_input_limit: u64, draft_tokens: u64, overhead: u64) -> Estimate {
         let span = self.span();
@@ -384,7 +392,7 @@ impl BranchTokens {
                 Source::Usage,
                 self.node_at(position).map(|i| session.nodes[i].id.clone()),
                 usage.occupancy(model.replays_reasoning),
-                self.sum(position + 1, span.end).saturating_add(draft_tokens),
+                self.uncovered_at(position).saturating_add(self.sum(position + 1, span.end)).saturating_add(draft_tokens),
             ),
             None => {
                 let summary = span.checkpoint.map_or(0, |c| self.summary_tokens(c));
@@ -428,6 +436,7 @@ fn node_facts(node: &Node, options: &EstimateOptions) -> NodeFacts {
         NodeKind::Message(message) => NodeFacts {
             tokens: estimate_message(message, options),
             usage: if message.role == Role::Assistant { message_usage(message.metadata.as_ref()) } else { None },
+            uncovered: if message.role == Role::Assistant { uncovered_tokens(message, options) } else { 0 },
             pending: message.has_pending_tool(),
             user: message.role == Role::User,
             checkpoint: false,
@@ -436,14 +445,15 @@ fn node_facts(node: &Node, options: &EstimateOptions) -> NodeFacts {
         NodeKind::Checkpoint(checkpoint) => NodeFacts {
             tokens: estimate_message(&summary_message(checkpoint), options),
             usage: None,
+            uncovered: 0,
             pending: false,
             user: false,
             checkpoint: true,
             display: false,
         },
         // Never sent, so never counted, never a turn start and never a pending workflow.
-        NodeKind::DisplayOnly(..) => NodeFacts { tokens: 0, usage: None, pending: false, user: false, checkpoint: false, display: true },
-        NodeKind::Invalid(_) => NodeFacts { tokens: 0, usage: None, pending: false, user: false, checkpoint: false, display: false },
+        NodeKind::DisplayOnly(..) => NodeFacts { tokens: 0, usage: None, uncovered: 0, pending: false, user: false, checkpoint: false, display: true },
+        NodeKind::Invalid(_) => NodeFacts { tokens: 0, usage: None, uncovered: 0, pending: false, user: false, checkpoint: false, display: false },
     }
 }
 

@@ -311,3 +311,31 @@ fn summary_frame_cached_matches_from_scratch() {
     }
     assert!(checkpoints >= 5, "the sequence checkpoints several times ({checkpoints})");
 }
+
+/// Rule `usage-covers-step` (issue 38): a tool loop cut after its third step keeps step 3's usage, whose
+/// request did not hold step 3's tool output nor step 4; the estimate adds them on top of the usage.
+#[test]
+fn usage_covers_its_step_only() {
+    let m = model(8_192, None);
+    let page = |n: u32| format!("Page {n}: {}", "Fouling stayed low in the treated membranes. ".repeat(150));
+    let tool = |n: u32| json!({ "type": "tool-readPage", "toolCallId": format!("call-{n}"), "state": "output-available", "input": { "page": n }, "output": page(n) });
+    let parts = json!([{ "type": "step-start" }, tool(1), { "type": "step-start" }, tool(2), { "type": "step-start" }, tool(3),
+                       { "type": "step-start" }, { "type": "text", "text": "The pages show" }]);
+    let loop_node = |metadata: Value| json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": parts.clone(), "metadata": metadata });
+    let u1 = user("U1", None, "read the pages");
+    // Step 3's request held the question and steps 1-2 with their outputs (and step 3's call as output).
+    let step3_request = json!({ "id": "r", "parentId": "U1", "role": "assistant", "parts": [{ "type": "step-start" }, tool(1), { "type": "step-start" }, tool(2),
+        { "type": "step-start" }, { "type": "tool-readPage", "toolCallId": "call-3", "state": "input-available", "input": { "page": 3 } }] });
+    let step3_input = message_tokens(&u1, &m) + message_tokens(&step3_request, &m);
+    let usage = json!({ "inputTokens": step3_input, "outputTokens": 20 });
+    let whole = message_tokens(&u1, &m) + message_tokens(&loop_node(json!({})), &m);
+    for metadata in [json!({ "usage": usage, "usageStep": 3, "aborted": true }), json!({ "usage": usage, "aborted": true }), json!({ "usage": usage, "finishReason": "error" })] {
+        let e = estimate(&session(vec![u1.clone(), loop_node(metadata.clone())], "A1"), &m, &EstimateRequest::default()).unwrap();
+        assert_eq!(e.source, Source::Usage);
+        assert!(e.tokens >= whole, "{metadata}: {} < {whole}", e.tokens);
+        assert!(e.estimated_tokens > estimate_text(&page(3)), "{metadata}");
+    }
+    // A finished loop without a step record: the usage is read as the last step's (today's reading).
+    let e = estimate(&session(vec![u1.clone(), loop_node(json!({ "usage": usage }))], "A1"), &m, &EstimateRequest::default()).unwrap();
+    assert_eq!(e.estimated_tokens, 0);
+}

@@ -26,6 +26,7 @@ import {
   createAbortSignalLike,
   createAiSdkSummarizer,
   createChat,
+  createRecall,
   editTarget,
   estimate,
   estimateMessage,
@@ -41,6 +42,7 @@ import {
   project,
   promptCacheCallOptions,
   readBranch,
+  recallTool,
   retryTarget,
   serialize,
   sessionCacheKey,
@@ -108,7 +110,7 @@ import type {
 } from 'bibgenie-compaction';
 import * as main from 'bibgenie-compaction';
 import * as slim from 'bibgenie-compaction/slim';
-import { convertToModelMessages, generateText, streamText } from 'ai';
+import { convertToModelMessages, generateText, jsonSchema, streamText, tool } from 'ai';
 import type { ChatTransport, LanguageModel, UIMessage } from 'ai';
 
 // Every runtime export of each entry, by name. `satisfies` fails on a missing or an extra name, so
@@ -139,6 +141,7 @@ export const MAIN_EXPORTS = {
   createAbortSignalLike,
   createAiSdkSummarizer,
   createChat,
+  createRecall,
   editTarget,
   estimate,
   estimateMessage,
@@ -154,6 +157,7 @@ export const MAIN_EXPORTS = {
   project,
   promptCacheCallOptions,
   readBranch,
+  recallTool,
   retryTarget,
   serialize,
   sessionCacheKey,
@@ -192,6 +196,7 @@ export const SLIM_EXPORTS = {
   createAbortSignalLike: slim.createAbortSignalLike,
   createAiSdkSummarizer: slim.createAiSdkSummarizer,
   createChat: slim.createChat,
+  createRecall: slim.createRecall,
   editTarget: slim.editTarget,
   estimate: slim.estimate,
   estimateMessage: slim.estimateMessage,
@@ -207,6 +212,7 @@ export const SLIM_EXPORTS = {
   project: slim.project,
   promptCacheCallOptions: slim.promptCacheCallOptions,
   readBranch: slim.readBranch,
+  recallTool: slim.recallTool,
   retryTarget: slim.retryTarget,
   serialize: slim.serialize,
   sessionCacheKey: slim.sessionCacheKey,
@@ -725,6 +731,20 @@ new CompactionChatTransport({
   controller: {} as CompactionController, promptCache: { provider: 'bedrock' },
   streamResponse: async ({ messages, applyCacheBreakpoints: mark, cacheCallOptions }) =>
     streamText({ model: aiModel, ...cacheCallOptions, messages: mark(await convertToModelMessages(messages)) }),
+});
+// Issue 38: recall over the session's branch, and as an AI SDK tool.
+declare const recallController: CompactionController;
+const recall = createRecall(recallController);
+const recallPage: Promise<{ text: string, nextOffset: number | null }> = recall.read({ handle: 'call-1', maxTokens: 500 });
+const recallFound: Promise<{ results: Array<{ handle: string }>, more: boolean }> = recall.search({ query: 'K-17' });
+const recallAsTool = recallTool({ tool, jsonSchema }, recall);
+void [recallPage, recallFound, recallAsTool];
+// Issue 38: the step guard, given as prepareStep (and in cacheCallOptions); an app's own prepareStep goes to the transport.
+new CompactionChatTransport({
+  controller: {} as CompactionController,
+  prepareStep: async ({ stepNumber }: { stepNumber: number }) => (stepNumber > 3 ? { activeTools: [] } : undefined),
+  streamResponse: async ({ messages, prepareStep }) =>
+    streamText({ model: aiModel, prepareStep, messages: await convertToModelMessages(messages) }),
 });
 
 export {
