@@ -774,14 +774,14 @@ EOF
 # store-model 32 s, turn-branch 17 s at load 9, bad-input 11 s) and pack-consumer (it reads the
 # tarball); ./build.sh test runs them all.
 CHECK_NODE_TESTS=(
-  ai-sdk.test.mjs answered-turn.test.mjs background-guard.test.mjs controller.test.mjs
+  ai-sdk.test.mjs answered-turn.test.mjs background-guard.test.mjs chat-turn.test.mjs controller.test.mjs
   controller-cancel.test.mjs cut-loop.test.mjs display-only.test.mjs recall.test.mjs tool-loop.test.mjs
   pack-consumer-build-hook.test.mjs pack-consumer-loader.test.mjs pack-consumer-slim.test.mjs
   plugin-turns.test.mjs prompt-cache.test.mjs readme.test.mjs readme-usechat.test.mjs refused-at-entry.test.mjs
   plugin-ledger.test.mjs runner.test.mjs sample-session.test.mjs store-app-db.test.mjs store-index.test.mjs store-processes.test.mjs
   store-sharing.test.mjs stores.test.mjs transport-reads.test.mjs transport.test.mjs
   turn-stop.test.mjs wasm-not-found.test.mjs zotero-loader.test.mjs
-  zotero-recipe.test.mjs zotero-shim.test.mjs
+  without-ai-sdk.test.mjs zotero-recipe.test.mjs zotero-shim.test.mjs
 )
 
 # ./build.sh check: a debug wasm build (no --release, no wasm-opt) into .work/dev/node_modules/
