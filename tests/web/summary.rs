@@ -51,11 +51,11 @@ fn serialize_returns_the_text_form() {
 #[wasm_bindgen_test]
 fn summary_request_extractive_summary_and_validation_work_together() {
     let model = parse(r#"{ "contextWindow": 32000, "maxOutputTokens": 1000 }"#);
-    let request = summary_request(parse(SESSION), parse(PLAN), model.clone()).expect("a request");
+    let request = summary_request(parse(SESSION), parse(PLAN), model.clone(), JsValue::UNDEFINED).expect("a request");
     assert!(get(&request, "system").as_string().unwrap().contains("Research Goal"));
     assert_eq!(get(&request, "maxOutputTokens").as_f64(), Some(1000.0));
     let prompt = get(&request, "prompt").as_string().unwrap();
-    let again = get(&summary_request(parse(SESSION), parse(PLAN), model.clone()).unwrap(), "prompt").as_string().unwrap();
+    let again = get(&summary_request(parse(SESSION), parse(PLAN), model.clone(), JsValue::UNDEFINED).unwrap(), "prompt").as_string().unwrap();
     assert_ne!(prompt, again, "a fresh nonce from the browser's random source");
     let entries = get(&get(&request, "ledger"), "entries");
     assert_eq!(js_sys::Array::from(&entries).length(), 1);
@@ -74,6 +74,6 @@ fn summary_request_extractive_summary_and_validation_work_together() {
     let error = validate_summary(JsValue::from_f64(3.0)).unwrap_err();
     assert_eq!(code_of(&error).as_deref(), Some("invalid-summary"));
     let bad_plan = parse(&PLAN.replace("\"A1\"]", "\"ZZ\"]"));
-    let error = summary_request(parse(SESSION), bad_plan, model).unwrap_err();
+    let error = summary_request(parse(SESSION), bad_plan, model, JsValue::UNDEFINED).unwrap_err();
     assert_eq!(code_of(&error).as_deref(), Some("invalid-plan"));
 }
