@@ -78,8 +78,8 @@ pub fn read_message_like(value: &Value, what: &str, code: ErrorCode, invalid: Er
         return Err(Error::new(code, format!("{what} must be a message, not a checkpoint")));
     }
     let mut map: Map<String, Value> = map.clone();
-    map.entry("id").or_insert_with(|| json!(what));
-    map.entry("role").or_insert_with(|| json!("user"));
+    map.entry("id").or_insert_with(|| Value::from(what));
+    map.entry("role").or_insert_with(|| Value::from("user"));
     map.remove("parentId");
     let node = Node::from_value(Value::Object(map), 0);
     match node.kind {
