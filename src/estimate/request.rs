@@ -487,7 +487,7 @@ pub fn estimate_one_message(message: &Value, model: Option<&ModelProfile>) -> Re
     // A display-only node costs a request nothing: it is never sent.
     if message.get("displayOnly").is_some() && message.get("checkpoint").is_none() {
         let mut map = message.as_object().cloned().unwrap_or_default();
-        map.entry("id").or_insert_with(|| json!("message"));
+        map.entry("id").or_insert_with(|| Value::from("message"));
         map.remove("parentId");
         return match Node::from_value(Value::Object(map), 0).kind {
             NodeKind::Invalid(why) => Err(Error::new(ErrorCode::InvalidMessage, format!("message: {why}"))),
