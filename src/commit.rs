@@ -2,7 +2,7 @@
 //! The check runs inside the store's transaction on the state read there (version-conditional commit).
 
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::zotero::ResourceLedger;
@@ -209,8 +209,12 @@ pub fn checkpoint_node_carrying(plan: &Plan, summary: &str, ledger: &ResourceLed
         cited_pages: carried.cited_pages.clone(),
         cited_pages_budget: plan.cited_pages_budget,
     };
-    let checkpoint = serde_json::to_value(&checkpoint).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-    let node = json!({ "id": id, "parentId": plan.basis.leaf_id, "checkpoint": checkpoint });
+    // Through its text, not `serde_json::to_value` (a second serializer of every type in it, for
+    // the same `Value`: object keys sorted either way, integers read back exactly).
+    let checkpoint: Value = serde_json::to_string(&checkpoint)
+        .and_then(|text| serde_json::from_str(&text))
+        .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+    let node = crate::text::object(vec![("id", Value::from(id)), ("parentId", Value::from(plan.basis.leaf_id.as_str())), ("checkpoint", checkpoint)]);
     // The node must read back as a checkpoint: what the store writes is what readers accept.
     Node::parse_strict(node.clone())?;
     Ok(node)

@@ -20,6 +20,7 @@
 
 pub mod error;
 pub(crate) mod text;
+pub(crate) mod order;
 
 pub mod tokens;
 pub mod zotero;

@@ -2,6 +2,8 @@
 
 use serde_json::{json, Value};
 
+use crate::text::object;
+
 use crate::error::Result;
 use crate::ledger;
 use crate::registers;
@@ -106,12 +108,13 @@ pub fn summary_message_json(session: &Session, position: usize) -> Option<String
 
 /// The summary message as the UIMessage the contract describes.
 pub fn summary_message(checkpoint_id: &str, checkpoint: &Checkpoint) -> Value {
-    json!({
-        "id": checkpoint_id,
-        "role": "user",
-        "parts": [{ "type": "text", "text": summary_message_text(checkpoint) }],
-        "metadata": { "checkpoint": true },
-    })
+    let part = object(vec![("type", Value::from("text")), ("text", Value::from(summary_message_text(checkpoint)))]);
+    object(vec![
+        ("id", Value::from(checkpoint_id)),
+        ("role", Value::from("user")),
+        ("parts", Value::Array(vec![part])),
+        ("metadata", json!({ "checkpoint": true })),
+    ])
 }
 
 impl Projection {

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::session::{Branch, Session};
 use crate::projection::{Projected, Projection};
@@ -39,6 +39,6 @@ pub fn projection_positions(session: &Session, p: &Projection, mut summary_json:
 /// its copies of the nodes.
 pub fn branch_positions(session: &Session, branch: &Branch) -> Value {
     let mut read = Branch { nodes: Vec::new(), ..branch.clone() }.to_json(session);
-    read["nodes"] = json!(branch.nodes);
+    read["nodes"] = Value::Array(branch.nodes.iter().map(|&i| Value::from(i)).collect());
     read
 }

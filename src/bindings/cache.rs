@@ -1,6 +1,5 @@
 //! Stateless exports of the prompt cache: `cacheBreakpoints` and `cacheProfile`.
 
-use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 use super::args::{breakpoint_options_from_js, model_from_js, session_from_js};
@@ -20,7 +19,7 @@ pub fn cache_breakpoints(
     let model = model_from_js(&model)?;
     let (request, draft_id, cache) = breakpoint_options_from_js(&options)?;
     let breakpoints = plan::cache_breakpoints(&session, &model, &request, draft_id, &cache)?;
-    to_js(&json!({ "breakpoints": breakpoints }))
+    to_js(&plan::breakpoints_value(&breakpoints))
 }
 
 /// `cacheProfile(name)`: a documented default profile (`anthropic-5m`, `anthropic-1h`, `bedrock`,

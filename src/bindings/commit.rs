@@ -20,7 +20,7 @@ pub fn check_commit_js(
     let plan = plan_from_js(&plan)?;
     let verdict = match check_commit(&session, &plan)? {
         Ok(()) => json!({ "ok": true }),
-        Err(refusal) => json!({ "ok": false, "reason": refusal.as_str() }),
+        Err(refusal) => crate::text::object(vec![("ok", serde_json::Value::Bool(false)), ("reason", serde_json::Value::from(refusal.as_str()))]),
     };
     to_js(&verdict)
 }

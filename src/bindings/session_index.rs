@@ -217,7 +217,7 @@ impl SessionIndex {
         let model = model_from_js(&model)?;
         let (request, draft_id, cache) = breakpoint_options_from_js(&options)?;
         let breakpoints = self.inner.cache_breakpoints(&model, &request, draft_id, &cache)?;
-        to_js(&serde_json::json!({ "breakpoints": breakpoints }))
+        to_js(&crate::plan::breakpoints_value(&breakpoints))
     }
 
     // ---- Summary and compaction ----
@@ -244,7 +244,7 @@ impl SessionIndex {
         let plan = plan_from_js(&plan)?;
         let verdict = match crate::commit::check_commit_on_branch(self.inner.session(), self.inner.branch(), &plan)? {
             Ok(()) => serde_json::json!({ "ok": true }),
-            Err(refusal) => serde_json::json!({ "ok": false, "reason": refusal.as_str() }),
+            Err(refusal) => crate::text::object(vec![("ok", serde_json::Value::Bool(false)), ("reason", serde_json::Value::from(refusal.as_str()))]),
         };
         to_js(&verdict)
     }

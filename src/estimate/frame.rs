@@ -9,12 +9,10 @@
 //! adds the counts: every ledger line starts with `- ` after a line break, so the scanner is in the same
 //! state at each line start and a line's counts do not depend on the lines around it.
 
-use std::collections::BTreeMap;
-
 use serde_json::json;
 
 use crate::ledger::{collect, left_out_line, render, render_line};
-use crate::zotero::{LedgerEntry, LedgerKind, ResourceLedger};
+use crate::zotero::{KeyPositions, LedgerEntry, ResourceLedger};
 use crate::session::{Message, Part, Role, Session};
 use crate::projection::{summary_text_with_ledger, LEDGER_HEADING};
 use super::message::{estimate_message, EstimateOptions, MESSAGE_OVERHEAD_TOKENS, PART_OVERHEAD_TOKENS};
@@ -81,7 +79,9 @@ pub struct FrameCache {
     span: Option<(Option<usize>, usize)>,
     /// Branch positions `span start..through` are merged.
     through: usize,
-    lines: BTreeMap<(LedgerKind, String), Line>,
+    /// The merged lines (`lines`) by (kind, key), as positions into `lines`.
+    line_at: KeyPositions,
+    lines: Vec<Line>,
     line_counts: RunCounts,
     /// Work counters: message nodes whose entries were collected, entries merged into a span.
     nodes_collected: usize,
@@ -121,6 +121,7 @@ impl FrameCache {
         if self.span != Some((checkpoint, start)) || self.through > end {
             self.span = Some((checkpoint, start));
             self.through = start;
+            self.line_at.clear();
             self.lines.clear();
             self.line_counts = RunCounts::default();
             let carried = checkpoint.and_then(|i| session.nodes.get(i)).and_then(|n| n.checkpoint());
@@ -153,8 +154,9 @@ impl FrameCache {
     /// Upserts `entry` as `ledger::merge` does (a newer label, parent, detail or library wins where known).
     fn merge(&mut self, entry: &LedgerEntry) {
         self.entries_merged += 1;
-        match self.lines.get_mut(&(entry.kind, entry.key.clone())) {
-            Some(line) => {
+        match self.line_at.get(&(entry.kind, entry.key.clone())) {
+            Some(&at) => {
+                let line = &mut self.lines[at];
                 let mut merged = line.entry.clone();
                 if entry.label.is_some() {
                     merged.label.clone_from(&entry.label);
@@ -180,7 +182,8 @@ impl FrameCache {
             None => {
                 let line = Line::new(entry.clone());
                 self.line_counts = self.line_counts.plus(&line.counts);
-                self.lines.insert((entry.kind, entry.key.clone()), line);
+                self.line_at.insert((entry.kind, entry.key.clone()), self.lines.len());
+                self.lines.push(line);
             }
         }
     }
@@ -188,7 +191,7 @@ impl FrameCache {
     /// The summary message's estimate: heading + every line, the last one without its trailing whitespace
     /// (`ledger::render` trims the end), framed as `estimate_message` frames a one-part text message.
     fn figure(&self, options: &EstimateOptions) -> u64 {
-        let Some(last) = self.lines.values().next_back() else {
+        let Some(last) = self.line_at.values().next_back().map(|&at| &self.lines[at]) else {
             return frame_tokens(ResourceLedger::default(), options);
         };
         let heading = format!("{}{LEDGER_HEADING}", summary_text_with_ledger("", ""));

@@ -79,8 +79,8 @@ pub fn read_message_like(value: &Value, what: &str, code: ErrorCode, invalid: Er
         return Err(Error::new(code, format!("{what} must be a message, not a checkpoint")));
     }
     let mut map: Map<String, Value> = map.clone();
-    map.entry("id").or_insert_with(|| json!(what));
-    map.entry("role").or_insert_with(|| json!("user"));
+    map.entry("id").or_insert_with(|| Value::from(what));
+    map.entry("role").or_insert_with(|| Value::from("user"));
     map.remove("parentId");
     let node = Node::from_value(Value::Object(map), 0);
     match node.kind {
@@ -497,7 +497,7 @@ pub fn estimate_one_message(message: &Value, model: Option<&ModelProfile>) -> Re
     // A display-only node costs a request nothing: it is never sent.
     if message.get("displayOnly").is_some() && message.get("checkpoint").is_none() {
         let mut map = message.as_object().cloned().unwrap_or_default();
-        map.entry("id").or_insert_with(|| json!("message"));
+        map.entry("id").or_insert_with(|| Value::from("message"));
         map.remove("parentId");
         return match Node::from_value(Value::Object(map), 0).kind {
             NodeKind::Invalid(why) => Err(Error::new(ErrorCode::InvalidMessage, format!("message: {why}"))),

@@ -5,11 +5,10 @@
 
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 
 use crate::session::{Message, Part};
-use crate::zotero::{upsert, Refs, ResolvedItems, ResourceLedger};
+use crate::zotero::{Refs, ResolvedItems, ResourceLedger, Upserts};
 use crate::zotero;
 /// Every Zotero locator in `messages` (in order, so a later mention updates an earlier one).
 pub fn collect<'a>(messages: impl IntoIterator<Item = &'a Message>) -> ResourceLedger {
@@ -20,7 +19,7 @@ pub fn collect<'a>(messages: impl IntoIterator<Item = &'a Message>) -> ResourceL
 /// `{ libraryID, key }` pairs, numeric item ids `resolved` maps to keys), and the item ids it did not
 /// map (unique, in order, at most `zotero::MAX_ITEM_IDS`).
 pub fn collect_resolved<'a>(messages: impl IntoIterator<Item = &'a Message>, resolved: &ResolvedItems) -> (ResourceLedger, Vec<u64>) {
-    let mut by_key = BTreeMap::new();
+    let mut by_key = Upserts::default();
     let mut refs = Refs::default();
     for message in messages {
         for part in &message.parts {
@@ -29,17 +28,17 @@ pub fn collect_resolved<'a>(messages: impl IntoIterator<Item = &'a Message>, res
             }
             for value in part_values(part) {
                 for object in zotero::find(&value) {
-                    upsert(&mut by_key, object.entry);
+                    by_key.upsert(object.entry);
                 }
                 zotero::find_refs(&value, resolved, &mut refs);
             }
             // After the part's objects: a bare reference adds no label over the object's own.
             for entry in refs.entries.drain(..) {
-                upsert(&mut by_key, entry);
+                by_key.upsert(entry);
             }
         }
     }
-    (ResourceLedger { entries: by_key.into_values().collect() }, refs.unresolved)
+    (by_key.into_ledger(), refs.unresolved)
 }
 
 /// The JSON of a part that may hold Zotero data; tool data as its [`lookup_tree`].
@@ -285,9 +284,9 @@ impl<'de> serde::de::Visitor<'de> for Key {
 
 /// `previous` updated by `newer`: unique by (kind, key), sorted by (kind, key).
 pub fn merge(previous: &ResourceLedger, newer: &ResourceLedger) -> ResourceLedger {
-    let mut by_key = BTreeMap::new();
+    let mut by_key = Upserts::default();
     for entry in previous.entries.iter().chain(newer.entries.iter()) {
-        upsert(&mut by_key, entry.clone());
+        by_key.upsert(entry.clone());
     }
-    ResourceLedger { entries: by_key.into_values().collect() }
+    by_key.into_ledger()
 }

@@ -75,8 +75,9 @@ pub fn project_ledger(ledger: &ResourceLedger, summary: &str, budget: u64) -> Pr
     let user_named: Vec<bool> = ledger.entries.iter().map(|e| last_mention(&user_lines, e).is_some()).collect();
     let mut order: Vec<usize> = (0..ledger.entries.len()).collect();
     // Keys on the user's lines, then the other named entries, each by latest mention first; the rest
-    // keep ledger order (a stable sort).
-    order.sort_by_key(|&i| (std::cmp::Reverse(user_named[i]), std::cmp::Reverse(mentions[i].map(|at| at + 1).unwrap_or(0))));
+    // keep ledger order (ties broken by position: what a stable sort of `0..n` gives).
+    let key = |i: usize| (std::cmp::Reverse(user_named[i]), std::cmp::Reverse(mentions[i].map(|at| at + 1).unwrap_or(0)));
+    crate::order::sort_positions(&mut order, &|a, b| key(a).cmp(&key(b)).then(a.cmp(&b)));
     for i in order {
         let tokens = line_tokens(&ledger.entries[i]);
         if used.saturating_add(tokens) <= budget {

@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, ErrorCode, Result};
 use crate::estimate::{BranchTokens, ProjectionSpan, Usage};
 use crate::session::{parse_count, Session};
+use crate::text::object;
 
 /// An expired cache must rewrite the whole prefix anyway: compacting then, at three quarters of the
 /// automatic threshold, costs a summary request instead of a full write now and another one soon.
@@ -311,8 +312,33 @@ pub fn breakpoints(
             out.push(mark);
         }
     }
-    out.sort_by_key(|m| m.index);
+    // At most three marks, their indexes distinct: an insertion sort (no sort of the standard
+    // library instantiated for `Breakpoint`).
+    for i in 1..out.len() {
+        let mut j = i;
+        while j > 0 && out[j - 1].index > out[j].index {
+            out.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     out
+}
+
+/// `{ breakpoints }` as `json!` would make it (keys of each mark sorted, as a `Value` object holds
+/// them), built field by field (docs/performance.md, "Where the wasm's bytes go").
+pub fn breakpoints_value(breakpoints: &[Breakpoint]) -> Value {
+    let marks = breakpoints
+        .iter()
+        .map(|b| {
+            object(vec![
+                ("index", Value::from(b.index)),
+                ("messageId", b.message_id.clone().map_or(Value::Null, Value::from)),
+                ("reason", Value::from(b.reason.as_str())),
+                ("prefixTokens", Value::from(b.prefix_tokens)),
+            ])
+        })
+        .collect();
+    object(vec![("breakpoints", Value::Array(marks))])
 }
 
 /// Documented defaults (docs/prompt-cache.md); prices in US dollars per million tokens, as published

@@ -78,10 +78,10 @@ pub fn collect_cited_pages_resolved(nodes: &[&Node], ledger: &ResourceLedger, re
 /// and locator is kept once, the newest kept when over `MAX_CITED_PAGES`.
 pub fn merge_cited_pages(previous: &[CitedPage], newer: Vec<CitedPage>) -> Vec<CitedPage> {
     let mut merged = previous.to_vec();
-    let mut seen: HashSet<(String, String, String)> =
-        merged.iter().map(|c| (c.key.clone(), c.locator.clone(), c.text.clone())).collect();
+    let key = |c: &CitedPage| crate::text::tuple_key(&[&c.key, &c.locator, &c.text]);
+    let mut seen: HashSet<String> = merged.iter().map(key).collect();
     for page in newer {
-        if seen.insert((page.key.clone(), page.locator.clone(), page.text.clone())) {
+        if seen.insert(key(&page)) {
             merged.push(page);
         }
     }

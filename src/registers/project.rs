@@ -119,7 +119,7 @@ fn left_out_pages_line(left_out: usize) -> String {
 pub fn project_cited_pages(pages: &[CitedPage], budget: u64) -> String {
     let mut newest = std::collections::HashSet::new();
     let distinct: Vec<&CitedPage> = {
-        let mut kept: Vec<&CitedPage> = pages.iter().rev().filter(|p| newest.insert((p.key.as_str(), p.locator.as_str()))).collect();
+        let mut kept: Vec<&CitedPage> = pages.iter().rev().filter(|p| newest.insert(crate::text::tuple_key(&[&p.key, &p.locator]))).collect();
         kept.reverse();
         kept
     };

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::error::{Error, ErrorCode};
 use super::write::{node_texts, write_node_texts};
@@ -66,7 +66,13 @@ impl Branch {
         let problems: Vec<Value> = self
             .problems
             .iter()
-            .map(|p| json!({ "code": p.code.as_str(), "nodeId": p.node_id, "message": p.message }))
+            .map(|p| {
+                crate::text::object(vec![
+                    ("code", Value::from(p.code.as_str())),
+                    ("nodeId", p.node_id.clone().map_or(Value::Null, Value::from)),
+                    ("message", Value::from(p.message.as_str())),
+                ])
+            })
             .collect();
         out.push_str(",\"readOnly\":");
         out.push_str(if self.read_only { "true" } else { "false" });

@@ -608,7 +608,7 @@ interpreted; (inferred) marks the assistant's text."
     );
 
     let mut seen = std::collections::HashSet::new();
-    draft.lines.retain(|l| seen.insert((l.section, l.text.trim().to_string())));
+    draft.lines.retain(|l| seen.insert(crate::text::tuple_key(&[&l.section.to_string(), l.text.trim()])));
     fit_budget(&mut draft.lines, request.max_output_tokens);
     render_lines(&draft.lines)
 }

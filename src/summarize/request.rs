@@ -215,7 +215,7 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -
             .ok_or_else(|| Error::new(ErrorCode::InvalidPlan, format!("plan.summarizeIds: {id} is not a message on the active branch")))?;
         positions.push(position);
     }
-    positions.sort_unstable();
+    crate::order::sort_positions(&mut positions, &|a, b| a.cmp(&b));
     positions.dedup();
     if positions.is_empty() && previous_summary.is_none() {
         return Err(Error::new(ErrorCode::InvalidPlan, "plan has nothing to summarize: no summarizeIds and no previous checkpoint"));

@@ -7,14 +7,29 @@ use serde::de::DeserializeOwned;
 use serde::Deserializer as _;
 
 pub fn parse_lenient<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
-    match parse_nested(text) {
-        Err(e) if e.to_string().contains("surrogate") || e.to_string().contains("hex escape") => {
-            match replace_lone_surrogates(text) {
-                Cow::Owned(fixed) => parse_nested(&fixed),
-                Cow::Borrowed(_) => Err(e),
-            }
+    // One call of the generic parse (it is instantiated per `T`), the retry decided outside it.
+    let mut fixed: Option<String> = None;
+    loop {
+        let result = parse_nested(fixed.as_deref().unwrap_or(text));
+        match &result {
+            Err(e) if fixed.is_none() => match retry_text(text, e) {
+                Some(text) => fixed = Some(text),
+                None => return result,
+            },
+            _ => return result,
         }
-        result => result,
+    }
+}
+
+/// `text` with its lone surrogates replaced, when `error` is about one and there is one to replace.
+fn retry_text(text: &str, error: &serde_json::Error) -> Option<String> {
+    let message = error.to_string();
+    if !(message.contains("surrogate") || message.contains("hex escape")) {
+        return None;
+    }
+    match replace_lone_surrogates(text) {
+        Cow::Owned(fixed) => Some(fixed),
+        Cow::Borrowed(_) => None,
     }
 }
 
@@ -27,14 +42,38 @@ pub const MAX_NESTING: usize = 512;
 /// `serde_json::from_str` with the depth limit `MAX_NESTING` instead of serde_json's 128: the depth
 /// is measured first without recursion; deeper text goes to serde_json's own limit, which fails.
 fn parse_nested<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
-    if nests_deeper_than(text, MAX_NESTING) {
-        return serde_json::from_str(text);
-    }
+    // What `serde_json::from_str` does, with its limit lifted when the text is shallow enough.
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    deserializer.disable_recursion_limit();
+    if !nests_deeper_than(text, MAX_NESTING) {
+        deserializer.disable_recursion_limit();
+    }
     let value = <T as serde::Deserialize>::deserialize(&mut deserializer)?;
     deserializer.end()?;
     Ok(value)
+}
+
+/// The JSON object of `fields` (a later duplicate key wins, as in `json!`). Built field by field:
+/// `json!` with a value that is not a literal goes through `serde_json::to_value`, whose serializer
+/// is instantiated for every type it is given (docs/performance.md, "Where the wasm's bytes go").
+pub fn object(fields: Vec<(&str, serde_json::Value)>) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    for (key, value) in fields {
+        map.insert(key.to_string(), value);
+    }
+    serde_json::Value::Object(map)
+}
+
+/// One string for a tuple of strings, for a `HashSet<String>` in place of a set of tuples (each
+/// set type instantiates its own hash table code): each part is prefixed by its length, so two
+/// tuples give the same key only when they are equal.
+pub fn tuple_key(parts: &[&str]) -> String {
+    let mut key = String::with_capacity(parts.iter().map(|p| p.len() + 4).sum());
+    for part in parts {
+        key.push_str(&part.len().to_string());
+        key.push(':');
+        key.push_str(part);
+    }
+    key
 }
 
 /// A parse error's message without serde_json's " at line L column C": the text parsed was cut

@@ -70,17 +70,12 @@ impl ResourceLedger {
     /// Adds `entry`, or updates the entry with its kind and key: the newer label, parent,
     /// detail and library win where they are known, the older ones stay where the newer entry has none.
     pub fn insert(&mut self, entry: LedgerEntry) {
-        let mut by_key = self.take_map();
-        upsert(&mut by_key, entry);
-        self.entries = by_key.into_values().collect();
-    }
-
-    fn take_map(&mut self) -> BTreeMap<(LedgerKind, String), LedgerEntry> {
-        let mut by_key = BTreeMap::new();
-        for entry in std::mem::take(&mut self.entries) {
-            upsert(&mut by_key, entry);
+        let mut by_key = Upserts::default();
+        for known in std::mem::take(&mut self.entries) {
+            by_key.upsert(known);
         }
-        by_key
+        by_key.upsert(entry);
+        *self = by_key.into_ledger();
     }
 
     pub fn keys(&self) -> impl Iterator<Item = &str> {
@@ -88,27 +83,51 @@ impl ResourceLedger {
     }
 }
 
-pub(crate) fn upsert(by_key: &mut BTreeMap<(LedgerKind, String), LedgerEntry>, entry: LedgerEntry) {
-    match by_key.get_mut(&(entry.kind, entry.key.clone())) {
-        Some(known) => {
-            if entry.label.is_some() {
-                known.label = entry.label;
+/// Positions by (kind, key): the one B-tree type of the core (`Upserts` and the estimator's
+/// `FrameCache` both use it; a B-tree of entries and one of lines would each instantiate the
+/// standard library's B-tree code, docs/performance.md, "Where the wasm's bytes go").
+pub(crate) type KeyPositions = BTreeMap<(LedgerKind, String), usize>;
+
+/// Ledger entries being merged: unique by (kind, key), in (kind, key) order once done.
+#[derive(Default)]
+pub(crate) struct Upserts {
+    by_key: KeyPositions,
+    entries: Vec<LedgerEntry>,
+}
+
+impl Upserts {
+    /// Adds `entry`, or updates the entry with its kind and key: the newer label, parent,
+    /// detail and library win where they are known, the older ones stay where the newer entry has none.
+    pub(crate) fn upsert(&mut self, entry: LedgerEntry) {
+        match self.by_key.get(&(entry.kind, entry.key.clone())) {
+            Some(&at) => {
+                let known = &mut self.entries[at];
+                if entry.label.is_some() {
+                    known.label = entry.label;
+                }
+                if entry.parent_key.is_some() {
+                    known.parent_key = entry.parent_key;
+                }
+                if entry.detail.is_some() {
+                    known.detail = entry.detail;
+                }
+                if entry.library_id.is_some() {
+                    known.library_id = entry.library_id;
+                }
+                if entry.group_id.is_some() {
+                    known.group_id = entry.group_id;
+                }
             }
-            if entry.parent_key.is_some() {
-                known.parent_key = entry.parent_key;
-            }
-            if entry.detail.is_some() {
-                known.detail = entry.detail;
-            }
-            if entry.library_id.is_some() {
-                known.library_id = entry.library_id;
-            }
-            if entry.group_id.is_some() {
-                known.group_id = entry.group_id;
+            None => {
+                self.by_key.insert((entry.kind, entry.key.clone()), self.entries.len());
+                self.entries.push(entry);
             }
         }
-        None => {
-            by_key.insert((entry.kind, entry.key.clone()), entry);
-        }
+    }
+
+    /// The entries sorted by (kind, key).
+    pub(crate) fn into_ledger(self) -> ResourceLedger {
+        let mut entries: Vec<Option<LedgerEntry>> = self.entries.into_iter().map(Some).collect();
+        ResourceLedger { entries: self.by_key.into_values().filter_map(|at| entries[at].take()).collect() }
     }
 }

@@ -7,7 +7,7 @@ mod refs;
 
 pub use entry::{ResourceLedger, LedgerKind, LedgerEntry};
 pub use objects::{ZoteroKind, ZoteroObject, find, compact, render, render_line, citation};
-pub(crate) use entry::upsert;
+pub(crate) use entry::{KeyPositions, Upserts};
 pub use refs::{
     find_links, find_refs, is_zotero_key, item_id, item_id_of, LinkAction, Refs, ResolvedItem, ResolvedItems, ZoteroLink, ITEM_ID_FIELDS,
     KEY_ALPHABET, MAX_ITEM_IDS,
