@@ -292,8 +292,8 @@ async function runExamplePlugin(config) {
     };
   });
   await step('preflight', async () => {
-    const before = checkpoints(await stored(chat));
     const { question, overflowing } = await overflowingQuestion(chat, 'A long question:', 'detail');
+    const before = checkpoints(await stored(chat)); // the filler turns' own after-turn compactions aside
     statuses.length = 0;
     answerWords = 60;
     const calls = summaryCalls.length;
