@@ -165,7 +165,7 @@ pub fn checkpoint_node_within(
         plan.to_mut().user_words_budget = Some(words);
         plan.to_mut().cited_pages_budget.get_or_insert(pages);
     }
-    checkpoint_node_carrying(&plan, summary, ledger, carried, id)
+    checkpoint_node_made(&plan, summary, ledger, carried, id, budget)
 }
 
 /// The checkpoint node for a summary of `request` (its ledger, registers and budget).
@@ -184,6 +184,12 @@ pub fn checkpoint_node(plan: &Plan, summary: &str, ledger: &ResourceLedger, id: 
 
 /// `checkpoint_node` with the registers; their budgets are the plan's (rule `register-budgets`).
 pub fn checkpoint_node_carrying(plan: &Plan, summary: &str, ledger: &ResourceLedger, carried: &Carried, id: &str) -> Result<Value> {
+    checkpoint_node_made(plan, summary, ledger, carried, id, None)
+}
+
+/// `checkpoint_node_carrying` with the summary's budget, which the checkpoint keeps (`summaryBudget`)
+/// when it has registers: the projection gives what the summary leaves of it to the registers.
+fn checkpoint_node_made(plan: &Plan, summary: &str, ledger: &ResourceLedger, carried: &Carried, id: &str, summary_budget: Option<u64>) -> Result<Value> {
     if plan.action != PlanAction::Compact {
         return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.action is not 'compact' (reason: {})", plan.reason)));
     }
@@ -208,6 +214,7 @@ pub fn checkpoint_node_carrying(plan: &Plan, summary: &str, ledger: &ResourceLed
         user_words_budget: plan.user_words_budget,
         cited_pages: carried.cited_pages.clone(),
         cited_pages_budget: plan.cited_pages_budget,
+        summary_budget: summary_budget.filter(|_| plan.user_words_budget.is_some() || plan.cited_pages_budget.is_some()),
     };
     // Through its text, not `serde_json::to_value` (a second serializer of every type in it, for
     // the same `Value`: object keys sorted either way, integers read back exactly).

@@ -67,6 +67,9 @@ below. It is context from earlier turns, not a new request; the conversation con
 /// What comes between the summary and the ledger's lines in the summary message.
 pub const LEDGER_HEADING: &str = "\n\nZotero resources referenced so far (exact keys and locators):\n";
 
+/// Tokens of the summary's unused budget kept back for the joins where the registers meet it.
+const UNUSED_SUMMARY_SLACK: u64 = 8;
+
 /// The text of the projected summary message: preamble, summary, then the ledger's projected part
 /// (rule `ledger-projection-budget` in `ledger.rs`: the whole ledger when it fits the checkpoint's
 /// budget, else the entries the summary names first within it, and a line saying how many are left out).
@@ -78,8 +81,20 @@ pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
     let budget = checkpoint.ledger_budget.unwrap_or_else(|| ledger::projected_budget(&checkpoint.summary));
     let projected = ledger::project_ledger(&checkpoint.ledger, &checkpoint.summary, budget);
     let (words_fallback, pages_fallback) = registers::budgets_for_summary_budget(crate::tokens::estimate_text(&checkpoint.summary));
-    let words = registers::project_user_words(&checkpoint.user_words, checkpoint.user_words_budget.unwrap_or(words_fallback));
-    let pages = registers::project_cited_pages(&checkpoint.cited_pages, checkpoint.cited_pages_budget.unwrap_or(pages_fallback));
+    let (words_budget, pages_budget) =
+        (checkpoint.user_words_budget.unwrap_or(words_fallback), checkpoint.cited_pages_budget.unwrap_or(pages_fallback));
+    // Rule `registers-take-unused-summary`: the room the summary leaves of its budget (which
+    // `tokensAfter` counts whole) goes to the registers: the cited pages take up to half of it, the
+    // user's words the rest, and the pages then what the words leave.
+    let unused = checkpoint
+        .summary_budget
+        .map_or(0, |budget| budget.saturating_sub(crate::tokens::estimate_text(&checkpoint.summary) + UNUSED_SUMMARY_SLACK));
+    let total = words_budget + pages_budget + unused;
+    let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, pages_budget + unused / 2);
+    let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)));
+    if unused > 0 {
+        pages = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)));
+    }
     let mut text = summary_text_with_ledger(&checkpoint.summary, "");
     text.push_str(&words);
     text.push_str(&pages);

@@ -16,6 +16,9 @@ const EXCERPT_HEAD_CHARS: usize = 520;
 const EXCERPT_TAIL_CHARS: usize = 220;
 /// Longest cited sentence kept, in characters.
 const CITED_SENTENCE_MAX_CHARS: usize = 320;
+/// Longest quote (characters) of a tool data object that is read as a statement citing its page; a
+/// longer one is the page's text (a page read), not a statement about it.
+const CITED_QUOTE_MAX_CHARS: usize = 600;
 /// Most cited pages a checkpoint keeps (the newest); a projection shows far fewer.
 const MAX_CITED_PAGES: usize = 2_000;
 /// A sentence with a reader link but fewer letters than this outside it (`[p. 7](zotero://…)`) is the
@@ -221,14 +224,19 @@ fn cite_value(value: &Value, citing: &Citing, found: &mut Vec<CitedPage>) {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
             });
-            let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).next();
-            let quoted = |quote: &str| crate::text::clip(&crate::text::single_line(quote), CITED_SENTENCE_MAX_CHARS);
-            if let (Some(key), Some(page)) = (key, page.filter(|p| !p.trim().is_empty())) {
-                found.push(CitedPage { key: key.to_string(), locator: format!("p. {page}"), text: quoted(quote.unwrap_or("")), id: id.to_string() });
+            // Rule `cited-page-is-a-statement`: an object cites a page only with what the page says, in
+            // a quote of statement length (an annotation, a snippet). An item record's `pages` field
+            // (bibliographic metadata) has no quote; a page read's whole text is no statement.
+            let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).map(crate::text::single_line).find(|q| !q.trim().is_empty());
+            let stated = quote.as_deref().filter(|q| q.chars().count() <= CITED_QUOTE_MAX_CHARS);
+            let quoted = |quote: &str| crate::text::clip(quote, CITED_SENTENCE_MAX_CHARS);
+            let cited = matches!((key, &page, stated), (Some(_), Some(p), Some(_)) if !p.trim().is_empty());
+            if let (true, Some(key), Some(page), Some(quote)) = (cited, key, &page, stated) {
+                found.push(CitedPage { key: key.to_string(), locator: format!("p. {page}"), text: quoted(quote), id: id.to_string() });
             }
             // A quote beside a reader link (`{ text, url: "zotero://open-pdf/…?page=7" }`): the link's page.
             let mut linked_fields: Vec<&str> = Vec::new();
-            if let Some(quote) = quote.filter(|_| key.is_none()) {
+            if let Some(quote) = stated.filter(|_| key.is_none()) {
                 for (name, v) in map {
                     let Some(text) = v.as_str().filter(|t| t.contains("zotero://") && !QUOTE_FIELDS.contains(&name.as_str())) else { continue };
                     for link in zotero::find_links(text).into_iter().filter(|l| keys.contains(&l.key)) {
@@ -241,7 +249,7 @@ fn cite_value(value: &Value, citing: &Citing, found: &mut Vec<CitedPage>) {
             }
             for (name, v) in map {
                 // A quote already taken with its object is not read again as a sentence, nor its link.
-                if (key.is_some() || !linked_fields.is_empty()) && QUOTE_FIELDS.contains(&name.as_str()) || linked_fields.contains(&name.as_str()) {
+                if (cited || !linked_fields.is_empty()) && QUOTE_FIELDS.contains(&name.as_str()) || linked_fields.contains(&name.as_str()) {
                     continue;
                 }
                 cite_value(v, citing, found);

@@ -299,6 +299,13 @@ pub struct Checkpoint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
     pub cited_pages_budget: Option<u64>,
+    /// The summary's budget when the checkpoint was made (the request's `maxOutputTokens`): what the
+    /// summary leaves of it goes to the registers when projected (rule `registers-take-unused-summary`),
+    /// shown as more of the user's words and cited pages (still within `tokensAfter`). Absent in
+    /// older checkpoints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
+    pub summary_budget: Option<u64>,
 }
 
 impl Node {

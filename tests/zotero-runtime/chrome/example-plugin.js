@@ -225,13 +225,25 @@ async function runExamplePlugin(config) {
   /** Whether the session plus this draft fits the 8k window now (the controller's own estimate). */
   const fitsNow = (c, text) => c.store.withSessionIndex(c.sessionId, (view) => view.estimate({ id: 'mock-8k', contextWindow: 8192 }, { draft: draftOf(text) }).fits);
   /** Normal turns until the draft no longer fits (so sending it compacts first). */
-  const fillUntilOverflow = async (c, text) => {
+  const estimateNow = (c) => c.store.withSessionIndex(c.sessionId, (view) => view.estimate({ id: 'mock-8k', contextWindow: 8192 }));
+  /**
+   * A question that does not fit now but fits once the history is folded (so sending it compacts
+   * first): filler turns until the projection holds 75 % of the safe limit (after-turn compactions
+   * keep it below the threshold), then the question grown until it no longer fits. Built from the
+   * session's own estimate, whatever the checkpoint and its registers take.
+   */
+  const overflowingQuestion = async (c, lead, tag) => {
     answerWords = 500;
-    for (let i = 0; i < 12 && (await fitsNow(c, text)); i++) {
+    for (let i = 0; i < 12; i++) {
+      const { tokens, safeInputLimit } = await estimateNow(c);
+      if (tokens >= safeInputLimit * 0.75) break;
       await within(60_000, c.send(`Filler ${i}: ${words(30, 'topic')}`), 'filler turn');
       await settle(c);
     }
-    return !(await fitsNow(c, text));
+    let n = 100;
+    while (n < 6000 && (await fitsNow(c, `${lead} ${words(n, tag)}`))) n += 50;
+    const question = `${lead} ${words(n, tag)}`;
+    return { question, overflowing: !(await fitsNow(c, question)) };
   };
   /** Whether `id` is on the session's active branch (an automatic compaction may have put a checkpoint after it). */
   const onBranch = (session, id) => {
@@ -280,9 +292,8 @@ async function runExamplePlugin(config) {
     };
   });
   await step('preflight', async () => {
-    const before = checkpoints(await stored(chat));
-    const question = `A long question: ${words(600, 'detail')}`;
-    const overflowing = await fillUntilOverflow(chat, question);
+    const { question, overflowing } = await overflowingQuestion(chat, 'A long question:', 'detail');
+    const before = checkpoints(await stored(chat)); // the filler turns' own after-turn compactions aside
     statuses.length = 0;
     answerWords = 60;
     const calls = summaryCalls.length;
@@ -297,8 +308,7 @@ async function runExamplePlugin(config) {
     };
   });
   await step('cancelCompaction', async () => {
-    const question = `Another long question: ${words(600, 'aspect')}`;
-    const overflowing = await fillUntilOverflow(chat, question);
+    const { question, overflowing } = await overflowingQuestion(chat, 'Another long question:', 'aspect');
     let releaseSummary;
     summaryGate = new Promise((resolve) => { releaseSummary = resolve; });
     const before = await snapshot(chat);

@@ -1,0 +1,133 @@
+// Issue 40: retention on sessions the rules were not written against. Drives the development corpus
+// (untuned-sessions.mjs) or the held-out one (untuned-heldout.mjs, `--heldout`) turn by turn through
+// CompactionController + MemoryStore with the embedded extractiveSummary on 8k, 32k, 128k and 200k,
+// and after every compaction reads everything the model is sent: the projection's summary message
+// (summary, the user's words, the cited pages, the ledger part) and the tail. Per kind: the share of
+// the facts required at that moment (said before the kept tail, not superseded by a fact also said
+// before it) that the projection shows (a finding only on one line with its key and page); stale:
+// superseded, completed, rejected or retracted facts shown inside the summary; projections over the
+// safe input limit. Prints markdown; nothing asserts.
+//
+//   node bench/retention/untuned.mjs [--heldout] [--quick]     (BIBGENIE_PKG_DIR: the built package)
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { makeUntunedSession, LANGUAGES } from './untuned-sessions.mjs';
+
+const heldout = process.argv.includes('--heldout');
+const quick = process.argv.includes('--quick');
+const make = heldout ? (await import('./untuned-heldout.mjs')).makeHeldoutSession : makeUntunedSession;
+const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
+const api = await import(pathToFileURL(`${pkgDir}/index.js`).href);
+await api.init();
+const log = (line) => process.stderr.write(`${line}\n`);
+
+const MODELS = [
+  { name: '8k', model: { id: 'u-8k', contextWindow: 8_192, maxOutputTokens: 2_048 } },
+  { name: '32k', model: { id: 'u-32k', contextWindow: 32_768, maxOutputTokens: 4_096 } },
+  { name: '128k', model: { id: 'u-128k', contextWindow: 128_000, maxOutputTokens: 16_384 } },
+  { name: '200k', model: { id: 'u-200k', contextWindow: 200_000, maxOutputTokens: 32_000 } },
+].filter((m) => !process.env.RETENTION_MODELS || process.env.RETENTION_MODELS.split(',').includes(m.name));
+const languages = process.env.RETENTION_LANGUAGES ? process.env.RETENTION_LANGUAGES.split(',') : LANGUAGES;
+const TURNS = quick ? 120 : Number(process.env.RETENTION_TURNS ?? 300);
+const KINDS = {
+  goal: 'research goal', constraint: 'newest constraints', deadline: 'newest deadline', style: 'current citation style',
+  designation: 'designated keys', retraction: 'key retraction', failed: 'failed approaches', finding: 'findings with key and page',
+  decision: 'decisions', task: 'open tasks', 'task-done': 'tasks done', hypothesis: 'hypotheses (open)', 'hypothesis-closed': 'hypotheses confirmed/rejected',
+};
+
+const tally = new Map();
+const worst = new Map();
+const stale = new Map();
+const limits = new Map();
+const counts = new Map();
+const misses = new Map(); // `${model}|${kind}` -> Map(sample text -> n)
+const bump = (map, key, ok) => {
+  const t = map.get(key) ?? [0, 0];
+  t[0] += ok ? 1 : 0;
+  t[1] += 1;
+  map.set(key, t);
+};
+const textOf = (message) => message.parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n');
+
+async function runSession(language, seed, { name, model }) {
+  const { script, facts } = make(seed, language, TURNS, model.contextWindow);
+  const capacity = api.capacity(model);
+  const store = new api.MemoryStore();
+  const { sessionId } = await store.createSession();
+  const controller = new api.CompactionController({ store, sessionId, model, summarize: (request) => api.extractiveSummary(request) });
+  let count = 0;
+  let turnNow = 0;
+  const byProbe = new Map(facts.map((f) => [f.probe, f]));
+
+  const afterCompaction = async () => {
+    count += 1;
+    const session = await store.load(sessionId);
+    bump(limits, name, api.estimate(session, model).tokens > capacity.safeInputLimit);
+    const projection = api.project(session);
+    const message = textOf(projection.messages[0]);
+    const summary = message.split('</summary>')[0];
+    const tail = projection.messages.slice(1).map((m) => JSON.stringify(m)).join('\n');
+    const keptTurn = projection.keptFromId ? Number(projection.keptFromId.slice(1)) : turnNow + 1;
+    const folded = (f) => f && f.turn < keptTurn;
+    const required = facts.filter((f) => folded(f) && !folded(byProbe.get(f.staleBy)));
+    const perKind = new Map();
+    for (const f of required) {
+      let ok = message.includes(f.probe) || tail.includes(f.probe);
+      if (f.kind === 'finding') ok = message.split('\n').some((line) => line.includes(f.probe) && line.includes(f.key) && line.includes(f.page));
+      bump(tally, `${name}|${f.kind}`, ok);
+      bump(perKind, f.kind, ok);
+      if (!ok) {
+        const m = misses.get(`${name}|${f.kind}`) ?? new Map();
+        const label = `${language}:${f.probe}`;
+        m.set(label, (m.get(label) ?? 0) + 1);
+        misses.set(`${name}|${f.kind}`, m);
+      }
+    }
+    for (const [kind, [kept, total]] of perKind) worst.set(`${name}|${kind}`, Math.min(worst.get(`${name}|${kind}`) ?? 1, kept / total));
+    for (const f of facts.filter((x) => folded(x) && folded(byProbe.get(x.staleBy)))) {
+      const shown = summary.includes(f.probe);
+      bump(stale, name, shown);
+      if (shown && process.env.RETENTION_DEBUG) log(`stale ${name} ${language} #${count} ${f.kind} ${f.probe}: ${summary.split('\n').filter((l) => l.includes(f.probe)).join(' / ').slice(0, 240)}`);
+    }
+    if (process.env.RETENTION_DUMP && count === Number(process.env.RETENTION_DUMP)) log(`--- ${name} ${language} #${count}\n${message}`);
+  };
+
+  for (const [turn, { user, assistant }] of script.entries()) {
+    turnNow = turn - 1;
+    const result = await controller.submit(user);
+    if (result.outcome?.status === 'committed') await afterCompaction();
+    if (result.status !== 'send') {
+      log(`${name} ${language}: turn ${turn} not sent (${result.status} ${result.reason})`);
+      break;
+    }
+    if (!result.stored) await store.appendMessage(sessionId, user);
+    await store.appendMessage(sessionId, assistant);
+    turnNow = turn;
+    const outcome = await controller.afterTurn();
+    if (outcome?.status === 'committed') await afterCompaction();
+  }
+  counts.set(name, [...(counts.get(name) ?? []), `${language} ${count}`]);
+}
+
+const started = performance.now();
+for (const m of MODELS) {
+  for (const [i, language] of languages.entries()) await runSession(language, 401 + i, m);
+  log(`${m.name}: ${counts.get(m.name).join(', ')} compactions (${Math.round((performance.now() - started) / 1000)} s)`);
+}
+const pct = (pair) => (pair && pair[1] ? `${Math.round((100 * pair[0]) / pair[1])}%` : '–');
+const out = [`## Untuned sessions, ${heldout ? 'held-out' : 'development'} corpus (bench/retention/untuned.mjs${heldout ? ' --heldout' : ''})`, ''];
+out.push(`${TURNS} turns per session in ${languages.join(', ')}; compactions: ${MODELS.map((m) => `${m.name} ${counts.get(m.name).join(' · ')}`).join('; ')}.`, '');
+out.push(`| kind (required at that moment) | ${MODELS.map((m) => m.name).join(' | ')} |`, `|---|${MODELS.map(() => '---:').join('|')}|`);
+for (const [kind, label] of Object.entries(KINDS)) {
+  out.push(`| ${label} | ${MODELS.map((m) => `${pct(tally.get(`${m.name}|${kind}`))} (${worst.has(`${m.name}|${kind}`) ? Math.round(100 * worst.get(`${m.name}|${kind}`)) : '–'}%)`).join(' | ')} |`);
+}
+out.push(`| stale shown as current (in the summary) | ${MODELS.map((m) => `${(stale.get(m.name) ?? [0, 0])[0]} of ${(stale.get(m.name) ?? [0, 0])[1]}`).join(' | ')} |`);
+out.push(`| projections over the safe input limit | ${MODELS.map((m) => `${(limits.get(m.name) ?? [0, 0])[0]} of ${(limits.get(m.name) ?? [0, 0])[1]}`).join(' | ')} |`);
+out.push('', '(worst single projection in brackets)', '', 'Misses (fact: projections missing it):');
+for (const m of MODELS) {
+  for (const kind of Object.keys(KINDS)) {
+    const miss = misses.get(`${m.name}|${kind}`);
+    if (miss) out.push(`- ${m.name} ${kind}: ${[...miss].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([l, n]) => `${l} ×${n}`).join(', ')}`);
+  }
+}
+out.push('', `- Run time: ${Math.round((performance.now() - started) / 1000)} s.`);
+process.stdout.write(`${out.join('\n')}\n\n`);
