@@ -10,7 +10,7 @@ import { codedError } from '../util/coded-error.js';
 import { randomHex } from '../util/random-id.js';
 import { beginTurn } from '../session/in-flight.js';
 import { requestOverhead } from './overhead.js';
-import { sendDraft, storeResponse } from './turn-steps.js';
+import { sendDraft, storeResponse, withDraft } from './turn-steps.js';
 import { usageMetadata } from './ai-sdk.js';
 
 /**
@@ -76,14 +76,7 @@ export class ChatTurn {
       return new ChatTurn(controller, sent, release, overhead);
     } catch (error) {
       release();
-      if (error && typeof error === 'object' && !('draft' in error)) {
-        try {
-          /** @type {any} */ (error).draft = draft;
-        } catch {
-          // a frozen error: the app still has its question
-        }
-      }
-      throw error;
+      throw withDraft(error, draft);
     }
   }
 

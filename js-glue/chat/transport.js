@@ -22,7 +22,7 @@ import { applyCacheBreakpoints, cacheStepMarks, promptCacheCallOptions } from '.
 import { guardSteps, heldOutputs, releaseOutputs } from './step-guard.js';
 import { liveWindow } from '../zotero/live-window.js';
 import { TurnStops } from './turn-stop.js';
-import { asStored, sendDraft, storeResponse } from './turn-steps.js';
+import { asStored, sendDraft, storeResponse, withDraft } from './turn-steps.js';
 import { history } from '../session/calls.js';
 import { isCheckpoint } from '../stores/nodes.js';
 
@@ -253,14 +253,7 @@ export class CompactionChatTransport {
     } catch (error) {
       release();
       // The message that was not sent, for the app to put back into its input (storedMessages()).
-      if (error && typeof error === 'object' && !('draft' in error)) {
-        try {
-          /** @type {any} */ (error).draft = last;
-        } catch {
-          // a frozen error: the app still has the message it sent
-        }
-      }
-      throw error;
+      throw withDraft(error, last);
     }
   }
 

@@ -22,6 +22,22 @@ export function asStored(message) {
 }
 
 /**
+ * A refusal with the message that was not sent (`error.draft`), for the app to put back into its
+ * input; an error that already says one, or a frozen one, is left as it is.
+ * @param {unknown} error @param {unknown} draft
+ */
+export function withDraft(error, draft) {
+  if (error && typeof error === 'object' && !('draft' in error)) {
+    try {
+      /** @type {any} */ (error).draft = draft;
+    } catch {
+      // frozen: the app still has the message it sent
+    }
+  }
+  return error;
+}
+
+/**
  * What a send needs after the preflight: the messages to send (the projection, the question last),
  * the question as stored, where the response goes, when the request went out, the submit's result.
  * @typedef {object} SentDraft

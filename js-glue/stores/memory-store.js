@@ -28,6 +28,13 @@ class MemoryDriver {
 
   init() {}
 
+  /** Undoes the journal's writes, newest first. */
+  #rollBack() {
+    const undo = this.journal ?? [];
+    this.journal = null;
+    for (let i = undo.length - 1; i >= 0; i--) undo[i]();
+  }
+
   /** @param {() => void} undo */
   #record(undo) {
     if (this.journal) this.journal.push(undo);
@@ -52,9 +59,7 @@ class MemoryDriver {
       this.journal = null;
       return result;
     } catch (error) {
-      const undo = this.journal ?? [];
-      this.journal = null;
-      for (let i = undo.length - 1; i >= 0; i--) undo[i]();
+      this.#rollBack();
       throw error;
     }
   }
@@ -71,9 +76,7 @@ class MemoryDriver {
       this.journal = null;
       return result;
     } catch (error) {
-      const undo = this.journal ?? [];
-      this.journal = null;
-      for (let i = undo.length - 1; i >= 0; i--) undo[i]();
+      this.#rollBack();
       throw error;
     }
   }
