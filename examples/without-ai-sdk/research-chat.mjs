@@ -90,7 +90,6 @@ export class ResearchChat {
     }
     this.controller = new CompactionController({
       store: this.store, sessionId,
-      // When compaction starts, as a share of the window: the plugin's own setting.
       model: this.profile(),
       summarize: (request, signal) => this.summarize(request, signal),
       resolveItem: this.resolveItem, // the ledger then knows items the tools name by numeric id
