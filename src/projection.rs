@@ -40,15 +40,21 @@ pub fn project(session: &Session) -> Result<Projection> {
 
 /// Projects a readable branch (one without problems).
 pub fn project_branch(session: &Session, branch: &Branch) -> Projection {
+    let messages_from = |start: usize| -> Vec<Projected> {
+        branch.nodes[start..].iter().filter(|&&i| session.nodes[i].message().is_some()).map(|&i| Projected::Message(i)).collect()
+    };
     let Some(checkpoint_position) = branch.newest_checkpoint_position(session) else {
-        let items = branch.nodes.iter().filter(|&&i| session.nodes[i].message().is_some()).map(|&i| Projected::Message(i)).collect();
-        return Projection { items, checkpoint: None, kept_from: None };
+        let start = provider_block(session, branch, 0).unwrap_or(0);
+        return Projection { items: messages_from(start), checkpoint: None, kept_from: None };
     };
     let checkpoint_index = branch.nodes[checkpoint_position];
     let boundary = session.nodes[checkpoint_index].checkpoint().and_then(|c| c.first_kept_message_id.as_deref());
     let tail_start = boundary
         .and_then(|id| branch.nodes[..checkpoint_position].iter().position(|&i| session.nodes[i].id == id))
         .unwrap_or(checkpoint_position);
+    if let Some(block) = provider_block(session, branch, tail_start) {
+        return Projection { items: messages_from(block), checkpoint: None, kept_from: None };
+    }
     let mut items = vec![Projected::Summary(checkpoint_index)];
     items.extend(
         branch.nodes[tail_start..]
@@ -58,6 +64,16 @@ pub fn project_branch(session: &Session, branch: &Branch) -> Projection {
     );
     let kept_from = (tail_start < checkpoint_position).then(|| branch.nodes[tail_start]);
     Projection { items, checkpoint: Some(checkpoint_index), kept_from }
+}
+
+/// Rule `provider-block-boundary` (issue 39, as `BranchTokens::span`): the branch position of the newest
+/// message at or after `from` holding a provider's compaction block. The provider drops everything
+/// before that block, so the projection starts there and the package's summary is not sent.
+pub fn provider_block(session: &Session, branch: &Branch, from: usize) -> Option<usize> {
+    let holds_block = |i: usize| {
+        session.nodes[i].message().is_some_and(|m| m.parts.iter().any(|p| matches!(p, crate::session::Part::ProviderCompaction { .. })))
+    };
+    (from..branch.nodes.len()).rev().find(|&p| holds_block(branch.nodes[p]))
 }
 
 /// Opening of the summary message: frames the summary as earlier context, not a new request.

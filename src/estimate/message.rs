@@ -21,6 +21,13 @@ pub const PART_OVERHEAD_TOKENS: u64 = 2;
 /// Framing of a tool call and its result beyond the name and call id: the `tool_use`/`tool_result`
 /// (or `function_call`/`function_call_output`) blocks, their field names and separators.
 pub const TOOL_CALL_OVERHEAD_TOKENS: u64 = 12;
+/// Rule `encrypted-compaction-bound` (issue 39): a provider's encrypted compaction item is resent as an
+/// opaque reference the provider expands into its own summary, so its base64 length is not its cost.
+/// Base64 carries 3 bytes in 4 characters; the summary is at most as many bytes as its ciphertext (the
+/// bound assumes the provider does not compress before encrypting), and text runs at no fewer than
+/// 3 bytes a token in the scripts the estimator knows (English about 4, CJK 3 bytes a character): at
+/// most one token per 4 characters. The usage of the answer that carries the item replaces the bound.
+pub const ENCRYPTED_CHARS_PER_TOKEN: u64 = 4;
 
 /// The conservative estimate of one message's tokens as it is sent to a model.
 pub fn estimate_message(message: &Message, opts: &EstimateOptions) -> u64 {
@@ -58,6 +65,8 @@ pub(crate) fn estimate_part(part: &Part, opts: &EstimateOptions) -> u64 {
             estimate_text(title).saturating_add(filename.as_deref().map_or(0, estimate_text))
         }
         Part::StepStart => 0,
+        Part::ProviderCompaction { text: Some(text), .. } => estimate_text(text),
+        Part::ProviderCompaction { text: None, encrypted_chars, .. } => encrypted_chars.div_ceil(ENCRYPTED_CHARS_PER_TOKEN),
         Part::Unknown { value, .. } => estimate_json(value),
     }
 }

@@ -184,6 +184,8 @@ struct NodeFacts {
     checkpoint: bool,
     /// A display-only node: on the branch, never a message of the projection.
     display: bool,
+    /// A message holding a provider's compaction block (rule `provider-block-boundary`).
+    provider_block: bool,
 }
 
 /// Per-node facts and per-branch sums, kept in step with a branch that only grows at its leaf.
@@ -203,6 +205,8 @@ pub struct BranchTokens {
     pending: Vec<usize>,
     usages: Vec<(usize, Usage)>,
     checkpoints: Vec<(usize, usize)>,
+    /// Branch positions of messages holding a provider's compaction block.
+    provider_blocks: Vec<usize>,
     /// Branch positions of display-only nodes (not messages: `message_count` leaves them out).
     display: Vec<usize>,
     /// Work counters (nodes estimated, branch positions summed), so tests can check incrementality.
@@ -217,10 +221,16 @@ pub struct BranchTokens {
 pub struct ProjectionSpan {
     /// Branch position of the newest checkpoint.
     pub checkpoint: Option<usize>,
-    /// First branch position whose messages are projected (the previous boundary; 0 without checkpoint).
+    /// First branch position whose messages are projected: the previous boundary (0 without checkpoint),
+    /// or the newest provider compaction block after it (rule `provider-block-boundary`).
     pub start: usize,
     /// One past the leaf.
     pub end: usize,
+    /// Where the next checkpoint's summarized range starts: the previous boundary, also when a provider
+    /// block moved `start` (the package reads its own history for the ledger and the registers).
+    pub fold_start: usize,
+    /// The checkpoint whose summary message is sent: `checkpoint`, unless a provider block follows it.
+    pub summary: Option<usize>,
 }
 
 impl BranchTokens {
@@ -249,6 +259,7 @@ impl BranchTokens {
             self.pending.clear();
             self.usages.clear();
             self.checkpoints.clear();
+            self.provider_blocks.clear();
             self.display.clear();
             self.frame.get_mut().forget_span();
         }
@@ -282,6 +293,9 @@ impl BranchTokens {
             if facts.display {
                 self.display.push(position);
             }
+            if facts.provider_block {
+                self.provider_blocks.push(position);
+            }
             if let Some(usage) = facts.usage {
                 self.usages.push((position, usage));
             }
@@ -305,6 +319,7 @@ impl BranchTokens {
             self.pending.retain(|&p| p < position);
             self.usages.retain(|&(p, _)| p < position);
             self.checkpoints.retain(|&(p, _)| p < position);
+            self.provider_blocks.retain(|&p| p < position);
             self.display.retain(|&p| p < position);
         }
         self.frame.get_mut().forget_node(index);
@@ -315,10 +330,21 @@ impl BranchTokens {
         (self.nodes_estimated, self.positions_summed)
     }
 
+    /// Rule `provider-block-boundary` (issue 39): the provider drops everything before its newest
+    /// compaction block, so when one lies in the package's projection the projection starts there and the
+    /// package's summary is not sent (it would be sent, counted and ignored, and fold the block later).
     pub fn span(&self) -> ProjectionSpan {
-        match self.checkpoints.last() {
-            Some(&(checkpoint, start)) => ProjectionSpan { checkpoint: Some(checkpoint), start, end: self.nodes.len() },
-            None => ProjectionSpan { checkpoint: None, start: 0, end: self.nodes.len() },
+        let (checkpoint, fold_start) = match self.checkpoints.last() {
+            Some(&(checkpoint, start)) => (Some(checkpoint), start),
+            None => (None, 0),
+        };
+        let block = self.provider_blocks.last().copied().filter(|&b| b >= fold_start);
+        ProjectionSpan {
+            checkpoint,
+            start: block.unwrap_or(fold_start),
+            end: self.nodes.len(),
+            fold_start,
+            summary: checkpoint.filter(|_| block.is_none()),
         }
     }
 
@@ -367,11 +393,11 @@ impl BranchTokens {
     /// The newest valid and plausible usage after `span.checkpoint` (rules `baseline-after-checkpoint`,
     /// `baseline-plausible`), with its branch position.
     pub fn baseline(&self, span: &ProjectionSpan) -> Option<(usize, Usage)> {
-        let summary = span.checkpoint.map_or(0, |c| self.summary_tokens(c));
+        let summary = span.summary.map_or(0, |c| self.summary_tokens(c));
         self.usages
             .iter()
             .rev()
-            .take_while(|&&(p, _)| span.checkpoint.is_none_or(|c| p > c))
+            .take_while(|&&(p, _)| p >= span.start && span.checkpoint.is_none_or(|c| p > c))
             .find(|&&(p, usage)| {
                 let request = summary.saturating_add(self.sum(span.start, p));
                 usage.input.saturating_mul(BASELINE_PLAUSIBILITY_FACTOR) >= request
@@ -395,7 +421,7 @@ impl BranchTokens {
                 self.uncovered_at(position).saturating_add(self.sum(position + 1, span.end)).saturating_add(draft_tokens),
             ),
             None => {
-                let summary = span.checkpoint.map_or(0, |c| self.summary_tokens(c));
+                let summary = span.summary.map_or(0, |c| self.summary_tokens(c));
                 let messages = self.sum(span.start, span.end);
                 (Source::Estimate, None, 0, summary.saturating_add(messages).saturating_add(overhead).saturating_add(draft_tokens))
             }
@@ -418,7 +444,7 @@ impl BranchTokens {
     pub fn summary_frame_tokens(&self, session: &Session, options: &EstimateOptions) -> u64 {
         let span = self.span();
         let checkpoint = span.checkpoint.and_then(|c| self.node_at(c));
-        self.frame.borrow_mut().tokens(session, &self.nodes, checkpoint, span.start, span.end, options)
+        self.frame.borrow_mut().tokens(session, &self.nodes, checkpoint, span.fold_start, span.end, options)
     }
 
     /// (message nodes whose ledger entries were collected, ledger entries merged) since creation.
@@ -441,6 +467,7 @@ fn node_facts(node: &Node, options: &EstimateOptions) -> NodeFacts {
             user: message.role == Role::User,
             checkpoint: false,
             display: false,
+            provider_block: message.parts.iter().any(|p| matches!(p, Part::ProviderCompaction { .. })),
         },
         NodeKind::Checkpoint(checkpoint) => NodeFacts {
             tokens: estimate_message(&summary_message(checkpoint), options),
@@ -450,10 +477,15 @@ fn node_facts(node: &Node, options: &EstimateOptions) -> NodeFacts {
             user: false,
             checkpoint: true,
             display: false,
+            provider_block: false,
         },
         // Never sent, so never counted, never a turn start and never a pending workflow.
-        NodeKind::DisplayOnly(..) => NodeFacts { tokens: 0, usage: None, uncovered: 0, pending: false, user: false, checkpoint: false, display: true },
-        NodeKind::Invalid(_) => NodeFacts { tokens: 0, usage: None, uncovered: 0, pending: false, user: false, checkpoint: false, display: false },
+        NodeKind::DisplayOnly(..) => {
+            NodeFacts { tokens: 0, usage: None, uncovered: 0, pending: false, user: false, checkpoint: false, display: true, provider_block: false }
+        }
+        NodeKind::Invalid(_) => {
+            NodeFacts { tokens: 0, usage: None, uncovered: 0, pending: false, user: false, checkpoint: false, display: false, provider_block: false }
+        }
     }
 }
 

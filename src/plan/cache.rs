@@ -267,7 +267,7 @@ pub fn breakpoints(
     min_prefix: u64,
 ) -> Vec<Breakpoint> {
     let span = tokens.span();
-    let summary = span.checkpoint.map(|c| tokens.summary_tokens(c));
+    let summary = span.summary.map(|c| tokens.summary_tokens(c));
     let first = usize::from(summary.is_some());
     let head = overhead.saturating_add(summary.unwrap_or(0));
     let is_message = |p: usize| span.checkpoint != Some(p) && tokens.node_at(p).is_some_and(|i| session.nodes[i].message().is_some());
@@ -281,7 +281,7 @@ pub fn breakpoints(
     let summary_mark = |reason: &str| {
         summary.map(|s| Breakpoint {
             index: 0,
-            message_id: span.checkpoint.and_then(|c| tokens.node_at(c)).map(|i| session.nodes[i].id.clone()),
+            message_id: span.summary.and_then(|c| tokens.node_at(c)).map(|i| session.nodes[i].id.clone()),
             reason: reason.into(),
             prefix_tokens: overhead.saturating_add(s),
         })

@@ -278,7 +278,7 @@ impl Planner<'_> {
     /// The boundary in force: the newest checkpoint's kept message, if it keeps one.
     fn current_first_kept(&self) -> Option<String> {
         let checkpoint = self.span.checkpoint?;
-        (self.span.start < checkpoint).then(|| self.id_at(self.span.start)).flatten()
+        (self.span.fold_start < checkpoint).then(|| self.id_at(self.span.fold_start)).flatten()
     }
 
     fn leaf_is_checkpoint(&self) -> bool {
@@ -318,7 +318,7 @@ impl Planner<'_> {
         let end = boundary.position(&self.span);
         // Rule `summarize-previous-tail`: from the previous boundary (not from the previous checkpoint),
         // so the old verbatim tail that now falls before the new boundary is folded in.
-        let summarize_ids = (self.span.start..end)
+        let summarize_ids = (self.span.fold_start..end)
             .filter_map(|p| self.tokens.node_at(p))
             .filter(|&i| self.session.nodes[i].message().is_some())
             .map(|i| self.session.nodes[i].id.clone())
@@ -459,11 +459,11 @@ impl Planner<'_> {
         let Some(report) = self.cache else { return plan };
         if plan.action == PlanAction::Compact {
             let end = match plan.first_kept_message_id.as_deref() {
-                Some(id) => (self.span.start..self.span.end).find(|&p| self.id_at(p).as_deref() == Some(id)).unwrap_or(self.span.end),
+                Some(id) => (self.span.fold_start..self.span.end).find(|&p| self.id_at(p).as_deref() == Some(id)).unwrap_or(self.span.end),
                 None => self.span.end,
             };
             let previous = self.span.checkpoint.map_or(0, |c| self.tokens.summary_tokens(c));
-            let summarized = self.tokens.sum(self.span.start, end).saturating_add(previous);
+            let summarized = self.tokens.sum(self.span.fold_start, end).saturating_add(previous);
             plan.cost = Some(compaction_cost(
                 report,
                 profile,

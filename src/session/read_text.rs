@@ -298,6 +298,8 @@ pub fn read_node(raw: &RawJson) -> Option<ReadNode> {
 
 fn part(fields: PartFields, raw: &RawJson) -> Option<Part> {
     Some(match fields.part_type.as_str() {
+        // A provider's compaction block is read on the Value path (rare; its metadata decides).
+        "text" if fields.provider_metadata.is_some_and(|m| m.get().contains("compaction")) => return None,
         "text" => Part::Text { text: fields.text? },
         "reasoning" => Part::Reasoning {
             text: fields.text?,

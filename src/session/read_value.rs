@@ -236,7 +236,16 @@ fn read_part(value: &Value) -> std::result::Result<Part, String> {
     };
     let part_type = field(part, "type")?;
     Ok(match part_type {
-        "text" => Part::Text { text: field(part, "text")?.to_string() },
+        "text" => match compaction_provider(part.get("providerMetadata")) {
+            Some(provider) => {
+                Part::ProviderCompaction { provider, text: Some(field(part, "text")?.to_string()), encrypted_chars: 0 }
+            }
+            None => Part::Text { text: field(part, "text")?.to_string() },
+        },
+        "custom" => match encrypted_compaction(part) {
+            Some(part) => part,
+            None => Part::Unknown { part_type: part_type.to_string(), value: value.clone() },
+        },
         "reasoning" => Part::Reasoning {
             text: field(part, "text")?.to_string(),
             provider_metadata: part.get("providerMetadata").filter(|v| !v.is_null()).map(RawJson::from_value),
@@ -267,6 +276,24 @@ fn read_part(value: &Value) -> std::result::Result<Part, String> {
         },
         other => Part::Unknown { part_type: other.to_string(), value: value.clone() },
     })
+}
+
+/// The provider whose metadata marks a text part as its compaction block (`{ anthropic: { type:
+/// "compaction", signature? } }`), if any.
+pub(crate) fn compaction_provider(metadata: Option<&Value>) -> Option<String> {
+    let Some(Value::Object(providers)) = metadata else { return None };
+    providers
+        .iter()
+        .find(|(_, m)| m.get("type").and_then(Value::as_str) == Some("compaction"))
+        .map(|(provider, _)| provider.clone())
+}
+
+/// A custom part of kind `<provider>.compaction` (OpenAI's encrypted item, as the AI SDK 7 stores it).
+fn encrypted_compaction(part: &Map<String, Value>) -> Option<Part> {
+    let provider = part.get("kind").and_then(Value::as_str)?.strip_suffix(".compaction")?.to_string();
+    let metadata = part.get("providerMetadata").and_then(|m| m.get(&provider));
+    let encrypted_chars = metadata.and_then(|m| m.get("encryptedContent")).and_then(Value::as_str).map_or(0, |c| c.len() as u64);
+    Some(Part::ProviderCompaction { provider, text: None, encrypted_chars })
 }
 
 fn read_tool(part: &Map<String, Value>, tool_name: String, dynamic: bool) -> std::result::Result<ToolPart, String> {

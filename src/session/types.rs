@@ -158,6 +158,11 @@ pub enum Part {
     Tool(ToolPart),
     /// `data-<name>` parts; `name` is without the `data-` prefix.
     Data { name: String, id: Option<String>, data: Value },
+    /// A provider's own compaction (issue 39): Anthropic's `compaction` block, which the AI SDK stores as a
+    /// text part whose `providerMetadata.<provider>.type` is `"compaction"` (readable: `text`), or OpenAI's
+    /// `openai.compaction` custom part (encrypted: `text` is None, `encrypted_chars` its length).
+    /// The provider drops everything before it on later requests (`projection::provider_block`).
+    ProviderCompaction { provider: String, text: Option<String>, encrypted_chars: u64 },
     /// A part type this version does not know: kept as opaque JSON, never rejected.
     Unknown { part_type: String, value: Value },
 }

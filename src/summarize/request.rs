@@ -15,7 +15,7 @@ use crate::zotero::{ResolvedItem, ResolvedItems, ResourceLedger};
 
 use std::collections::BTreeMap;
 use crate::registers;
-use crate::session::{read_branch, Branch, CitedPage, Node, Session, UserWords};
+use crate::session::{read_branch, Branch, CitedPage, Node, Part, Session, UserWords};
 use crate::plan::{Plan, PlanAction};
 use super::serialize::{serialize_followed, SerializeOptions};
 use super::sections::SECTIONS;
@@ -164,7 +164,8 @@ fn request_with_budget(
     resolved: &ResolvedItems,
 ) -> Result<SummaryRequest> {
     let material = summarized_material(session, branch, plan)?;
-    let history = serialize_followed(&material.messages, &SerializeOptions::default(), material.followed_by_user);
+    let (provider_summary, read_from) = provider_summary(&material.messages);
+    let history = serialize_followed(&material.messages[read_from..], &SerializeOptions::default(), material.followed_by_user);
     let messages = material.messages.iter().filter_map(|node| node.message());
     let (collected, item_ids) = ledger::collect_resolved(messages, resolved);
     let ledger = ledger::merge(&material.previous_ledger, &collected);
@@ -172,11 +173,25 @@ fn request_with_budget(
     let cited = registers::collect_cited_pages_resolved(&material.messages, &ledger, resolved);
     let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, cited);
     let rendered_ledger = ledger::render(&ledger);
-    let previous_summary = material.previous_summary.map(str::to_string);
+    let previous_summary = provider_summary.or(material.previous_summary).map(str::to_string);
     let nonce = fresh_nonce(&[previous_summary.as_deref().unwrap_or(""), &history, &rendered_ledger])?;
     let prompt = user_prompt(&nonce, previous_summary.as_deref(), &history, &rendered_ledger);
     let max_output_tokens = summary_budget.min(model_output_cap.unwrap_or(u64::MAX)).max(1);
     Ok(SummaryRequest { system: system_prompt(), prompt, max_output_tokens, ledger, history, previous_summary, user_words, cited_pages, item_ids })
+}
+
+/// Rule `provider-block-is-previous-summary` (issue 39): the newest readable provider compaction block
+/// among the summarized messages stands for everything before it, so it is the previous summary and the
+/// history is read from its message on; a block is never paraphrased as history. The ledger and the
+/// registers still read every summarized message. Returns the block's text and where the history starts.
+fn provider_summary<'a>(messages: &[&'a Node]) -> (Option<&'a str>, usize) {
+    let readable = |node: &&'a Node| {
+        node.message()?.parts.iter().rev().find_map(|p| match p {
+            Part::ProviderCompaction { text: Some(text), .. } => Some(text.as_str()),
+            _ => None,
+        })
+    };
+    messages.iter().enumerate().rev().find_map(|(k, node)| readable(node).map(|text| (Some(text), k))).unwrap_or((None, 0))
 }
 
 struct Material<'a> {

@@ -155,7 +155,12 @@ fn write_message(out: &mut String, number: usize, id: &str, message: &Message, i
                 after_header = true;
                 continue;
             }
-            Part::Reasoning { .. } | Part::StepStart => continue,
+            // A readable provider block reaches the summarizer only as the previous summary (request.rs).
+            Part::Reasoning { .. } | Part::StepStart | Part::ProviderCompaction { text: Some(_), .. } => continue,
+            // Never the ciphertext: the summarizer reads the durable history it stands for instead.
+            Part::ProviderCompaction { provider, text: None, .. } => {
+                header(out, &format!("{} compaction item | encrypted, readable only by that provider", field(provider)));
+            }
             Part::File { media_type, filename, .. } => {
                 let kind = if media_type.starts_with("image/") { "image" } else { "file" };
                 let name = filename.as_deref().map(field).unwrap_or_else(|| "(no filename)".to_string());
