@@ -275,7 +275,38 @@ export function usageMetadata({ part }) {
   const given = /** @type {Record<string, unknown>} */ (part.usage);
   const usage = usageSnapshot(given);
   if (!('inputTokenDetails' in given)) usage.inputTokenDetails = v5InputDetails(given, part.providerMetadata);
+  Object.assign(usage, afterProviderCompaction(part.providerMetadata));
   return { usage: /** @type {RecordedUsage} */ (/** @type {unknown} */ (usage)) };
+}
+
+/**
+ * When the provider compacted within the request (Anthropic reports one usage per iteration, the
+ * compaction's first, in `providerMetadata.anthropic.iterations`), the AI SDK's usage is the sum of
+ * the iterations: the compaction read the whole old context. What the provider holds afterwards is
+ * the final iteration's request and output (its docs: "the final iteration's token counts reflect the
+ * effective context size after compaction"), so that is the usage recorded (docs/provider-compaction.md).
+ * @param {unknown} providerMetadata
+ * @returns {Record<string, unknown>}
+ */
+function afterProviderCompaction(providerMetadata) {
+  for (const metadata of Object.values(objectOr(providerMetadata))) {
+    const iterations = objectOr(metadata).iterations;
+    if (!Array.isArray(iterations) || !iterations.some((it) => objectOr(it).type === 'compaction')) continue;
+    const last = objectOr(iterations.findLast((it) => ['message', 'compaction'].includes(objectOr(it).type)));
+    const noCache = countOrNull(last.inputTokens);
+    const output = countOrNull(last.outputTokens);
+    if (noCache === null || output === null) continue;
+    const read = countOrNull(last.cacheReadInputTokens) ?? 0;
+    const write = countOrNull(last.cacheCreationInputTokens) ?? 0;
+    return {
+      inputTokens: noCache + read + write,
+      outputTokens: output,
+      totalTokens: noCache + read + write + output,
+      cachedInputTokens: read,
+      inputTokenDetails: { noCacheTokens: noCache, cacheReadTokens: read, cacheWriteTokens: write },
+    };
+  }
+  return {};
 }
 
 /**

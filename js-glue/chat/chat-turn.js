@@ -36,6 +36,9 @@ import { usageMetadata } from './ai-sdk.js';
  * @property {any[]} [parts] its UIMessage parts
  * @property {{ inputTokens?: number | null, outputTokens?: number | null, cachedInputTokens?: number | null }} [usage]
  *   what the provider reported for this request (the next estimate starts from it)
+ * @property {Record<string, any>} [providerMetadata] as the AI SDK names it: with Anthropic's
+ *   `anthropic.iterations` after its own compaction, the final iteration's usage is recorded
+ *   (docs/provider-compaction.md)
  * @property {string} [finishReason] e.g. 'stop', 'length'
  * @property {Record<string, unknown>} [metadata] stored with the answer
  */
@@ -179,14 +182,14 @@ function questionMessage(question) {
  */
 function responseMessage(response, step) {
   if (!response || typeof response !== 'object') throw codedError('invalid-options', `ChatTurn.${step}: the response must be { text } or { parts }`);
-  const { id, text, parts, usage, metadata } = response;
+  const { id, text, parts, usage, metadata, providerMetadata } = response;
   const given = Array.isArray(parts) ? parts : typeof text === 'string' ? [{ type: 'text', text }] : null;
   if (given === null) throw codedError('invalid-options', `ChatTurn.${step}: the response must have text or parts`);
   if (id !== undefined && typeof id !== 'string') throw codedError('invalid-options', `ChatTurn.${step}: the response id must be a string`);
   if (usage !== undefined && (usage === null || typeof usage !== 'object')) {
     throw codedError('invalid-options', `ChatTurn.${step}: usage must be { inputTokens, outputTokens, cachedInputTokens? }`);
   }
-  const recorded = usage ? usageMetadata({ part: { type: 'finish-step', usage } }) : undefined;
+  const recorded = usage ? usageMetadata({ part: { type: 'finish-step', usage, providerMetadata } }) : undefined;
   return {
     id: id ?? 'msg_' + randomHex(12),
     role: 'assistant',
