@@ -23,6 +23,8 @@ export async function providerPackages(major) {
 /** An answer the fake server gives: text, or one tool call of `zoteroSearch`. */
 export const textAnswer = (text) => ({ kind: 'text', text });
 export const toolAnswer = (id, input) => ({ kind: 'tool', id, input });
+/** A whole stream body written by the test (the providers' compaction streams below). */
+export const rawAnswer = (body) => ({ kind: 'raw', body });
 
 const sse = (events) => events.map((e) => (e.event ? `event: ${e.event}\n` : '') + `data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`).join('');
 
@@ -134,6 +136,7 @@ export function recordingFetch() {
     requests.push({ url: href, body });
     const answer = answers.length > 1 ? answers.shift() : answers[0] ?? textAnswer('ok');
     const n = requests.length;
+    if (answer.kind === 'raw') return new Response(answer.body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
     if (href.includes('converse-stream')) {
       return new Response(bedrockStream(answer), { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' } });
     }
@@ -189,4 +192,57 @@ export function blocksThrough(body, index) {
 export function prose(tokens) {
   const sentence = 'Answer from the researcher\'s Zotero library, cite every claim with its item key and page, and say when a source is missing. ';
   return sentence.repeat(Math.ceil(tokens / 25));
+}
+
+// ---- the providers' own compaction (issue 39) ---------------------------------------------------
+
+/**
+ * Anthropic's answer when its threshold compaction ran within the request (`compact_20260112`): a
+ * `compaction` block opening the reply (its summary in one `compaction_delta`, as its streaming docs
+ * say), then the answer, and the usage per iteration (the compaction's first) in `message_delta`.
+ * `signature` makes it the on-demand (`compact-2026-09-04`) block, whose content arrives whole in
+ * `content_block_start`.
+ */
+export function anthropicCompactionStream({ summary, answer, compactionInput, input, output, signature }) {
+  const usage = { input_tokens: input, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const block = signature ? { type: 'compaction', content: summary, signature } : { type: 'compaction', content: null };
+  const events = [
+    { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_c', type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [], stop_reason: null, stop_sequence: null, usage } } },
+    { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: block } },
+    ...(signature ? [] : [{ event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'compaction_delta', content: summary } } }]),
+    { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
+  ];
+  if (answer) {
+    events.push(
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: answer } } },
+      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 1 } },
+    );
+  }
+  const iterations = [
+    { type: 'compaction', input_tokens: compactionInput, output_tokens: Math.ceil(summary.length / 4) },
+    ...(answer ? [{ type: 'message', input_tokens: input, output_tokens: output }] : []),
+  ];
+  events.push(
+    { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: answer ? 'end_turn' : 'compaction', stop_sequence: null }, usage: { input_tokens: input, output_tokens: output, iterations } } },
+    { event: 'message_stop', data: { type: 'message_stop' } },
+  );
+  return sse(events);
+}
+
+/** OpenAI Responses' answer with its server-side compaction item (encrypted) before the reply. */
+export function responsesCompactionStream({ encrypted, answer, input, output }) {
+  const compaction = { type: 'compaction', id: 'cmp_1', encrypted_content: encrypted };
+  const message = { type: 'message', id: 'msg_r', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer, annotations: [] }] };
+  const response = (status, out, usage) => ({ id: 'resp_c', object: 'response', created_at: 1_700_000_000, model: 'gpt-5', status, output: out, incomplete_details: null, service_tier: null, ...(usage ? { usage } : {}) });
+  const events = [
+    { type: 'response.created', response: response('in_progress', []) },
+    { type: 'response.output_item.added', output_index: 0, item: compaction },
+    { type: 'response.output_item.done', output_index: 0, item: compaction },
+    { type: 'response.output_item.added', output_index: 1, item: { ...message, status: 'in_progress', content: [] } },
+    { type: 'response.output_text.delta', item_id: 'msg_r', output_index: 1, content_index: 0, delta: answer, logprobs: [] },
+    { type: 'response.output_item.done', output_index: 1, item: message },
+    { type: 'response.completed', response: response('completed', [compaction, message], { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output }) },
+  ];
+  return sse(events.map((data) => ({ data })));
 }
