@@ -215,6 +215,7 @@ fn checkpoint_node_made(plan: &Plan, summary: &str, ledger: &ResourceLedger, car
         cited_pages: carried.cited_pages.clone(),
         cited_pages_budget: plan.cited_pages_budget,
         summary_budget: summary_budget.filter(|_| plan.user_words_budget.is_some() || plan.cited_pages_budget.is_some()),
+        provider_part: None,
     };
     // Through its text, not `serde_json::to_value` (a second serializer of every type in it, for
     // the same `Value`: object keys sorted either way, integers read back exactly).

@@ -89,8 +89,8 @@ export interface AbortSignalLike {
   addEventListener(type: 'abort', listener: AbortListener, options?: { once?: boolean }): void;
   removeEventListener(type: 'abort', listener: AbortListener): void;
 }
-/** Makes the summary for a request; the signal aborts when the compaction is cancelled. */
-export type Summarize = (request: SummaryRequest, signal: AbortSignalLike) => Promise<string> | string;
+/** Makes the summary for a request (with a provider's own compaction: its text and the part the checkpoint keeps); the signal aborts when the compaction is cancelled. */
+export type Summarize = (request: SummaryRequest, signal: AbortSignalLike) => Promise<string | { summary: string; providerPart: object }> | string;
 "#;
 
 /// One declaration: its doc comment and `export type Name = ...;`.

@@ -94,6 +94,15 @@ const UNUSED_SUMMARY_SLACK: u64 = 8;
 /// `cited-pages-budget` in `registers`), each within the checkpoint's budget for it; a checkpoint
 /// without registers (written before they existed, or with nothing to carry) projects as before.
 pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
+    summary_message_text_with(checkpoint, true)
+}
+
+/// Opening of the text beside a provider's readable block, which is the summary itself.
+pub const BESIDE_PROVIDER_BLOCK: &str = "[Research checkpoint] The provider's summary above stands for the earlier part of this \
+conversation; below is what was carried beside it.";
+
+/// `summary_message_text`, or without the summary (beside a provider's readable block, which is it).
+fn summary_message_text_with(checkpoint: &Checkpoint, with_summary: bool) -> String {
     let budget = checkpoint.ledger_budget.unwrap_or_else(|| ledger::projected_budget(&checkpoint.summary));
     let projected = ledger::project_ledger(&checkpoint.ledger, &checkpoint.summary, budget);
     let (words_fallback, pages_fallback) = registers::budgets_for_summary_budget(crate::tokens::estimate_text(&checkpoint.summary));
@@ -111,7 +120,7 @@ pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
     if unused > 0 {
         pages = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)));
     }
-    let mut text = summary_text_with_ledger(&checkpoint.summary, "");
+    let mut text = if with_summary { summary_text_with_ledger(&checkpoint.summary, "") } else { BESIDE_PROVIDER_BLOCK.to_string() };
     text.push_str(&words);
     text.push_str(&pages);
     if !projected.text.is_empty() {
@@ -137,13 +146,25 @@ pub fn summary_message_json(session: &Session, position: usize) -> Option<String
     Some(summary_message(&node.id, node.checkpoint()?).to_string())
 }
 
-/// The summary message as the UIMessage the contract describes.
+/// The summary message as the UIMessage the contract describes. Rule `provider-summary-message`
+/// (issue 39): with a provider's compaction part, the assistant message the provider requires, that
+/// part first; the text after it carries the registers and the ledger, and the readable summary too
+/// when the part is encrypted, so a model of another provider (whose converter drops the item) still
+/// reads it. A readable block is sent as text to other providers, so it serves them as it is.
 pub fn summary_message(checkpoint_id: &str, checkpoint: &Checkpoint) -> Value {
-    let part = object(vec![("type", Value::from("text")), ("text", Value::from(summary_message_text(checkpoint)))]);
+    let text = |with_summary| object(vec![("type", Value::from("text")), ("text", Value::from(summary_message_text_with(checkpoint, with_summary)))]);
+    let provider = checkpoint.provider_part.as_ref().and_then(|p| match crate::session::read_part(p) {
+        Ok(crate::session::Part::ProviderCompaction { text, .. }) => Some((p.clone(), text.is_none())),
+        _ => None,
+    });
+    let (role, parts) = match provider {
+        Some((part, encrypted)) => ("assistant", vec![part, text(encrypted)]),
+        None => ("user", vec![text(true)]),
+    };
     object(vec![
         ("id", Value::from(checkpoint_id)),
-        ("role", Value::from("user")),
-        ("parts", Value::Array(vec![part])),
+        ("role", Value::from(role)),
+        ("parts", Value::Array(parts)),
         ("metadata", json!({ "checkpoint": true })),
     ])
 }

@@ -2,6 +2,7 @@
 // `generateText` (v5, v6 or v7), so the package bundles no SDK and works with the app's version.
 
 import { codedError as adapterError } from '../util/coded-error.js';
+import { compactionOptions, readCompaction } from './provider-compaction.js';
 
 // `ai` types as `import('../ai-types.js')`: the build emits the declarations without the peer installed, and
 // tsc keeps an unresolved `@import` out of them.
@@ -12,7 +13,7 @@ import { codedError as adapterError } from '../util/coded-error.js';
  */
 /**
  * What createAiSdkSummarizer returns; it fits `compact`'s and the controller's `summarize`.
- * @typedef {(request: SummaryRequestLike, signal?: AbortSignalLike) => Promise<string>} AiSdkSummarize
+ * @typedef {(request: SummaryRequestLike, signal?: AbortSignalLike) => Promise<string | { summary: string, providerPart: Record<string, unknown> }>} AiSdkSummarize
  */
 /**
  * The options createAiSdkSummarizer passes to generateText (plus `callOptions`).
@@ -30,6 +31,9 @@ import { codedError as adapterError } from '../util/coded-error.js';
  * @property {Record<string, unknown>} [callOptions]
  * @property {() => AbortControllerLike} [createAbortController] Where there is no global AbortController
  *   (Zotero's plugin sandbox), e.g. `() => new (Zotero.getMainWindow().AbortController)()`: the provider request gets a real signal.
+ * @property {'anthropic' | 'openai'} [providerCompaction] the provider summarizes with its own on-demand
+ *   compaction (Anthropic's signed block, OpenAI's encrypted item), which the checkpoint keeps beside a
+ *   readable summary (docs/provider-compaction.md); the summarizer then resolves `{ summary, providerPart }`
  */
 /**
  * Usage counts as recorded: every count present, null when the provider did not report it.
@@ -132,7 +136,7 @@ function bridgeSignal(signal, createAbortController) {
  * @param {AiSdkSummarizerOptions} options
  * @returns {AiSdkSummarize}
  */
-export function createAiSdkSummarizer({ model, generateText, callOptions = {}, createAbortController }) {
+export function createAiSdkSummarizer({ model, generateText, callOptions = {}, createAbortController, providerCompaction }) {
   if (typeof generateText !== 'function') {
     throw adapterError('invalid-argument', "createAiSdkSummarizer: pass generateText from 'ai'");
   }
@@ -144,6 +148,9 @@ export function createAiSdkSummarizer({ model, generateText, callOptions = {}, c
   if (forbidden.length) {
     throw adapterError('invalid-argument', `createAiSdkSummarizer: callOptions may not set ${forbidden.join(', ')}`);
   }
+  if (providerCompaction !== undefined && providerCompaction !== 'anthropic' && providerCompaction !== 'openai') {
+    throw adapterError('invalid-argument', "createAiSdkSummarizer: providerCompaction is 'anthropic' or 'openai'");
+  }
   return async function summarize(request, signal) {
     if (!request || typeof request.system !== 'string' || typeof request.prompt !== 'string') {
       throw adapterError('invalid-argument', 'summarize: the request needs string system and prompt');
@@ -153,6 +160,7 @@ export function createAiSdkSummarizer({ model, generateText, callOptions = {}, c
     try {
       const call = generateText({
         ...callOptions,
+        ...(providerCompaction ? { providerOptions: compactionOptions(providerCompaction, request, callOptions.providerOptions) } : {}),
         model,
         system: request.system,
         prompt: request.prompt,
@@ -160,6 +168,7 @@ export function createAiSdkSummarizer({ model, generateText, callOptions = {}, c
         ...(bridge.abortSignal ? { abortSignal: bridge.abortSignal } : {}),
       });
       const result = await (bridge.aborted ? Promise.race([call, bridge.aborted]) : call);
+      if (providerCompaction) return /** @type {any} */ (readCompaction(providerCompaction, result, request));
       if (!result || typeof result.text !== 'string') {
         throw adapterError('invalid-summary', 'summarize: generateText returned no text');
       }

@@ -136,6 +136,7 @@ export async function summarizeAndCommit(run, { plan, request: planned }) {
     const settled = /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).settleSummary(summarized.summary, requestText);
     repair = settled.repair;
     node = checkpointNode(plan, settled.summary, JSON.parse(ledger), budget, JSON.parse(carried));
+    if (summarized.providerPart) node.checkpoint.providerPart = summarized.providerPart;
   } catch (error) {
     return failed(error);
   }
@@ -166,9 +167,11 @@ async function withResolvedItems(run, plan, request) {
 }
 
 /**
- * `{ summary }`, or `{ outcome }` (cancelled or failed).
+ * `{ summary, providerPart? }`, or `{ outcome }` (cancelled or failed). A summarizer resolves with the
+ * summary's text, or (a provider's own compaction, `createProviderSummarizer`) with
+ * `{ summary, providerPart }`: the readable text and the provider's block or item the checkpoint keeps.
  * @param {Run} run @param {SummaryRequest} request
- * @returns {Promise<{ summary: string, outcome?: undefined } | { outcome: CompactOutcome }>}
+ * @returns {Promise<{ summary: string, providerPart?: object, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
 async function summarizeWith(run, request) {
   // Cancelled before the request is made: no paid model call for a summary nobody will commit.
@@ -185,10 +188,26 @@ async function summarizeWith(run, request) {
     return { outcome: failedThrown(SUMMARIZER_FAILED, 'summarize failed', result.error) };
   }
   if (result.value === NOT_SETTLED) return { outcome: cancelled() };
+  if (isProviderSummary(result.value)) return { summary: result.value.summary, providerPart: result.value.providerPart };
   if (typeof result.value !== 'string') {
-    return { outcome: failed(codedError('invalid-summary', `summarize resolved with ${typeOf(result.value)}, not a string`)) };
+    return { outcome: failed(codedError('invalid-summary', `summarize resolved with ${typeOf(result.value)}, not a string or { summary, providerPart }`)) };
   }
   return { summary: result.value };
+}
+
+/**
+ * `{ summary, providerPart }` whose part is a provider's compaction as the AI SDK stores it: a text
+ * part whose providerMetadata says `type: 'compaction'` (Anthropic), or a custom part of kind
+ * `<provider>.compaction` (OpenAI). docs/provider-compaction.md.
+ * @param {unknown} value
+ * @returns {value is { summary: string, providerPart: Record<string, any> }}
+ */
+function isProviderSummary(value) {
+  if (!isObject(value) || typeof value.summary !== 'string' || !isObject(value.providerPart)) return false;
+  const part = value.providerPart;
+  if (part.type === 'custom') return typeof part.kind === 'string' && part.kind.endsWith('.compaction');
+  return part.type === 'text' && typeof part.text === 'string'
+    && isObject(part.providerMetadata) && Object.values(part.providerMetadata).some((m) => isObject(m) && m.type === 'compaction');
 }
 
 /**

@@ -453,8 +453,12 @@ impl BranchTokens {
     }
 }
 
+/// The projected summary message (`projection::summary_message`, one path for what is sent and counted).
 fn summary_message(checkpoint: &Checkpoint) -> Message {
-    text_message(Role::User, summary_message_text(checkpoint), Some(json!({ "checkpoint": true })))
+    match Node::from_value(crate::projection::summary_message("summary", checkpoint), 0).kind {
+        NodeKind::Message(message) => message,
+        _ => text_message(Role::User, summary_message_text(checkpoint), Some(json!({ "checkpoint": true }))),
+    }
 }
 
 fn node_facts(node: &Node, options: &EstimateOptions) -> NodeFacts {

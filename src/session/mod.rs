@@ -14,6 +14,7 @@ pub use carried::{UserWords, CitedPage};
 pub use ops::{RetryTarget, EditTarget, ForkCheck, retry_target, edit_target, can_fork};
 pub use read_text::{SessionText, read_node};
 pub use read_value::parse_count;
+pub(crate) use read_value::read_part;
 pub use tree::{Problem, Branch, IdIndex, read_branch, read_branch_to, history, history_text};
 pub use types::{MAX_SAFE_INTEGER, Session, Node, RawJson, NodeKind, Role, Message, DisplayOnly, Part, ToolPart, ToolState, Approval, Mode, Basis, Checkpoint, ReadNode};
 pub use workflow::pending_workflow;

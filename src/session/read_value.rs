@@ -230,7 +230,7 @@ fn optional_field(part: &Map<String, Value>, name: &str) -> std::result::Result<
     }
 }
 
-fn read_part(value: &Value) -> std::result::Result<Part, String> {
+pub(crate) fn read_part(value: &Value) -> std::result::Result<Part, String> {
     let Value::Object(part) = value else {
         return Err("a part must be an object".into());
     };

@@ -311,6 +311,13 @@ pub struct Checkpoint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
     pub summary_budget: Option<u64>,
+    /// The provider's own compaction when a provider summarized (issue 39, `createProviderSummarizer`):
+    /// Anthropic's signed block or OpenAI's encrypted item as a UIMessage part. The summary message is
+    /// then the assistant message the provider requires, this part first; `summary` stays the readable
+    /// text any other model receives. A part that is not a provider's compaction is ignored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(skip))]
+    pub provider_part: Option<Value>,
 }
 
 impl Node {

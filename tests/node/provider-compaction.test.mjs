@@ -37,4 +37,25 @@ describe('a provider compaction through the controller alone (ChatTurn)', () => 
     assert.ok(!JSON.stringify(third.messages).includes('[Research checkpoint]'));
     await third.finish({ text: 'The second.', usage: { inputTokens: 700, outputTokens: 10 } });
   });
+
+  it('refuses a summarizer\'s { summary, providerPart } whose part is no provider compaction, and stores nothing', async () => {
+    const store = new MemoryStore();
+    const { sessionId } = await store.createSession({});
+    const parts = [{ type: 'text', text: 'plain' }, { type: 'custom', kind: 'openai.reasoning' }, null];
+    for (const providerPart of parts) {
+      const controller = new CompactionController({ store, sessionId, model: MODEL, summarize: async () => ({ summary: validSummary('turn'), providerPart }) });
+      if (providerPart === parts[0]) {
+        for (let t = 0; t < 3; t++) {
+          const turn = await ChatTurn.begin(controller, `Question ${t}`);
+          await turn.finish({ text: `Answer ${t}` });
+        }
+      }
+      while (controller.busy) await new Promise((resolve) => setTimeout(resolve, 1)); // the turns' after-turn checks
+      const before = (await store.load(sessionId)).nodes.length;
+      const outcome = await controller.compact('manual');
+      assert.equal(outcome.status, 'failed', JSON.stringify(outcome));
+      assert.equal(outcome.reason, 'invalid-summary');
+      assert.equal((await store.load(sessionId)).nodes.length, before, 'nothing stored');
+    }
+  });
 });

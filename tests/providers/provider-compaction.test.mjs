@@ -8,11 +8,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as compaction from 'bibgenie-compaction';
 import {
-  SDKS, providerPackages, recordingFetch, textAnswer, rawAnswer, anthropicCompactionStream, responsesCompactionStream,
+  SDKS, providerPackages, recordingFetch, textAnswer, rawAnswer, jsonAnswer, anthropicCompactionStream, responsesCompactionStream,
 } from './wire-fixtures.mjs';
 
 await compaction.init();
-const { CompactionController, CompactionChatTransport, MemoryStore, extractiveSummary, readBranch, estimate, estimateMessage } = compaction;
+const { CompactionController, CompactionChatTransport, MemoryStore, extractiveSummary, readBranch, estimate, estimateMessage, createAiSdkSummarizer } = compaction;
 
 /** A window the AI SDK's usage sum after a provider compaction (60,997 input tokens) is far over. */
 const MODEL = Object.freeze({ id: 'claude-opus-4-6', contextWindow: 64_000, maxOutputTokens: 4_096 });
@@ -20,19 +20,23 @@ const PROVIDER_SUMMARY = '<summary>The researcher compares protein digestibility
 const words = (n, word) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
 const question = (id, text) => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 
-/** A chat through the transport: `send(text, answers)` runs one turn as useChat would. */
-function chatThrough(sdk, model, providerOptions) {
+/**
+ * A chat through the transport: `send(text, answers)` runs one turn as useChat would; `chat.model`
+ * is the model the next turn asks (an app's model switch). `summarizer` defaults to the extractive one.
+ */
+function chatThrough(sdk, model, providerOptions, summarizer = extractiveSummary) {
   const { streamText, convertToModelMessages, readUIMessageStream } = sdk.ai;
   const store = new MemoryStore();
   const sessionId = 'provider-compaction';
   const summaries = [];
   const controller = new CompactionController({
     store, sessionId, model: MODEL,
-    summarize: (request) => { summaries.push(request); return extractiveSummary(request); },
+    summarize: (request, signal) => { summaries.push(request); return summarizer(request, signal); },
   });
+  const chat = { model };
   const transport = new CompactionChatTransport({
     controller,
-    streamResponse: async ({ messages, abortSignal }) => streamText({ model, abortSignal, providerOptions, messages: await convertToModelMessages(messages) }),
+    streamResponse: async ({ messages, abortSignal }) => streamText({ model: chat.model, abortSignal, providerOptions, messages: await convertToModelMessages(messages) }),
   });
   let turns = 0;
   const send = async (requests, answers, text, script) => {
@@ -45,7 +49,7 @@ function chatThrough(sdk, model, providerOptions) {
     while (controller.busy) await new Promise((r) => setTimeout(r, 1));
     return requests.slice(from);
   };
-  return { store, sessionId, controller, summaries, send, open: () => store.createSession({ sessionId }) };
+  return Object.assign(chat, { store, sessionId, controller, summaries, send, open: () => store.createSession({ sessionId }) });
 }
 
 for (const sdk of SDKS) {
@@ -118,3 +122,73 @@ for (const sdk of SDKS) {
     });
   });
 }
+
+// The provider as the summarizer (on-demand compaction, @ai-sdk/anthropic 4 and @ai-sdk/openai 4: ai 7).
+const ai7 = SDKS.find((sdk) => sdk.major === 7);
+const packages7 = await providerPackages(7);
+const anthropicAnswer = (content) => jsonAnswer({
+  id: 'msg_s', type: 'message', role: 'assistant', model: 'claude-opus-4-6', content, stop_reason: 'compaction', stop_sequence: null,
+  usage: { input_tokens: 5_000, output_tokens: 300 },
+});
+const responsesAnswer = (output) => jsonAnswer({
+  id: 'resp_s', object: 'response', created_at: 1_700_000_000, model: 'gpt-5', status: 'completed', output, incomplete_details: null, service_tier: null,
+  usage: { input_tokens: 5_000, input_tokens_details: { cached_tokens: 0 }, output_tokens: 200, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 5_200 },
+});
+
+describe('the provider as the summarizer (ai@7)', () => {
+  it("Anthropic's on-demand block is adopted as a checkpoint, resent signed, and read as text by another provider", async () => {
+    const { fetch, requests, answers } = recordingFetch();
+    const anthropic = packages7.anthropic.createAnthropic({ apiKey: 'k', fetch })('claude-opus-4-6');
+    const summarize = createAiSdkSummarizer({ model: anthropic, generateText: ai7.ai.generateText, providerCompaction: 'anthropic' });
+    const chat = chatThrough(ai7, anthropic, undefined, summarize);
+    await chat.open();
+    const send = (text, script) => chat.send(requests, answers, text, script);
+    for (let t = 0; t < 4; t++) await send(`Question ${t}: ${words(150, 'detail')}`, [textAnswer(`Answer ${t}: ${words(150, 'noted')}`)]);
+    answers.splice(0, answers.length, anthropicAnswer([{ type: 'compaction', content: PROVIDER_SUMMARY, signature: 'sig-1' }]));
+    const leaf = readBranch(await chat.store.load(chat.sessionId)).nodes.at(-1).id;
+    const compacted = await chat.controller.compact('manual');
+    assert.equal(compacted.status, 'committed', `${compacted.status} ${compacted.reason}`);
+    const asked = requests.at(-1).body;
+    assert.deepEqual(asked.compaction, { type: 'summarize', instructions: chat.summaries[0].system }, 'the summary request asks for the on-demand compaction');
+    assert.equal(asked.tools, undefined, 'a summary request has no tools');
+    const checkpoint = readBranch(await chat.store.load(chat.sessionId)).nodes.at(-1);
+    assert.equal(checkpoint.parentId, leaf, 'committed under the leaf it read');
+    assert.equal(checkpoint.checkpoint.providerPart.providerMetadata.anthropic.signature, 'sig-1');
+    assert.match(checkpoint.checkpoint.summary, /digestibility/, 'the readable summary is the block\'s text');
+
+    const [next] = await send('Which trial used extruded diets?', [textAnswer('The second.')]);
+    const block = next.body.messages[0];
+    assert.equal(block.role, 'assistant');
+    assert.deepEqual([block.content[0].type, block.content[0].content, block.content[0].signature], ['compaction', PROVIDER_SUMMARY, 'sig-1'], 'the signed block is resent first');
+    // A switch to another provider: the block is plain text there.
+    chat.model = packages7.openai.createOpenAI({ apiKey: 'k', fetch }).responses('gpt-5');
+    const [switched] = await send('Now with another model: what is left?', [textAnswer('Two papers.')]);
+    assert.ok(JSON.stringify(switched.body.input).includes('KEY1003 p. 4'), 'the block\'s text reaches the other provider');
+  });
+
+  it("OpenAI's compaction item is adopted beside a readable summary, resent to OpenAI, and never sent as text elsewhere", async () => {
+    const { fetch, requests, answers } = recordingFetch();
+    const openai = packages7.openai.createOpenAI({ apiKey: 'k', fetch }).responses('gpt-5');
+    const summarize = createAiSdkSummarizer({ model: openai, generateText: ai7.ai.generateText, providerCompaction: 'openai' });
+    const chat = chatThrough(ai7, openai, undefined, summarize);
+    await chat.open();
+    const send = (text, script) => chat.send(requests, answers, text, script);
+    for (let t = 0; t < 4; t++) await send(`Question ${t} on KEY1003: ${words(150, 'detail')}`, [textAnswer(`Answer ${t}: ${words(150, 'noted')}`)]);
+    const encrypted = `gAAAAB${'Qm9yZGVyQ29sbGll'.repeat(500)}`;
+    answers.splice(0, answers.length, responsesAnswer([{ type: 'compaction', id: 'cmp_s', encrypted_content: encrypted }]));
+    const compacted = await chat.controller.compact('manual');
+    assert.equal(compacted.status, 'committed', `${compacted.status} ${compacted.reason}`);
+    assert.ok(JSON.stringify(requests.at(-1).body.input).includes('compaction_trigger'), 'the summary request triggers the compaction');
+    const checkpoint = readBranch(await chat.store.load(chat.sessionId)).nodes.at(-1).checkpoint;
+    assert.equal(checkpoint.providerPart.providerMetadata.openai.itemId, 'cmp_s');
+    assert.match(checkpoint.summary, /## /, 'a readable summary beside the item');
+
+    const [next] = await send('Go on.', [textAnswer('Going on.')]);
+    assert.ok(JSON.stringify(next.body.input).includes('cmp_s'), 'the item is resent to OpenAI');
+    chat.model = packages7.anthropic.createAnthropic({ apiKey: 'k', fetch })('claude-opus-4-6');
+    const [switched] = await send('And with Claude?', [textAnswer('Yes.')]);
+    const body = JSON.stringify(switched.body);
+    assert.ok(!body.includes(encrypted.slice(0, 40)), 'the ciphertext was sent as text to another provider');
+    assert.ok(body.includes('[Research checkpoint]'), 'the readable summary reaches the other provider');
+  });
+});

@@ -25,6 +25,8 @@ export const textAnswer = (text) => ({ kind: 'text', text });
 export const toolAnswer = (id, input) => ({ kind: 'tool', id, input });
 /** A whole stream body written by the test (the providers' compaction streams below). */
 export const rawAnswer = (body) => ({ kind: 'raw', body });
+/** A JSON body (a provider's non-streaming answer, as generateText reads it). */
+export const jsonAnswer = (body) => ({ kind: 'json', body });
 
 const sse = (events) => events.map((e) => (e.event ? `event: ${e.event}\n` : '') + `data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`).join('');
 
@@ -137,6 +139,7 @@ export function recordingFetch() {
     const answer = answers.length > 1 ? answers.shift() : answers[0] ?? textAnswer('ok');
     const n = requests.length;
     if (answer.kind === 'raw') return new Response(answer.body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    if (answer.kind === 'json') return new Response(JSON.stringify(answer.body), { status: 200, headers: { 'content-type': 'application/json' } });
     if (href.includes('converse-stream')) {
       return new Response(bedrockStream(answer), { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' } });
     }

@@ -159,3 +159,38 @@ fn an_encrypted_item_is_estimated_by_its_bound_and_never_sent_as_text() {
     assert!(request.history.contains("find the attention papers"), "the readable history before the item");
     assert!(request.ledger.entries.iter().all(|e| !encrypted.contains(e.key.as_str())), "a key read out of the ciphertext");
 }
+
+/// A checkpoint a provider summarized: its block or item kept beside the readable summary.
+fn provider_checkpoint(id: &str, parent: &str, first_kept: &str, part: Value) -> Value {
+    let mut node = checkpoint(id, parent, Some(first_kept), None, "## Research goal\n- digestibility in dogs");
+    node["checkpoint"]["providerPart"] = part;
+    node
+}
+
+#[test]
+fn a_provider_summarized_checkpoint_is_sent_as_the_providers_message_with_the_readable_text_where_needed() {
+    let block = json!({ "type": "text", "text": PROVIDER_SUMMARY, "state": "done",
+        "providerMetadata": { "anthropic": { "type": "compaction", "signature": "sig-1" } } });
+    let item = json!({ "type": "custom", "kind": "openai.compaction",
+        "providerMetadata": { "openai": { "type": "compaction", "itemId": "cmp_1", "encryptedContent": "gAAAAB".repeat(2_000) } } });
+    let not_a_block = json!({ "type": "text", "text": "a plain part" });
+    for (part, role, readable_summary) in [(block.clone(), "assistant", false), (item, "assistant", true), (not_a_block, "user", true)] {
+        let (mut nodes, leaf) = long_history(4);
+        nodes.push(provider_checkpoint("C1", &leaf, "U4", part.clone()));
+        nodes.push(user("U5", Some("C1"), "go on"));
+        let session = session_of(nodes, "U5");
+        let projected = project(&session).expect("projects").to_json(&session);
+        let summary = &projected["messages"][0];
+        assert_eq!(summary["role"], role, "{part}");
+        let texts: Vec<&str> = summary["parts"].as_array().unwrap().iter().filter(|p| p.get("providerMetadata").is_none()).filter_map(|p| p["text"].as_str()).collect();
+        assert_eq!(texts.len(), 1);
+        assert_eq!(texts[0].contains("digestibility in dogs"), readable_summary, "{part}: {}", texts[0]);
+        if role == "assistant" {
+            assert_eq!(summary["parts"][0], part, "the provider's part first, unchanged");
+        }
+        // What is counted is what is sent: the estimate without usage is the projection's.
+        let tokens = estimate(&session, &model(200_000, None), &EstimateRequest::default()).expect("estimates").tokens;
+        let sent: u64 = projected["messages"].as_array().unwrap().iter().map(|m| message_tokens(m, &model(200_000, None))).sum();
+        assert_eq!(tokens, sent, "{part}");
+    }
+}
