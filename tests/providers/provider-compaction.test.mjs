@@ -55,10 +55,16 @@ function chatThrough(sdk, model, providerOptions, summarizer = extractiveSummary
 for (const sdk of SDKS) {
   const packages = await providerPackages(sdk.major);
 
-  describe(`Anthropic's threshold compaction with ${sdk.name}`, () => {
+  // Bedrock's Anthropic Messages endpoint shares the format from @ai-sdk/amazon-bedrock 5 (ai 7) on.
+  const hosts = [['Anthropic', (fetch) => packages.anthropic.createAnthropic({ apiKey: 'k', fetch })('claude-opus-4-6')]];
+  if (sdk.major === 7) {
+    const { createAmazonBedrockAnthropic } = await import('bedrock7/anthropic');
+    hosts.push(['Bedrock (Anthropic Messages)', (fetch) => createAmazonBedrockAnthropic({ region: 'us-east-1', apiKey: 'k', fetch })('us.anthropic.claude-opus-4-6-v1:0')]);
+  }
+  for (const [host, makeModel] of hosts) describe(`${host}: Anthropic's threshold compaction with ${sdk.name}`, () => {
     it('is the boundary: the next turn does not compact, sends no package summary before the block, and a later package compaction folds it only as the previous summary', async () => {
       const { fetch, requests, answers } = recordingFetch();
-      const model = packages.anthropic.createAnthropic({ apiKey: 'k', fetch })('claude-opus-4-6');
+      const model = makeModel(fetch);
       const chat = chatThrough(sdk, model, { anthropic: { contextManagement: { edits: [{ type: 'compact_20260112' }] } } });
       await chat.open();
       const send = (text, script) => chat.send(requests, answers, text, script);

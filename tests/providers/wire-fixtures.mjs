@@ -143,7 +143,8 @@ export function recordingFetch() {
     if (href.includes('converse-stream')) {
       return new Response(bedrockStream(answer), { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' } });
     }
-    const text = href.includes('/messages') ? anthropicStream(answer, n)
+    // Bedrock's Anthropic Messages endpoint (`@ai-sdk/amazon-bedrock/anthropic`) takes Anthropic's SSE.
+    const text = href.includes('/messages') || href.includes('invoke-with-response-stream') ? anthropicStream(answer, n)
       : href.includes('/responses') ? responsesStream(answer, n)
         : href.includes('streamGenerateContent') ? googleStream(answer)
           : chatCompletionsStream(answer, n);
