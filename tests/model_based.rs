@@ -350,6 +350,11 @@ fn is_checkpoint(node: &Value) -> bool {
     node.get("checkpoint").is_some()
 }
 
+/// A message opening with a provider's own compaction block (issue 39, Anthropic's as the AI SDK stores it).
+fn has_provider_block(node: &Value) -> bool {
+    node["parts"].as_array().is_some_and(|parts| parts.iter().any(|p| p["providerMetadata"]["anthropic"]["type"] == "compaction"))
+}
+
 fn is_user(node: &Value) -> bool {
     !is_checkpoint(node) && node["role"] == "user"
 }
@@ -421,6 +426,9 @@ struct Stats {
     commit_checks_with_pending_dynamic: u64,
     forks_past_pending_dynamic: u64,
     commits_over_files: u64,
+    /// Issue 39: projections that start at a provider's block, and compactions planned past one.
+    projections_from_provider_block: u64,
+    compactions_after_provider_block: u64,
 }
 
 thread_local! {
@@ -581,6 +589,11 @@ impl Reference {
             { "type": "reasoning", "text": text(self.next + 3, words / 3 + 1) },
             { "type": "text", "text": text(self.next, words) }
         ] });
+        // Now and then the provider compacted within the request: its block opens the reply.
+        if self.next % 13 == 7 {
+            let block = json!({ "type": "text", "text": text(self.next + 5, words / 2 + 1), "providerMetadata": { "anthropic": { "type": "compaction" } } });
+            node["parts"].as_array_mut().expect("parts").insert(1, block);
+        }
         if let Some(usage) = self.usage(usage) {
             node["metadata"] = json!({ "usage": usage });
         }
@@ -764,7 +777,8 @@ impl Reference {
                 assert!(seen.contains(id), "invariant 6: a fork after checkpoint {id} must see it");
             }
         }
-        assert_eq!(projected["checkpointId"].as_str().map(str::to_string), newest_before_fork, "invariant 6: the fork projects its own newest checkpoint");
+        let expected = newest_before_fork.filter(|_| self.provider_block_in_force(&self.chain()).is_none());
+        assert_eq!(projected["checkpointId"].as_str().map(str::to_string), expected, "invariant 6: the fork projects its own newest checkpoint");
         record(|s| s.forks += 1);
         write
     }
@@ -786,7 +800,7 @@ impl Reference {
         if chain.last().is_none_or(|&i| is_checkpoint(&self.nodes[i])) {
             return Vec::new();
         }
-        let start = newest_turn_start(&self.nodes, chain).max(self.boundary_in_force(chain));
+        let start = newest_turn_start(&self.nodes, chain).max(self.boundary_in_force(chain)).max(self.provider_block_in_force(chain).unwrap_or(0));
         chain[start..].iter().map(|&i| &*self.nodes[i]).filter(|n| !is_checkpoint(n)).map(id_of).collect()
     }
 
@@ -831,6 +845,10 @@ impl Reference {
         if p.action == PlanAction::Compact {
             let new_at = p.first_kept_message_id.as_deref().map_or(chain.len(), |k| position(k).unwrap_or(usize::MAX));
             assert!(new_at >= self.boundary_in_force(&chain), "invariant 4: the boundary moved backwards");
+            if let Some(block) = self.provider_block_in_force(&chain) {
+                assert!(new_at > block, "a new boundary keeps a provider's block after the package's summary");
+                record(|s| s.compactions_after_provider_block += 1);
+            }
             let expected: Vec<String> = chain[self.boundary_in_force(&chain)..new_at.min(chain.len())]
                 .iter()
                 .map(|&i| &*self.nodes[i])
@@ -884,6 +902,13 @@ impl Reference {
                 None => panic!("a preflight plan always answers send"),
             }
         }
+    }
+
+    /// Branch position of the newest message holding a provider's block at or after the boundary in
+    /// force: what the projection then starts at (rule `provider-block-boundary`).
+    fn provider_block_in_force(&self, chain: &[usize]) -> Option<usize> {
+        let from = self.boundary_in_force(chain);
+        (from..chain.len()).rev().find(|&p| !is_checkpoint(&self.nodes[chain[p]]) && has_provider_block(&self.nodes[chain[p]]))
     }
 
     /// Branch position of the boundary in force: the newest checkpoint's kept message, or just after
@@ -1087,14 +1112,22 @@ impl Reference {
         let messages = projection["messages"].as_array().expect("messages");
         let branch_messages: Vec<&Value> = chain.iter().map(|&i| &*self.nodes[i]).filter(|n| !is_checkpoint(n)).collect();
         let newest = self.newest_checkpoint_on(&chain);
+        let block = self.provider_block_in_force(&chain);
         // Invariant 2: the projection is summary + a contiguous suffix of the branch's messages; no
-        // message twice; no checkpoint but the newest.
-        let verbatim: &[Value] = match &newest {
-            None => {
+        // message twice; no checkpoint but the newest. A provider's block in force: the projection
+        // starts at its message, with no summary before it (rule `provider-block-boundary`).
+        let verbatim: &[Value] = match (&newest, block) {
+            (_, Some(b)) => {
+                assert_eq!(projection["checkpointId"], Value::Null, "no package summary before a provider block");
+                assert_eq!(messages.first().map(id_of), Some(id_of(&self.nodes[chain[b]])), "the projection starts at the provider block");
+                record(|s| s.projections_from_provider_block += 1);
+                messages
+            }
+            (None, None) => {
                 assert_eq!(projection["checkpointId"], Value::Null);
                 messages
             }
-            Some(c) => {
+            (Some(c), None) => {
                 assert_eq!(projection["checkpointId"].as_str(), Some(c.as_str()), "invariant 2/6: the newest checkpoint of the branch counts");
                 let summary = &messages[0];
                 assert_eq!((summary["id"].as_str(), &summary["role"], &summary["metadata"]["checkpoint"]), (Some(c.as_str()), &json!("user"), &json!(true)));
@@ -1117,9 +1150,13 @@ impl Reference {
         // Invariant 3: every message of the branch is covered by the newest checkpoint's summary basis or
         // projected verbatim, never neither (nothing dropped) and never both.
         let covered = newest.as_ref().and_then(|c| self.coverage.get(c)).cloned().unwrap_or_default();
+        // Before a provider's block in force, what is neither kept nor summarized is the provider's.
+        let provider_holds: BTreeSet<String> = block.map(|b| chain[..b].iter().map(|&i| id_of(&self.nodes[i])).collect()).unwrap_or_default();
         for m in &branch_messages {
             let id = id_of(m);
-            assert!(covered.contains(&id) != seen.contains(&id), "invariant 3: message {id} is {}", if seen.contains(&id) { "both summarized and kept" } else { "dropped" });
+            let (kept, summarized) = (seen.contains(&id), covered.contains(&id));
+            assert!(!(kept && summarized), "invariant 3: message {id} is both summarized and kept");
+            assert!(kept || summarized || provider_holds.contains(&id), "invariant 3: message {id} is dropped");
         }
         let on_branch: BTreeSet<String> = branch_messages.iter().map(|m| id_of(m)).collect();
         assert!(covered.is_subset(&on_branch), "a summary covers only messages of its own ancestor chain");
@@ -1216,6 +1253,10 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
         stats.multi_tool_messages, stats.file_parts, stats.image_parts, stats.commits_over_files, stats.dynamic_tool_moves,
         stats.plans_with_pending_dynamic, stats.commit_checks_with_pending_dynamic, stats.forks_past_pending_dynamic
     );
+    eprintln!(
+        "provider blocks: {} projections started at one, {} compactions planned past one",
+        stats.projections_from_provider_block, stats.compactions_after_provider_block
+    );
     if cases >= 1_000 {
         // The generator reaches every path it is meant to test (a sanity check of the test itself).
         for mode in ["manual", "auto", "preflight"] {
@@ -1236,6 +1277,8 @@ fn compaction_invariants_hold_over_random_operation_sequences() {
             ("a plan with a pending dynamic-tool part on the branch", stats.plans_with_pending_dynamic),
             ("a commit check with a pending dynamic-tool part on the branch", stats.commit_checks_with_pending_dynamic),
             ("a fork check of a message with a pending dynamic-tool part", stats.forks_past_pending_dynamic),
+            ("a projection starting at a provider's block", stats.projections_from_provider_block),
+            ("a compaction planned past a provider's block", stats.compactions_after_provider_block),
         ];
         for (what, count) in reached {
             assert!(count > 0, "the generator never made {what}");
