@@ -300,8 +300,8 @@ export function usageMetadata({ part }) {
 function afterProviderCompaction(providerMetadata) {
   for (const metadata of Object.values(objectOr(providerMetadata))) {
     const iterations = objectOr(metadata).iterations;
-    if (!Array.isArray(iterations) || !iterations.some((it) => objectOr(it).type === 'compaction')) continue;
-    const last = objectOr(iterations.findLast((it) => ['message', 'compaction'].includes(objectOr(it).type)));
+    if (!Array.isArray(iterations) || !iterations.some((/** @type {unknown} */ it) => objectOr(it).type === 'compaction')) continue;
+    const last = objectOr([...iterations].reverse().find((/** @type {unknown} */ it) => ['message', 'compaction'].includes(objectOr(it).type)));
     const noCache = countOrNull(last.inputTokens);
     const output = countOrNull(last.outputTokens);
     if (noCache === null || output === null) continue;

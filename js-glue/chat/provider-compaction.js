@@ -28,6 +28,7 @@ export function compactionOptions(provider, request, base) {
  * @returns {{ summary: string, providerPart: Record<string, unknown> }}
  */
 export function readCompaction(provider, result, request) {
+  /** @type {any[]} */
   const content = Array.isArray(result?.content) ? result.content : [];
   if (provider === 'anthropic') {
     const block = content.find((p) => p?.type === 'text' && p.providerMetadata?.anthropic?.type === 'compaction' && typeof p.text === 'string');

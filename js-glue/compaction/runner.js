@@ -136,7 +136,8 @@ export async function summarizeAndCommit(run, { plan, request: planned }) {
     const settled = /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).settleSummary(summarized.summary, requestText);
     repair = settled.repair;
     node = checkpointNode(plan, settled.summary, JSON.parse(ledger), budget, JSON.parse(carried));
-    if (summarized.providerPart) node.checkpoint.providerPart = summarized.providerPart;
+    // Not in the generated Checkpoint type (ts-rs cannot name a UIMessage part): checked by isProviderSummary.
+    if (summarized.providerPart) /** @type {any} */ (node.checkpoint).providerPart = summarized.providerPart;
   } catch (error) {
     return failed(error);
   }
@@ -203,11 +204,14 @@ async function summarizeWith(run, request) {
  * @returns {value is { summary: string, providerPart: Record<string, any> }}
  */
 function isProviderSummary(value) {
-  if (!isObject(value) || typeof value.summary !== 'string' || !isObject(value.providerPart)) return false;
-  const part = value.providerPart;
+  /** @type {any} */
+  const given = value;
+  const part = given?.providerPart;
+  if (typeof given?.summary !== 'string' || !part || typeof part !== 'object') return false;
   if (part.type === 'custom') return typeof part.kind === 'string' && part.kind.endsWith('.compaction');
-  return part.type === 'text' && typeof part.text === 'string'
-    && isObject(part.providerMetadata) && Object.values(part.providerMetadata).some((m) => isObject(m) && m.type === 'compaction');
+  const metadata = part.providerMetadata;
+  return part.type === 'text' && typeof part.text === 'string' && Boolean(metadata) && typeof metadata === 'object'
+    && Object.values(metadata).some((/** @type {any} */ m) => m?.type === 'compaction');
 }
 
 /**
