@@ -166,6 +166,8 @@ function finishHeld(read, index, owners) {
 
 /** A build in slices reads at most this long between two pauses (ms). */
 const SLICE_MS = 8;
+/** Nodes estimated per call between two looks at the clock. */
+const WARM_NODES = 32;
 /** Sessions from this many characters of text are built in slices. */
 export const SLICED_FROM_CHARS = 1 << 18;
 
@@ -226,6 +228,13 @@ export async function buildInSlices(driver, sessionId, readRow, readInside) {
       await pause();
     }
     held = finishHeld(read, index, owners);
+    // The token estimate of the branch, the first plan's work, in slices too (for a model without
+    // replaysReasoning or imageTokens; another model's first plan estimates again, in one piece).
+    for (let done = false; !done;) {
+      const start = clock();
+      while (!done && clock() - start < SLICE_MS) done = storeHeldIndex.warm(index, WARM_NODES);
+      if (!done) await pause();
+    }
   } catch {
     held = null; // a row the index refuses: the read after this finds it as before
   }

@@ -315,6 +315,11 @@ impl BranchTokens {
         (self.nodes_estimated, self.positions_summed)
     }
 
+    /// Branch positions in the cache.
+    pub fn synced(&self) -> usize {
+        self.nodes.len()
+    }
+
     pub fn span(&self) -> ProjectionSpan {
         match self.checkpoints.last() {
             Some(&(checkpoint, start)) => ProjectionSpan { checkpoint: Some(checkpoint), start, end: self.nodes.len() },
