@@ -194,16 +194,7 @@ export async function buildInSlices(driver, sessionId, readRow, readInside) {
   /** @type {(BuildRead & { token: unknown }) | null} */
   let read;
   try {
-    read = await readInside(function* () {
-      const tokenBefore = driver.changeToken ? yield driver.changeToken() : null;
-      const row = yield* readRow(driver, sessionId);
-      if (row.leafId === null) return null;
-      const chain = new Set();
-      const rows = yield* visibleRows(driver, row, chain);
-      const tokenAfter = driver.changeToken ? yield driver.changeToken() : null;
-      // A token that moved during the read: the next use checks the session as after a foreign write.
-      return { row, chain, ...rows, token: tokenBefore === tokenAfter ? tokenAfter : undefined };
-    });
+    read = await readInPages(driver, sessionId, readRow, readInside);
   } catch {
     return; // the read after this reports it (e.g. unknown-session)
   }
@@ -246,6 +237,69 @@ export async function buildInSlices(driver, sessionId, readRow, readInside) {
   held.token = read.token;
   map.set(sessionId, held);
   for (const id of [...map.keys()].slice(0, Math.max(0, map.size - HELD_SESSION_INDEXES))) drop(map, id);
+}
+
+/** Rows of the first page of a paged read; the next pages are sized to take about SLICE_MS. */
+const FIRST_PAGE_ROWS = 64;
+
+/**
+ * The rows of a session for a build: in pages with a pause between them when the driver reads
+ * synchronously in pages (`getNodeRowsPage`: SQLite) and the session is no fork (a fork's base
+ * rows are read in one read, as before); null without a leaf. Rows are only appended, by seq, so
+ * the pages are the session as of the last one; the change token read before the first and after
+ * the last says whether another connection committed meanwhile (`token` undefined then: the next
+ * use checks the session as after a foreign write).
+ * @param {any} driver @param {string} sessionId
+ * @param {(driver: any, sessionId: string) => Generator<unknown, import('./store-core.js').SessionRow, any>} readRow
+ * @param {(op: () => Generator<unknown, any, any>) => any} readInside
+ * @returns {Promise<(BuildRead & { token: unknown }) | null>}
+ */
+async function readInPages(driver, sessionId, readRow, readInside) {
+  const paged = typeof driver.getNodeRowsPage === 'function';
+  let limit = FIRST_PAGE_ROWS;
+  let started = clock();
+  const first = await readInside(function* () {
+    const tokenBefore = driver.changeToken ? yield driver.changeToken() : null;
+    const row = yield* readRow(driver, sessionId);
+    if (row.leafId === null) return null;
+    const chain = new Set();
+    if (!paged || row.baseSessionId !== null) return { row, chain, ...(yield* visibleRows(driver, row, chain)), tokenBefore, more: false };
+    chain.add(row.id);
+    /** @type {SeqRow[]} */
+    const rows = yield driver.getNodeRowsPage(row.id, 0, limit);
+    return { row, chain, rows, lastSeq: 0, lastOwnId: null, tokenBefore, more: rows.length === limit };
+  });
+  if (!first) return null;
+  const { row, chain, rows, tokenBefore } = first;
+  let { lastSeq, lastOwnId } = first;
+  if (paged && row.baseSessionId === null) {
+    let chars = 0;
+    for (const r of rows) chars += r.json.length;
+    for (let more = first.more; more;) {
+      // Sized by the last page: about SLICE_MS of reading. A session still under SLICED_FROM_CHARS
+      // is read on without a pause (the sync then builds it in one piece).
+      limit = Math.max(16, Math.min(1 << 12, Math.floor((limit * SLICE_MS) / Math.max(clock() - started, 0.5))));
+      if (chars >= SLICED_FROM_CHARS) await pause();
+      started = clock();
+      const after = rows[rows.length - 1].seq;
+      /** @type {SeqRow[]} */
+      const page = await readInside(function* () {
+        return yield driver.getNodeRowsPage(row.id, after, limit);
+      });
+      for (const r of page) {
+        rows.push(r);
+        chars += r.json.length;
+      }
+      more = page.length === limit;
+    }
+    for (const r of rows) r.session = row.id;
+    lastSeq = rows.length ? rows[rows.length - 1].seq : 0;
+    lastOwnId = rows.length ? rows[rows.length - 1].id : null;
+  }
+  const tokenAfter = driver.changeToken ? await readInside(function* () {
+    return yield driver.changeToken();
+  }) : null;
+  return { row, chain, rows, lastSeq, lastOwnId, token: tokenBefore === tokenAfter ? tokenAfter : undefined };
 }
 
 /**

@@ -356,6 +356,42 @@ describe('a large session: its store-held index is built in slices', () => {
     await store.close();
   });
 
+  it('SqliteStore: the rows are read in pages with timers between them; a fork in one read', async () => {
+    const db = new Database(freshFile());
+    const pages = [];
+    const prepare = db.prepare.bind(db);
+    db.prepare = (sql) => {
+      const statement = prepare(sql);
+      if (!/ LIMIT \?$/.test(sql)) return statement;
+      const all = statement.all.bind(statement);
+      statement.all = (...params) => {
+        const rows = all(...params);
+        pages.push(rows.length);
+        return rows;
+      };
+      return statement;
+    };
+    const store = new SqliteStore(db);
+    const { sessionId: id } = await store.importSession(largeSession());
+    const chain = timerChain();
+    const first = await viaIndex(store, id);
+    chain.running = false;
+    const rows = (await store.load(id)).nodes.length;
+    assert.ok(pages.length >= 2, `several pages (${pages.join(', ')})`);
+    assert.equal(pages.reduce((a, b) => a + b, 0), rows, 'every row read once');
+    assert.ok(chain.ticks >= pages.length, 'a timer between two pages');
+    assert.deepStrictEqual(first, await viaLoad(store, id));
+    // A fork of it: its base's rows come with its own, in one read.
+    const head = await store.appendMessage(id, userMessage('P1', undefined, 'a question to fork at'));
+    const fork = await store.fork(id, head.node.id);
+    await store.appendMessage(fork.sessionId, assistantMessage('P2', 'P1', 'on the fork'));
+    const before = pages.length;
+    await assertCurrent(store, fork.sessionId);
+    assert.equal(pages.length, before, 'no page read for a fork');
+    await store.close();
+    db.close();
+  });
+
   it('SqliteStore: another connection writing while it is built', async () => {
     const file = freshFile();
     const store = new SqliteStore(Database, file);
