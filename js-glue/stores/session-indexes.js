@@ -176,9 +176,10 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 const clock = typeof performance === 'object' && typeof performance.now === 'function' ? () => performance.now() : () => Date.now();
 
 /**
- * Before a read that would build the index of a large session in one piece: reads its rows in one
- * read (`readInside` runs a generator in one read of the caller's queue), fills the index in slices
- * of SLICE_MS with a pause between them, and holds it as a build inside the read would have; the
+ * Before a read that would build the index of a large session in one piece: reads its rows
+ * (`readInPages`; `readInside` runs a generator in one read of the caller's queue), fills the index
+ * and estimates its branch in slices of SLICE_MS with a pause between them, and holds it as a build
+ * inside the read would have; the
  * read after this only catches up (a write from another connection meanwhile: as after any use).
  * Does nothing when the index is held, the session small, no timer exists, or anything fails: the
  * read after this then builds as before. Runs inside the store's queue: no write of this process
