@@ -117,6 +117,16 @@ impl SessionIndex {
         estimate_branch(&self.session, &self.branch, &mut self.tokens, model, request)
     }
 
+    /// Estimates up to `count` more nodes of the branch into the cache, as for a model without
+    /// `replaysReasoning` or `imageTokens`: the work of the first `estimate` or `plan`, in parts a
+    /// store runs with a pause between them. True once the whole branch is estimated.
+    pub fn warm_tokens(&mut self, count: usize) -> bool {
+        let len = self.branch.nodes.len();
+        let upto = self.tokens.synced().saturating_add(count).min(len);
+        self.tokens.sync(&self.session, &self.branch.nodes[..upto], &Default::default());
+        upto == len
+    }
+
     /// The estimate cache, for checks that a call after one append costs one node.
     pub fn branch_tokens(&self) -> &BranchTokens {
         &self.tokens

@@ -139,23 +139,27 @@ export class TextNodes {
   }
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /**
  * A deep copy of what JSON.parse made (plain objects, arrays, primitives): own keys in their order,
- * `__proto__` kept as an own key as JSON.parse keeps it.
+ * `__proto__` kept as an own key as JSON.parse keeps it. `for...in` with an own-key check (the keys
+ * Object.keys gives, in its order) and arrays made at their length: about a fifth faster than
+ * Object.keys and push on the projected messages of a send (issue 42).
  * @param {unknown} value @returns {unknown}
  */
 function copyJson(value) {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
-    const out = [];
-    for (let i = 0; i < value.length; i++) out.push(copyJson(value[i]));
+    const n = value.length;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = copyJson(value[i]);
     return out;
   }
   /** @type {Record<string, unknown>} */
   const out = {};
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
+  for (const key in value) {
+    if (!hasOwn.call(value, key)) continue;
     const copied = copyJson(/** @type {Record<string, unknown>} */ (value)[key]);
     if (key === '__proto__') Object.defineProperty(out, key, { value: copied, enumerable: true, configurable: true, writable: true });
     else out[key] = copied;

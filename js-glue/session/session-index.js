@@ -25,6 +25,8 @@ let replaceStoredText;
 let moveStoredLeaf;
 /** @type {(index: SessionIndex) => void} */
 let freeStored;
+/** @type {(index: SessionIndex, count: number) => boolean} */
+let warmStored;
 /** @type {(index: SessionIndex, id: string) => string | undefined} */
 let storedTextOf;
 
@@ -199,6 +201,7 @@ export class SessionIndex {
       index.#branchRevision = branchRevision;
     };
     freeStored = (index) => index.#index.free();
+    warmStored = (index, count) => /** @type {any} */ (index.#index).warmTokens(count);
     storedTextOf = (index, id) => /** @type {TextNodes} */ (index.#nodes).textOf(id);
   }
 }
@@ -215,6 +218,8 @@ export const storeHeldIndex = {
   /** Moves the leaf (the index's leaf is null while it moves: a failed move leaves it unknown). */
   setLeaf: (/** @type {SessionIndex} */ index, /** @type {string} */ leafId, /** @type {number} */ revision) => moveStoredLeaf(index, leafId, revision),
   free: (/** @type {SessionIndex} */ index) => freeStored(index),
+  /** Estimates up to `count` more nodes of the branch (the first plan's work, in parts); true once all are. */
+  warm: (/** @type {SessionIndex} */ index, /** @type {number} */ count) => warmStored(index, count),
   /** The stored JSON text of node `id` as held (undefined: not held). */
   textOf: (/** @type {SessionIndex} */ index, /** @type {string} */ id) => storedTextOf(index, id),
 };

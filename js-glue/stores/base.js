@@ -80,7 +80,7 @@ import { drive } from './sequencing.js';
 import { requireId, storeError } from './nodes.js';
 import { TxBuffer } from './tx-buffer.js';
 import { JoinedCore, StoreCore } from './store-core.js';
-import { releaseIndex, releaseIndexes, syncedView } from './session-indexes.js';
+import { buildInSlices, releaseIndex, releaseIndexes, syncedView } from './session-indexes.js';
 import * as catalog from './catalog.js';
 import * as branch from './branch-writes.js';
 
@@ -171,9 +171,14 @@ export class SessionStoreBase {
     const core = this.#core;
     requireId('withSessionIndex', sessionId, 'sessionId');
     if (typeof use !== 'function') throw storeError('invalid-argument', 'withSessionIndex: use must be a function');
-    return core.read(function* () {
-      const index = yield* syncedView(core.driver, sessionId, (_driver, id) => core.row(id));
-      return use(/** @type {any} */ (index)); // the class session-index.js declares
+    const readRow = (/** @type {any} */ _driver, /** @type {string} */ id) => core.row(id);
+    return core.exclusive(async () => {
+      // A large session's first use builds its index in slices first (the thread is not held for it).
+      await buildInSlices(core.driver, sessionId, readRow, (op) => core.readInside(op));
+      return core.readInside(function* () {
+        const index = yield* syncedView(core.driver, sessionId, readRow);
+        return use(/** @type {any} */ (index)); // the class session-index.js declares
+      });
     });
   }
 

@@ -136,6 +136,8 @@ function statements(p) {
     selectNodes: `SELECT json FROM ${p}nodes WHERE session_id = ? ORDER BY seq`,
     // (session_id, seq): the rows appended after `seq`, for a store-held index catching up
     selectNodeRowsAfter: `SELECT seq, id, parent_id, json FROM ${p}nodes WHERE session_id = ? AND seq > ? ORDER BY seq`,
+    // (session_id, seq, limit): a page of them (a large session's first read, in slices)
+    selectNodeRowsPage: `SELECT seq, id, parent_id, json FROM ${p}nodes WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
     // (): changes when another connection committed to the file (the store-held indexes check it)
     dataVersion: 'PRAGMA data_version',
     // (session_id, id)

@@ -100,39 +100,207 @@ export function releaseIndex(/** @type {object} */ driver, /** @type {string} */
 }
 
 /**
+ * @typedef {{ row: import('./store-core.js').SessionRow, chain: Set<string>, rows: SeqRow[], lastSeq: number, lastOwnId: string | null }} BuildRead
+ *   what a build reads of a session in one read
+ */
+
+/**
  * @param {any} driver @param {import('./store-core.js').SessionRow} row
  * @returns {Generator<unknown, Held | null, any>}
  */
 function* build(driver, row) {
   const chain = new Set();
-  const { rows, lastSeq, lastOwnId } = yield* visibleRows(driver, row, chain);
+  const read = { row, chain, ...(yield* visibleRows(driver, row, chain)) };
+  const index = newIndex(read.rows);
+  if (!index) return null;
+  const owners = new Map();
+  try {
+    appendRows(index, owners, read.rows, 0, read.rows.length);
+    return finishHeld(read, index, owners);
+  } catch {
+    storeHeldIndex.free(index);
+    return null;
+  }
+}
+
+/** An empty index with room for `rows`' text; null when wasm is not loaded. @param {SeqRow[]} rows */
+function newIndex(rows) {
   let index;
   try {
     index = storeHeldIndex.create();
   } catch {
     return null; // wasm not loaded
   }
-  const owners = new Map();
+  let chars = 0;
+  for (const r of rows) chars += r.json.length;
   try {
-    let chars = 0;
-    for (const r of rows) chars += r.json.length;
     // What the index holds of a node is about twice its text (the text and what is read from it).
     if (chars > RESERVE_FROM_CHARS) /** @type {any} */ (WasmIndex).reserveText(Math.floor(chars * HELD_BYTES_PER_CHAR));
-    for (const r of rows) {
-      storeHeldIndex.append(index, r.id, r.json);
-      owners.set(r.id, /** @type {string} */ (r.session));
-    }
-    storeHeldIndex.setLeaf(index, /** @type {string} */ (row.leafId), row.branchRevision); // not null: syncOnce returns first
   } catch {
     storeHeldIndex.free(index);
     return null;
   }
+  return index;
+}
+
+/** Appends `rows[from..to)`; throws what the index refuses. @param {SessionIndex} index @param {Map<string, string>} owners @param {SeqRow[]} rows @param {number} from @param {number} to */
+function appendRows(index, owners, rows, from, to) {
+  for (let i = from; i < to; i++) {
+    const r = rows[i];
+    storeHeldIndex.append(index, r.id, r.json);
+    owners.set(r.id, /** @type {string} */ (r.session));
+  }
+}
+
+/** The held index once every row is in: its leaf set. @param {BuildRead} read @param {SessionIndex} index @param {Map<string, string>} owners @returns {Held} */
+function finishHeld(read, index, owners) {
+  const { row } = read;
+  storeHeldIndex.setLeaf(index, /** @type {string} */ (row.leafId), row.branchRevision); // not null: callers return first
   return {
-    index, owners, chain, seq: lastSeq,
+    index, owners, chain: read.chain, seq: read.lastSeq,
     leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt, generation: row.generation ?? null,
     baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined,
-    replaced: new Map(), lastOwnId,
+    replaced: new Map(), lastOwnId: read.lastOwnId,
   };
+}
+
+/** A build in slices reads at most this long between two pauses (ms). */
+const SLICE_MS = 8;
+/** Nodes estimated per call between two looks at the clock. */
+const WARM_NODES = 32;
+/** Sessions from this many characters of text are built in slices. */
+export const SLICED_FROM_CHARS = 1 << 18;
+
+/** The event loop runs between two slices (a timer: the plugin sandbox has no queueMicrotask, and a microtask would not let a page paint). */
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+const clock = typeof performance === 'object' && typeof performance.now === 'function' ? () => performance.now() : () => Date.now();
+
+/**
+ * Before a read that would build the index of a large session in one piece: reads its rows
+ * (`readInPages`; `readInside` runs a generator in one read of the caller's queue), fills the index
+ * and estimates its branch in slices of SLICE_MS with a pause between them, and holds it as a build
+ * inside the read would have; the
+ * read after this only catches up (a write from another connection meanwhile: as after any use).
+ * Does nothing when the index is held, the session small, no timer exists, or anything fails: the
+ * read after this then builds as before. Runs inside the store's queue: no write of this process
+ * interleaves (stores on one connection share the queue), so only another connection's is caught up.
+ * @param {any} driver @param {string} sessionId
+ * @param {(driver: any, sessionId: string) => Generator<unknown, import('./store-core.js').SessionRow, any>} readRow
+ * @param {(op: () => Generator<unknown, any, any>) => any} readInside
+ * @returns {Promise<void>}
+ */
+export async function buildInSlices(driver, sessionId, readRow, readInside) {
+  const map = heldOf(driver);
+  if (map.has(sessionId) || typeof setTimeout !== 'function') return;
+  /** @type {(BuildRead & { token: unknown }) | null} */
+  let read;
+  try {
+    read = await readInPages(driver, sessionId, readRow, readInside);
+  } catch {
+    return; // the read after this reports it (e.g. unknown-session)
+  }
+  if (!read) return;
+  let chars = 0;
+  for (const r of read.rows) chars += r.json.length;
+  if (chars < SLICED_FROM_CHARS) return;
+  const index = newIndex(read.rows);
+  if (!index) return;
+  const owners = new Map();
+  /** @type {Held | null} */
+  let held = null;
+  try {
+    const { rows } = read;
+    for (let from = 0; from < rows.length;) {
+      const start = clock();
+      while (from < rows.length && clock() - start < SLICE_MS) {
+        const to = Math.min(rows.length, from + 16);
+        appendRows(index, owners, rows, from, to);
+        from = to;
+      }
+      await pause();
+    }
+    held = finishHeld(read, index, owners);
+    // The token estimate of the branch, the first plan's work, in slices too (for a model without
+    // replaysReasoning or imageTokens; another model's first plan estimates again, in one piece).
+    for (let done = false; !done;) {
+      const start = clock();
+      while (!done && clock() - start < SLICE_MS) done = storeHeldIndex.warm(index, WARM_NODES);
+      if (!done) await pause();
+    }
+  } catch {
+    held = null; // a row the index refuses: the read after this finds it as before
+  }
+  // Writes wait for the store's queue this runs in, so nothing else built it meanwhile; if it did, that one stays.
+  if (!held || map.has(sessionId)) {
+    storeHeldIndex.free(index);
+    return;
+  }
+  held.token = read.token;
+  map.set(sessionId, held);
+  for (const id of [...map.keys()].slice(0, Math.max(0, map.size - HELD_SESSION_INDEXES))) drop(map, id);
+}
+
+/** Rows of the first page of a paged read; the next pages are sized to take about SLICE_MS. */
+const FIRST_PAGE_ROWS = 64;
+
+/**
+ * The rows of a session for a build: in pages with a pause between them when the driver reads
+ * synchronously in pages (`getNodeRowsPage`: SQLite) and the session is no fork (a fork's base
+ * rows are read in one read, as before); null without a leaf. Rows are only appended, by seq, so
+ * the pages are the session as of the last one; the change token read before the first and after
+ * the last says whether another connection committed meanwhile (`token` undefined then: the next
+ * use checks the session as after a foreign write).
+ * @param {any} driver @param {string} sessionId
+ * @param {(driver: any, sessionId: string) => Generator<unknown, import('./store-core.js').SessionRow, any>} readRow
+ * @param {(op: () => Generator<unknown, any, any>) => any} readInside
+ * @returns {Promise<(BuildRead & { token: unknown }) | null>}
+ */
+async function readInPages(driver, sessionId, readRow, readInside) {
+  const paged = typeof driver.getNodeRowsPage === 'function';
+  let limit = FIRST_PAGE_ROWS;
+  let started = clock();
+  const first = await readInside(function* () {
+    const tokenBefore = driver.changeToken ? yield driver.changeToken() : null;
+    const row = yield* readRow(driver, sessionId);
+    if (row.leafId === null) return null;
+    const chain = new Set();
+    if (!paged || row.baseSessionId !== null) return { row, chain, ...(yield* visibleRows(driver, row, chain)), tokenBefore, more: false };
+    chain.add(row.id);
+    /** @type {SeqRow[]} */
+    const rows = yield driver.getNodeRowsPage(row.id, 0, limit);
+    return { row, chain, rows, lastSeq: 0, lastOwnId: null, tokenBefore, more: rows.length === limit };
+  });
+  if (!first) return null;
+  const { row, chain, rows, tokenBefore } = first;
+  let { lastSeq, lastOwnId } = first;
+  if (paged && row.baseSessionId === null) {
+    let chars = 0;
+    for (const r of rows) chars += r.json.length;
+    for (let more = first.more; more;) {
+      // Sized by the last page: about SLICE_MS of reading. A session still under SLICED_FROM_CHARS
+      // is read on without a pause (the sync then builds it in one piece).
+      limit = Math.max(16, Math.min(1 << 12, Math.floor((limit * SLICE_MS) / Math.max(clock() - started, 0.5))));
+      if (chars >= SLICED_FROM_CHARS) await pause();
+      started = clock();
+      const after = rows[rows.length - 1].seq;
+      /** @type {SeqRow[]} */
+      const page = await readInside(function* () {
+        return yield driver.getNodeRowsPage(row.id, after, limit);
+      });
+      for (const r of page) {
+        rows.push(r);
+        chars += r.json.length;
+      }
+      more = page.length === limit;
+    }
+    for (const r of rows) r.session = row.id;
+    lastSeq = rows.length ? rows[rows.length - 1].seq : 0;
+    lastOwnId = rows.length ? rows[rows.length - 1].id : null;
+  }
+  const tokenAfter = driver.changeToken ? await readInside(function* () {
+    return yield driver.changeToken();
+  }) : null;
+  return { row, chain, rows, lastSeq, lastOwnId, token: tokenBefore === tokenAfter ? tokenAfter : undefined };
 }
 
 /**

@@ -227,6 +227,11 @@ class SqliteDriver {
     return this.stmt(this.sql.selectNodeRowsAfter).all(sessionId, seq).map((r) => ({ seq: Number(r.seq), id: r.id, parentId: r.parent_id, json: r.json }));
   }
 
+  /** At most `limit` of them (better-sqlite3 reads synchronously: a large session is read in pages). @param {string} sessionId @param {number} seq @param {number} limit */
+  getNodeRowsPage(sessionId, seq, limit) {
+    return this.stmt(this.sql.selectNodeRowsPage).all(sessionId, seq, limit).map((r) => ({ seq: Number(r.seq), id: r.id, parentId: r.parent_id, json: r.json }));
+  }
+
   /** Moves when another connection (another store's, another process's) committed to the file. */
   changeToken() {
     return Number(this.db.pragma('data_version', { simple: true }));

@@ -85,7 +85,15 @@ export class StoreCore {
    * @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T>}
    */
   read(op) {
-    return this.exclusive(() => this.driver.read(() => drive(op())));
+    return this.exclusive(() => this.readInside(op));
+  }
+
+  /**
+   * `op` in one read, inside a job of the queue already running (`exclusive`).
+   * @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T> | T}
+   */
+  readInside(op) {
+    return this.driver.read(() => drive(op()));
   }
 
   /**
@@ -197,6 +205,11 @@ export class JoinedCore extends StoreCore {
   /** @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T>} */
   read(op) {
     return this.exclusive(() => drive(op()));
+  }
+
+  /** @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T> | T} */
+  readInside(op) {
+    return drive(op());
   }
 
   /** @template T @param {() => Generator<unknown, T, any>} op @returns {Promise<T>} */

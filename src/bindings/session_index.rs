@@ -108,6 +108,12 @@ impl SessionIndex {
         }
     }
 
+    /// `warm_tokens`: a store's first estimate of a long branch, in parts.
+    #[wasm_bindgen(js_name = warmTokens, skip_typescript)]
+    pub fn warm_tokens(&mut self, count: usize) -> bool {
+        self.inner.warm_tokens(count)
+    }
+
     #[wasm_bindgen(js_name = setLeaf)]
     pub fn set_leaf(
         &mut self,

@@ -330,6 +330,11 @@ impl BranchTokens {
         (self.nodes_estimated, self.positions_summed)
     }
 
+    /// Branch positions in the cache.
+    pub fn synced(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// Rule `provider-block-boundary` (issue 39): the provider drops everything before its newest
     /// compaction block, so when one lies in the package's projection the projection starts there and the
     /// package's summary is not sent (it would be sent, counted and ignored, and fold the block later).

@@ -310,6 +310,110 @@ describe('SqliteStore: writes through other connections', () => {
   });
 });
 
+// ---- A large session's first use: its index is built in slices (issue 42) --------------------------
+
+/** Counts the callbacks of a setTimeout(0) chain until stopped: each one ran between two slices of work. */
+function timerChain() {
+  const chain = { ticks: 0, running: true };
+  const tick = () => {
+    chain.ticks++;
+    if (chain.running) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  return chain;
+}
+
+/** Over SLICED_FROM_CHARS (256 KiB) of node text, with branches and a checkpoint. */
+const largeSession = () => syntheticSession({ messages: 120, branches: true, checkpoints: 1, seed: 11 });
+
+describe('a large session: its store-held index is built in slices', () => {
+  for (const backend of BACKENDS) {
+    it(`${backend.name}: timers run during its first use, and it answers as load() does, then after writes`, async () => {
+      const store = backend.open();
+      const { sessionId: id } = await store.importSession(largeSession());
+      const chain = timerChain();
+      const first = await viaIndex(store, id);
+      chain.running = false;
+      assert.ok(chain.ticks >= 1, 'the event loop ran while the index was built');
+      assert.deepStrictEqual(first, await viaLoad(store, id));
+      // The index built in slices is the one held: later uses catch it up.
+      const head = await store.appendMessage(id, userMessage('L1', undefined, 'one more question'));
+      await assertCurrent(store, id);
+      await store.appendMessage(id, pendingTool('L2', head.node.id));
+      await store.updateMessageParts(id, 'L2', [{ type: 'tool-zoteroSearch', toolCallId: 'call-L2', state: 'output-available', input: { q: 'sleep' }, output: 'found' }]);
+      await assertCurrent(store, id);
+      await store.close();
+    });
+  }
+
+  it('a small session is built in one piece, as before', async () => {
+    const store = new MemoryStore();
+    const { sessionId: id } = await store.importSession(linearSession(3));
+    const chain = timerChain();
+    await assertCurrent(store, id);
+    chain.running = false;
+    assert.equal(chain.ticks, 0);
+    await store.close();
+  });
+
+  it('SqliteStore: the rows are read in pages with timers between them; a fork in one read', async () => {
+    const db = new Database(freshFile());
+    const pages = [];
+    const prepare = db.prepare.bind(db);
+    db.prepare = (sql) => {
+      const statement = prepare(sql);
+      if (!/ LIMIT \?$/.test(sql)) return statement;
+      const all = statement.all.bind(statement);
+      statement.all = (...params) => {
+        const rows = all(...params);
+        pages.push(rows.length);
+        return rows;
+      };
+      return statement;
+    };
+    const store = new SqliteStore(db);
+    const { sessionId: id } = await store.importSession(largeSession());
+    const chain = timerChain();
+    const first = await viaIndex(store, id);
+    chain.running = false;
+    const rows = (await store.load(id)).nodes.length;
+    assert.ok(pages.length >= 2, `several pages (${pages.join(', ')})`);
+    assert.equal(pages.reduce((a, b) => a + b, 0), rows, 'every row read once');
+    assert.ok(chain.ticks >= pages.length, 'a timer between two pages');
+    assert.deepStrictEqual(first, await viaLoad(store, id));
+    // A fork of it: its base's rows come with its own, in one read.
+    const head = await store.appendMessage(id, userMessage('P1', undefined, 'a question to fork at'));
+    const fork = await store.fork(id, head.node.id);
+    await store.appendMessage(fork.sessionId, assistantMessage('P2', 'P1', 'on the fork'));
+    const before = pages.length;
+    await assertCurrent(store, fork.sessionId);
+    assert.equal(pages.length, before, 'no page read for a fork');
+    await store.close();
+    db.close();
+  });
+
+  it('SqliteStore: another connection writing while it is built', async () => {
+    const file = freshFile();
+    const store = new SqliteStore(Database, file);
+    const other = new SqliteStore(new Database(file)); // its own connection, as another process has
+    const { sessionId: id } = await store.importSession(largeSession());
+    const leaf = (await store.load(id)).leafId;
+    await store.close();
+    const reopened = new SqliteStore(Database, file);
+    const seen = reopened.withSessionIndex(id, (view) => view && view.project().messages.at(-1).id);
+    // The first pause of the build: the rows are read, the index not yet held.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await other.appendMessage(id, userMessage('W1', leaf, 'written by another process meanwhile'));
+    assert.equal(await seen, 'W1');
+    await assertCurrent(reopened, id);
+    await other.appendMessage(id, pendingTool('W2', 'W1'));
+    await other.updateMessageParts(id, 'W2', [{ type: 'tool-zoteroSearch', toolCallId: 'call-W2', state: 'output-available', input: { q: 'x' }, output: 'y' }]);
+    await assertCurrent(reopened, id);
+    await other.close();
+    await reopened.close();
+  });
+});
+
 // ---- The controller on the index path against the runner path ------------------------------------
 
 /** The same store seen as an app's own store: load and transaction only (the runner path). */

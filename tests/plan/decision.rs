@@ -511,6 +511,30 @@ fn session_index_preflight_is_incremental() {
 }
 
 #[test]
+fn session_index_tokens_warmed_in_parts_answer_as_in_one_piece() {
+    // A store estimates a long branch in parts before its first use (`warm_tokens`, issue 42): each
+    // part estimates its nodes once, and the plan and estimate after it estimate nothing again and
+    // answer as an index that never warmed.
+    let m = small_model();
+    let (nodes, leaf) = linear(300, 20);
+    let mut warmed = SessionIndex::from_session(session(nodes.clone(), &leaf));
+    let mut cold = SessionIndex::from_session(session(nodes, &leaf));
+    let mut parts = 1;
+    while !warmed.warm_tokens(64) {
+        parts += 1;
+    }
+    assert_eq!(parts, 10, "600 nodes in parts of 64");
+    assert_eq!(warmed.branch_tokens().work(), (600, 600));
+    assert!(warmed.warm_tokens(64), "nothing left: done at once");
+    let draft = preflight("a new question");
+    let request = EstimateRequest { draft: None, overhead: 120 };
+    assert_eq!(warmed.plan(&m, &draft).unwrap(), cold.plan(&m, &draft).unwrap());
+    assert_eq!(warmed.estimate(&m, &request).unwrap(), cold.estimate(&m, &request).unwrap());
+    assert_eq!(warmed.branch_tokens().work(), (600, 600));
+    assert_eq!(warmed.plan(&m, &draft).unwrap(), plan(warmed.session(), &m, &draft).unwrap());
+}
+
+#[test]
 fn tokens_after_estimate_bounds_the_committed_projection() {
     // Found by tests/model_based.rs: the ledger of a large search result goes into the projected summary
     // message, but the plan counted only the previous checkpoint's ledger; with the extractive summary the
