@@ -16,3 +16,18 @@ export const sdks = [{ name: 'ai@5', ai: await import('ai'), test: await import(
 for (const [name, spec, Mock] of [['ai@6', 'ai6', 'MockLanguageModelV3'], ['ai@7', 'ai7', 'MockLanguageModelV4']]) {
   sdks.push({ name, ai: await import(spec), test: await import(`${spec}/test`), Mock, ...v3 });
 }
+
+/** A mock model of `sdk` that answers every call with `text`, finishing with `usage` (`sdk.usage(input, output)`). */
+export function answeringModel(sdk, text, usage) {
+  return new sdk.test[sdk.Mock]({
+    doStream: async () => ({
+      stream: sdk.test.convertArrayToReadableStream([
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't1' },
+        { type: 'text-delta', id: 't1', delta: text },
+        { type: 'text-end', id: 't1' },
+        { type: 'finish', finishReason: sdk.finishReason('stop'), usage },
+      ]),
+    }),
+  });
+}

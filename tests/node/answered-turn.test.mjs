@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { compaction, scriptedSummarizer, validSummary } from './runner-fixtures.mjs';
 import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
+import { answeringModel, sdks } from './ai-sdks.mjs';
 
 const { CompactionController, CompactionChatTransport, MemoryStore, SqliteStore, ZoteroDBStore, estimateMessage, editTarget, plan } = compaction;
 
@@ -226,38 +227,8 @@ for (const backend of stores) {
 
 // ---- the chat transport, ai 5, 6 and 7 ----------------------------------------------------------
 
-async function importOptional(spec) {
-  try {
-    return await import(spec);
-  } catch {
-    return null;
-  }
-}
-const v2 = { finishReason: (r) => r, usage: (i, o) => ({ inputTokens: i, outputTokens: o, totalTokens: i + o }) };
-const v3 = {
-  finishReason: (r) => ({ unified: r, raw: r }),
-  usage: (i, o) => ({ inputTokens: { total: i, noCache: i, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: o, text: o, reasoning: undefined } }),
-};
-const sdks = [{ name: 'ai@5', ai: await import('ai'), test: await import('ai/test'), Mock: 'MockLanguageModelV2', ...v2 }];
-for (const [name, spec, Mock] of [['ai@6', 'ai6', 'MockLanguageModelV3'], ['ai@7', 'ai7', 'MockLanguageModelV4']]) {
-  const ai = await importOptional(spec);
-  if (ai) sdks.push({ name, ai, test: await import(`${spec}/test`), Mock, ...v3 });
-}
-
 for (const sdk of sdks) {
-  const Mock = sdk.test[sdk.Mock];
-  const answering = () =>
-    new Mock({
-      doStream: async () => ({
-        stream: sdk.test.convertArrayToReadableStream([
-          { type: 'stream-start', warnings: [] },
-          { type: 'text-start', id: 't1' },
-          { type: 'text-delta', id: 't1', delta: 'An answer.' },
-          { type: 'text-end', id: 't1' },
-          { type: 'finish', finishReason: sdk.finishReason('stop'), usage: sdk.usage(900, 12) },
-        ]),
-      }),
-    });
+  const answering = () => answeringModel(sdk, 'An answer.', sdk.usage(900, 12));
 
   async function setup(session) {
     const store = new MemoryStore();

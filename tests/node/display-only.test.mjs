@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 
 import { compaction, SMALL_MODEL, MODEL, linearSession, scriptedSummarizer, validSummary } from './runner-fixtures.mjs';
 import { ZoteroDBConnectionShim } from './zotero-shim.mjs';
-import { sdks } from './ai-sdks.mjs';
+import { answeringModel, sdks } from './ai-sdks.mjs';
 
 const { MemoryStore, SqliteStore, ZoteroDBStore, CompactionController, CompactionChatTransport, history, project, estimate } = compaction;
 
@@ -197,7 +197,6 @@ for (const backend of backends) {
 
 describe('display-only markers through the chat transport', () => {
   const sdk = sdks[0];
-  const Mock = sdk.test[sdk.Mock];
 
   /** A transport over `session` in a MemoryStore, its model answering, and the messages each request sent. */
   async function chatOver(session) {
@@ -205,17 +204,7 @@ describe('display-only markers through the chat transport', () => {
     await store.importSession(session, { sessionId: 'chat' });
     const { summarize } = scriptedSummarizer(() => validSummary());
     const controller = new CompactionController({ store, sessionId: 'chat', model: MODEL, summarize });
-    const model = new Mock({
-      doStream: async () => ({
-        stream: sdk.test.convertArrayToReadableStream([
-          { type: 'stream-start', warnings: [] },
-          { type: 'text-start', id: 't1' },
-          { type: 'text-delta', id: 't1', delta: 'An answer.' },
-          { type: 'text-end', id: 't1' },
-          { type: 'finish', finishReason: sdk.finishReason('stop'), usage: sdk.usage(300, 5) },
-        ]),
-      }),
-    });
+    const model = answeringModel(sdk, 'An answer.', sdk.usage(300, 5));
     const sent = [];
     const transport = new CompactionChatTransport({
       controller,
