@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compaction, MODEL, SMALL_MODEL, linearSession, storeWith, scriptedSummarizer, validSummary } from './runner-fixtures.mjs';
-import { sdks } from './ai-sdks.mjs';
+import { answeringModel, sdks } from './ai-sdks.mjs';
 
 const { CompactionController, CompactionChatTransport } = compaction;
 
@@ -18,19 +18,7 @@ const promptTexts = (call) =>
   call.prompt.map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('')}`);
 
 for (const sdk of sdks) {
-  const Mock = sdk.test[sdk.Mock];
-  const answering = (text) =>
-    new Mock({
-      doStream: async () => ({
-        stream: sdk.test.convertArrayToReadableStream([
-          { type: 'stream-start', warnings: [] },
-          { type: 'text-start', id: 't1' },
-          { type: 'text-delta', id: 't1', delta: text },
-          { type: 'text-end', id: 't1' },
-          { type: 'finish', finishReason: sdk.finishReason('stop'), usage: sdk.usage(321, 12) },
-        ]),
-      }),
-    });
+  const answering = (/** @type {string} */ text) => answeringModel(sdk, text, sdk.usage(321, 12));
 
   /** A session, its controller and a transport whose model answers `text`. */
   async function setup({ session = linearSession(2), model = MODEL, text = 'Three more papers.', ids } = {}) {
