@@ -1,6 +1,7 @@
 // Speed bench in headless Firefox ESR: page.mjs bundled by esbuild, served from 127.0.0.1, driven by
 // selenium-webdriver through the local geckodriver (nothing is downloaded), as tests/firefox/ does.
 //   node bench/speed/firefox.mjs [--quick] [--sizes=100,1000]        (after ./build.sh build)
+//   node bench/speed/firefox.mjs --page=main-thread [--sizes=1000,10000]   (main-thread-page.mjs)
 // BIBGENIE_PKG_DIR: the package (default pkg/); BIBGENIE_FIREFOX, BIBGENIE_GECKODRIVER: the binaries.
 import os from 'node:os';
 import { createServer } from 'node:http';
@@ -27,6 +28,7 @@ const sizes = args.find((a) => a.startsWith('--sizes='));
 if (sizes) query.set('sizes', sizes.split('=')[1]);
 const POLL_MS = 2_000;
 const PAGE_TIMEOUT_MS = 120_000;
+const page = args.find((a) => a.startsWith('--page='))?.split('=')[1] ?? null;
 
 /** `bibgenie-compaction[/sub]` resolves into the package under test, as a consumer's import would. */
 const packageUnderTest = {
@@ -40,7 +42,7 @@ const packageUnderTest = {
 };
 
 const built = await esbuild.build({
-  entryPoints: [fileURLToPath(new URL('./page.mjs', import.meta.url))],
+  entryPoints: [fileURLToPath(new URL(page ? `./${page}-page.mjs` : './page.mjs', import.meta.url))],
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -49,8 +51,8 @@ const built = await esbuild.build({
   logLevel: 'silent',
   plugins: [packageUnderTest],
 });
-// The same real-text corpora as in Node, handed to the page as JSON.
-const real = await realCorpora((line) => process.stderr.write(`${line}\n`));
+// The same real-text corpora as in Node, handed to the page as JSON (the speed page reads them).
+const real = page ? [] : await realCorpora((line) => process.stderr.write(`${line}\n`));
 const routes = {
   '/corpora.json': ['application/json', JSON.stringify(real)],
   '/': ['text/html; charset=utf-8', '<!doctype html><meta charset="utf-8"><title>bibgenie speed</title><script type="module" src="/bench.js"></script>'],
@@ -84,10 +86,10 @@ try {
   if (state.error) throw new Error(`the page failed: ${state.error}`);
   const caps = await driver.getCapabilities();
   const load2 = os.loadavg()[0];
-  console.log(`## Speed, Firefox ${caps.get('browserVersion')} (headless)\n`);
+  console.log(`## ${page ? 'Main thread' : 'Speed'}, Firefox ${caps.get('browserVersion')} (headless)\n`);
   console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus()[0]?.model ?? 'unknown CPU'} x ${os.cpus().length}, ` +
     `load average ${load1.toFixed(2)} at start, ${load2.toFixed(2)} at end${query.has('quick') ? ', --quick' : ''}; ` +
-    `performance.now() resolution ${(state.timerMs * 1000).toFixed(1)} us. Same operations and columns as in Node.\n`);
+    `performance.now() resolution ${(state.timerMs * 1000).toFixed(1)} us. ${page ? 'The same calls as bench/speed/main-thread.mjs in Node.' : 'Same operations and columns as in Node.'}\n`);
   for (const s of state.sections) console.log(`### ${s.title}\n\n${s.markdown}\n`);
 } finally {
   await driver.quit();
