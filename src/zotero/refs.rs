@@ -229,6 +229,35 @@ impl Refs {
             self.entries.extend(find_links(text).iter().flat_map(ZoteroLink::entries));
         }
     }
+
+    /// A tool's text: its links and the keys it labels as keys ([`labelled_keys`]).
+    fn tool_text(&mut self, text: &str) {
+        self.text(text);
+        self.entries.extend(labelled_keys(text).into_iter().map(|key| entry(LedgerKind::Item, key, None, None, None)));
+    }
+}
+
+/// Rule `labelled-key-is-a-key`: the keys a tool's text labels as keys, as MCP servers print items
+/// in markdown ("Item key: `ABCD2345`", "key=ABCD2345"): a word of Zotero's key shape right after a
+/// word "key" (or a name ending in `_key`, `Key`; only a colon, `=`, spaces and markdown marks between). A key-shaped word
+/// without that label ("DEADLINE", "ABCD2345" in prose) is never taken for a key.
+pub fn labelled_keys(text: &str) -> Vec<&str> {
+    let mut keys = Vec::new();
+    let lower = text.to_ascii_lowercase();
+    for (at, _) in lower.match_indices("key") {
+        let rest = &text[at + 3..];
+        // "keyword", "keys" and "monkey" are not labels; "key", "item_key" and "itemKey" are.
+        let glued = text[..at].ends_with(|c: char| c.is_alphabetic()) && !text[at..].starts_with('K');
+        if glued || rest.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let start = rest.len() - rest.trim_start_matches([' ', ':', '=', '*', '`', '_', '"', '\'']).len();
+        let word = rest[start..].split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
+        if start > 0 && is_zotero_key(word) {
+            keys.push(word);
+        }
+    }
+    keys
 }
 
 /// The links, `{ libraryID, key }` pairs and numeric item ids in `value`, JSON in strings included.
@@ -260,7 +289,7 @@ fn walk(value: &Value, resolved: &ResolvedItems, refs: &mut Refs, depth: usize) 
         Value::Array(items) => items.iter().for_each(|item| walk(item, resolved, refs, depth + 1)),
         Value::String(text) => match embedded_json(text) {
             Some(parsed) => walk(&parsed, resolved, refs, depth + 1),
-            None => refs.text(text),
+            None => refs.tool_text(text),
         },
         _ => {}
     }
@@ -368,6 +397,18 @@ mod tests {
                 (LedgerKind::Attachment, "MNPQ2345", None, Some(1)),
             ]
         );
+    }
+
+    #[test]
+    fn labelled_keys_in_tool_text() {
+        let text = "1. **Nguyen (2019)** Heat and asthma\n   - Item key: `ABCD2345`\n   - key=WXYZ6789; itemKey: QRST6789, item_key \"MNPQ2345\"";
+        assert_eq!(labelled_keys(text), vec!["ABCD2345", "WXYZ6789", "QRST6789", "MNPQ2345"]);
+        for prose in ["monkey: ABCD2345", "the DEADLINE is ABCD2345", "keyword ABCD2345", "keys: ABCD2345", "Item key: ABCD23456", "key ABCD2O45", "keyABCD2345"] {
+            assert!(labelled_keys(prose).is_empty(), "{prose}");
+        }
+        let mut refs = Refs::default();
+        find_refs(&json!({ "content": [{ "type": "text", "text": "- Item key: `ABCD2345`" }] }), &ResolvedItems::new(), &mut refs);
+        assert_eq!(refs.entries.iter().map(|e| (e.kind, e.key.as_str())).collect::<Vec<_>>(), vec![(LedgerKind::Item, "ABCD2345")]);
     }
 
     #[test]
