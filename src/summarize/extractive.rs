@@ -240,6 +240,9 @@ enum Tier {
     /// The user's other questions, verbatim, within their share of the budget.
     UserWords,
     Hypothesis,
+    /// The last sentence of an assistant's answer that no kind files: where an answer states what it
+    /// concluded (a decision, a failed route, what comes next), in any language.
+    Concluded,
     /// A sentence the assistant labelled ("Still open: ...", "Checked: ...") that no kind files.
     Noted,
     Task,
@@ -283,8 +286,9 @@ const NEXT_STEPS: usize = 6;
 const CONTEXT: usize = 7;
 
 /// The marks that name a carried line's kind (the line stays in the section it was in).
-const MARKS: [(&str, Tier, Option<Singleton>); 16] = [
+const MARKS: [(&str, Tier, Option<Singleton>); 17] = [
     ("- (inferred, noted)", Tier::Noted, None),
+    ("- (inferred, concluded)", Tier::Concluded, None),
     ("- (user, stated)", Tier::UserStatement, None),
     ("- (user, style)", Tier::Current, Some(Singleton::Style)),
     ("- (user, deadline)", Tier::Current, Some(Singleton::Deadline)),
@@ -351,7 +355,7 @@ fn previous_lines(summary: &str) -> Vec<Line> {
         let slot = match line.tier {
             Tier::Finding => 0,
             Tier::Progress => 1,
-            Tier::Context => 2,
+            Tier::Context | Tier::Concluded => 2,
             _ => continue,
         };
         let count = &mut kept_per_section[line.section][slot];
@@ -379,7 +383,7 @@ impl Draft {
     /// replaces the earlier lines of its tier about the same thing (`subject::same_subject`), so a
     /// rule reversed twice shows only its newest form.
     fn add(&mut self, section: usize, tier: Tier, source: &str, text: &str) {
-        if matches!(tier, Tier::Constraint | Tier::Decision | Tier::Task | Tier::Hypothesis | Tier::Noted) {
+        if matches!(tier, Tier::Constraint | Tier::Decision | Tier::Task | Tier::Hypothesis | Tier::Noted | Tier::Concluded) {
             let tokens = content_tokens(text);
             self.lines.retain(|l| l.tier != tier || !same_subject(&content_tokens(line_body(&l.text)), &tokens));
         }
@@ -525,7 +529,7 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         // The rest is in the user's words, which the checkpoint carries by code beside the summary;
         // a statement here may still close or change an earlier line.
         for sentence in unfiled.iter().filter(|s| !is_question(s)) {
-            draft.close_with(sentence, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision]);
+            draft.close_with(sentence, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision, Tier::Concluded]);
         }
     }
 
@@ -536,12 +540,18 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         if text.trim().is_empty() {
             continue;
         }
-        for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s)) {
-            if !assistant_sentence(&mut draft, &sentence)
-                && !draft.close_with(&sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted])
-                && is_labelled(&sentence)
+        let said: Vec<String> = sentences(&text).into_iter().filter(|s| is_state_sentence(s)).collect();
+        for (at, sentence) in said.iter().enumerate() {
+            if assistant_sentence(&mut draft, sentence)
+                || draft.close_with(sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted, Tier::Concluded])
             {
-                draft.add(CONTEXT, Tier::Noted, "inferred, noted", &sentence);
+                continue;
+            }
+            if is_labelled(sentence) {
+                draft.add(CONTEXT, Tier::Noted, "inferred, noted", sentence);
+            } else if at + 1 == said.len() && !is_question(sentence) {
+                // Rule `answer-ends-with-its-conclusion`: by its place, not its words.
+                draft.add(PROGRESS, Tier::Concluded, "inferred, concluded", sentence);
             }
         }
     }
@@ -550,7 +560,7 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
     // Tool call counts are not research state: lines of them carried from earlier versions go.
     draft.lines.retain(|l| !l.text.starts_with("- (tool) Completed tool calls"));
     for message in &messages {
-        for block in &message.blocks {
+        for (at, block) in message.blocks.iter().enumerate() {
             let Some(tool) = block.header.strip_prefix("tool ") else { continue };
             let fields: Vec<&str> = tool.split(" | ").collect();
             let name = fields.first().copied().unwrap_or("tool");
@@ -567,7 +577,16 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                     let error = crate::text::clip(&content, ERROR_MAX_CHARS);
                     let opening = format!("- (tool, failed) Blocked: {name} failed:");
                     draft.lines.retain(|l| !l.text.starts_with(&opening));
-                    draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}"));
+                    // Rule `error-then-reaction`: the assistant's first sentence after the error is
+                    // what it made of the failure (what it tries instead), whatever its words.
+                    let reaction = message.blocks[at + 1..]
+                        .iter()
+                        .filter(|b| b.header == "text")
+                        .flat_map(|b| sentences(&b.lines.join("\n")))
+                        .find(|s| is_state_sentence(s))
+                        .map(|s| format!(" Then: {}", crate::text::clip(&s, ERROR_MAX_CHARS)))
+                        .unwrap_or_default();
+                    draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}{reaction}"));
                 }
                 "denied by the user" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Denied the tool call {name}. {content}")),
                 "approval refused" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Refused approval for {name}. {content}")),

@@ -450,14 +450,15 @@ fn the_assistants_decisions_failures_tasks_and_hypotheses_reach_the_checkpoint_m
     let summary = extractive_summary(&two_turns(
         "Go on.",
         "Decision: we will use a random-effects model. The Google Scholar scraping approach failed with HTTP 429. \
-         Still to do: extract the table on page 12. I suspect the effect is mediated by IGF-1. The pooled hazard ratio is 0.71.",
+         Still to do: extract the table on page 12. The pooled hazard ratio is 0.71. I suspect the effect is mediated by IGF-1.",
     ));
     assert!(section_of(&summary, "Decisions").contains("- (inferred, decision) Decision: we will use a random-effects model."), "{summary}");
     assert!(section_of(&summary, "Research Progress").contains("- (inferred, failed) The Google Scholar scraping approach failed with HTTP 429."), "{summary}");
     assert!(section_of(&summary, "Next Steps").contains("- (inferred, open task) Still to do: extract the table on page 12."), "{summary}");
     let hypothesis: Vec<&str> = summary.lines().filter(|l| l.contains("IGF-1")).collect();
     assert_eq!(hypothesis, ["- (inferred, hypothesis, unverified) I suspect the effect is mediated by IGF-1."], "{summary}");
-    // Issue 34: the rest of the answer is not state; the verbatim tail keeps the newest answer.
+    // Issue 34: the rest of the answer is not state; the verbatim tail keeps the newest answer (issue
+    // 40: its last sentence is, see `an_answers_last_sentence_is_its_conclusion_in_any_language`).
     assert!(!summary.contains("The pooled hazard ratio is 0.71."), "{summary}");
 }
 
@@ -543,4 +544,45 @@ fn table_rows_and_acknowledgements_are_not_state() {
     ]);
     let last = summaries.last().unwrap();
     assert_eq!(section_of(last, "Next Steps").trim(), "None.", "{last}");
+}
+
+// ---- Issue 40: assistant conclusions by structure, not by cue words ----
+
+#[test]
+fn an_answers_last_sentence_is_its_conclusion_in_any_language() {
+    for (answer, kept, dropped) in [
+        (
+            "I read the three trials you sent. Their scales differ a lot. The two Danish cohorts go into a pool of their own (CONC-EN).",
+            "(CONC-EN)",
+            "Their scales differ",
+        ),
+        ("Ich habe die drei Studien gelesen. Die Skalen unterscheiden sich stark. Die dänischen Kohorten rechnen wir gesondert (CONC-DE).", "(CONC-DE)", "Skalen"),
+        ("三つの試験を読みました。尺度がかなり違います。デンマークのコホートは別に統合します（CONC-JA）。", "CONC-JA", "尺度"),
+        ("Tôi đã đọc ba thử nghiệm. Thang đo khác nhau nhiều. Hai đoàn hệ Đan Mạch được gộp riêng (CONC-VI).", "(CONC-VI)", "Thang đo"),
+    ] {
+        let summary = extractive_summary(&two_turns("Go on.", answer));
+        let progress = section_of(&summary, "Research Progress");
+        assert!(progress.lines().any(|l| l.starts_with("- (inferred, concluded)") && l.contains(kept)), "{kept}: {summary}");
+        assert!(!summary.contains(dropped), "a middle sentence is not state: {summary}");
+    }
+    // A closing question is not a conclusion.
+    let summary = extractive_summary(&two_turns("Go on.", "I read the three trials you sent. Shall I pool the Danish cohorts separately?"));
+    assert!(!summary.contains("(inferred, concluded)"), "{summary}");
+}
+
+#[test]
+fn the_sentence_after_a_tool_error_is_the_failed_approach() {
+    let nodes = vec![
+        json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a review of fasting in dogs." }] }),
+        json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [
+            { "type": "tool-fetchFulltext", "toolCallId": "f1", "state": "output-error", "input": { "key": "ABCD2345" }, "errorText": "HTTP 403 from the publisher" },
+            { "type": "text", "text": "The publisher refuses automated downloads, so the library's interlending desk is the way (AFTER-ERR). Here is the abstract." }
+        ] }),
+        json!({ "id": "U2", "parentId": "A1", "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }),
+    ];
+    let request = summary_request(&session_of(nodes, "U2"), &plan(&["U1", "A1"], Some("U2"), None, "U2"), &model(32_000, None)).unwrap();
+    let summary = extractive_summary(&request);
+    let failed: Vec<&str> = summary.lines().filter(|l| l.starts_with("- (tool, failed)")).collect();
+    assert_eq!(failed.len(), 1, "{summary}");
+    assert!(failed[0].contains("HTTP 403") && failed[0].contains("(AFTER-ERR)"), "{summary}");
 }
