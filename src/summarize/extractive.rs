@@ -130,6 +130,7 @@ fn structural_header(line: &str) -> Option<&str> {
 
 /// Sentences of `text`. Not split at `;`: "Forget the scraping idea; never do that again" is one
 /// statement, and its head is what the tail refers to.
+#[inline(never)] // called from three places: one copy
 fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
@@ -218,9 +219,8 @@ fn is_deadline(sentence: &str) -> bool {
 /// Words of `text` shaped like Zotero keys: 8 characters of the key alphabet (no 0, 1 or O), with a
 /// digit or known to the ledger ("DEADLINE" is a word, "ABCD2345" a key).
 fn named_keys(text: &str, known: &std::collections::HashSet<&str>) -> Vec<String> {
-    const ALPHABET: &str = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
     text.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| w.len() == 8 && w.chars().all(|c| ALPHABET.contains(c)))
+        .filter(|w| crate::zotero::is_zotero_key(w))
         .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || known.contains(w))
         .map(str::to_string)
         .collect()
@@ -372,6 +372,7 @@ struct Draft {
 }
 
 impl Draft {
+    #[inline(never)]
     fn push(&mut self, section: usize, tier: Tier, singleton: Option<Singleton>, text: String) {
         if let Some(kind) = singleton {
             self.lines.retain(|l| l.singleton != Some(kind));
@@ -382,6 +383,7 @@ impl Draft {
     /// Adds a line; rule `newer-replaces-same-subject`: a constraint, decision, task or hypothesis
     /// replaces the earlier lines of its tier about the same thing (`subject::same_subject`), so a
     /// rule reversed twice shows only its newest form.
+    #[inline(never)]
     fn add(&mut self, section: usize, tier: Tier, source: &str, text: &str) {
         if matches!(tier, Tier::Constraint | Tier::Decision | Tier::Task | Tier::Hypothesis | Tier::Noted | Tier::Concluded) {
             let tokens = content_tokens(text);
@@ -394,6 +396,7 @@ impl Draft {
     /// `tiers` (a task done, a hypothesis tested, for the user also a rule changed) replaces it with
     /// itself, marked `(<source>, update)`: a closed task moves to Research Progress. `true` when it
     /// closed one.
+    #[inline(never)]
     fn close_with(&mut self, sentence: &str, source: &str, tiers: &[Tier]) -> bool {
         let tokens = content_tokens(sentence);
         let about: Vec<usize> = (0..self.lines.len())
@@ -577,15 +580,13 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                     let error = crate::text::clip(&content, ERROR_MAX_CHARS);
                     let opening = format!("- (tool, failed) Blocked: {name} failed:");
                     draft.lines.retain(|l| !l.text.starts_with(&opening));
-                    // Rule `error-then-reaction`: the assistant's first sentence after the error is
-                    // what it made of the failure (what it tries instead), whatever its words.
+                    // Rule `error-then-reaction`: the assistant's first line after the error is what
+                    // it made of the failure (what it tries instead), whatever its words.
                     let reaction = message.blocks[at + 1..]
                         .iter()
-                        .filter(|b| b.header == "text")
-                        .flat_map(|b| sentences(&b.lines.join("\n")))
-                        .find(|s| is_state_sentence(s))
-                        .map(|s| format!(" Then: {}", crate::text::clip(&s, ERROR_MAX_CHARS)))
-                        .unwrap_or_default();
+                        .find(|b| b.header == "text")
+                        .and_then(|b| b.lines.iter().find(|l| is_state_sentence(l)))
+                        .map_or(String::new(), |l| format!(" Then: {l}"));
                     draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}{reaction}"));
                 }
                 "denied by the user" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Denied the tool call {name}. {content}")),
