@@ -629,21 +629,6 @@ interpreted; (inferred) marks the assistant's text."
 
     let mut seen = std::collections::HashSet::new();
     draft.lines.retain(|l| seen.insert(crate::text::tuple_key(&[&l.section.to_string(), l.text.trim()])));
-    // Rule `conclusions-share-the-budget`: the answers' conclusions, newest first, take at most a
-    // quarter of the budget: what the summary leaves goes to the user's own words (issue 40).
-    let mut room = request.max_output_tokens / 4;
-    let mut keep: Vec<bool> = draft
-        .lines
-        .iter()
-        .rev()
-        .map(|l| {
-            let tokens = if l.tier == Tier::Concluded { crate::tokens::estimate_text(&l.text) } else { 0 };
-            let fits = tokens <= room;
-            room = if fits { room - tokens } else { 0 };
-            fits
-        })
-        .collect();
-    draft.lines.retain(|_| keep.pop().unwrap_or(true));
     fit_budget(&mut draft.lines, request.max_output_tokens);
     render_lines(&draft.lines)
 }
