@@ -130,7 +130,6 @@ fn structural_header(line: &str) -> Option<&str> {
 
 /// Sentences of `text`. Not split at `;`: "Forget the scraping idea; never do that again" is one
 /// statement, and its head is what the tail refers to.
-#[inline(never)] // called from three places: one copy
 fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
@@ -563,7 +562,7 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
     // Tool call counts are not research state: lines of them carried from earlier versions go.
     draft.lines.retain(|l| !l.text.starts_with("- (tool) Completed tool calls"));
     for message in &messages {
-        for (at, block) in message.blocks.iter().enumerate() {
+        for block in &message.blocks {
             let Some(tool) = block.header.strip_prefix("tool ") else { continue };
             let fields: Vec<&str> = tool.split(" | ").collect();
             let name = fields.first().copied().unwrap_or("tool");
@@ -580,14 +579,7 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                     let error = crate::text::clip(&content, ERROR_MAX_CHARS);
                     let opening = format!("- (tool, failed) Blocked: {name} failed:");
                     draft.lines.retain(|l| !l.text.starts_with(&opening));
-                    // Rule `error-then-reaction`: the assistant's first line after the error is what
-                    // it made of the failure (what it tries instead), whatever its words.
-                    let reaction = message.blocks[at + 1..]
-                        .iter()
-                        .find(|b| b.header == "text")
-                        .and_then(|b| b.lines.iter().find(|l| is_state_sentence(l)))
-                        .map_or(String::new(), |l| format!(" Then: {l}"));
-                    draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}{reaction}"));
+draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}"));
                 }
                 "denied by the user" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Denied the tool call {name}. {content}")),
                 "approval refused" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Refused approval for {name}. {content}")),

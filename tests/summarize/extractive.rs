@@ -569,20 +569,3 @@ fn an_answers_last_sentence_is_its_conclusion_in_any_language() {
     let summary = extractive_summary(&two_turns("Go on.", "I read the three trials you sent. Shall I pool the Danish cohorts separately?"));
     assert!(!summary.contains("(inferred, concluded)"), "{summary}");
 }
-
-#[test]
-fn the_sentence_after_a_tool_error_is_the_failed_approach() {
-    let nodes = vec![
-        json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a review of fasting in dogs." }] }),
-        json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [
-            { "type": "tool-fetchFulltext", "toolCallId": "f1", "state": "output-error", "input": { "key": "ABCD2345" }, "errorText": "HTTP 403 from the publisher" },
-            { "type": "text", "text": "The publisher refuses automated downloads, so the library's interlending desk is the way (AFTER-ERR). Here is the abstract." }
-        ] }),
-        json!({ "id": "U2", "parentId": "A1", "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }),
-    ];
-    let request = summary_request(&session_of(nodes, "U2"), &plan(&["U1", "A1"], Some("U2"), None, "U2"), &model(32_000, None)).unwrap();
-    let summary = extractive_summary(&request);
-    let failed: Vec<&str> = summary.lines().filter(|l| l.starts_with("- (tool, failed)")).collect();
-    assert_eq!(failed.len(), 1, "{summary}");
-    assert!(failed[0].contains("HTTP 403") && failed[0].contains("(AFTER-ERR)"), "{summary}");
-}
