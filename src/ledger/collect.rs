@@ -82,9 +82,10 @@ fn is_lookup_field(name: &str) -> bool {
     }
 }
 
-/// A string `zotero::find` parses as JSON (its `embedded_json` frame), or one with a `zotero://` link.
+/// A string `zotero::find` parses as JSON (its `embedded_json` frame), one with a `zotero://` link,
+/// or one that labels a key (`zotero::labelled_keys`).
 fn may_hold_json(text: &str) -> bool {
-    text.contains("zotero://") || frames_json(text)
+    text.contains("zotero://") || frames_json(text) || !zotero::labelled_keys(text).is_empty()
 }
 
 fn frames_json(text: &str) -> bool {

@@ -218,9 +218,8 @@ fn is_deadline(sentence: &str) -> bool {
 /// Words of `text` shaped like Zotero keys: 8 characters of the key alphabet (no 0, 1 or O), with a
 /// digit or known to the ledger ("DEADLINE" is a word, "ABCD2345" a key).
 fn named_keys(text: &str, known: &std::collections::HashSet<&str>) -> Vec<String> {
-    const ALPHABET: &str = "23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
     text.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| w.len() == 8 && w.chars().all(|c| ALPHABET.contains(c)))
+        .filter(|w| crate::zotero::is_zotero_key(w))
         .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || known.contains(w))
         .map(str::to_string)
         .collect()
@@ -240,6 +239,9 @@ enum Tier {
     /// The user's other questions, verbatim, within their share of the budget.
     UserWords,
     Hypothesis,
+    /// The last sentence of an assistant's answer that no kind files: where an answer states what it
+    /// concluded (a decision, a failed route, what comes next), in any language.
+    Concluded,
     /// A sentence the assistant labelled ("Still open: ...", "Checked: ...") that no kind files.
     Noted,
     Task,
@@ -283,8 +285,9 @@ const NEXT_STEPS: usize = 6;
 const CONTEXT: usize = 7;
 
 /// The marks that name a carried line's kind (the line stays in the section it was in).
-const MARKS: [(&str, Tier, Option<Singleton>); 16] = [
+const MARKS: [(&str, Tier, Option<Singleton>); 17] = [
     ("- (inferred, noted)", Tier::Noted, None),
+    ("- (inferred, concluded)", Tier::Concluded, None),
     ("- (user, stated)", Tier::UserStatement, None),
     ("- (user, style)", Tier::Current, Some(Singleton::Style)),
     ("- (user, deadline)", Tier::Current, Some(Singleton::Deadline)),
@@ -351,7 +354,7 @@ fn previous_lines(summary: &str) -> Vec<Line> {
         let slot = match line.tier {
             Tier::Finding => 0,
             Tier::Progress => 1,
-            Tier::Context => 2,
+            Tier::Context | Tier::Concluded => 2,
             _ => continue,
         };
         let count = &mut kept_per_section[line.section][slot];
@@ -368,6 +371,7 @@ struct Draft {
 }
 
 impl Draft {
+    #[inline(never)]
     fn push(&mut self, section: usize, tier: Tier, singleton: Option<Singleton>, text: String) {
         if let Some(kind) = singleton {
             self.lines.retain(|l| l.singleton != Some(kind));
@@ -378,8 +382,9 @@ impl Draft {
     /// Adds a line; rule `newer-replaces-same-subject`: a constraint, decision, task or hypothesis
     /// replaces the earlier lines of its tier about the same thing (`subject::same_subject`), so a
     /// rule reversed twice shows only its newest form.
+    #[inline(never)]
     fn add(&mut self, section: usize, tier: Tier, source: &str, text: &str) {
-        if matches!(tier, Tier::Constraint | Tier::Decision | Tier::Task | Tier::Hypothesis | Tier::Noted) {
+        if matches!(tier, Tier::Constraint | Tier::Decision | Tier::Task | Tier::Hypothesis | Tier::Noted | Tier::Concluded) {
             let tokens = content_tokens(text);
             self.lines.retain(|l| l.tier != tier || !same_subject(&content_tokens(line_body(&l.text)), &tokens));
         }
@@ -390,6 +395,7 @@ impl Draft {
     /// `tiers` (a task done, a hypothesis tested, for the user also a rule changed) replaces it with
     /// itself, marked `(<source>, update)`: a closed task moves to Research Progress. `true` when it
     /// closed one.
+    #[inline(never)]
     fn close_with(&mut self, sentence: &str, source: &str, tiers: &[Tier]) -> bool {
         let tokens = content_tokens(sentence);
         let about: Vec<usize> = (0..self.lines.len())
@@ -525,7 +531,7 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         // The rest is in the user's words, which the checkpoint carries by code beside the summary;
         // a statement here may still close or change an earlier line.
         for sentence in unfiled.iter().filter(|s| !is_question(s)) {
-            draft.close_with(sentence, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision]);
+            draft.close_with(sentence, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision, Tier::Concluded]);
         }
     }
 
@@ -536,12 +542,18 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         if text.trim().is_empty() {
             continue;
         }
-        for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s)) {
-            if !assistant_sentence(&mut draft, &sentence)
-                && !draft.close_with(&sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted])
-                && is_labelled(&sentence)
+        let said: Vec<String> = sentences(&text).into_iter().filter(|s| is_state_sentence(s)).collect();
+        for (at, sentence) in said.iter().enumerate() {
+            if assistant_sentence(&mut draft, sentence)
+                || draft.close_with(sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted, Tier::Concluded])
             {
-                draft.add(CONTEXT, Tier::Noted, "inferred, noted", &sentence);
+                continue;
+            }
+            if is_labelled(sentence) {
+                draft.add(CONTEXT, Tier::Noted, "inferred, noted", sentence);
+            } else if at + 1 == said.len() && !is_question(sentence) {
+                // Rule `answer-ends-with-its-conclusion`: by its place, not its words.
+                draft.add(PROGRESS, Tier::Concluded, "inferred, concluded", sentence);
             }
         }
     }
@@ -567,7 +579,7 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                     let error = crate::text::clip(&content, ERROR_MAX_CHARS);
                     let opening = format!("- (tool, failed) Blocked: {name} failed:");
                     draft.lines.retain(|l| !l.text.starts_with(&opening));
-                    draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}"));
+draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}"));
                 }
                 "denied by the user" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Denied the tool call {name}. {content}")),
                 "approval refused" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Refused approval for {name}. {content}")),

@@ -69,6 +69,7 @@ impl<const N: usize> From<[(u64, ResolvedItem); N]> for ResolvedItems {
 }
 
 /// Whether `text` is a Zotero key: exactly eight letters of [`KEY_ALPHABET`].
+#[inline(never)] // called from six places: one copy
 pub fn is_zotero_key(text: &str) -> bool {
     text.len() == 8 && text.bytes().all(|b| KEY_ALPHABET.as_bytes().contains(&b))
 }
@@ -229,6 +230,23 @@ impl Refs {
             self.entries.extend(find_links(text).iter().flat_map(ZoteroLink::entries));
         }
     }
+
+}
+
+/// Rule `labelled-key-is-a-key`: the keys a tool's text labels as keys, as MCP servers print items
+/// in markdown ("Item key: `ABCD2345`", "key=ABCD2345", "itemKey ABCD2345"): a word of Zotero's key
+/// shape whose previous word is "key" (any case) or ends in "Key". A key-shaped word without that
+/// label ("DEADLINE", "ABCD2345" in prose, "keys: ABCD2345") is never taken for a key.
+pub fn labelled_keys(text: &str) -> Vec<&str> {
+    let mut keys = Vec::new();
+    let mut previous = "";
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        if is_zotero_key(word) && (previous.eq_ignore_ascii_case("key") || previous.ends_with("Key")) {
+            keys.push(word);
+        }
+        previous = word;
+    }
+    keys
 }
 
 /// The links, `{ libraryID, key }` pairs and numeric item ids in `value`, JSON in strings included.
@@ -260,7 +278,11 @@ fn walk(value: &Value, resolved: &ResolvedItems, refs: &mut Refs, depth: usize) 
         Value::Array(items) => items.iter().for_each(|item| walk(item, resolved, refs, depth + 1)),
         Value::String(text) => match embedded_json(text) {
             Some(parsed) => walk(&parsed, resolved, refs, depth + 1),
-            None => refs.text(text),
+            None => {
+                // A tool's text: its links and the keys it labels as keys.
+                refs.text(text);
+                refs.entries.extend(labelled_keys(text).into_iter().map(|key| entry(LedgerKind::Item, key, None, None, None)));
+            }
         },
         _ => {}
     }
@@ -368,6 +390,18 @@ mod tests {
                 (LedgerKind::Attachment, "MNPQ2345", None, Some(1)),
             ]
         );
+    }
+
+    #[test]
+    fn labelled_keys_in_tool_text() {
+        let text = "1. **Nguyen (2019)** Heat and asthma\n   - Item key: `ABCD2345`\n   - key=WXYZ6789; itemKey: QRST6789, item_key \"MNPQ2345\"";
+        assert_eq!(labelled_keys(text), vec!["ABCD2345", "WXYZ6789", "QRST6789", "MNPQ2345"]);
+        for prose in ["monkey: ABCD2345", "MONKEY ABCD2345", "the DEADLINE is ABCD2345", "keyword ABCD2345", "keys: ABCD2345", "Item key: ABCD23456", "key ABCD2O45", "keyABCD2345"] {
+            assert!(labelled_keys(prose).is_empty(), "{prose}");
+        }
+        let mut refs = Refs::default();
+        find_refs(&json!({ "content": [{ "type": "text", "text": "- Item key: `ABCD2345`" }] }), &ResolvedItems::new(), &mut refs);
+        assert_eq!(refs.entries.iter().map(|e| (e.kind, e.key.as_str())).collect::<Vec<_>>(), vec![(LedgerKind::Item, "ABCD2345")]);
     }
 
     #[test]

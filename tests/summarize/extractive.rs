@@ -450,14 +450,15 @@ fn the_assistants_decisions_failures_tasks_and_hypotheses_reach_the_checkpoint_m
     let summary = extractive_summary(&two_turns(
         "Go on.",
         "Decision: we will use a random-effects model. The Google Scholar scraping approach failed with HTTP 429. \
-         Still to do: extract the table on page 12. I suspect the effect is mediated by IGF-1. The pooled hazard ratio is 0.71.",
+         Still to do: extract the table on page 12. The pooled hazard ratio is 0.71. I suspect the effect is mediated by IGF-1.",
     ));
     assert!(section_of(&summary, "Decisions").contains("- (inferred, decision) Decision: we will use a random-effects model."), "{summary}");
     assert!(section_of(&summary, "Research Progress").contains("- (inferred, failed) The Google Scholar scraping approach failed with HTTP 429."), "{summary}");
     assert!(section_of(&summary, "Next Steps").contains("- (inferred, open task) Still to do: extract the table on page 12."), "{summary}");
     let hypothesis: Vec<&str> = summary.lines().filter(|l| l.contains("IGF-1")).collect();
     assert_eq!(hypothesis, ["- (inferred, hypothesis, unverified) I suspect the effect is mediated by IGF-1."], "{summary}");
-    // Issue 34: the rest of the answer is not state; the verbatim tail keeps the newest answer.
+    // Issue 34: the rest of the answer is not state; the verbatim tail keeps the newest answer (issue
+    // 40: its last sentence is, see `an_answers_last_sentence_is_its_conclusion_in_any_language`).
     assert!(!summary.contains("The pooled hazard ratio is 0.71."), "{summary}");
 }
 
@@ -543,4 +544,28 @@ fn table_rows_and_acknowledgements_are_not_state() {
     ]);
     let last = summaries.last().unwrap();
     assert_eq!(section_of(last, "Next Steps").trim(), "None.", "{last}");
+}
+
+// ---- Issue 40: assistant conclusions by structure, not by cue words ----
+
+#[test]
+fn an_answers_last_sentence_is_its_conclusion_in_any_language() {
+    for (answer, kept, dropped) in [
+        (
+            "I read the three trials you sent. Their scales differ a lot. The two Danish cohorts go into a pool of their own (CONC-EN).",
+            "(CONC-EN)",
+            "Their scales differ",
+        ),
+        ("Ich habe die drei Studien gelesen. Die Skalen unterscheiden sich stark. Die dänischen Kohorten rechnen wir gesondert (CONC-DE).", "(CONC-DE)", "Skalen"),
+        ("三つの試験を読みました。尺度がかなり違います。デンマークのコホートは別に統合します（CONC-JA）。", "CONC-JA", "尺度"),
+        ("Tôi đã đọc ba thử nghiệm. Thang đo khác nhau nhiều. Hai đoàn hệ Đan Mạch được gộp riêng (CONC-VI).", "(CONC-VI)", "Thang đo"),
+    ] {
+        let summary = extractive_summary(&two_turns("Go on.", answer));
+        let progress = section_of(&summary, "Research Progress");
+        assert!(progress.lines().any(|l| l.starts_with("- (inferred, concluded)") && l.contains(kept)), "{kept}: {summary}");
+        assert!(!summary.contains(dropped), "a middle sentence is not state: {summary}");
+    }
+    // A closing question is not a conclusion.
+    let summary = extractive_summary(&two_turns("Go on.", "I read the three trials you sent. Shall I pool the Danish cohorts separately?"));
+    assert!(!summary.contains("(inferred, concluded)"), "{summary}");
 }

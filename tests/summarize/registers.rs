@@ -225,7 +225,9 @@ fn grow(seed: u64, language: &str, window: u64, compactions: usize, summarizer: 
         let mut used = estimate_text(CITED_PAGES_HEADING) + 30;
         let mut shown = 0;
         for citation in folded.iter().rev() {
-            let line = registers.lines().find(|l| l.contains(&citation.marker));
+            // Issue 40: an answer's last sentence is in the summary too (rule
+            // `answer-ends-with-its-conclusion`), with its key and page on one line: that shows it.
+            let line = registers.lines().chain(message.lines()).find(|l| l.contains(&citation.marker));
             let carried = checkpoint.cited_pages.iter().find(|c| c.text.contains(&citation.marker)).expect("every cited page is carried");
             used += estimate_text(&format!("- {} {}: {}\n", carried.key, carried.locator, carried.text));
             if used > pages_budget {
