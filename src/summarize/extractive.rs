@@ -579,7 +579,7 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                     let error = crate::text::clip(&content, ERROR_MAX_CHARS);
                     let opening = format!("- (tool, failed) Blocked: {name} failed:");
                     draft.lines.retain(|l| !l.text.starts_with(&opening));
-draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}"));
+                    draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}"));
                 }
                 "denied by the user" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Denied the tool call {name}. {content}")),
                 "approval refused" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Refused approval for {name}. {content}")),
