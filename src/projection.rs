@@ -70,6 +70,9 @@ pub const LEDGER_HEADING: &str = "\n\nZotero resources referenced so far (exact 
 /// Tokens of the summary's unused budget kept back for the joins where the registers meet it.
 const UNUSED_SUMMARY_SLACK: u64 = 8;
 
+/// Tokens kept back for the join where the recall note meets the registers.
+const RECALL_JOIN_SLACK: u64 = 2;
+
 /// The text of the projected summary message: preamble, summary, then the ledger's projected part
 /// (rule `ledger-projection-budget` in `ledger.rs`: the whole ledger when it fits the checkpoint's
 /// budget, else the entries the summary names first within it, and a line saying how many are left out).
@@ -89,20 +92,49 @@ pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
     let unused = checkpoint
         .summary_budget
         .map_or(0, |budget| budget.saturating_sub(crate::tokens::estimate_text(&checkpoint.summary) + UNUSED_SUMMARY_SLACK));
-    let total = words_budget + pages_budget + unused;
-    let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, pages_budget + unused / 2);
-    let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)));
-    if unused > 0 {
-        pages = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)));
-    }
+    let (words, pages, recall) = registers_and_recall(checkpoint, words_budget, pages_budget, unused);
     let mut text = summary_text_with_ledger(&checkpoint.summary, "");
     text.push_str(&words);
     text.push_str(&pages);
+    text.push_str(&recall);
     if !projected.text.is_empty() {
         text.push_str(LEDGER_HEADING);
         text.push_str(&projected.text);
     }
     text
+}
+
+/// The user's words, the cited pages and the recall note within the registers' room (rule
+/// `registers-take-unused-summary`). Rule `recall-note`: the note takes at most a fifth of that room,
+/// the registers the rest; priced together, since the estimate of joined texts is not the sum of
+/// theirs (English letters beside accented text count as foreign), and made smaller until the three
+/// fit the room (so `tokensAfter` still counts them), or left out.
+fn registers_and_recall(checkpoint: &Checkpoint, words_budget: u64, pages_budget: u64, unused: u64) -> (String, String, String) {
+    let room = words_budget + pages_budget + unused;
+    let mut recall_budget = room / 5;
+    loop {
+        let recall = registers::project_recall_handles(&checkpoint.recall_handles, recall_budget);
+        let taken = if recall.is_empty() { 0 } else { crate::tokens::estimate_text(&recall) + RECALL_JOIN_SLACK };
+        let total = room.saturating_sub(taken);
+        let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, (pages_budget + unused / 2).min(total));
+        let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)));
+        if unused > 0 || taken > 0 {
+            // Only ever more pages than the first pass: the words took their room after it.
+            let more = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)));
+            if more.len() >= pages.len() {
+                pages = more;
+            }
+        }
+        if recall.is_empty() {
+            return (words, pages, recall);
+        }
+        let est = crate::tokens::estimate_text;
+        let all = est(&format!("{words}{pages}{recall}")).max(est(&words) + est(&format!("{pages}{recall}")));
+        if all + RECALL_JOIN_SLACK <= room {
+            return (words, pages, recall);
+        }
+        recall_budget = crate::tokens::estimate_text(&recall).saturating_sub(all + RECALL_JOIN_SLACK - room + 4);
+    }
 }
 
 /// Preamble, summary and the given rendered ledger lines (none: no ledger heading).
