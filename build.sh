@@ -797,7 +797,7 @@ EOF
 # tarball); ./build.sh test runs them all.
 CHECK_NODE_TESTS=(
   ai-sdk.test.mjs answered-turn.test.mjs background-guard.test.mjs chat-turn.test.mjs controller.test.mjs
-  controller-cancel.test.mjs cut-loop.test.mjs display-only.test.mjs recall.test.mjs tool-loop.test.mjs
+  controller-cancel.test.mjs cut-loop.test.mjs display-only.test.mjs recall.test.mjs recall-compacted.test.mjs tool-loop.test.mjs chat-turn-guard.test.mjs
   pack-consumer-build-hook.test.mjs pack-consumer-loader.test.mjs pack-consumer-slim.test.mjs
   plugin-turns.test.mjs prompt-cache.test.mjs readme.test.mjs readme-usechat.test.mjs refused-at-entry.test.mjs
   plugin-ledger.test.mjs runner.test.mjs sample-session.test.mjs store-app-db.test.mjs store-index.test.mjs store-processes.test.mjs
