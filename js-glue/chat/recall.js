@@ -272,14 +272,24 @@ export function recallTool({ tool, jsonSchema }, recall) {
         maxTokens: { type: 'number', description: 'answer size limit (default 2000)' },
       },
     }),
-    execute: async (/** @type {any} */ input, /** @type {any} */ options) => {
-      try {
-        if (typeof input?.query === 'string') return await recall.search({ query: input.query, maxTokens: input.maxTokens, offset: input.offset });
-        if (typeof input?.key === 'string') return await recall.lookup({ key: input.key, page: input.page, maxTokens: input.maxTokens, offset: input.offset });
-        return await recall.read({ handle: input?.handle, offset: input?.offset, maxTokens: input?.maxTokens }, options?.messages);
-      } catch (error) {
-        return { error: /** @type {any} */ (error)?.code ?? 'recall-failed', message: /** @type {any} */ (error)?.message };
-      }
-    },
+    execute: (/** @type {any} */ input, /** @type {any} */ options) => recallAnswer(recall, input, options?.messages),
   });
+}
+
+/**
+ * The recall tool's answer to one call, for an app with its own tool loop (the AI SDK tool runs the
+ * same): `{ query }` searches, `{ key, page? }` looks up, `{ handle }` reads; `offset` and
+ * `maxTokens` as each takes them. Never rejects: an error is `{ error: code, message }` for the model.
+ * @param {ReturnType<typeof createRecall>} recall @param {any} input the model's arguments
+ * @param {unknown} [stepMessages] the step's ModelMessages (the AI SDK passes them)
+ * @returns {Promise<RecallPage | RecallSearch | RecallLookup | { error: string, message: string }>}
+ */
+export async function recallAnswer(recall, input, stepMessages) {
+  try {
+    if (typeof input?.query === 'string') return await recall.search({ query: input.query, maxTokens: input.maxTokens, offset: input.offset });
+    if (typeof input?.key === 'string') return await recall.lookup({ key: input.key, page: input.page, maxTokens: input.maxTokens, offset: input.offset });
+    return await recall.read({ handle: input?.handle, offset: input?.offset, maxTokens: input?.maxTokens }, stepMessages);
+  } catch (error) {
+    return { error: /** @type {any} */ (error)?.code ?? 'recall-failed', message: String(/** @type {any} */ (error)?.message) };
+  }
 }
