@@ -697,6 +697,7 @@ run_bench() {
   log "load before the speed runs:$(uptime | sed 's/.*load average/ load average/')"
   timed "bench 2/9: speed in Node" bash -c 'set -o pipefail; node bench/speed/node.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
   timed "bench 3/9: a send through the controller and the store-held index" bash -c 'set -o pipefail; node bench/speed/controller.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 3/9: what recall costs (tokens against the folded page, time against a projection)" bash -c 'set -o pipefail; node bench/speed/recall.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
   timed "bench 4/9: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
   timed "bench 5/9: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
   timed "bench 6/9: prompt cache policies" bash -c 'set -o pipefail; node bench/cache/sessions.mjs | tee -a "$1"' _ "$report"
