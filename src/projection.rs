@@ -107,34 +107,33 @@ pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
 /// The user's words, the cited pages and the recall note within the registers' room (rule
 /// `registers-take-unused-summary`). Rule `recall-note`: the note takes at most a fifth of that room,
 /// the registers the rest; priced together, since the estimate of joined texts is not the sum of
-/// theirs (English letters beside accented text count as foreign), and made smaller until the three
-/// fit the room (so `tokensAfter` still counts them), or left out.
+/// theirs (English letters beside accented text count as foreign): the note is made shorter by what the three
+/// pass the room by (so `tokensAfter` still counts them), else left out.
 fn registers_and_recall(checkpoint: &Checkpoint, words_budget: u64, pages_budget: u64, unused: u64) -> (String, String, String) {
     let room = words_budget + pages_budget + unused;
-    let mut recall_budget = room / 5;
-    loop {
-        let recall = registers::project_recall_handles(&checkpoint.recall_handles, recall_budget);
-        let taken = if recall.is_empty() { 0 } else { crate::tokens::estimate_text(&recall) + RECALL_JOIN_SLACK };
-        let total = room.saturating_sub(taken);
-        let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, (pages_budget + unused / 2).min(total));
-        let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)));
-        if unused > 0 || taken > 0 {
-            // Only ever more pages than the first pass: the words took their room after it.
-            let more = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)));
-            if more.len() >= pages.len() {
-                pages = more;
-            }
+    let mut recall = registers::project_recall_handles(&checkpoint.recall_handles, room / 5);
+    let taken = if recall.is_empty() { 0 } else { crate::tokens::estimate_text(&recall) + RECALL_JOIN_SLACK };
+    let total = room.saturating_sub(taken);
+    let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, (pages_budget + unused / 2).min(total));
+    let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)));
+    if unused > 0 || taken > 0 {
+        // Only ever more pages than the first pass: the words took their room after it.
+        let more = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)));
+        if more.len() >= pages.len() {
+            pages = more;
         }
-        if recall.is_empty() {
-            return (words, pages, recall);
-        }
-        let est = crate::tokens::estimate_text;
-        let all = est(&format!("{words}{pages}{recall}")).max(est(&words) + est(&format!("{pages}{recall}")));
-        if all + RECALL_JOIN_SLACK <= room {
-            return (words, pages, recall);
-        }
-        recall_budget = crate::tokens::estimate_text(&recall).saturating_sub(all + RECALL_JOIN_SLACK - room + 4);
     }
+    // Priced together: made shorter by what the three pass the room by, else left out.
+    let est = crate::tokens::estimate_text;
+    let over = |recall: &str| (est(&(words.clone() + &pages + recall)).max(est(&words) + est(&(pages.clone() + recall))) + RECALL_JOIN_SLACK).saturating_sub(room);
+    let excess = over(&recall);
+    if excess > 0 {
+        recall = registers::project_recall_handles(&checkpoint.recall_handles, est(&recall).saturating_sub(excess + 4));
+        if over(&recall) > 0 {
+            recall.clear();
+        }
+    }
+    (words, pages, recall)
 }
 
 /// Preamble, summary and the given rendered ledger lines (none: no ledger heading).

@@ -101,12 +101,12 @@ const MAX_RECALL_HANDLES: usize = 2_000;
 /// its call id), oldest first, each once, the newest kept when over `MAX_RECALL_HANDLES`.
 pub fn merge_recall_handles(previous: &[String], nodes: &[&Node]) -> Vec<String> {
     let mut merged = previous.to_vec();
-    let mut seen: HashSet<String> = merged.iter().cloned().collect();
     for message in nodes.iter().filter_map(|node| node.message()) {
         for part in &message.parts {
             if let Part::Tool(tool) = part {
                 let handle = format!("{} {}", tool.tool_name, tool.tool_call_id);
-                if (tool.output.is_some() || tool.error_text.is_some()) && seen.insert(handle.clone()) {
+                // A linear check, no set of its own (wasm size): a message is folded once.
+                if (tool.output.is_some() || tool.error_text.is_some()) && !merged.contains(&handle) {
                     merged.push(handle);
                 }
             }
