@@ -265,7 +265,7 @@ build_pkg() {
 # or one with BIBGENIE_WASM_OPT=0, is not optimized and only prints its size). Raise the budget only
 # with the reason in docs/performance.md ("Where the wasm's bytes go"), which also says what the
 # bytes are (issue 42: the aim is 150 KB, 153,600 bytes).
-WASM_GZIP_BUDGET=228352
+WASM_GZIP_BUDGET=230400
 report_wasm_size() {
   local wasm=$1 profile=$2 raw gz budget=${BIBGENIE_WASM_GZIP_BUDGET:-$WASM_GZIP_BUDGET}
   raw=$(stat -c %s "$wasm")
@@ -693,19 +693,20 @@ run_bench() {
   build_and_pack
   mkdir -p "$WORK"
   : >"$report"
-  timed "bench 1/12: estimator fidelity" bash -c 'set -o pipefail; node bench/estimator/fidelity.mjs | tee -a "$1"' _ "$report"
+  timed "bench 1/13: estimator fidelity" bash -c 'set -o pipefail; node bench/estimator/fidelity.mjs | tee -a "$1"' _ "$report"
   log "load before the speed runs:$(uptime | sed 's/.*load average/ load average/')"
-  timed "bench 2/12: speed in Node" bash -c 'set -o pipefail; node bench/speed/node.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 3/12: a send through the controller and the store-held index" bash -c 'set -o pipefail; node bench/speed/controller.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 4/12: what a user waits for (the longest main-thread block, the cold call)" bash -c 'set -o pipefail; node bench/speed/main-thread.mjs | tee -a "$1"' _ "$report"
-  timed "bench 5/12: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 6/12: the longest main-thread block in a page (headless Firefox ESR)" bash -c 'set -o pipefail; node bench/speed/firefox.mjs --page=main-thread | tee -a "$1"' _ "$report"
-  timed "bench 7/12: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
-  timed "bench 8/12: prompt cache policies" bash -c 'set -o pipefail; node bench/cache/sessions.mjs | tee -a "$1"' _ "$report"
-  timed "bench 9/12: cache mark placement against one rolling mark, and plan.cost against the simulated bill" bash -c 'set -o pipefail; node bench/cache/placement.mjs | tee -a "$1"' _ "$report"
-  timed "bench 10/12: what survives compaction (retention)" bash -c 'set -o pipefail; node bench/retention/retention.mjs | tee -a "$1"' _ "$report"
-  timed "bench 11/12: retention by construction (registers, multilingual)" bash -c 'set -o pipefail; node bench/retention/registers.mjs | tee -a "$1"' _ "$report"
-  timed "bench 12/12: untuned sessions (issue 40), development and held-out corpora" bash -c 'set -o pipefail; node bench/retention/untuned.mjs | tee -a "$1" && node bench/retention/untuned.mjs --heldout | tee -a "$1"' _ "$report"
+  timed "bench 2/13: speed in Node" bash -c 'set -o pipefail; node bench/speed/node.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 3/13: a send through the controller and the store-held index" bash -c 'set -o pipefail; node bench/speed/controller.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 4/13: what recall costs (tokens against the folded page, time against a projection)" bash -c 'set -o pipefail; node bench/speed/recall.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 5/13: what a user waits for (the longest main-thread block, the cold call)" bash -c 'set -o pipefail; node bench/speed/main-thread.mjs | tee -a "$1"' _ "$report"
+  timed "bench 6/13: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 7/13: the longest main-thread block in a page (headless Firefox ESR)" bash -c 'set -o pipefail; node bench/speed/firefox.mjs --page=main-thread | tee -a "$1"' _ "$report"
+  timed "bench 8/13: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
+  timed "bench 9/13: prompt cache policies" bash -c 'set -o pipefail; node bench/cache/sessions.mjs | tee -a "$1"' _ "$report"
+  timed "bench 10/13: cache mark placement against one rolling mark, and plan.cost against the simulated bill" bash -c 'set -o pipefail; node bench/cache/placement.mjs | tee -a "$1"' _ "$report"
+  timed "bench 11/13: what survives compaction (retention)" bash -c 'set -o pipefail; node bench/retention/retention.mjs | tee -a "$1"' _ "$report"
+  timed "bench 12/13: retention by construction (registers, multilingual)" bash -c 'set -o pipefail; node bench/retention/registers.mjs | tee -a "$1"' _ "$report"
+  timed "bench 13/13: untuned sessions (issue 40), development and held-out corpora" bash -c 'set -o pipefail; node bench/retention/untuned.mjs | tee -a "$1" && node bench/retention/untuned.mjs --heldout | tee -a "$1"' _ "$report"
   log "tables collected in ${report#"$ROOT"/}"
 }
 
@@ -799,7 +800,7 @@ EOF
 # tarball); ./build.sh test runs them all.
 CHECK_NODE_TESTS=(
   ai-sdk.test.mjs answered-turn.test.mjs background-guard.test.mjs chat-turn.test.mjs controller.test.mjs
-  controller-cancel.test.mjs cut-loop.test.mjs display-only.test.mjs recall.test.mjs tool-loop.test.mjs
+  controller-cancel.test.mjs cut-loop.test.mjs display-only.test.mjs recall.test.mjs recall-compacted.test.mjs tool-loop.test.mjs chat-turn-guard.test.mjs
   pack-consumer-build-hook.test.mjs pack-consumer-loader.test.mjs pack-consumer-slim.test.mjs
   plugin-turns.test.mjs prompt-cache.test.mjs readme.test.mjs readme-usechat.test.mjs refused-at-entry.test.mjs
   plugin-ledger.test.mjs runner.test.mjs sample-session.test.mjs store-app-db.test.mjs store-index.test.mjs store-processes.test.mjs

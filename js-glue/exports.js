@@ -16,7 +16,7 @@ export {
 export { CompactionChatTransport } from './chat/transport.js';
 export { createChat } from './chat/create-chat.js';
 export { ChatTurn } from './chat/chat-turn.js';
-export { createRecall, recallTool } from './chat/recall.js';
+export { createRecall, recallAnswer, recallTool } from './chat/recall.js';
 export { createAiSdkSummarizer, usageMetadata, withUsageMetadata } from './chat/ai-sdk.js';
 export { applyCacheBreakpoints, cacheStepMarks, promptCacheCallOptions, sessionCacheKey } from './chat/prompt-cache.js';
 export { loadCompaction, unloadCompaction } from './zotero/loader.js';

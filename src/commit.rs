@@ -133,11 +133,14 @@ pub struct Carried {
     #[serde(default)]
     #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional, as = "Option<_>"))]
     pub cited_pages: Vec<CitedPage>,
+    #[serde(default)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional, as = "Option<_>"))]
+    pub recall_handles: Vec<String>,
 }
 
 impl Carried {
     pub fn of(request: &SummaryRequest) -> Carried {
-        Carried { user_words: request.user_words.clone(), cited_pages: request.cited_pages.clone() }
+        Carried { user_words: request.user_words.clone(), cited_pages: request.cited_pages.clone(), recall_handles: request.recall_handles.clone() }
     }
 }
 
@@ -216,6 +219,7 @@ fn checkpoint_node_made(plan: &Plan, summary: &str, ledger: &ResourceLedger, car
         cited_pages_budget: plan.cited_pages_budget,
         summary_budget: summary_budget.filter(|_| plan.user_words_budget.is_some() || plan.cited_pages_budget.is_some()),
         provider_part: None,
+        recall_handles: carried.recall_handles.clone(),
     };
     // Through its text, not `serde_json::to_value` (a second serializer of every type in it, for
     // the same `Value`: object keys sorted either way, integers read back exactly).

@@ -86,6 +86,9 @@ pub const LEDGER_HEADING: &str = "\n\nZotero resources referenced so far (exact 
 /// Tokens of the summary's unused budget kept back for the joins where the registers meet it.
 const UNUSED_SUMMARY_SLACK: u64 = 8;
 
+/// Tokens kept back for the join where the recall note meets the registers.
+const RECALL_JOIN_SLACK: u64 = 2;
+
 /// The text of the projected summary message: preamble, summary, then the ledger's projected part
 /// (rule `ledger-projection-budget` in `ledger.rs`: the whole ledger when it fits the checkpoint's
 /// budget, else the entries the summary names first within it, and a line saying how many are left out).
@@ -114,20 +117,48 @@ fn summary_message_text_with(checkpoint: &Checkpoint, with_summary: bool) -> Str
     let unused = checkpoint
         .summary_budget
         .map_or(0, |budget| budget.saturating_sub(crate::tokens::estimate_text(&checkpoint.summary) + UNUSED_SUMMARY_SLACK));
-    let total = words_budget + pages_budget + unused;
-    let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, pages_budget + unused / 2);
-    let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)));
-    if unused > 0 {
-        pages = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)));
-    }
+    let (words, pages, recall) = registers_and_recall(checkpoint, words_budget, pages_budget, unused);
     let mut text = if with_summary { summary_text_with_ledger(&checkpoint.summary, "") } else { BESIDE_PROVIDER_BLOCK.to_string() };
     text.push_str(&words);
     text.push_str(&pages);
+    text.push_str(&recall);
     if !projected.text.is_empty() {
         text.push_str(LEDGER_HEADING);
         text.push_str(&projected.text);
     }
     text
+}
+
+/// The user's words, the cited pages and the recall note within the registers' room (rule
+/// `registers-take-unused-summary`). Rule `recall-note`: the note takes at most a fifth of that room,
+/// the registers the rest; priced together, since the estimate of joined texts is not the sum of
+/// theirs (English letters beside accented text count as foreign): the note is made shorter by what the three
+/// pass the room by (so `tokensAfter` still counts them), else left out.
+fn registers_and_recall(checkpoint: &Checkpoint, words_budget: u64, pages_budget: u64, unused: u64) -> (String, String, String) {
+    let room = words_budget + pages_budget + unused;
+    let mut recall = registers::project_recall_handles(&checkpoint.recall_handles, room / 5);
+    let taken = if recall.is_empty() { 0 } else { crate::tokens::estimate_text(&recall) + RECALL_JOIN_SLACK };
+    let total = room.saturating_sub(taken);
+    let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, (pages_budget + unused / 2).min(total));
+    let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)));
+    if unused > 0 || taken > 0 {
+        // Only ever more pages than the first pass: the words took their room after it.
+        let more = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)));
+        if more.len() >= pages.len() {
+            pages = more;
+        }
+    }
+    // Priced together: made shorter by what the three pass the room by, else left out.
+    let est = crate::tokens::estimate_text;
+    let over = |recall: &str| (est(&(words.clone() + &pages + recall)).max(est(&words) + est(&(pages.clone() + recall))) + RECALL_JOIN_SLACK).saturating_sub(room);
+    let excess = over(&recall);
+    if excess > 0 {
+        recall = registers::project_recall_handles(&checkpoint.recall_handles, est(&recall).saturating_sub(excess + 4));
+        if over(&recall) > 0 {
+            recall.clear();
+        }
+    }
+    (words, pages, recall)
 }
 
 /// Preamble, summary and the given rendered ledger lines (none: no ledger heading).

@@ -5,7 +5,7 @@
 //
 // Code to copy: it imports only `bibgenie-compaction`. README "Without the AI SDK" quotes its
 // regions; tests/node/without-ai-sdk.test.mjs runs it for 30 turns against a fake endpoint.
-import { ChatTurn, CompactionController, ZoteroDBStore, history } from 'bibgenie-compaction';
+import { ChatTurn, CompactionController, ZoteroDBStore, createRecall, history, recallAnswer } from 'bibgenie-compaction';
 
 // #region messages
 /**
@@ -94,6 +94,8 @@ export class ResearchChat {
       summarize: (request, signal) => this.summarize(request, signal),
       resolveItem: this.resolveItem, // the ledger then knows items the tools name by numeric id
     });
+    // The model reads back what compaction folded: a tool of the app's like the others.
+    this.recall = createRecall(this.controller);
     return sessionId;
   }
   // #endregion open
@@ -129,19 +131,23 @@ export class ResearchChat {
   // #region turn
   /** One turn: the question in, the answer out (the app's own format both ways). */
   async ask(question) {
-    const tools = Object.keys(this.tools).map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
+    const run = { ...this.tools, recall: (input) => recallAnswer(this.recall, input) };
+    const tools = Object.keys(run).map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
     const turn = await ChatTurn.begin(this.controller, question, { tools: Object.fromEntries(tools.map((t) => [t.function.name, t.function])) });
     try {
       const sent = turn.messages.flatMap(toChatMessages);
       const answer = [];
       let usage;
       for (let step = 0; step < 4; step++) {
-        const reply = await this.complete([...sent, ...answer], { tools });
+        // Each request guarded: when it would not fit, the oldest tool outputs go as recall handles.
+        const guarded = await turn.guard(toUIMessage('step', answer).parts);
+        const steps = guarded.folded.length ? toChatMessages({ role: 'assistant', parts: guarded.parts }) : answer;
+        const reply = await this.complete([...sent, ...steps], { tools });
         answer.push(reply.message);
         usage = reply.usage;
         if (!reply.message.tool_calls?.length) break;
         for (const call of reply.message.tool_calls) {
-          const tool = this.tools[call.function.name];
+          const tool = run[call.function.name];
           const output = await tool(JSON.parse(call.function.arguments));
           answer.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) });
         }
@@ -153,7 +159,9 @@ export class ResearchChat {
       });
       return answer[answer.length - 1].content;
     } catch (error) {
-      await turn.fail(error); // the question stays stored; asking it again answers it in place
+      // A request that cannot fit even so was not sent: what there is is stored, as Stop stores it.
+      if (error?.code === 'step-too-large') await turn.stop(toUIMessage('partial', answer));
+      else await turn.fail(error); // the question stays stored; asking it again answers it in place
       throw error;
     }
   }

@@ -18,6 +18,7 @@ fn request(history: String, previous_summary: Option<String>) -> SummaryRequest 
         previous_summary,
         user_words: Vec::new(),
         cited_pages: Vec::new(),
+        recall_handles: Vec::new(),
         item_ids: Vec::new(),
     }
 }

@@ -12,6 +12,8 @@ import { beginTurn } from '../session/in-flight.js';
 import { requestOverhead } from './overhead.js';
 import { sendDraft, storeResponse, withDraft } from './turn-steps.js';
 import { usageMetadata } from './ai-sdk.js';
+import { guardParts, heldOutputs, releaseOutputs } from './step-guard.js';
+import { estimate } from '../bibgenie_compaction.js';
 
 /**
  * @import { CompactionController } from '../compaction/controller.js'
@@ -51,6 +53,8 @@ export class ChatTurn {
   /** @type {Overhead | undefined} */
   #overhead;
   #ended = false;
+  /** @type {ReturnType<typeof guardParts> | null} */
+  #guard = null;
 
   /**
    * Begins a turn: one at a time per session in the process (`turn-in-flight`). Rejects with a coded
@@ -106,6 +110,30 @@ export class ChatTurn {
     return /** @type {any} */ (this.#sent.result).cacheBreakpoints ?? [];
   }
 
+  /**
+   * Guards one request of the app's own tool loop (issue 38), before it is sent: `parts` is the
+   * answer so far as UIMessage parts (as `finish` would store them: tool parts with their outputs,
+   * text). When `turn.messages` plus them would pass the model's safe input limit, the oldest tool
+   * outputs of the turn come back as recall handles (`output` a short text naming the call id; the
+   * recall tool reads them while the turn runs, and `finish` stores the outputs verbatim) in
+   * `parts`, their ids in `folded`. A request that cannot fit even so rejects with `step-too-large`
+   * (`tokens`, `limit`): do not send it; end the turn with `stop(shown)`, which stores what there is.
+   * @param {any[]} parts
+   * @returns {Promise<{ parts: any[], folded: string[] }>}
+   */
+  async guard(parts) {
+    if (this.#ended) throw codedError('turn-ended', 'ChatTurn.guard: this turn has already ended');
+    if (!this.#guard) {
+      const controller = this.#controller;
+      // The first request as the preflight estimated it; after a compaction, the projection sent.
+      const plan = /** @type {any} */ (this.#sent.result.outcome)?.status === 'noop' ? /** @type {any} */ (this.#sent.result.outcome).plan : undefined;
+      const nodes = this.#sent.messages.map((m, i, all) => ({ ...m, parentId: i ? all[i - 1].id : null }));
+      const startTokens = plan?.tokensBefore ?? estimate(/** @type {any} */ ({ nodes, leafId: nodes.at(-1)?.id ?? null, branchRevision: 0 }), controller.model, this.#overhead ? { overhead: this.#overhead } : undefined).tokens;
+      this.#guard = guardParts({ model: controller.model, overhead: this.#overhead, startTokens, keep: heldOutputs(controller.store, controller.sessionId) });
+    }
+    return this.#guard(parts);
+  }
+
   /** Whether finish, stop or fail has ended the turn. */
   get ended() {
     return this.#ended;
@@ -138,6 +166,7 @@ export class ChatTurn {
   async fail(error) {
     void error;
     this.#claim('fail');
+    releaseOutputs(this.#controller.store, this.#controller.sessionId);
     this.#release();
   }
 
@@ -157,6 +186,7 @@ export class ChatTurn {
         parentId: this.#sent.parentId, sentAt: this.#sent.sentAt, isAborted, finishReason: response?.finishReason,
       });
     } finally {
+      releaseOutputs(this.#controller.store, this.#controller.sessionId);
       this.#release();
       this.#controller.afterTurn(this.#overhead === undefined ? undefined : { overhead: this.#overhead }); // never rejects
     }

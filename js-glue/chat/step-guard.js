@@ -91,6 +91,59 @@ export function fitStep(messages, model, base, from, limit, keep = undefined) {
 }
 
 /**
+ * An app's own tool loop (`ChatTurn.guard`): the answer so far as UIMessage parts, as ModelMessages
+ * the guard reads (each text or tool call an assistant message, each output a tool message).
+ * @param {readonly any[]} parts
+ */
+function partsAsModelMessages(parts) {
+  /** @type {any[]} */
+  const out = [];
+  for (const part of parts) {
+    if (part?.type === 'text' && part.text) out.push({ role: 'assistant', content: [{ type: 'text', text: part.text }] });
+    if (typeof part?.toolCallId !== 'string') continue;
+    const toolName = part.type === 'dynamic-tool' ? String(part.toolName) : String(part.type).slice(5);
+    out.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: part.toolCallId, toolName, input: part.input ?? {} }] });
+    if (part.output !== undefined || part.errorText !== undefined) {
+      const output = part.output !== undefined ? { type: 'json', value: part.output } : { type: 'error-text', value: String(part.errorText) };
+      out.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId: part.toolCallId, toolName, output }] });
+    }
+  }
+  return out;
+}
+
+/**
+ * The guard of an app's own tool loop, one request at a time (`ChatTurn.guard`): the same
+ * `guardSteps`, asked with the turn's first request as one message of `startTokens` and each later
+ * request as that plus the answer so far. `guard(parts)` resolves the parts to send (outputs shown
+ * as handles: `output` the handle's text), and `folded`, the call ids shown so; throws `step-too-large`.
+ * @param {{ model: ModelProfile, overhead: Overhead | undefined, startTokens: number, keep?: Map<string, unknown> }} options
+ */
+export function guardParts({ model, overhead, startTokens, keep }) {
+  const { prepareStep } = guardSteps({ model, overhead, startTokens, keep });
+  const first = { role: 'user', content: [] }; // stands for the turn's first request (startTokens)
+  let stepNumber = 0;
+  /** @param {readonly any[]} parts */
+  return async (parts) => {
+    if (!Array.isArray(parts)) throw codedError('invalid-options', 'guard: parts must be the answer so far as UIMessage parts');
+    if (stepNumber === 0) await prepareStep({ stepNumber: stepNumber++, messages: [first] });
+    const messages = [first, ...partsAsModelMessages(parts)];
+    const result = await prepareStep({ stepNumber: stepNumber++, messages });
+    /** @type {Map<string, string>} */
+    const shown = new Map();
+    for (const message of result?.messages ?? []) {
+      for (const part of message.role === 'tool' ? message.content : []) {
+        const value = part.output?.value;
+        if (part.output?.type === 'text' && typeof value === 'string' && value.startsWith('[tool output of ')) shown.set(part.toolCallId, value);
+      }
+    }
+    return {
+      parts: shown.size ? parts.map((p) => (shown.has(p?.toolCallId) ? { ...p, output: shown.get(p.toolCallId) } : p)) : [...parts],
+      folded: [...shown.keys()],
+    };
+  };
+}
+
+/**
  * streamText's `prepareStep` for one turn: the app's own (`own`) first, then the cache marks of the
  * step (`marks`), then the guard on the messages they leave. The turn's first request counts as the
  * preflight estimated it (`startTokens`: a provider baseline plus estimates; else its estimate

@@ -124,7 +124,7 @@ export async function summarizeAndCommit(run, { plan, request: planned }) {
   // The whole request too: an invalid summary falls back to the extractive summary of it.
   const requestText = JSON.stringify(request);
   const ledger = JSON.stringify(request.ledger);
-  const carried = JSON.stringify({ userWords: request.userWords ?? [], citedPages: request.citedPages ?? [] });
+  const carried = JSON.stringify({ userWords: request.userWords ?? [], citedPages: request.citedPages ?? [], recallHandles: request.recallHandles ?? [] });
   const budget = request.maxOutputTokens;
 
   const summarized = await summarizeWith(run, request);

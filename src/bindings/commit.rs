@@ -28,7 +28,7 @@ pub fn check_commit_js(
 /// A new checkpoint node with a random id, `parentId = plan.basis.leafId`.
 /// `ledger` may be omitted (an empty ledger). Given the request's `maxOutputTokens`, a summary over
 /// the budget rule (`summary-over-budget`) is refused first. `carried` is what the summary request
-/// carried by code (`{ userWords, citedPages }` of `SummaryRequest`); omitted, the checkpoint has no
+/// carried by code (`{ userWords, citedPages, recallHandles }` of `SummaryRequest`); omitted, the checkpoint has no
 /// registers.
 #[wasm_bindgen(js_name = checkpointNode, unchecked_return_type = "CheckpointNode")]
 pub fn checkpoint_node_js(

@@ -93,6 +93,30 @@ pub fn merge_cited_pages(previous: &[CitedPage], newer: Vec<CitedPage>) -> Vec<C
     merged
 }
 
+/// Most recall handles a checkpoint keeps (the newest); a projection shows far fewer.
+const MAX_RECALL_HANDLES: usize = 2_000;
+
+/// Rule `recall-handles`: the previous checkpoint's handles, then one per finished tool output of
+/// the newly summarized messages (`"<toolName> <toolCallId>"`, what the recall tool reads back by
+/// its call id), oldest first, each once, the newest kept when over `MAX_RECALL_HANDLES`.
+pub fn merge_recall_handles(previous: &[String], nodes: &[&Node]) -> Vec<String> {
+    let mut merged = previous.to_vec();
+    for message in nodes.iter().filter_map(|node| node.message()) {
+        for part in &message.parts {
+            if let Part::Tool(tool) = part {
+                let handle = format!("{} {}", tool.tool_name, tool.tool_call_id);
+                // A linear check, no set of its own (wasm size): a message is folded once.
+                if (tool.output.is_some() || tool.error_text.is_some()) && !merged.contains(&handle) {
+                    merged.push(handle);
+                }
+            }
+        }
+    }
+    let over = merged.len().saturating_sub(MAX_RECALL_HANDLES);
+    merged.drain(..over);
+    merged
+}
+
 fn message_text(message: &Message) -> String {
     let texts: Vec<&str> = message.parts.iter().filter_map(|p| if let Part::Text { text } = p { Some(text.as_str()) } else { None }).collect();
     texts.join("\n")

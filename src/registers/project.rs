@@ -130,6 +130,37 @@ pub fn project_cited_pages(pages: &[CitedPage], budget: u64) -> String {
     fit(&lines, &order, budget, allowance, render)
 }
 
+/// The recall note's sentence, with the handles shown (`shown`, newest first) and how many are older.
+fn recall_text(shown: &[&String], older: usize) -> String {
+    let mut listed = shown.iter().map(|h| h.as_str()).collect::<Vec<_>>().join(", ");
+    if !listed.is_empty() {
+        listed.insert_str(0, "newest first: ");
+    }
+    if older > 0 {
+        listed.push_str(&format!("{}{older} older: query", if shown.is_empty() { "" } else { "; " }));
+    }
+    format!("\n\nThe recall tool reads what was compacted: tool outputs by call id ({listed}), user messages by [number], Zotero keys by key and page, words by query.")
+}
+
+/// Rule `recall-note`: what the recall tool reaches, with the newest handles of folded tool outputs
+/// (`"<toolName> <callId>"`) that fit `budget`, and how many older ones are not shown. Empty when
+/// there are no handles or the sentence alone does not fit.
+pub fn project_recall_handles(handles: &[String], budget: u64) -> String {
+    if handles.is_empty() {
+        return String::new();
+    }
+    let mut shown: Vec<&String> = Vec::new();
+    for handle in handles.iter().rev() {
+        shown.push(handle);
+        if estimate_text(&recall_text(&shown, handles.len() - shown.len())) > budget {
+            shown.pop();
+            break;
+        }
+    }
+    let text = recall_text(&shown, handles.len() - shown.len());
+    if estimate_text(&text) <= budget { text } else { String::new() }
+}
+
 /// Takes lines in `order` while their estimates fit `budget` after `fixed`, then drops the last
 /// taken until the rendered text's own estimate fits (estimates of pieces need not add up exactly).
 fn fit(lines: &[String], order: &[usize], budget: u64, fixed: u64, render: impl Fn(&[bool]) -> String) -> String {

@@ -311,6 +311,10 @@ pub struct Checkpoint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(optional))]
     pub summary_budget: Option<u64>,
+    /// The folded tool outputs the recall tool reads back, `"<toolName> <toolCallId>"`, oldest first,
+    /// carried by code (rule `recall-handles`); absent in checkpoints written before they existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recall_handles: Vec<String>,
     /// The provider's own compaction when a provider summarized (issue 39, `createProviderSummarizer`):
     /// Anthropic's signed block or OpenAI's encrypted item as a UIMessage part. The summary message is
     /// then the assistant message the provider requires, this part first; `summary` stays the readable

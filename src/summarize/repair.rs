@@ -141,6 +141,7 @@ mod tests {
             previous_summary: None,
             user_words: Vec::new(),
             cited_pages: Vec::new(),
+            recall_handles: Vec::new(),
             item_ids: Vec::new(),
         })
     }

@@ -51,6 +51,9 @@ pub struct SummaryRequest {
     /// The cited pages the checkpoint will carry by code (previous checkpoint's + newly summarized).
     #[serde(default)]
     pub cited_pages: Vec<CitedPage>,
+    /// The folded tool outputs' recall handles the checkpoint will carry (previous + newly summarized).
+    #[serde(default)]
+    pub recall_handles: Vec<String>,
     /// Numeric item ids (`itemId`, `itemID`, `contextItemId`) in the newly summarized messages that no
     /// resolved item maps to a key: what the runner asks the app's `resolveItem` for. Not read back
     /// (`extractiveSummary` has no use for it).
@@ -172,12 +175,13 @@ fn request_with_budget(
     let user_words = registers::merge_user_words(material.previous_user_words, registers::collect_user_words(&material.messages));
     let cited = registers::collect_cited_pages_resolved(&material.messages, &ledger, resolved);
     let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, cited);
+    let recall_handles = registers::merge_recall_handles(material.previous_recall_handles, &material.messages);
     let rendered_ledger = ledger::render(&ledger);
     let previous_summary = provider_summary.or(material.previous_summary).map(str::to_string);
     let nonce = fresh_nonce(&[previous_summary.as_deref().unwrap_or(""), &history, &rendered_ledger])?;
     let prompt = user_prompt(&nonce, previous_summary.as_deref(), &history, &rendered_ledger);
     let max_output_tokens = summary_budget.min(model_output_cap.unwrap_or(u64::MAX)).max(1);
-    Ok(SummaryRequest { system: system_prompt(), prompt, max_output_tokens, ledger, history, previous_summary, user_words, cited_pages, item_ids })
+    Ok(SummaryRequest { system: system_prompt(), prompt, max_output_tokens, ledger, history, previous_summary, user_words, cited_pages, recall_handles, item_ids })
 }
 
 /// Rule `provider-block-is-previous-summary` (issue 39): the newest readable provider compaction block
@@ -200,6 +204,7 @@ struct Material<'a> {
     previous_ledger: ResourceLedger,
     previous_user_words: &'a [UserWords],
     previous_cited_pages: &'a [CitedPage],
+    previous_recall_handles: &'a [String],
     /// A user message follows the last summarized message on the branch (its tools are interrupted).
     followed_by_user: bool,
 }
@@ -221,6 +226,7 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -
     let previous_ledger = previous.map(|c| c.ledger.clone()).unwrap_or_default();
     let previous_user_words = previous.map(|c| c.user_words.as_slice()).unwrap_or_default();
     let previous_cited_pages = previous.map(|c| c.cited_pages.as_slice()).unwrap_or_default();
+    let previous_recall_handles = previous.map(|c| c.recall_handles.as_slice()).unwrap_or_default();
     let mut positions = Vec::with_capacity(plan.summarize_ids.len());
     for id in &plan.summarize_ids {
         let position = branch
@@ -239,7 +245,7 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -
         .last()
         .is_some_and(|&last| branch.nodes[last + 1..].iter().any(|&i| session.nodes[i].is_user_message()));
     let messages = positions.into_iter().map(|p| &session.nodes[branch.nodes[p]]).collect();
-    Ok(Material { messages, previous_summary, previous_ledger, previous_user_words, previous_cited_pages, followed_by_user })
+    Ok(Material { messages, previous_summary, previous_ledger, previous_user_words, previous_cited_pages, previous_recall_handles, followed_by_user })
 }
 
 /// A random hex nonce that occurs in none of `material` (case-insensitively).

@@ -65,11 +65,11 @@ describe('recall over a compacted session', () => {
     assert.deepEqual((await recall.search({ query: 'zirconia Q-99' })).results, [], 'the other branch is not searched');
     await assert.rejects(recall.read({ handle: 'U12-edit' }), { code: 'recall-not-found' });
     await assert.rejects(recall.read({ handle: '' }), { code: 'invalid-argument' });
-    // What the tool's definition costs in every request (the docs say about 210).
+    // What the tool's definition costs in every request (the docs say about 260).
     const asTool = recallTool(sdks[0].ai, recall);
     const definition = estimate({ nodes: [], leafId: null, branchRevision: 0 }, MODEL_8K, { overhead: { tools: { recall: { description: asTool.description, inputSchema: asTool.inputSchema.jsonSchema } } } }).tokens;
     ctx.diagnostic(`the recall tool's definition: ${definition} estimated tokens`);
-    assert.ok(definition > 100 && definition < 250, `${definition}`);
+    assert.ok(definition > 100 && definition < 280, `${definition}`);
   });
 });
 

@@ -195,7 +195,21 @@ fn grow(seed: u64, language: &str, window: u64, compactions: usize, summarizer: 
         // `registers-take-unused-summary`: what one register or the summary does not use, the other takes).
         let unused = request.max_output_tokens.saturating_sub(estimate_text(&summary));
         let shown = registers.find(CITED_PAGES_HEADING).map_or(estimate_text(registers), |at| estimate_text(&registers[..at]) + estimate_text(&registers[at..]));
-        assert!(shown <= words_budget + pages_budget + unused, "{window}: registers over their budgets");
+        assert!(shown <= words_budget + pages_budget + unused, "{window}: registers over their budgets: {shown} > {words_budget} + {pages_budget} + {unused}:\n{registers}");
+
+        // Rule `recall-handles`: every folded tool output is carried as a recall handle, and the note
+        // beside the registers names the newest one (rule `recall-note`, issue 38).
+        let checkpoint = checkpoint_of(&session, &id);
+        let folded_turns = session.nodes.iter().take_while(|n| Some(n.id.as_str()) != checkpoint.first_kept_message_id.as_deref()).filter(|n| n.id.starts_with('A')).count();
+        for t in 0..folded_turns {
+            for handle in [format!("zoteroSearch s{t}"), format!("readPdfPage p{t}")] {
+                assert!(checkpoint.recall_handles.contains(&handle), "{language} {window} #{committed}: {handle} not carried");
+            }
+        }
+        if folded_turns > 0 {
+            let newest = format!("readPdfPage p{}", folded_turns - 1);
+            assert!(message.contains(&format!("newest first: {newest}")), "{language} {window} #{committed}: {newest} not shown:\n{message}");
+        }
 
         // The user's words: the first message, and the newest summarized ones that fit half the budget,
         // are there in the order said.

@@ -1,9 +1,9 @@
 // The chat logic of the plugin: the recipe of docs/zotero-plugin.md (its blocks are quoted from
 // this file; tests/node/zotero-recipe.test.mjs checks that they agree).
 import {
-  ZoteroDBStore, createAiSdkSummarizer, createChat, history, loadCompaction, unloadCompaction,
+  ZoteroDBStore, createAiSdkSummarizer, createChat, createRecall, history, loadCompaction, recallTool, unloadCompaction,
 } from "bibgenie-compaction/slim";
-import { convertToModelMessages, generateText, readUIMessageStream, streamText } from "ai";
+import { convertToModelMessages, generateText, jsonSchema, readUIMessageStream, stepCountIs, streamText, tool } from "ai";
 import { itemContext } from "./item-context.js";
 
 export const SYSTEM_PROMPT = [
@@ -72,13 +72,16 @@ export class ItemChat {
       // Asked at each turn: the instructions and the item as it is now (metadata, notes, indexed
       // full text, within a share of the window); sent and counted before it is sent.
       system: async () => `${SYSTEM_PROMPT}\n\n${await itemContext(this.item, { contextWindow })}`,
-      // tools: { ... },     // the same: handed to streamResponse and counted
+      // Handed to streamResponse and counted in every request (the recall tool's definition: about
+      // 260 tokens): the model reads back what compaction folded (docs/chat-turn.md#recall).
+      tools: { recall: recallTool({ tool, jsonSchema }, createRecall({ store: this.store, sessionId })) },
       globals: () => Zotero.getMainWindow(), // no window: `no-main-window`, not a hang
       // Cache marks for the model's provider (docs/prompt-cache.md); "implicit" marks nothing.
       promptCache: { provider: cacheProvider },
       streamResponse: async ({ messages, abortSignal, system, tools, applyCacheBreakpoints, cacheCallOptions }) =>
         streamText({
           model: chatModel, system, tools, abortSignal, ...cacheCallOptions,
+          stopWhen: stepCountIs(4), // a recall, then the answer
           messages: applyCacheBreakpoints(await convertToModelMessages(messages)),
         }),
     }));
