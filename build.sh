@@ -805,7 +805,7 @@ CHECK_NODE_TESTS=(
   plugin-turns.test.mjs prompt-cache.test.mjs readme.test.mjs readme-usechat.test.mjs refused-at-entry.test.mjs
   plugin-ledger.test.mjs runner.test.mjs sample-session.test.mjs store-app-db.test.mjs store-index.test.mjs store-processes.test.mjs
   store-sharing.test.mjs stores.test.mjs transport-reads.test.mjs transport.test.mjs
-  turn-stop.test.mjs wasm-not-found.test.mjs zotero-loader.test.mjs
+  text-encoding.test.mjs turn-stop.test.mjs wasm-not-found.test.mjs zotero-loader.test.mjs
   provider-compaction.test.mjs without-ai-sdk.test.mjs zotero-recipe.test.mjs zotero-shim.test.mjs
 )
 

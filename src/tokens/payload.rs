@@ -39,6 +39,14 @@ pub(crate) fn is_payload_byte(b: u8) -> bool {
     PAYLOAD_KIND[usize::from(b)] != 0
 }
 
+/// False when the run of payload bytes from `start` is surely shorter than [`PAYLOAD_MIN_CHARS`] (a
+/// byte every 8 checked), so [`payload_at`] would find none: most runs are words, and the scanner
+/// asks at the start of each.
+#[inline(always)]
+pub(crate) fn may_start_payload(bytes: &[u8], start: usize) -> bool {
+    [7, 15, 23, PAYLOAD_MIN_CHARS - 1].iter().all(|&k| bytes.get(start + k).is_some_and(|&b| is_payload_byte(b)))
+}
+
 /// The run of payload bytes from `start` (its end) and whether it is an encoded payload: at least
 /// [`PAYLOAD_MIN_CHARS`] long and, judged on its first [`PAYLOAD_MIN_CHARS`] bytes (so that a growing
 /// run never changes its kind), either hex digits only, with digits and letters, or base64: the kind

@@ -218,7 +218,7 @@ impl Scanner {
                 // whitespace are ASCII only, so their runs are counted here alone.
                 // A run of payload bytes is judged once, at its start (a run never continues from the
                 // previous piece of text).
-                if payloads && is_payload_byte(b) && (i == 0 || !is_payload_byte(bytes[i - 1])) {
+                if payloads && is_payload_byte(b) && (i == 0 || !is_payload_byte(bytes[i - 1])) && may_start_payload(bytes, i) {
                     let (end, payload) = payload_at(bytes, i);
                     if let Some(payload) = payload {
                         count_payload(&mut n, payload, &bytes[i..end]);
@@ -245,7 +245,7 @@ impl Scanner {
                             let mut chain = lowercase_chain(bytes, i - 1, last_two);
                             // The chain's last word, begun after a space, may start a payload that goes on.
                             let mut payload = None;
-                            if payloads && chain.last_word != usize::MAX && bytes.get(chain.end).is_some_and(|&b| is_payload_byte(b)) {
+                            if payloads && chain.last_word != usize::MAX && bytes.get(chain.end).is_some_and(|&b| is_payload_byte(b)) && may_start_payload(bytes, chain.last_word) {
                                 let (end, kind) = payload_at(bytes, chain.last_word);
                                 if let Some(kind) = kind {
                                     payload = Some((kind, chain.last_word, end));
