@@ -359,6 +359,12 @@ describe('a large session: its store-held index is built in slices', () => {
   it('SqliteStore: the rows are read in pages with timers between them; a fork in one read', async () => {
     const db = new Database(freshFile());
     const pages = [];
+    // Node text read before each page: the pauses begin once it passes 256 KiB (SLICED_FROM_CHARS).
+    const charsBefore = [];
+    const ticksAt = []; // the timer chain's ticks when each page is read
+    /** @type {{ ticks: number, running: boolean } | null} */
+    let chain = null;
+    let chars = 0;
     const prepare = db.prepare.bind(db);
     db.prepare = (sql) => {
       const statement = prepare(sql);
@@ -367,19 +373,28 @@ describe('a large session: its store-held index is built in slices', () => {
       statement.all = (...params) => {
         const rows = all(...params);
         pages.push(rows.length);
+        charsBefore.push(chars);
+        ticksAt.push(chain?.ticks ?? 0);
+        for (const r of rows) chars += r.json.length;
         return rows;
       };
       return statement;
     };
     const store = new SqliteStore(db);
-    const { sessionId: id } = await store.importSession(largeSession());
-    const chain = timerChain();
+    // Over 4 KiB of text a message: the first page (64 rows) passes 256 KiB, so every later page waits for a timer.
+    const session = largeSession();
+    for (const node of session.nodes) if (Array.isArray(node.parts)) node.parts.push({ type: 'text', text: 'padding '.repeat(600) });
+    const { sessionId: id } = await store.importSession(session);
+    chain = timerChain();
     const first = await viaIndex(store, id);
     chain.running = false;
     const rows = (await store.load(id)).nodes.length;
     assert.ok(pages.length >= 2, `several pages (${pages.join(', ')})`);
     assert.equal(pages.reduce((a, b) => a + b, 0), rows, 'every row read once');
-    assert.ok(chain.ticks >= pages.length, 'a timer between two pages');
+    // How many pages a session needs depends on how fast they are read (about 8 ms each).
+    const paused = charsBefore.map((c, k) => k).filter((k) => k > 0 && charsBefore[k] >= 256 * 1024);
+    assert.ok(paused.length >= 1, `a page read after the first 256 KiB (${charsBefore.join(', ')})`);
+    for (const k of paused) assert.ok(ticksAt[k] > ticksAt[k - 1], `a timer ran before page ${k + 1} (ticks ${ticksAt.join(', ')})`);
     assert.deepStrictEqual(first, await viaLoad(store, id));
     // A fork of it: its base's rows come with its own, in one read.
     const head = await store.appendMessage(id, userMessage('P1', undefined, 'a question to fork at'));
