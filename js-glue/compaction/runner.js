@@ -169,7 +169,7 @@ async function withResolvedItems(run, plan, request) {
 
 /**
  * `{ summary, providerPart? }`, or `{ outcome }` (cancelled or failed). A summarizer resolves with the
- * summary's text, or (a provider's own compaction, `createProviderSummarizer`) with
+ * summary's text, or (a provider's own compaction, `createAiSdkSummarizer`'s `providerCompaction`) with
  * `{ summary, providerPart }`: the readable text and the provider's block or item the checkpoint keeps.
  * @param {Run} run @param {SummaryRequest} request
  * @returns {Promise<{ summary: string, providerPart?: object, outcome?: undefined } | { outcome: CompactOutcome }>}

@@ -315,7 +315,7 @@ pub struct Checkpoint {
     /// carried by code (rule `recall-handles`); absent in checkpoints written before they existed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub recall_handles: Vec<String>,
-    /// The provider's own compaction when a provider summarized (issue 39, `createProviderSummarizer`):
+    /// The provider's own compaction when a provider summarized (issue 39, `providerCompaction`):
     /// Anthropic's signed block or OpenAI's encrypted item as a UIMessage part. The summary message is
     /// then the assistant message the provider requires, this part first; `summary` stays the readable
     /// text any other model receives. A part that is not a provider's compaction is ignored.
