@@ -9,6 +9,7 @@
 //   node bench/retention/registers.mjs [--quick]
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeMultilingualSession, LANGUAGES } from './multilingual.mjs';
+import { driveTurns } from './drive.mjs';
 
 const quick = process.argv.includes('--quick');
 const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
@@ -111,20 +112,11 @@ async function runSession(language, seed, { name, model }, summarizerName) {
     precision.set(group, p);
   };
 
-  for (const [turn, { user, assistant }] of script.entries()) {
-    turnNow = turn - 1;
-    const result = await controller.submit(user);
-    if (result.outcome?.status === 'committed') await afterCompaction();
-    if (result.status !== 'send') {
-      log(`${group} ${language}: turn ${turn} not sent (${result.status} ${result.reason})`);
-      break;
-    }
-    if (!result.stored) await store.appendMessage(sessionId, user);
-    await store.appendMessage(sessionId, assistant);
-    turnNow = turn;
-    const outcome = await controller.afterTurn();
-    if (outcome?.status === 'committed') await afterCompaction();
-  }
+  await driveTurns({
+    controller, store, sessionId, script, label: `${group} ${language}`, log, afterCompaction,
+    beforeTurn: (turn) => { turnNow = turn - 1; },
+    afterStored: (turn) => { turnNow = turn; },
+  });
   compactions.set(group, [...(compactions.get(group) ?? []), `${language} ${count}`]);
 }
 

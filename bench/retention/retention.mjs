@@ -9,6 +9,7 @@
 // The package is read from BIBGENIE_PKG_DIR (./build.sh bench sets it) or pkg/.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeSession, KINDS } from './sessions.mjs';
+import { driveTurns } from './drive.mjs';
 
 const quick = process.argv.includes('--quick');
 const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
@@ -126,21 +127,15 @@ async function runSession(seed, turns, { name, model }) {
   };
 
   const started = performance.now();
-  for (const [turn, { user, assistant }] of script.entries()) {
-    planted = facts.filter((f) => f.turn < turn); // a preflight compaction comes before this turn is stored
-    const result = await controller.submit(user);
-    if (result.outcome?.status === 'committed') await afterCompaction();
-    if (result.status !== 'send') {
-      log(`${name} seed ${seed}: turn ${turn} not sent (${result.status} ${result.reason})`);
-      break;
-    }
-    if (!result.stored) await store.appendMessage(sessionId, user);
-    await store.appendMessage(sessionId, assistant);
-    planted = facts.filter((f) => f.turn <= turn);
-    for (const m of [user, assistant]) history.push({ json: JSON.stringify(m), tokens: api.estimateMessage(m, model) });
-    const outcome = await controller.afterTurn();
-    if (outcome?.status === 'committed') await afterCompaction();
-  }
+  await driveTurns({
+    controller, store, sessionId, script, label: `${name} seed ${seed}`, log, afterCompaction,
+    // A preflight compaction comes before this turn is stored.
+    beforeTurn: (turn) => { planted = facts.filter((f) => f.turn < turn); },
+    afterStored: (turn, user, assistant) => {
+      planted = facts.filter((f) => f.turn <= turn);
+      for (const m of [user, assistant]) history.push({ json: JSON.stringify(m), tokens: api.estimateMessage(m, model) });
+    },
+  });
   checks.compactions.push(`${name}/${turns}: ${compactions}`);
   log(`${name} seed ${seed}: ${turns} turns, ${compactions} compactions, ${Math.round(performance.now() - started)} ms`);
 }

@@ -11,6 +11,7 @@
 //   node bench/retention/untuned.mjs [--heldout] [--quick]     (BIBGENIE_PKG_DIR: the built package)
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeUntunedSession, LANGUAGES } from './untuned-sessions.mjs';
+import { driveTurns } from './drive.mjs';
 
 const heldout = process.argv.includes('--heldout');
 const quick = process.argv.includes('--quick');
@@ -91,20 +92,11 @@ async function runSession(language, seed, { name, model }) {
     if (process.env.RETENTION_DUMP && count === Number(process.env.RETENTION_DUMP)) log(`--- ${name} ${language} #${count}\n${message}`);
   };
 
-  for (const [turn, { user, assistant }] of script.entries()) {
-    turnNow = turn - 1;
-    const result = await controller.submit(user);
-    if (result.outcome?.status === 'committed') await afterCompaction();
-    if (result.status !== 'send') {
-      log(`${name} ${language}: turn ${turn} not sent (${result.status} ${result.reason})`);
-      break;
-    }
-    if (!result.stored) await store.appendMessage(sessionId, user);
-    await store.appendMessage(sessionId, assistant);
-    turnNow = turn;
-    const outcome = await controller.afterTurn();
-    if (outcome?.status === 'committed') await afterCompaction();
-  }
+  await driveTurns({
+    controller, store, sessionId, script, label: `${name} ${language}`, log, afterCompaction,
+    beforeTurn: (turn) => { turnNow = turn - 1; },
+    afterStored: (turn) => { turnNow = turn; },
+  });
   counts.set(name, [...(counts.get(name) ?? []), `${language} ${count}`]);
 }
 
