@@ -84,11 +84,7 @@ fn projection_starts_at_the_provider_block_and_sends_no_package_summary() {
     let (mut nodes, leaf) = long_history(3);
     nodes.push(answer_after_provider_compaction("A4", &leaf, 900));
     nodes.push(user("U5", Some("A4"), "go on"));
-    assert_eq!(projected_ids(&session_of(nodes, "U5")), ["A4", "U5"]);
-}
-
-fn session_of(nodes: Vec<Value>, leaf: &str) -> Session {
-    session(nodes, leaf)
+    assert_eq!(projected_ids(&common::session(nodes, "U5")), ["A4", "U5"]);
 }
 
 #[test]
@@ -130,7 +126,7 @@ fn a_package_compaction_after_a_block_folds_it_only_as_the_previous_summary() {
     // Once committed, the projection is summary then tail: no package summary before a provider block.
     let mut nodes: Vec<Value> = session.nodes.iter().map(|n| n.raw.to_value()).collect();
     nodes.push(checkpoint_from_plan("C1", &plan, "## Research goal\n- attention"));
-    let after = session_of(nodes, "C1");
+    let after = common::session(nodes, "C1");
     let ids = projected_ids(&after);
     assert_eq!(ids.first().map(String::as_str), Some("summary:C1"));
     assert!(!ids.iter().any(|id| id == "A5"));
@@ -150,7 +146,7 @@ fn an_encrypted_item_is_estimated_by_its_bound_and_never_sent_as_text() {
     // The app's summarizer reads the durable history instead: the package's own previous summary and
     // the readable messages before the item, the item as a line that names it, never its ciphertext.
     let leaf = push_turns(&mut nodes, "U5", 6, 40, 400);
-    let session = session_of(nodes, &leaf);
+    let session = common::session(nodes, &leaf);
     let plan = plan(&session, &model_8k(), &PlanOptions::new(Mode::Manual)).expect("plans");
     assert_eq!(plan.action, PlanAction::Compact, "{plan:?}");
     let request = summary_request(&session, &plan, &model_8k()).expect("request");
@@ -178,7 +174,7 @@ fn a_provider_summarized_checkpoint_is_sent_as_the_providers_message_with_the_re
         let (mut nodes, leaf) = long_history(4);
         nodes.push(provider_checkpoint("C1", &leaf, "U4", part.clone()));
         nodes.push(user("U5", Some("C1"), "go on"));
-        let session = session_of(nodes, "U5");
+        let session = common::session(nodes, "U5");
         let projected = project(&session).expect("projects").to_json(&session);
         let summary = &projected["messages"][0];
         assert_eq!(summary["role"], role, "{part}");
