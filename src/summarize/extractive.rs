@@ -1,7 +1,7 @@
 //! The embedded extractive summarizer: fills the eight sections from the request without a model.
 
 use super::sections::{heading_section, SECTIONS};
-use super::subject::{content_tokens, same_subject};
+use super::subject::{content_tokens, same_subject, Subject};
 
 // ---------------------------------------------------------------------------------------------
 // The embedded extractive summarizer.
@@ -158,19 +158,34 @@ fn push_sentence(out: &mut Vec<String>, sentence: &str) {
 }
 
 fn has_cue(sentence: &str, cues: &[&str]) -> bool {
-    // ASCII lowering is enough: the cues are ASCII or CJK (no case), and full Unicode lowering
-    // pulls its case tables into the wasm (8 KB gzipped).
-    let lower = sentence.to_ascii_lowercase();
-    cues.iter().any(|cue| {
-        if !cue.is_ascii() {
-            return lower.contains(cue);
+    // CJK cues have no case and no word boundaries: a substring is a match.
+    if !sentence.is_ascii() && cues.iter().any(|cue| !cue.is_ascii() && sentence.contains(cue)) {
+        return true;
+    }
+    // ASCII cues match as whole words, ignoring ASCII case (the cues are ASCII; full Unicode
+    // lowering pulls its case tables into the wasm, 8 KB gzipped), compared in place at each word
+    // start: a summary asks this of every sentence for every kind, so it allocates nothing.
+    let bytes = sentence.as_bytes();
+    let mut after_word = false;
+    for (at, c) in sentence.char_indices() {
+        if !after_word && c.is_ascii() {
+            let rest = &bytes[at..];
+            let first = rest[0].to_ascii_lowercase();
+            let found = cues.iter().any(|cue| {
+                // The cues are lower case; a non-ASCII cue's first byte is never an ASCII letter.
+                cue.as_bytes()[0] == first
+                    && rest.len() >= cue.len()
+                    && rest[..cue.len()].eq_ignore_ascii_case(cue.as_bytes())
+                    // The matched bytes are ASCII, so `at + cue.len()` is a character boundary.
+                    && sentence[at + cue.len()..].chars().next().is_none_or(|next| !next.is_alphanumeric())
+            });
+            if found {
+                return true;
+            }
         }
-        lower.match_indices(cue).any(|(at, _)| {
-            let before = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
-            let after = lower[at + cue.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
-            before && after
-        })
-    })
+        after_word = c.is_alphanumeric();
+    }
+    false
 }
 
 /// Rule `requirement-cues-outrank-questions`: a sentence with an explicit requirement cue is a
@@ -273,6 +288,18 @@ struct Line {
     tier: Tier,
     singleton: Option<Singleton>,
     text: String,
+    /// The content tokens of the body, computed once: every new sentence is compared with the lines.
+    subject: std::cell::OnceCell<Subject>,
+}
+
+impl Line {
+    fn new(section: usize, tier: Tier, singleton: Option<Singleton>, text: String) -> Line {
+        Line { section, tier, singleton, text, subject: std::cell::OnceCell::new() }
+    }
+
+    fn subject(&self) -> &Subject {
+        self.subject.get_or_init(|| content_tokens(line_body(&self.text)))
+    }
 }
 
 const GOAL: usize = 0;
@@ -342,8 +369,8 @@ fn previous_lines(summary: &str) -> Vec<Line> {
         let text = if heading_section(trimmed).is_some() { format!("- {trimmed}") } else { text.to_string() };
         let marked = MARKS.iter().find(|(mark, ..)| trimmed.starts_with(mark));
         let line = match marked {
-            Some(&(_, tier, singleton)) => Line { section, tier, singleton, text },
-            None => Line { section, tier: section_tier(section), singleton: None, text },
+            Some(&(_, tier, singleton)) => Line::new(section, tier, singleton, text),
+            None => Line::new(section, section_tier(section), None, text),
         };
         lines.push(line);
     }
@@ -376,7 +403,7 @@ impl Draft {
         if let Some(kind) = singleton {
             self.lines.retain(|l| l.singleton != Some(kind));
         }
-        self.lines.push(Line { section, tier, singleton, text });
+        self.lines.push(Line::new(section, tier, singleton, text));
     }
 
     /// Adds a line; rule `newer-replaces-same-subject`: a constraint, decision, task or hypothesis
@@ -386,7 +413,7 @@ impl Draft {
     fn add(&mut self, section: usize, tier: Tier, source: &str, text: &str) {
         if matches!(tier, Tier::Constraint | Tier::Decision | Tier::Task | Tier::Hypothesis | Tier::Noted | Tier::Concluded) {
             let tokens = content_tokens(text);
-            self.lines.retain(|l| l.tier != tier || !same_subject(&content_tokens(line_body(&l.text)), &tokens));
+            self.lines.retain(|l| l.tier != tier || !same_subject(l.subject(), &tokens));
         }
         self.push(section, tier, None, bullet(source, text));
     }
@@ -399,7 +426,7 @@ impl Draft {
     fn close_with(&mut self, sentence: &str, source: &str, tiers: &[Tier]) -> bool {
         let tokens = content_tokens(sentence);
         let about: Vec<usize> = (0..self.lines.len())
-            .filter(|&i| tiers.contains(&self.lines[i].tier) && same_subject(&content_tokens(line_body(&self.lines[i].text)), &tokens))
+            .filter(|&i| tiers.contains(&self.lines[i].tier) && same_subject(self.lines[i].subject(), &tokens))
             .collect();
         let Some(&newest) = about.last() else { return false };
         let (tier, section) = (self.lines[newest].tier, self.lines[newest].section);
@@ -409,7 +436,7 @@ impl Draft {
             index += 1;
             !about.contains(&(index - 1))
         });
-        self.lines.push(Line { section, tier, singleton: None, text: bullet(&format!("{source}, update"), sentence) });
+        self.lines.push(Line::new(section, tier, None, bullet(&format!("{source}, update"), sentence)));
         true
     }
 
@@ -645,7 +672,7 @@ fn fit_budget(lines: &mut Vec<Line>, budget: u64) {
         if resources > 0 && !lines.iter().any(|l| l.text.starts_with(LEDGER_POINTER)) {
             let at = lines.iter().position(|l| l.tier == Tier::Resource).unwrap_or(lines.len());
             let text = format!("{LEDGER_POINTER} ({resources} entries) is kept with this checkpoint.");
-            lines.insert(at, Line { section: RESOURCES, tier: Tier::Note, singleton: None, text });
+            lines.insert(at, Line::new(RESOURCES, Tier::Note, None, text));
         }
         let mut excess = tokens - budget;
         let mut removed = false;
@@ -669,7 +696,7 @@ fn fit_budget(lines: &mut Vec<Line>, budget: u64) {
         let note = left_out_note(left_out, budget);
         match lines.iter_mut().find(|l| l.text.starts_with("- Left out")) {
             Some(line) => line.text = note,
-            None if left_out > 0 => lines.push(Line { section: CONTEXT, tier: Tier::Note, singleton: None, text: note }),
+            None if left_out > 0 => lines.push(Line::new(CONTEXT, Tier::Note, None, note)),
             None => {}
         }
         if !removed {
@@ -704,4 +731,35 @@ fn render_lines(lines: &[Line]) -> String {
     }
     out.truncate(out.trim_end().len());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `has_cue` compares a sentence's bytes with a cue's in place: that holds only for lower-case
+    /// cues that are ASCII or open outside ASCII.
+    #[test]
+    fn every_cue_is_lower_case_and_ascii_or_opens_outside_ascii() {
+        let lists: [&[&str]; 12] = [
+            &REQUIREMENT_CUES, &SOFT_CONSTRAINT_CUES, &QUESTION_OPENERS, &GOAL_CUES, &DECISION_CUES, &STYLE_CUES, &DEADLINE_CUES,
+            &DATE_CUES, &CORRECTION_CUES, &TASK_CUES, &FAILURE_CUES, &HYPOTHESIS_CUES,
+        ];
+        for cue in lists.iter().flat_map(|l| l.iter()) {
+            assert_eq!(cue.to_ascii_lowercase(), *cue, "{cue}");
+            assert!(cue.is_ascii() || !cue.as_bytes()[0].is_ascii(), "{cue}");
+        }
+    }
+
+    #[test]
+    fn cues_match_whole_words_in_any_ascii_case() {
+        assert!(has_cue("We MUST keep the page labels.", &REQUIREMENT_CUES));
+        assert!(has_cue("Only peer-reviewed", &REQUIREMENT_CUES));
+        assert!(has_cue("keep it short, at least.", &REQUIREMENT_CUES));
+        assert!(!has_cue("The mustard study is one.", &REQUIREMENT_CUES));
+        assert!(!has_cue("A commonly cited paper.", &REQUIREMENT_CUES), "'only' inside a word");
+        assert!(has_cue("Café: we decided to go with APA.", &DECISION_CUES), "after a non-ASCII word");
+        assert!(has_cue("引用格式用APA", &STYLE_CUES));
+        assert!(!has_cue("Ｍust", &REQUIREMENT_CUES), "a full-width letter is not ASCII");
+    }
 }

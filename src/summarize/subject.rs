@@ -2,8 +2,6 @@
 //! found to close or replace an earlier line (a task done, a hypothesis rejected, a rule reversed)
 //! without a list of closing words, in any language.
 
-use std::collections::HashSet;
-
 /// Shortest word (characters) that counts as content in spaced scripts: shorter ones are mostly
 /// function words ("the", "und", "with").
 const MIN_WORD_CHARS: usize = 5;
@@ -11,33 +9,71 @@ const MIN_WORD_CHARS: usize = 5;
 const MIN_SHARED: usize = 3;
 const MIN_SHARED_PERCENT: usize = 50;
 
+/// The content tokens of a text, each as a 64-bit hash, sorted and distinct: a summary compares
+/// every new sentence with its lines, so the comparison is a merge of two short arrays rather than
+/// string sets (a 1,000-message summary spent half its time building and hashing those).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Subject(Vec<u64>);
+
 /// Content tokens: words of `MIN_WORD_CHARS`+ letters or digits (case folded), and for CJK text
 /// its character pairs (CJK has no spaces; a pair is about a word).
-pub(super) fn content_tokens(text: &str) -> HashSet<String> {
-    let mut tokens = HashSet::new();
-    let folded = crate::text::fold_case(text);
-    let mut word = String::new();
+pub(super) fn content_tokens(text: &str) -> Subject {
+    let mut tokens = Vec::new();
+    let mut word = Fnv::new();
+    let (mut word_chars, mut word_bytes, mut word_digit) = (0usize, 0usize, false);
     let mut previous_cjk: Option<char> = None;
-    for c in folded.chars().chain(std::iter::once(' ')) {
+    for c in text.chars().map(crate::text::fold_char).chain(std::iter::once(' ')) {
         let cjk = is_cjk(c);
         if cjk {
             if let Some(p) = previous_cjk {
-                tokens.insert(format!("{p}{c}"));
+                insert(&mut tokens, Fnv::new().char(p).char(c).finish());
             }
             previous_cjk = Some(c);
         } else {
             previous_cjk = None;
         }
         if c.is_alphanumeric() && !cjk {
-            word.push(c);
+            word = word.char(c);
+            word_chars += 1;
+            word_bytes += c.len_utf8();
+            word_digit |= c.is_ascii_digit();
         } else {
-            if word.chars().count() >= MIN_WORD_CHARS || (word.len() >= 3 && word.chars().any(|c| c.is_ascii_digit())) {
-                tokens.insert(std::mem::take(&mut word));
+            if word_chars >= MIN_WORD_CHARS || (word_bytes >= 3 && word_digit) {
+                insert(&mut tokens, word.finish());
             }
-            word.clear();
+            (word, word_chars, word_bytes, word_digit) = (Fnv::new(), 0, 0, false);
         }
     }
-    tokens
+    Subject(tokens)
+}
+
+/// Adds `token` in order, once: a binary search and a shift, where a sort would instantiate the
+/// standard library's for `u64` (kilobytes of wasm; a sentence has tens of tokens).
+fn insert(tokens: &mut Vec<u64>, token: u64) {
+    if let Err(at) = tokens.binary_search(&token) {
+        tokens.insert(at, token);
+    }
+}
+
+/// FNV-1a over a token's characters: deterministic and without a table; two words colliding (about
+/// one chance in 2^64 a pair) would count as one.
+#[derive(Clone, Copy)]
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn char(self, c: char) -> Self {
+        let mut h = self.0;
+        for b in (c as u32).to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        Fnv(h)
+    }
+    fn finish(self) -> u64 {
+        self.0
+    }
 }
 
 fn is_cjk(c: char) -> bool {
@@ -47,9 +83,30 @@ fn is_cjk(c: char) -> bool {
 /// Rule `same-subject`: `later` is about what `earlier` says when they share at least
 /// `MIN_SHARED` content tokens and at least half of the shorter one's (a reply in other words adds
 /// its own, a CJK sentence many character pairs).
-pub(super) fn same_subject(earlier: &HashSet<String>, later: &HashSet<String>) -> bool {
-    let shared = earlier.intersection(later).count();
-    shared >= MIN_SHARED && shared * 100 >= earlier.len().min(later.len()) * MIN_SHARED_PERCENT
+pub(super) fn same_subject(earlier: &Subject, later: &Subject) -> bool {
+    let shorter = earlier.0.len().min(later.0.len());
+    if shorter < MIN_SHARED {
+        return false;
+    }
+    let shared = shared_count(&earlier.0, &later.0);
+    shared >= MIN_SHARED && shared * 100 >= shorter * MIN_SHARED_PERCENT
+}
+
+/// Elements two sorted, distinct arrays share.
+fn shared_count(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut shared) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    shared
 }
 
 #[cfg(test)]

@@ -95,13 +95,16 @@ fn data_url_payload(text: &str) -> Option<(usize, usize)> {
 /// map by fixed offsets. Not `str::to_lowercase`: its Unicode tables cost about 8 KB of gzipped wasm,
 /// and other scripts (Han, kana) have no case anyway.
 pub fn fold_case(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            'A'..='Z' | '\u{C0}'..='\u{DE}' | '\u{391}'..='\u{3A9}' | '\u{410}'..='\u{42F}' if c != '\u{D7}' => {
-                char::from_u32(c as u32 + 0x20).unwrap_or(c)
-            }
-            '\u{400}'..='\u{40F}' => char::from_u32(c as u32 + 0x50).unwrap_or(c),
-            _ => c,
-        })
-        .collect()
+    text.chars().map(fold_char).collect()
+}
+
+/// One character of `fold_case`.
+pub fn fold_char(c: char) -> char {
+    match c {
+        'A'..='Z' | '\u{C0}'..='\u{DE}' | '\u{391}'..='\u{3A9}' | '\u{410}'..='\u{42F}' if c != '\u{D7}' => {
+            char::from_u32(c as u32 + 0x20).unwrap_or(c)
+        }
+        '\u{400}'..='\u{40F}' => char::from_u32(c as u32 + 0x50).unwrap_or(c),
+        _ => c,
+    }
 }
