@@ -154,7 +154,8 @@ fn ledger_keys(ledger: &ResourceLedger) -> HashSet<String> {
 fn named_keys<'a>(text: &'a str, keys: &HashSet<String>) -> Vec<&'a str> {
     let mut named: Vec<&str> = Vec::new();
     for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
-        if keys.contains(word) && !named.contains(&word) {
+        // The keys are all key-shaped: the shape is checked first, so most words are never hashed.
+        if is_key_shaped(word) && keys.contains(word) && !named.contains(&word) {
             named.push(word);
         }
     }
