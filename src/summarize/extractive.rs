@@ -425,8 +425,10 @@ impl Draft {
     #[inline(never)]
     fn close_with(&mut self, sentence: &str, source: &str, tiers: &[Tier]) -> bool {
         let tokens = content_tokens(sentence);
+        // A bit per tier: every sentence scans every line, and a long fold has thousands.
+        let wanted = tiers.iter().fold(0u32, |mask, &tier| mask | 1 << tier as u32);
         let about: Vec<usize> = (0..self.lines.len())
-            .filter(|&i| tiers.contains(&self.lines[i].tier) && same_subject(self.lines[i].subject(), &tokens))
+            .filter(|&i| wanted & 1 << self.lines[i].tier as u32 != 0 && same_subject(self.lines[i].subject(), &tokens))
             .collect();
         let Some(&newest) = about.last() else { return false };
         let (tier, section) = (self.lines[newest].tier, self.lines[newest].section);
