@@ -265,7 +265,7 @@ build_pkg() {
 # or one with BIBGENIE_WASM_OPT=0, is not optimized and only prints its size). Raise the budget only
 # with the reason in docs/performance.md ("Where the wasm's bytes go"), which also says what the
 # bytes are (issue 42: the aim is 150 KB, 153,600 bytes).
-WASM_GZIP_BUDGET=230400
+WASM_GZIP_BUDGET=232448
 report_wasm_size() {
   local wasm=$1 profile=$2 raw gz budget=${BIBGENIE_WASM_GZIP_BUDGET:-$WASM_GZIP_BUDGET}
   raw=$(stat -c %s "$wasm")
@@ -806,7 +806,7 @@ CHECK_NODE_TESTS=(
   plugin-ledger.test.mjs runner.test.mjs sample-session.test.mjs store-app-db.test.mjs store-index.test.mjs store-processes.test.mjs
   store-sharing.test.mjs stores.test.mjs transport-reads.test.mjs transport.test.mjs
   text-encoding.test.mjs turn-stop.test.mjs wasm-not-found.test.mjs zotero-loader.test.mjs
-  provider-compaction.test.mjs without-ai-sdk.test.mjs zotero-recipe.test.mjs zotero-shim.test.mjs
+  provider-compaction.test.mjs summary-rounds.test.mjs without-ai-sdk.test.mjs zotero-recipe.test.mjs zotero-shim.test.mjs
 )
 
 # ./build.sh check: a debug wasm build (no --release, no wasm-opt) into .work/dev/node_modules/

@@ -17,7 +17,7 @@ use crate::ledger::{LedgerEntry, LedgerKind, LedgerQuery, ResourceLedger};
 use crate::plan::{Breakpoint, CacheProfile, CacheReport, CompactionCost, Plan, SendDecision};
 use crate::projection::Projection;
 use crate::session::{Basis, Branch, Checkpoint, CitedPage, DisplayOnly, EditTarget, Message, Mode, Node, Problem, RetryTarget, Session, UserWords};
-use crate::summarize::{RepairKind, SerializeOptions, SummaryRepair, SummaryRequest, SummaryRequestOptions};
+use crate::summarize::{RepairKind, Round, SerializeOptions, SummaryRepair, SummaryRequest, SummaryRequestOptions};
 use crate::zotero::ResolvedItem;
 
 /// The declarations no Rust type defines: `ErrorCode` (build/error-codes.mjs writes its union from
@@ -138,6 +138,7 @@ pub fn contract_declarations() -> String {
         declaration::<SummaryRepair>(&config),
         declaration::<ResolvedItem>(&config),
         declaration::<SummaryRequestOptions>(&config),
+        declaration::<Round>(&config),
     ];
     format!(
         "// Generated from the Rust types of src/ by src/contract.rs (ts-rs): do not edit.\n{HAND_WRITTEN}\n{}",
@@ -153,7 +154,7 @@ fn contract() {
         "Session", "SessionNode", "MessageNode", "CheckpointNode", "ModelProfile", "Plan", "PlanOptions", "Estimate",
         "SummaryRequest", "Projection", "BranchReadResult", "BranchProblem", "RetryTarget", "EditTarget", "ForkCheck",
         "CommitCheck", "CacheBreakpoints", "Capacity", "CacheProfile", "CacheProfileName", "ResourceLedger",
-        "LedgerEntry", "LedgerQuery", "SummaryRepair", "ResolvedItem", "SummaryRequestOptions", "DisplayOnly",
+        "LedgerEntry", "LedgerQuery", "SummaryRepair", "ResolvedItem", "SummaryRequestOptions", "SummaryRound", "DisplayOnly",
     ] {
         assert!(text.contains(&format!("export type {name} ")) || text.contains(&format!("export interface {name} ")), "{name} is not declared");
     }

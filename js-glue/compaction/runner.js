@@ -14,13 +14,14 @@
 import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compaction.js';
 import { codedError, messageOf } from '../util/coded-error.js';
 import { readSession } from '../session/session-read.js';
+import { pause } from '../util/pause.js';
 import { checkResolveItem, resolveItems } from './resolve-items.js';
 
 // The controller checks the option where it enters, as compact() does.
 export { checkResolveItem };
 
 /**
- * @import { AbortSignalLike, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Session, SessionStore, Summarize, SummaryRepair, SummaryRequest } from '../bibgenie_compaction.js'
+ * @import { AbortSignalLike, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Session, SessionStore, Summarize, SummaryRepair, SummaryRequest, SummaryRound } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndexClass } from '../wasm-internals.js'
  * @import { SessionIndex as HeldIndex } from '../session/session-index.js'
  * @import { ResolveItem } from './resolve-items.js'
@@ -114,11 +115,43 @@ export async function readPlanned(run, prepare) {
 
 /**
  * Summarizes with the request, then builds and commits the checkpoint: the steps after planning,
- * also for a caller that planned in its own read (the controller).
+ * also for a caller that planned in its own read (the controller). A fold one request cannot hold
+ * (rule `fold-fits-the-summarizer`: the request says where the next round starts, `continuesAt`) is
+ * summarized round by round, each round into the checkpoint built from the one before (never
+ * committed), with a pause between rounds so the page or Zotero's window runs meanwhile; only the
+ * last round's checkpoint is committed.
  * @param {Run} run @param {{ plan: Plan, request: SummaryRequest }} prepared @returns {Promise<CompactOutcome>}
  */
 export async function summarizeAndCommit(run, { plan, request: planned }) {
-  const request = await withResolvedItems(run, plan, planned);
+  /** @type {SummaryRound | undefined} */
+  let round;
+  let request = planned;
+  for (;;) {
+    const made = await summarizeRound(run, plan, request, round);
+    if (made.outcome) return made.outcome;
+    const from = made.continuesAt;
+    if (from === undefined) {
+      if (isAborted(run.signal)) return cancelled();
+      return commit(run, plan, made.node, made.repair);
+    }
+    await pause();
+    if (isAborted(run.signal)) return cancelled();
+    round = { from, previous: made.node.checkpoint };
+    const next = await readPlanned(run, (index) => roundRequestOn(index, run, plan, /** @type {SummaryRound} */ (round)));
+    if (next.outcome) return next.outcome;
+    request = next.request;
+  }
+}
+
+/**
+ * One round: the request with the app's item ids resolved, the summary, the checkpoint node it
+ * makes (the summary repaired when invalid) and where the next round starts, or the outcome that
+ * ends the run.
+ * @param {Run} run @param {Plan} plan @param {SummaryRequest} planned @param {SummaryRound} [round]
+ * @returns {Promise<{ node: CheckpointNode, repair?: SummaryRepair, continuesAt?: number, outcome?: undefined } | { outcome: CompactOutcome }>}
+ */
+async function summarizeRound(run, plan, planned, round) {
+  const request = await withResolvedItems(run, plan, planned, round);
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it
   // (the ledger and the registers built by code: a summarizer cannot change them).
   // The whole request too: an invalid summary falls back to the extractive summary of it.
@@ -128,37 +161,51 @@ export async function summarizeAndCommit(run, { plan, request: planned }) {
   const budget = request.maxOutputTokens;
 
   const summarized = await summarizeWith(run, request);
-  if (summarized.outcome) return summarized.outcome;
-  let node;
-  let repair;
+  if (summarized.outcome) return { outcome: summarized.outcome };
   try {
     // A model writing prose must not block every send: its text is repaired, not refused.
     const settled = /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).settleSummary(summarized.summary, requestText);
-    repair = settled.repair;
-    node = checkpointNode(plan, settled.summary, JSON.parse(ledger), budget, JSON.parse(carried));
+    const node = checkpointNode(plan, settled.summary, JSON.parse(ledger), budget, JSON.parse(carried));
     // Not in the generated Checkpoint type (ts-rs cannot name a UIMessage part): checked by isProviderSummary.
     if (summarized.providerPart) /** @type {any} */ (node.checkpoint).providerPart = summarized.providerPart;
+    const continuesAt = request.continuesAt ?? undefined;
+    return { node, ...(settled.repair ? { repair: settled.repair } : {}), continuesAt };
   } catch (error) {
-    return failed(error);
+    return { outcome: failed(error) };
   }
-  if (isAborted(run.signal)) return cancelled();
-  return commit(run, plan, node, repair);
+}
+
+/**
+ * The request of a later round on `index`, or the outcome that ends the run: `stale` as soon as the
+ * session moved (the commit would refuse it: no more summarizer calls for it), `failed` for a core error.
+ * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound} round
+ * @returns {{ request: SummaryRequest, outcome?: undefined } | { outcome: CompactOutcome }}
+ */
+function roundRequestOn(index, run, plan, round) {
+  try {
+    const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
+    if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
+    return { request: index.summaryRequest(plan, run.model, { round }) };
+  } catch (error) {
+    return { outcome: failed(error) };
+  }
 }
 
 /**
  * The request again with the app's answers for the numeric item ids it lists (`resolveItem`), built
  * in one more read of the session; the request as planned when there is nothing to ask, nothing was
  * resolved or that read fails (the commit check still decides whether the session moved).
- * @param {Run} run @param {Plan} plan @param {SummaryRequest} request @returns {Promise<SummaryRequest>}
+ * @param {Run} run @param {Plan} plan @param {SummaryRequest} request @param {SummaryRound} [round]
+ * @returns {Promise<SummaryRequest>}
  */
-async function withResolvedItems(run, plan, request) {
+async function withResolvedItems(run, plan, request, round) {
   const ids = request.itemIds ?? [];
   if (run.resolveItem === null || ids.length === 0) return request;
   const items = await resolveItems(run.resolveItem, ids, (promise) => raced(run.signal, promise));
   if (Object.keys(items).length === 0 || isAborted(run.signal)) return request;
   const again = (/** @type {HeldIndex} */ index) => {
     try {
-      return index.summaryRequest(plan, run.model, { items });
+      return index.summaryRequest(plan, run.model, round ? { items, round } : { items });
     } catch {
       return null;
     }

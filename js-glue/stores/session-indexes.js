@@ -12,6 +12,7 @@
 import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
 import { storeHeldIndex } from '../session/session-index.js';
 import { visibleRows } from './visible-rows.js';
+import { pause } from '../util/pause.js';
 
 /** @import { SessionIndex } from '../session/session-index.js' */
 /** @typedef {import('./visible-rows.js').SeqRow} SeqRow */
@@ -171,8 +172,6 @@ const WARM_NODES = 32;
 /** Sessions from this many characters of text are built in slices. */
 export const SLICED_FROM_CHARS = 1 << 18;
 
-/** The event loop runs between two slices (a timer: the plugin sandbox has no queueMicrotask, and a microtask would not let a page paint). */
-const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 // Through globalThis: Zotero's plugin scope has no `performance` (tests/zotero-runtime checks the bundle).
 const perf = /** @type {{ now?: () => number } | undefined} */ (globalThis.performance);
 const clock = typeof perf?.now === 'function' ? () => /** @type {() => number} */ (perf.now).call(perf) : () => Date.now();

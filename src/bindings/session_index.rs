@@ -239,8 +239,8 @@ impl SessionIndex {
     ) -> Result<JsValue, JsValue> {
         let plan = plan_from_js(&plan)?;
         let model = model_from_js(&model)?;
-        let resolved = super::summarize::resolved_items_from_js(&options)?;
-        js_result(summarize::summary_request_resolved(self.inner.session(), self.inner.branch(), &plan, &model, &resolved))
+        let (resolved, round) = super::summarize::request_options_from_js(&options)?;
+        js_result(summarize::summary_request_resolved(self.inner.session(), self.inner.branch(), &plan, &model, &resolved, &round))
     }
 
     /// `checkCommit` on the held session (the store's index, brought up to date by the read it is

@@ -8,7 +8,7 @@ use super::args::{model_from_js, plan_from_js, refuse_non_finite, session_from_j
 use super::convert::{from_js, from_js_optional, js_result};
 use crate::error::ErrorCode;
 use crate::session::read_branch;
-use crate::summarize::{self, serialize_ui_messages, SerializeOptions, SummaryRequest, SummaryRequestOptions};
+use crate::summarize::{self, serialize_ui_messages, Round, SerializeOptions, SummaryRequest, SummaryRequestOptions};
 use crate::zotero::ResolvedItems;
 
 /// `serialize(messages, { maxToolResultChars?, maxToolInputChars? }?) -> string`: the
@@ -36,14 +36,14 @@ pub fn summary_request(
     let session = session_from_js(&session)?;
     let plan = plan_from_js(&plan)?;
     let model = model_from_js(&model)?;
-    let resolved = resolved_items_from_js(&options)?;
-    js_result(summarize::summary_request_resolved(&session, &read_branch(&session), &plan, &model, &resolved))
+    let (resolved, round) = request_options_from_js(&options)?;
+    js_result(summarize::summary_request_resolved(&session, &read_branch(&session), &plan, &model, &resolved, &round))
 }
 
-/// The `items` of `summaryRequest` options (`invalid-options` for a malformed map).
-pub fn resolved_items_from_js(options: &JsValue) -> Result<ResolvedItems, JsValue> {
-    let options: Option<Value> = from_js_optional(options, ErrorCode::InvalidOptions)?;
-    Ok(options.map(|o| SummaryRequestOptions::resolved_from_value(&o)).transpose()?.unwrap_or_default())
+/// The `items` and the `round` of `summaryRequest` options (`invalid-options` for malformed ones).
+pub fn request_options_from_js(options: &JsValue) -> Result<(ResolvedItems, Round), JsValue> {
+    let Some(options) = from_js_optional::<Value>(options, ErrorCode::InvalidOptions)? else { return Ok(Default::default()) };
+    Ok((SummaryRequestOptions::resolved_from_value(&options)?, Round::from_value(&options)?))
 }
 
 /// `extractiveSummary(request) -> string`: the eight sections filled without a model.

@@ -143,6 +143,7 @@ mod tests {
             cited_pages: Vec::new(),
             recall_handles: Vec::new(),
             item_ids: Vec::new(),
+            continues_at: None,
         })
     }
 

@@ -15,9 +15,9 @@ use crate::zotero::{ResolvedItem, ResolvedItems, ResourceLedger};
 
 use std::collections::BTreeMap;
 use crate::registers;
-use crate::session::{read_branch, Branch, CitedPage, Node, Part, Session, UserWords};
+use crate::session::{read_branch, Branch, Checkpoint, CitedPage, Node, Part, Session, UserWords};
 use crate::plan::{Plan, PlanAction};
-use super::serialize::{serialize_followed, SerializeOptions};
+use super::serialize::{serialize_followed, serialize_turns, SerializeOptions};
 use super::sections::SECTIONS;
 
 /// Random bytes in a delimiter nonce: 128 bits, so material cannot guess it.
@@ -59,6 +59,11 @@ pub struct SummaryRequest {
     /// (`extractiveSummary` has no use for it).
     #[serde(default, skip_deserializing)]
     pub item_ids: Vec<u64>,
+    /// Rule `fold-fits-the-summarizer`: this request holds `plan.summarizeIds` up to here (an index),
+    /// and the next round starts here (`summaryRequest` option `round: { from, previous }`); absent
+    /// when the request folds the rest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continues_at: Option<usize>,
 }
 
 /// Options of `summaryRequest`: the numeric item ids the app resolved (`resolveItem`), by id.
@@ -71,6 +76,11 @@ pub struct SummaryRequestOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(type = "Record<number, ResolvedItem>"))]
     pub items: Option<BTreeMap<String, ResolvedItem>>,
+    /// A later round of a fold one request cannot hold (rule `fold-fits-the-summarizer`): `{ from,
+    /// previous }`, `from` the request before's `continuesAt`, `previous` the checkpoint built from its
+    /// summary (`checkpointNode(...).checkpoint`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<Round>,
 }
 
 impl SummaryRequestOptions {
@@ -90,6 +100,21 @@ impl SummaryRequestOptions {
             resolved.insert(number, ResolvedItem { library_id, key: key.to_string() });
         }
         Ok(resolved)
+    }
+}
+
+impl Round {
+    /// `options.round` of `summaryRequest`: `{ from, previous? }`, `previous` a `Checkpoint` (read as
+    /// the session's checkpoints are); round 0 when absent.
+    pub fn from_value(options: &serde_json::Value) -> Result<Round> {
+        let Some(round) = options.get("round").filter(|r| !r.is_null()) else { return Ok(Round::default()) };
+        let invalid = || Error::new(ErrorCode::InvalidOptions, "summaryRequest options.round must be { from, previous? }: a non-negative integer and a Checkpoint");
+        let from = round.get("from").and_then(serde_json::Value::as_u64).ok_or_else(invalid)?;
+        let previous = match round.get("previous").filter(|p| !p.is_null()) {
+            None => None,
+            Some(p) => Some(serde_json::from_str::<Checkpoint>(&p.to_string()).map_err(|_| invalid())?),
+        };
+        Ok(Round { from: usize::try_from(from).map_err(|_| invalid())?, previous })
     }
 }
 
@@ -142,7 +167,19 @@ pub fn summary_request(session: &Session, plan: &Plan, model: &ModelProfile) -> 
 /// `summary_request` on the active branch already read (a `SessionIndex` holds it), so a runner
 /// plans and builds the request from one read of the session.
 pub fn summary_request_on_branch(session: &Session, branch: &Branch, plan: &Plan, model: &ModelProfile) -> Result<SummaryRequest> {
-    summary_request_resolved(session, branch, plan, model, &ResolvedItems::new())
+    summary_request_resolved(session, branch, plan, model, &ResolvedItems::new(), &Round::default())
+}
+
+/// Where a summary request starts in a fold one request cannot hold (rule `fold-fits-the-summarizer`):
+/// the first round at `plan.summarizeIds[0]`, folded into the previous checkpoint; a later one at
+/// `from` (the request before it said so in `continuesAt`), folded into `previous`, the checkpoint
+/// built from the round before (never committed), whose ledger and registers it carries on.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "SummaryRound", optional_fields))]
+pub struct Round {
+    pub from: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous: Option<Checkpoint>,
 }
 
 /// `summary_request_on_branch` with the app's numeric item ids resolved (`resolveItem`): their keys
@@ -153,35 +190,73 @@ pub fn summary_request_resolved(
     plan: &Plan,
     model: &ModelProfile,
     resolved: &ResolvedItems,
+    round: &Round,
 ) -> Result<SummaryRequest> {
-    let budget = capacity(model)?.summary_max_output_tokens;
-    request_with_budget(session, branch, plan, budget, model.max_output_tokens, resolved)
+    let capacity = capacity(model)?;
+    let limits = Limits { summary: capacity.summary_max_output_tokens, output_cap: model.max_output_tokens, input: capacity.safe_input_limit };
+    request_with_budget(session, branch, plan, &limits, resolved, round)
 }
 
-fn request_with_budget(
-    session: &Session,
-    branch: &Branch,
-    plan: &Plan,
-    summary_budget: u64,
-    model_output_cap: Option<u64>,
-    resolved: &ResolvedItems,
-) -> Result<SummaryRequest> {
-    let material = summarized_material(session, branch, plan)?;
-    let (provider_summary, read_from) = provider_summary(&material.messages);
-    let history = serialize_followed(&material.messages[read_from..], &SerializeOptions::default(), material.followed_by_user);
-    let messages = material.messages.iter().filter_map(|node| node.message());
+/// What a summary request is sized by: the summary's budget, the model's output cap, and the safe
+/// input limit the whole request must stay within.
+struct Limits {
+    summary: u64,
+    output_cap: Option<u64>,
+    input: u64,
+}
+
+fn request_with_budget(session: &Session, branch: &Branch, plan: &Plan, limits: &Limits, resolved: &ResolvedItems, round: &Round) -> Result<SummaryRequest> {
+    let material = summarized_material(session, branch, plan, round)?;
+    let options = SerializeOptions::default();
+    // Rule `fold-fits-the-summarizer`: the whole turns whose text fits what the request leaves.
+    let room = history_room(limits.input, material.previous_summary, &material.previous_ledger);
+    let (whole, taken) = serialize_turns(&material.messages, &options, material.followed_by_user, room);
+    let folded = &material.messages[..taken];
+    let continues_at = (taken < material.messages.len()).then_some(round.from + taken);
+    let (provider_summary, read_from) = provider_summary(folded);
+    let history = match read_from {
+        0 => whole,
+        // A round that ends before the fold does ends before a user message (it ends at a turn).
+        _ => serialize_followed(&folded[read_from..], &options, material.followed_by_user || continues_at.is_some()),
+    };
+    let messages = folded.iter().filter_map(|node| node.message());
     let (collected, item_ids) = ledger::collect_resolved(messages, resolved);
     let ledger = ledger::merge(&material.previous_ledger, &collected);
-    let user_words = registers::merge_user_words(material.previous_user_words, registers::collect_user_words(&material.messages));
-    let cited = registers::collect_cited_pages_resolved(&material.messages, &ledger, resolved);
+    let user_words = registers::merge_user_words(material.previous_user_words, registers::collect_user_words(folded));
+    let cited = registers::collect_cited_pages_resolved(folded, &ledger, resolved);
     let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, cited);
-    let recall_handles = registers::merge_recall_handles(material.previous_recall_handles, &material.messages);
+    let recall_handles = registers::merge_recall_handles(material.previous_recall_handles, folded);
     let rendered_ledger = ledger::render(&ledger);
     let previous_summary = provider_summary.or(material.previous_summary).map(str::to_string);
     let nonce = fresh_nonce(&[previous_summary.as_deref().unwrap_or(""), &history, &rendered_ledger])?;
     let prompt = user_prompt(&nonce, previous_summary.as_deref(), &history, &rendered_ledger);
-    let max_output_tokens = summary_budget.min(model_output_cap.unwrap_or(u64::MAX)).max(1);
-    Ok(SummaryRequest { system: system_prompt(), prompt, max_output_tokens, ledger, history, previous_summary, user_words, cited_pages, recall_handles, item_ids })
+    let max_output_tokens = limits.summary.min(limits.output_cap.unwrap_or(u64::MAX)).max(1);
+    Ok(SummaryRequest {
+        system: system_prompt(),
+        prompt,
+        max_output_tokens,
+        ledger,
+        history,
+        previous_summary,
+        user_words,
+        cited_pages,
+        recall_handles,
+        item_ids,
+        continues_at,
+    })
+}
+
+/// The estimated tokens the history of a request may take (rule `fold-fits-the-summarizer`): the safe
+/// input limit less the request's own text, the previous summary and the ledger so far, with an
+/// eighth kept for the entries the history adds to the ledger. No bound when those take half the
+/// limit or more: the request cannot fit however finely the history is cut (a window too small for
+/// the instructions, a ledger larger than the window), and rounds would only multiply it.
+fn history_room(limit: u64, previous_summary: Option<&str>, previous_ledger: &ResourceLedger) -> Option<u64> {
+    let text = crate::tokens::estimate_text(&system_prompt()) + crate::tokens::estimate_text(&user_prompt(&"0".repeat(2 * NONCE_BYTES), Some(""), "", " "));
+    let fixed = [text, previous_summary.map_or(0, crate::tokens::estimate_text), crate::tokens::estimate_text(&ledger::render(previous_ledger))]
+        .into_iter()
+        .fold(0u64, u64::saturating_add);
+    (fixed < limit / 2).then(|| (limit - fixed) / 8 * 7)
 }
 
 /// Rule `provider-block-is-previous-summary` (issue 39): the newest readable provider compaction block
@@ -210,15 +285,17 @@ struct Material<'a> {
 }
 
 /// The previous checkpoint and the messages of `plan.summarizeIds`, looked up on the active branch.
-fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -> Result<Material<'a>> {
+fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan, round: &'a Round) -> Result<Material<'a>> {
     if plan.action != PlanAction::Compact {
         return Err(Error::new(ErrorCode::InvalidPlan, format!("plan does not compact (action 'none', reason '{}')", plan.reason)));
     }
     branch.require_readable()?;
+    let ids = round_ids(plan, round)?;
     let on_branch = |id: &str| branch.nodes.iter().map(|&i| &session.nodes[i]).find(|node| node.id == id);
-    let previous = match plan.previous_checkpoint_id.as_deref() {
-        None => None,
-        Some(id) => Some(on_branch(id).and_then(Node::checkpoint).ok_or_else(|| {
+    let previous = match (round.from, plan.previous_checkpoint_id.as_deref()) {
+        (1.., _) => round.previous.as_ref(),
+        (0, None) => None,
+        (0, Some(id)) => Some(on_branch(id).and_then(Node::checkpoint).ok_or_else(|| {
             Error::new(ErrorCode::InvalidPlan, format!("plan.previousCheckpointId {id} is not a checkpoint on the active branch"))
         })?),
     };
@@ -228,7 +305,7 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -
     let previous_cited_pages = previous.map(|c| c.cited_pages.as_slice()).unwrap_or_default();
     let previous_recall_handles = previous.map(|c| c.recall_handles.as_slice()).unwrap_or_default();
     // One pass over the branch with the ids in a set: a search per id made a 10,000-message fold quadratic.
-    let wanted: std::collections::HashSet<&str> = plan.summarize_ids.iter().map(String::as_str).collect();
+    let wanted: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
     let mut found: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut positions = Vec::with_capacity(wanted.len());
     for (position, &i) in branch.nodes.iter().enumerate() {
@@ -237,7 +314,7 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -
             positions.push(position);
         }
     }
-    if let Some(id) = plan.summarize_ids.iter().find(|id| !found.contains(id.as_str())) {
+    if let Some(id) = ids.iter().find(|id| !found.contains(id.as_str())) {
         return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.summarizeIds: {id} is not a message on the active branch")));
     }
     if positions.is_empty() && previous_summary.is_none() {
@@ -248,6 +325,21 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan) -
         .is_some_and(|&last| branch.nodes[last + 1..].iter().any(|&i| session.nodes[i].is_user_message()));
     let messages = positions.into_iter().map(|p| &session.nodes[branch.nodes[p]]).collect();
     Ok(Material { messages, previous_summary, previous_ledger, previous_user_words, previous_cited_pages, previous_recall_handles, followed_by_user })
+}
+
+/// The ids from where the round starts: `plan.summarizeIds[round.from..]`. `invalid-options` for a
+/// start past the fold, or a later round without the checkpoint of the one before.
+fn round_ids<'p>(plan: &'p Plan, round: &Round) -> Result<&'p [String]> {
+    if (round.from > 0 && round.from >= plan.summarize_ids.len()) || (round.from > 0) != round.previous.is_some() {
+        return Err(Error::new(
+            ErrorCode::InvalidOptions,
+            format!(
+                "summaryRequest options.round: from must be below plan.summarizeIds.length ({}), with previous (the checkpoint of the round before) exactly when it is over 0",
+                plan.summarize_ids.len()
+            ),
+        ));
+    }
+    Ok(&plan.summarize_ids[round.from..])
 }
 
 /// A random hex nonce that occurs in none of `material` (case-insensitively).

@@ -87,15 +87,36 @@ pub fn serialize(nodes: &[&Node], options: &SerializeOptions) -> String {
 /// `interrupted-tool`: an unfinished tool part of a cut message, or of one a user message follows,
 /// is written as interrupted with no result.
 pub fn serialize_followed(nodes: &[&Node], options: &SerializeOptions, followed_by_user: bool) -> String {
+    serialize_turns(nodes, options, followed_by_user, None).0
+}
+
+/// `serialize_followed` of the whole turns of `nodes` (a turn starts at a user message) whose text
+/// fits `budget` estimated tokens, at least the first turn; with how many of `nodes` it wrote. Rule
+/// `fold-fits-the-summarizer`: a summary request's history is cut where the text itself says, not
+/// where message estimates (which count reasoning and uncut tool results) would.
+pub fn serialize_turns(nodes: &[&Node], options: &SerializeOptions, followed_by_user: bool, budget: Option<u64>) -> (String, usize) {
     // Display-only nodes are never summarized: left out before numbering, so the numbers run on.
-    let nodes: Vec<&Node> = nodes.iter().copied().filter(|node| node.display_only().is_none()).collect();
+    let kept: Vec<(usize, &Node)> = nodes.iter().copied().enumerate().filter(|(_, node)| node.display_only().is_none()).collect();
     let mut out = String::new();
     // For each node: whether a user message comes after it.
-    let mut followed = vec![followed_by_user; nodes.len()];
-    for k in (0..nodes.len().saturating_sub(1)).rev() {
-        followed[k] = followed[k + 1] || nodes[k + 1].is_user_message();
+    let mut followed = vec![followed_by_user; kept.len()];
+    for k in (0..kept.len().saturating_sub(1)).rev() {
+        followed[k] = followed[k + 1] || kept[k + 1].1.is_user_message();
     }
-    for (number, node) in nodes.iter().enumerate() {
+    // The text and node count at the newest turn start within the budget; the text's estimate.
+    let (mut cut, mut tokens) = (None, 0u64);
+    for (number, &(at, node)) in kept.iter().enumerate() {
+        if let Some(budget) = budget.filter(|_| number > 0 && node.is_user_message()) {
+            if tokens > budget {
+                // The turns before the newest that fit, or the first turn alone when it is over.
+                let (length, taken) = cut.unwrap_or((out.len(), at));
+                out.truncate(length);
+                out.push_str("--- end of history ---");
+                return (out, taken);
+            }
+            cut = Some((out.len(), at));
+        }
+        let mark = out.len();
         match &node.kind {
             NodeKind::Message(message) => {
                 let interrupted = followed[number] || message.is_cut();
@@ -107,9 +128,19 @@ pub fn serialize_followed(nodes: &[&Node], options: &SerializeOptions, followed_
             }
             NodeKind::DisplayOnly(..) | NodeKind::Invalid(_) => {}
         }
+        if budget.is_some() {
+            tokens += crate::tokens::estimate_text(&out[mark..]);
+        }
     }
+    let taken = match cut {
+        Some((length, taken)) if budget.is_some_and(|b| tokens > b) => {
+            out.truncate(length);
+            taken
+        }
+        _ => nodes.len(),
+    };
     out.push_str("--- end of history ---");
-    out
+    (out, taken)
 }
 
 /// Serializes a JSON array of UIMessages (`parentId` optional); an unreadable message is an error.

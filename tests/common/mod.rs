@@ -152,3 +152,46 @@ pub fn base64(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// Every summary round of `plan` as the runner makes them (rule `fold-fits-the-summarizer`): each
+/// round's request and its extractive summary, a round starting where the request before says
+/// (`continues_at`), folded into the checkpoint built from it. The last is what the committed
+/// checkpoint is built from.
+pub fn summary_rounds(
+    session: &Session,
+    plan: &bibgenie_compaction::plan::Plan,
+    model: &bibgenie_compaction::estimate::ModelProfile,
+) -> Vec<(bibgenie_compaction::summarize::SummaryRequest, String)> {
+    summary_rounds_with(session, plan, model, bibgenie_compaction::summarize::extractive_summary)
+}
+
+/// `summary_rounds` with another summarizer.
+pub fn summary_rounds_with(
+    session: &Session,
+    plan: &bibgenie_compaction::plan::Plan,
+    model: &bibgenie_compaction::estimate::ModelProfile,
+    summarize: impl Fn(&bibgenie_compaction::summarize::SummaryRequest) -> String,
+) -> Vec<(bibgenie_compaction::summarize::SummaryRequest, String)> {
+    use bibgenie_compaction::summarize::{summary_request_resolved, Round};
+    let branch = bibgenie_compaction::session::read_branch(session);
+    let mut rounds = Vec::new();
+    let mut round = Round::default();
+    loop {
+        let request = summary_request_resolved(session, &branch, plan, model, &Default::default(), &round).expect("a round's request");
+        let summary = summarize(&request);
+        let next = request.continues_at;
+        let node = bibgenie_compaction::commit::checkpoint_node_for_request(plan, &summary, &request, "round").expect("a round's checkpoint");
+        rounds.push((request, summary));
+        let Some(from) = next else { return rounds };
+        round = Round { from, previous: Some(serde_json::from_value(node["checkpoint"].clone()).expect("a checkpoint")) };
+    }
+}
+
+/// The last round of `summary_rounds`: the request and summary the committed checkpoint is built from.
+pub fn summarize_rounds(
+    session: &Session,
+    plan: &bibgenie_compaction::plan::Plan,
+    model: &bibgenie_compaction::estimate::ModelProfile,
+) -> (bibgenie_compaction::summarize::SummaryRequest, String) {
+    summary_rounds(session, plan, model).pop().expect("at least one round")
+}

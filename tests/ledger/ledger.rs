@@ -658,7 +658,7 @@ fn plugin_references_feed_the_ledger_and_the_cited_pages() {
         (789, ResolvedItem { library_id: 1, key: "not a key".into() }),
     ]
     .into();
-    let request = summary_request_resolved(&session, &read_branch(&session), &p, &m, &resolved).unwrap();
+    let request = summary_request_resolved(&session, &read_branch(&session), &p, &m, &resolved, &Default::default()).unwrap();
     assert_eq!(request.item_ids, vec![789, 456]);
     let paper = entry(&request.ledger, LedgerKind::Item, "WXYZ2345");
     assert_eq!((paper.label.as_deref(), paper.library_id), (Some("Protein needs of working dogs"), Some(1)));

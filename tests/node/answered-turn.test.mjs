@@ -184,7 +184,8 @@ for (const backend of stores) {
       const outcome = await controller.compact('manual');
       assert.equal(outcome.status, 'committed', `${outcome.status} ${outcome.reason}`);
       assert.ok(outcome.plan.summarizeIds.includes('AT'), 'the interrupted call is summarized');
-      const history = summarizerCalls[0].request.history;
+      // The fold may take rounds (rule `fold-fits-the-summarizer`): one of them reads the call.
+      const history = summarizerCalls.map((call) => call.request.history).join('\n');
       assert.match(history, /--- tool zoteroSearch \| call call-AT \| interrupted, no result ---/);
       const sent = await controller.submit(chat('Q2', prose(4_500)));
       assert.equal(sent.status, 'send', sent.reason);

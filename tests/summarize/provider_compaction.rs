@@ -15,7 +15,6 @@ use bibgenie_compaction::estimate::{estimate, EstimateRequest, ModelProfile};
 use bibgenie_compaction::plan::{plan, PlanAction, PlanOptions};
 use bibgenie_compaction::projection::{project, Projected};
 use bibgenie_compaction::session::{Mode, Session};
-use bibgenie_compaction::summary_request;
 use common::*;
 use serde_json::{json, Value};
 
@@ -117,12 +116,15 @@ fn a_package_compaction_after_a_block_folds_it_only_as_the_previous_summary() {
     let position = |id: &str| session.nodes.iter().position(|n| n.id == id).unwrap();
     assert!(position(&kept) > position("A5"), "boundary {kept} is before the block");
     assert_eq!(plan.summarize_ids.first().map(String::as_str), Some("U1"));
-    let request = summary_request(&session, &plan, &model_8k()).expect("request");
+    // The fold takes rounds on 8k (rule `fold-fits-the-summarizer`): the round that folds the block
+    // reads it as its previous summary, whatever the rounds before it wrote.
+    let rounds = summary_rounds(&session, &plan, &model_8k());
+    let (request, _) = rounds.iter().find(|(r, _)| r.history.contains("Continuing from the summary")).expect("a round folds the block");
     assert_eq!(request.previous_summary.as_deref(), Some(PROVIDER_SUMMARY));
     assert!(!request.history.contains("first words before the block"), "history before the block is read again");
-    assert_eq!(request.history.matches(PROVIDER_SUMMARY).count(), 0, "the block is paraphrased as history");
-    assert!(request.history.contains("Continuing from the summary"), "the answer after the block is history");
-    assert!(request.ledger.entries.iter().any(|e| e.key == "WXYZ6789"), "the ledger lost the package's own reading");
+    assert!(rounds.iter().all(|(r, _)| r.history.matches(PROVIDER_SUMMARY).count() == 0), "the block is paraphrased as history");
+    let last = &rounds.last().expect("a round").0;
+    assert!(last.ledger.entries.iter().any(|e| e.key == "WXYZ6789"), "the ledger lost the package's own reading");
     // Once committed, the projection is summary then tail: no package summary before a provider block.
     let mut nodes: Vec<Value> = session.nodes.iter().map(|n| n.raw.to_value()).collect();
     nodes.push(checkpoint_from_plan("C1", &plan, "## Research goal\n- attention"));
@@ -149,11 +151,13 @@ fn an_encrypted_item_is_estimated_by_its_bound_and_never_sent_as_text() {
     let session = common::session(nodes, &leaf);
     let plan = plan(&session, &model_8k(), &PlanOptions::new(Mode::Manual)).expect("plans");
     assert_eq!(plan.action, PlanAction::Compact, "{plan:?}");
-    let request = summary_request(&session, &plan, &model_8k()).expect("request");
-    assert!(!request.history.contains("QWERTY23ZXCVBN45"), "the ciphertext reached the summarizer");
-    assert!(request.history.contains("openai compaction item"));
-    assert!(request.history.contains("find the attention papers"), "the readable history before the item");
-    assert!(request.ledger.entries.iter().all(|e| !encrypted.contains(e.key.as_str())), "a key read out of the ciphertext");
+    let rounds = summary_rounds(&session, &plan, &model_8k());
+    let history: String = rounds.iter().map(|(r, _)| r.history.as_str()).collect();
+    assert!(!history.contains("QWERTY23ZXCVBN45"), "the ciphertext reached the summarizer");
+    assert!(history.contains("openai compaction item"));
+    assert!(history.contains("find the attention papers"), "the readable history before the item");
+    let last = &rounds.last().expect("a round").0;
+    assert!(last.ledger.entries.iter().all(|e| !encrypted.contains(e.key.as_str())), "a key read out of the ciphertext");
 }
 
 /// A checkpoint a provider summarized: its block or item kept beside the readable summary.

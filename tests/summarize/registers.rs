@@ -10,6 +10,8 @@
 
 #[path = "../research/mod.rs"]
 mod research;
+#[path = "../common/mod.rs"]
+mod common;
 
 use bibgenie_compaction::commit::{checkpoint_node_for_request, checkpoint_node};
 use bibgenie_compaction::estimate::{capacity, register_budgets};
@@ -171,11 +173,13 @@ fn grow(seed: u64, language: &str, window: u64, compactions: usize, summarizer: 
         if p.action != PlanAction::Compact {
             continue;
         }
-        let request = summary_request(&session, &p, &m).unwrap();
-        let summary = match summarizer {
+        // A fold one request cannot hold is summarized in rounds (rule `fold-fits-the-summarizer`).
+        let (request, summary) = common::summary_rounds_with(&session, &p, &m, |request| match summarizer {
             Summarizer::KeepsNothing => empty_summary(),
-            Summarizer::Extractive => extractive_summary(&request),
-        };
+            Summarizer::Extractive => extractive_summary(request),
+        })
+        .pop()
+        .unwrap();
         let id = format!("ckpt{turn}");
         nodes.push(checkpoint_node_for_request(&p, &summary, &request, &id).unwrap());
         leaf = Some(id.clone());

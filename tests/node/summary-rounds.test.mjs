@@ -1,0 +1,109 @@
+// Rule `fold-fits-the-summarizer` through `compact` and the controller: a fold one summary request
+// cannot hold (an imported chat, a switch to a smaller model) is summarized round by round, each
+// request within the model's safe input limit, saying where the next starts (`continuesAt`) and
+// folded into the round before; the event loop runs between rounds; only the last round's
+// checkpoint is committed, once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compaction, MODEL, storeWith, snapshot, checkpointsOf, validSummary, scriptedSummarizer, createAbortSignalLike, userMessage, assistantMessage } from './runner-fixtures.mjs';
+
+const { compact, capacity, estimateMessage, CompactionController, extractiveSummary } = compaction;
+
+/** A chat far longer than what one request on an 8k model holds: turns of uneven length, three languages. */
+function longChat(turns) {
+  const asks = ['Which trials report dropout by arm?', 'Có bao nhiêu người tham gia bỏ cuộc ở mỗi nhóm?', '每组的脱落人数是多少？'];
+  const nodes = [];
+  let parent = null;
+  for (let t = 0; t < turns; t++) {
+    nodes.push(userMessage(`U${t}`, parent, `${asks[t % 3]} (turn ${t})`));
+    nodes.push(assistantMessage(`A${t}`, `U${t}`, 'The dropout table lists each arm with its reasons. '.repeat(4 + ((t * 5) % 9))));
+    parent = `A${t}`;
+  }
+  return { nodes, leafId: parent, branchRevision: 2 * turns };
+}
+
+const sent = (request) => estimateMessage({ id: 'r', role: 'user', parts: [{ type: 'text', text: `${request.system}\n${request.prompt}` }] }, MODEL);
+
+test('a fold one request cannot hold is summarized in rounds, each within the safe limit, into one checkpoint', async () => {
+  const { store, sessionId } = await storeWith(longChat(90));
+  const { summarize, calls } = scriptedSummarizer((request, signal, n) => validSummary(`round ${n}`));
+  const outcome = await compact({ store, sessionId, model: MODEL, mode: 'manual', summarize });
+  assert.equal(outcome.status, 'committed', outcome.message);
+  assert.ok(calls.length >= 3, `rounds: ${calls.length}`);
+  const limit = capacity(MODEL).safeInputLimit;
+  for (const [n, { request }] of calls.entries()) {
+    assert.ok(sent(request) <= limit, `round ${n} sends ${sent(request)} tokens, over ${limit}`);
+    assert.equal(request.continuesAt === undefined, n === calls.length - 1, `round ${n}: only the last ends the fold`);
+    if (n > 0) assert.equal(request.previousSummary, validSummary(`round ${n - 1}`), `round ${n} folds into round ${n - 1}'s summary`);
+  }
+  // Every folded message in one round's history.
+  const histories = calls.map((c) => c.request.history).join('\n');
+  for (const id of outcome.plan.summarizeIds) assert.equal(histories.split(`| id ${id} ---`).length, 2, id);
+  const committed = checkpointsOf(await store.load(sessionId));
+  assert.equal(committed.length, 1, 'the rounds before the last are never committed');
+  assert.equal(committed[0].checkpoint.summary, validSummary(`round ${calls.length - 1}`));
+  // What code carries is every round's: the first turn's words are still there.
+  assert.ok(committed[0].checkpoint.userWords.some((w) => w.text.includes('(turn 0)')), 'the first round\'s user words');
+});
+
+test('the event loop runs between rounds', async () => {
+  const { store, sessionId } = await storeWith(longChat(90));
+  let ticks = 0;
+  let running = true;
+  const tick = () => { ticks += 1; if (running) setTimeout(tick, 0); };
+  setTimeout(tick, 0);
+  // A summarizer that answers at once: without the pause nothing but microtasks would run between rounds.
+  const { summarize, calls } = scriptedSummarizer(() => { calls.at(-1).ticks = ticks; return validSummary(); });
+  const outcome = await compact({ store, sessionId, model: MODEL, mode: 'manual', summarize });
+  running = false;
+  assert.equal(outcome.status, 'committed');
+  for (let n = 1; n < calls.length; n++) assert.ok(calls[n].ticks > calls[n - 1].ticks, `a timer ran before round ${n}: ${calls.map((c) => c.ticks)}`);
+});
+
+test('cancelled between rounds: no further summarizer call, nothing written', async () => {
+  const { store, sessionId } = await storeWith(longChat(90));
+  const before = await snapshot(store, sessionId);
+  const abort = createAbortSignalLike();
+  const { summarize, calls } = scriptedSummarizer(() => { abort.abort(); return validSummary(); });
+  const outcome = await compact({ store, sessionId, model: MODEL, mode: 'manual', summarize, signal: abort.signal });
+  assert.equal(outcome.status, 'cancelled');
+  assert.equal(calls.length, 1);
+  assert.equal(await snapshot(store, sessionId), before);
+});
+
+test('a session that moves between rounds ends the run stale before the next summarizer call', async () => {
+  const { store, sessionId } = await storeWith(longChat(90));
+  const { summarize, calls } = scriptedSummarizer(async () => {
+    await store.appendMessage(sessionId, userMessage('U-late', 'A89', 'One more question meanwhile.'));
+    return validSummary();
+  });
+  const outcome = await compact({ store, sessionId, model: MODEL, mode: 'manual', summarize });
+  assert.equal(outcome.status, 'stale');
+  assert.equal(calls.length, 1, 'no summary is paid for after the session moved');
+  assert.equal(checkpointsOf(await store.load(sessionId)).length, 0);
+});
+
+test('a later round without its previous checkpoint, or past the fold, is refused with invalid-options', async () => {
+  const { store, sessionId } = await storeWith(longChat(90));
+  await store.withSessionIndex(sessionId, (index) => {
+    const plan = index.plan(MODEL, { mode: 'manual' });
+    const first = index.summaryRequest(plan, MODEL);
+    assert.equal(typeof first.continuesAt, 'number');
+    assert.throws(() => index.summaryRequest(plan, MODEL, { round: { from: first.continuesAt } }), { code: 'invalid-options' });
+    assert.throws(() => index.summaryRequest(plan, MODEL, { round: { from: 'one', previous: null } }), { code: 'invalid-options' });
+    const previous = compaction.checkpointNode(plan, validSummary(), first.ledger, first.maxOutputTokens).checkpoint;
+    assert.throws(() => index.summaryRequest(plan, MODEL, { round: { from: plan.summarizeIds.length, previous } }), { code: 'invalid-options' });
+    assert.equal(index.summaryRequest(plan, MODEL, { round: { from: first.continuesAt, previous } }).previousSummary, validSummary());
+  });
+});
+
+test('a controller send of an imported chat on a smaller model compacts in rounds with the embedded summarizer, then sends', async () => {
+  const { store, sessionId } = await storeWith(longChat(120));
+  let calls = 0;
+  const controller = new CompactionController({ store, sessionId, model: MODEL, summarize: (request) => { calls += 1; return extractiveSummary(request); } });
+  const result = await controller.submit(userMessage('U-new', 'A119', 'And the overall dropout?'));
+  assert.equal(result.status, 'send', result.message);
+  assert.equal(result.outcome?.status, 'committed');
+  assert.ok(calls >= 2, `rounds: ${calls}`);
+  assert.equal(checkpointsOf(await store.load(sessionId)).length, 1);
+});

@@ -1,0 +1,153 @@
+//! Rule `fold-fits-the-summarizer`: a fold whose history one summary request cannot hold (an imported
+//! chat, a switch to a smaller model) is summarized in rounds of whole turns, each request within the
+//! model's safe input limit and saying where the next round starts (`continuesAt`); a round folds into
+//! the checkpoint built from the one before, and only the last round's summary is committed, with the
+//! ledger and registers of every round.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use bibgenie_compaction::error::ErrorCode;
+use bibgenie_compaction::estimate::{capacity, ModelProfile};
+use bibgenie_compaction::plan::{plan, Plan, PlanAction, PlanOptions};
+use bibgenie_compaction::session::{Mode, Session};
+use bibgenie_compaction::summarize::{summary_request_resolved, Round, SummaryRequest};
+use bibgenie_compaction::tokens::estimate_text;
+use common::*;
+use serde_json::{json, Value};
+
+/// Turns in three languages, of uneven length, with a tool result naming a Zotero item now and then.
+fn long_chat(turns: usize) -> (Vec<Value>, String) {
+    let questions = [
+        "Which cohort studies measure sleep duration with actigraphy rather than questionnaires?",
+        "Những nghiên cứu nào đo thời lượng giấc ngủ bằng thiết bị đeo tay, và cỡ mẫu là bao nhiêu?",
+        "哪些队列研究用腕动计测量睡眠时长？请保留页码。",
+    ];
+    let mut nodes = Vec::new();
+    let mut parent: Option<String> = None;
+    for t in 0..turns {
+        let (u, a) = (format!("U{t}"), format!("A{t}"));
+        nodes.push(user(&u, parent.as_deref(), &format!("{} (turn {t})", questions[t % 3])));
+        let body = "The actigraphy cohort reports shorter sleep in shift workers, with the effect strongest in the first year. ".repeat(3 + (t * 7) % 11);
+        if t % 4 == 0 {
+            let key = format!("KEY{:05}", t).replace('0', "A").replace('1', "B");
+            nodes.push(assistant_tool(&a, &u, "zoteroSearch", "output-available", json!({ "q": "actigraphy" }),
+                Some(json!({ "items": [{ "key": &key[..8], "title": format!("Cohort {t}"), "pages": "12-19" }], "note": body }))));
+        } else {
+            nodes.push(assistant(&a, &u, &body));
+        }
+        parent = Some(a);
+    }
+    (nodes, parent.unwrap_or_default())
+}
+
+/// What a request sends: its system prompt and its prompt.
+fn request_tokens(request: &SummaryRequest) -> u64 {
+    estimate_text(&request.system) + estimate_text(&request.prompt)
+}
+
+fn manual_plan(session: &Session, model: &ModelProfile) -> Plan {
+    let p = plan(session, model, &PlanOptions::new(Mode::Manual)).unwrap();
+    assert_eq!(p.action, PlanAction::Compact, "{p:?}");
+    p
+}
+
+fn requests(session: &Session, p: &Plan, model: &ModelProfile) -> Vec<SummaryRequest> {
+    summary_rounds(session, p, model).into_iter().map(|(request, _)| request).collect()
+}
+
+#[test]
+fn a_fold_one_request_cannot_hold_is_summarized_in_rounds_that_each_fit() {
+    for window in [8_192, 32_768] {
+        let m = model(window, None);
+        let limit = capacity(&m).unwrap().safe_input_limit;
+        let (nodes, leaf) = long_chat(if window == 8_192 { 60 } else { 160 });
+        let s = session(nodes, &leaf);
+        let p = manual_plan(&s, &m);
+        let rounds = requests(&s, &p, &m);
+        assert!(rounds.len() >= 3, "{window}: {} rounds", rounds.len());
+        let mut starts = Vec::new();
+        for (r, request) in rounds.iter().enumerate() {
+            assert!(request_tokens(request) <= limit, "{window}: round {r} sends {} tokens, over {limit}", request_tokens(request));
+            assert_eq!(request.previous_summary.is_some(), r > 0, "{window}: round {r} folds into the round before");
+            assert_eq!(request.continues_at.is_some(), r + 1 < rounds.len(), "{window}: only the last round ends the fold");
+            if let Some(at) = request.continues_at {
+                assert!(p.summarize_ids[at].starts_with('U'), "{window}: a round starts at a user message, not {}", p.summarize_ids[at]);
+                starts.push(at);
+            }
+        }
+        assert!(starts.windows(2).all(|w| w[0] < w[1]), "{window}: {starts:?}");
+        // Every folded message is in exactly one round's history, in order.
+        let histories: String = rounds.iter().map(|r| r.history.as_str()).collect();
+        let mut at = 0;
+        for id in &p.summarize_ids {
+            let found = histories[at..].find(&format!("| id {id} ---")).unwrap_or_else(|| panic!("{window}: {id} is in no round, or out of order"));
+            at += found + 1;
+            assert_eq!(histories.matches(&format!("| id {id} ---")).count(), 1, "{window}: {id}");
+        }
+        // The last round carries every round's ledger and user words on (what one request would have).
+        let one = bibgenie_compaction::summarize::summary_request_resolved(
+            &s, &bibgenie_compaction::session::read_branch(&s), &p, &model(2_000_000, None), &Default::default(), &Round::default(),
+        ).unwrap();
+        assert_eq!(one.continues_at, None, "a two-million window holds the fold in one request");
+        assert!(request_tokens(&one) > limit, "{window}: one request would have been over the limit");
+        let last = rounds.last().unwrap();
+        assert_eq!(last.ledger, one.ledger, "{window}");
+        assert_eq!(last.user_words, one.user_words, "{window}");
+        assert_eq!(last.cited_pages, one.cited_pages, "{window}");
+    }
+}
+
+#[test]
+fn a_fold_that_one_request_holds_is_one_round() {
+    let m = model(200_000, None);
+    let (nodes, leaf) = long_chat(40);
+    let s = session(nodes, &leaf);
+    let p = manual_plan(&s, &m);
+    let rounds = requests(&s, &p, &m);
+    assert_eq!(rounds.len(), 1);
+    assert_eq!(rounds[0].continues_at, None);
+}
+
+#[test]
+fn a_turn_over_what_a_request_holds_is_a_round_of_its_own() {
+    let m = model(8_192, None);
+    let mut nodes = Vec::new();
+    let mut parent: Option<String> = None;
+    for t in 0..6 {
+        let (u, a) = (format!("U{t}"), format!("A{t}"));
+        nodes.push(user(&u, parent.as_deref(), "Summarize the chapter, please."));
+        // Turn 2 alone is over what one request holds.
+        let words = if t == 2 { 6_000 } else { 300 };
+        nodes.push(assistant(&a, &u, &"sleep ".repeat(words)));
+        parent = Some(a);
+    }
+    let s = session(nodes, parent.as_deref().unwrap());
+    let p = manual_plan(&s, &m);
+    let rounds = requests(&s, &p, &m);
+    let alone = rounds.iter().find(|r| r.history.contains("| id A2 ---")).expect("a round folds turn 2");
+    assert!(alone.history.contains("| id U2 ---") && !alone.history.contains("| id A1 ---") && !alone.history.contains("| id U3 ---"), "{}", &alone.history[..200]);
+}
+
+#[test]
+fn a_round_past_the_fold_or_without_its_previous_checkpoint_is_refused() {
+    let m = model(8_192, None);
+    let (nodes, leaf) = long_chat(60);
+    let s = session(nodes, &leaf);
+    let p = manual_plan(&s, &m);
+    let branch = bibgenie_compaction::session::read_branch(&s);
+    let request = |round: &Round| summary_request_resolved(&s, &branch, &p, &m, &Default::default(), round).map_err(|e| e.code);
+    let first = request(&Round::default()).unwrap();
+    let from = first.continues_at.expect("a second round");
+    let node = bibgenie_compaction::commit::checkpoint_node_for_request(&p, &bibgenie_compaction::extractive_summary(&first), &first, "r").unwrap();
+    let previous = Some(serde_json::from_value(node["checkpoint"].clone()).unwrap());
+    assert!(request(&Round { from, previous: previous.clone() }).is_ok());
+    assert_eq!(request(&Round { from, previous: None }).unwrap_err(), ErrorCode::InvalidOptions, "a later round needs the round before");
+    assert_eq!(request(&Round { from: 0, previous: previous.clone() }).unwrap_err(), ErrorCode::InvalidOptions);
+    assert_eq!(request(&Round { from: p.summarize_ids.len(), previous }).unwrap_err(), ErrorCode::InvalidOptions);
+}
