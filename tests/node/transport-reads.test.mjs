@@ -177,6 +177,8 @@ for (const [name, open] of backends) {
       assert.equal(after.writes, 1, 'the response');
       assert.equal(before.wasm.sessionindex_plan, 1, 'the preflight is planned once');
       assert.equal(after.wasm.sessionindex_plan, 1, 'the automatic check is planned once');
+      // The plan that succeeded took the draft, the model and the overhead: no second check of them.
+      assert.equal(before.wasm.sessionindex_checkCompactInputs, undefined, 'a send that fits checks its inputs once, in its plan');
       for (const tallied of [before, after]) {
         for (const whole of ['plan', 'estimate', 'checkCommit', 'cacheBreakpoints', 'projectPositions', 'sessionindex_from']) {
           assert.equal(tallied.wasm[whole], undefined, `no whole session crosses into wasm (${whole})`);
