@@ -2,7 +2,8 @@
 // a store: ours before (the runner path: a store with only load/transaction, as an app's own store)
 // against after (the store-held index: SqliteStore, MemoryStore), and against pi's (c2) (one message
 // appended to its held entries, needed? + cut + the messages to send). Medians of interleaved rounds
-// in one process, ratios in the same run; nothing here asserts a time.
+// in one process (each side first, second and third in turn), after warm-up rounds that every side
+// runs alike and that are not counted; ratios in the same run; nothing here asserts a time.
 //
 //   node bench/speed/controller.mjs [--quick] [--sizes=1000,10000]
 // The package is read from BIBGENIE_PKG_DIR (./build.sh bench sets it) or pkg/.
@@ -15,7 +16,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const sizes = args.find((a) => a.startsWith('--sizes='))?.split('=')[1].split(',').map(Number) ?? [1_000, 10_000];
-const ROUNDS = quick ? { 1_000: 5, 10_000: 3 } : { 1_000: 15, 10_000: 7 };
+// At 1,000 messages a round costs ~0.1 s (the runner path's load), so enough rounds that pi's figure
+// (0.3 to 9 ms per round on this shared machine) has a stable median; a multiple of the three sides.
+const ROUNDS = quick ? { 1_000: 15, 10_000: 3 } : { 1_000: 45, 10_000: 6 };
+/**
+ * Rounds run first, the same way, for every side, and not counted: in the first rounds each side's
+ * JavaScript is still being compiled (ours a send of hundreds of lines, pi's a few functions), which
+ * is a cost of the first sends of a process, not of a send.
+ */
+const WARMUP = { 1_000: 6, 10_000: 1 };
 const SEED = 20_250_310;
 const MODEL = { id: 'bench-200k', contextWindow: 200_000, maxOutputTokens: 32_000 };
 /** One checkpoint every 50 messages, so that the projection (the tail after the last) fits the window. */
@@ -90,12 +99,13 @@ async function run(messages, storeName, openStore, dir) {
   }
   const times = { before: [], after: [], pi: [] };
   let k = 0;
-  let sentMessages = 0;
+  /** The messages sent by the first and the last counted submit (the chat grows by a turn a round). */
+  const sentMessages = [];
   const sides = {
     after: async (draft) => {
       const result = await after.submit(draft);
       if (result.status !== 'send') throw new Error(`after: ${result.status} ${result.reason}`);
-      sentMessages = result.messages.length;
+      sentMessages.push(result.messages.length);
     },
     before: async (draft) => {
       const result = await before.submit(draft);
@@ -112,7 +122,8 @@ async function run(messages, storeName, openStore, dir) {
   await sides.after({ id: 'bench-warm', role: 'user', parts: [{ type: 'text', text: draftText }] });
   const cold = now() - coldStart;
   await sides.before({ id: 'bench-warm', role: 'user', parts: [{ type: 'text', text: draftText }] });
-  for (let r = 0; r < ROUNDS[messages]; r++) {
+  const warmup = WARMUP[messages] ?? 1;
+  for (let r = 0; r < warmup + ROUNDS[messages]; r++) {
     // The turn before: the user's message and the answer are stored (outside the timed region).
     const head = (await store.appendMessage(sessionId, { id: `bench-u${k}`, role: 'user', parts: [{ type: 'text', text: draftText }] })).node;
     await store.appendMessage(sessionId, { id: `bench-a${k}`, parentId: head.id, role: 'assistant', parts: [{ type: 'text', text: answerText }] });
@@ -125,13 +136,14 @@ async function run(messages, storeName, openStore, dir) {
         : { id: `bench-d${k}-${side}`, role: 'user', parts: [{ type: 'text', text: draftText }] };
       const start = now();
       await sides[side](draft);
-      times[side].push(now() - start);
+      if (r >= warmup) times[side].push(now() - start);
     }
   }
   await store.close();
   const m = { before: median(times.before), after: median(times.after), pi: pi ? median(times.pi) : null };
   log(`  ${messages} ${storeName}: before ${m.before.toFixed(2)} ms, after ${m.after.toFixed(2)} ms${pi ? `, pi ${m.pi.toFixed(2)} ms` : ''}; cold first submit ${cold.toFixed(0)} ms`);
-  return { messages, storeName, ...m, cold, sentMessages, json: JSON.stringify(session).length };
+  const sent = sentMessages.slice(1 + warmup); // the cold submit and the warm-up rounds left out
+  return { messages, storeName, ...m, cold, sentMessages: `${sent[0]}-${sent[sent.length - 1]}`, json: JSON.stringify(session).length };
 }
 
 const dir = mkdtempSync(join(os.tmpdir(), 'bibgenie-bench-controller-'));
@@ -152,7 +164,7 @@ try {
 const [load] = os.loadavg();
 const fmt = (n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 console.log(`## CompactionController.submit of one new message, Node ${process.version}\n`);
-console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus()[0]?.model ?? 'unknown CPU'} x ${os.cpus().length}, load ${load.toFixed(2)}${quick ? ', --quick' : ''}. Medians of interleaved rounds (one user message and its answer stored before each round), ms per submit.\n`);
+console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus()[0]?.model ?? 'unknown CPU'} x ${os.cpus().length}, load ${load.toFixed(2)}${quick ? ', --quick' : ''}. Medians of ${sizes.map((n) => `${ROUNDS[n]} interleaved rounds at ${n} messages`).join(', ')} (one user message and its answer stored before each round), after ${sizes.map((n) => WARMUP[n] ?? 1).join(' / ')} warm-up rounds of every side, ms per submit.\n`);
 console.log(`| session | store | before: runner path ms | after: store-held index ms | before / after | pi (c2) ms | after / pi | first submit (builds the index) ms |`);
 console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of results) {

@@ -34,7 +34,10 @@ export {};
  * A send that fits is planned in one read of the session (the store-held index of the package's
  * stores: no load, no runner call). Its `outcome` is the runner's `noop` (same plan), whose
  * `session.nodes` is parsed when first read on a store's index (`leafId` and `branchRevision` are
- * plain fields).
+ * plain fields). On the package's stores `messages` are the store's: each message, its `parts` array
+ * and its parts are new objects on every send; what the parts hold (tool inputs and outputs,
+ * provider metadata) and the message's `metadata` are shared between sends and frozen (replace
+ * them, never change them in place).
  * @typedef {{ status: 'send', messages: UIMessage[], draft: Draft, outcome: CompactOutcome, stored?: true, responseParentId: string, cacheBreakpoints?: CacheBreakpoints['breakpoints'] }
  *   | { status: 'too-large' | 'cancelled' | 'failed', reason: string, message?: string, draft: Draft, outcome?: CompactOutcome }} SubmitResult
  */

@@ -425,13 +425,13 @@ export class CompactionController {
 
   /**
    * Plans in one read of the session (unless the submit's read already did), then summarizes and
-   * commits only when the plan compacts.
-   * @param {Run} run @param {any} options the runner's options
-   * @param {{ sent?: UIMessage, cacheBreakpoints?: CacheBreakpointOptions }} send
+   * commits only when the plan compacts. A send the submit's read planned skips the runner's checks
+   * and copies of its inputs (a quarter of a send, issue 42): the plan that succeeded took them.
+   * @param {Run} run @param {any} options the runner's options @param {{ sent?: UIMessage, cacheBreakpoints?: CacheBreakpointOptions }} send
    * @returns {Promise<CompactOutcome>}
    */
   async #execute(run, options, send) {
-    const runner = readOptions(options);
+    const runner = run.prepared?.messages ? /** @type {any} */ (null) : readOptions(options);
     /** @type {Planned} */
     const planned = run.prepared ?? await readPlanned(runner, (index) => this.#planOn(index, run.mode, options.draft, options.overhead, send));
     if (planned.plan) run.plan = planned.plan;

@@ -156,8 +156,10 @@ export class SessionStoreBase {
 
   /**
    * Runs `use(index)` on the session's SessionIndex that the store holds, brought up to date with
-   * the durable state first, inside one read (no store write runs meanwhile). Its messages and
-   * sessions are parsed from the stored text (fresh objects); it is valid only during `use`, which
+   * the durable state first, inside one read (no store write runs meanwhile). Its sessions are
+   * parsed from the stored text (fresh objects); `project().messages` are a fresh message, `parts`
+   * array and parts on every call over one parse, what the parts hold and the message's metadata
+   * shared and frozen (../session/node-source.js); it is valid only during `use`, which
    * must not await, and stays the store's. `index` is null when it cannot hold the session (no leaf
    * yet, a node the index reads only within a whole session, the wasm not loaded): then use load().
    * One index per session, per connection, at most HELD_SESSION_INDEXES (least recently used freed);

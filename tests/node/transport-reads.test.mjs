@@ -177,6 +177,8 @@ for (const [name, open] of backends) {
       assert.equal(after.writes, 1, 'the response');
       assert.equal(before.wasm.sessionindex_plan, 1, 'the preflight is planned once');
       assert.equal(after.wasm.sessionindex_plan, 1, 'the automatic check is planned once');
+      // The plan that succeeded took the draft, the model and the overhead: no second check of them.
+      assert.equal(before.wasm.sessionindex_checkCompactInputs, undefined, 'a send that fits checks its inputs once, in its plan');
       for (const tallied of [before, after]) {
         for (const whole of ['plan', 'estimate', 'checkCommit', 'cacheBreakpoints', 'projectPositions', 'sessionindex_from']) {
           assert.equal(tallied.wasm[whole], undefined, `no whole session crosses into wasm (${whole})`);
@@ -222,11 +224,12 @@ for (const [name, open] of backends) {
 
 for (const [name, open] of backends) {
   describe(`the projection of the held index, parsed once per text (${name})`, () => {
-    it('hands out fresh copies equal to a parse of the text, updated when the text changes', async () => {
+    it('hands out fresh messages equal to a parse of the text, updated when the text changes', async () => {
       const { store, close } = open();
       const session = linearSession(3);
-      // A key JSON.parse keeps as an own property, and a nested tool input.
+      // A key JSON.parse keeps as an own property (on the metadata and on a part), and nested values.
       session.nodes[3] = { ...session.nodes[3], metadata: JSON.parse('{"__proto__": {"x": 1}, "n": [1, {"m": null}]}') };
+      session.nodes[5] = { ...session.nodes[5], parts: [...session.nodes[5].parts, JSON.parse('{"type": "data-note", "__proto__": {"y": 2}, "data": {"k": [1]}}')] };
       const { sessionId } = await store.importSession(session);
       const project = () => store.withSessionIndex(sessionId, (view) => view.project().messages);
       const texts = async () => (await store.load(sessionId)).nodes.map((node) => JSON.stringify(node));
@@ -235,9 +238,12 @@ for (const [name, open] of backends) {
       assert.deepStrictEqual(second, first);
       assert.deepStrictEqual(JSON.stringify(second), JSON.stringify((await store.load(sessionId)).nodes));
       assert.notEqual(second[3], first[3]);
-      assert.notEqual(second[3].metadata.n, first[3].metadata.n);
       assert.ok(Object.hasOwn(second[3].metadata, '__proto__'), '__proto__ stays an own key');
       assert.equal(Object.getPrototypeOf(second[3].metadata), Object.prototype);
+      const part = second[5].parts[1];
+      assert.ok(Object.hasOwn(part, '__proto__'), "a part's __proto__ stays an own key of its fresh copy");
+      assert.equal(Object.getPrototypeOf(part), Object.prototype);
+      assert.deepStrictEqual(part.__proto__, { y: 2 }); // eslint-disable-line no-proto
       first[5].parts[0].text = 'changed by the caller';
       assert.equal((await project())[5].parts[0].text.startsWith('answer 3'), true, 'a caller\'s change does not reach the next projection');
       await store.updateMessageParts(sessionId, 'A3', [{ type: 'text', text: 'answer 3, revised' }]);
@@ -247,5 +253,100 @@ for (const [name, open] of backends) {
       await store.close();
       close();
     });
+
+    // Issue 42: a send copies only the levels a chat changes; what a part holds is shared, frozen.
+    it('shares what the parts hold between calls, frozen: a change in place throws and never reaches the next projection', async () => {
+      const { store, close } = open();
+      const session = linearSession(3);
+      session.nodes[3] = { ...session.nodes[3], metadata: { n: [1, { m: null }] } };
+      session.nodes[5] = { ...session.nodes[5], parts: [...session.nodes[5].parts, toolPart('call-1', { q: 'tone sandhi' }, { items: [{ key: 'K1', creators: [{ lastName: 'Chen' }] }] })] };
+      const { sessionId } = await store.importSession(session);
+      const project = () => store.withSessionIndex(sessionId, (view) => view.project().messages);
+      const parsed = async () => JSON.parse(JSON.stringify((await store.load(sessionId)).nodes));
+      const first = await project();
+      const second = await project();
+      // Fresh on every call: the message, its parts array and each part; a chat changes these.
+      assert.notEqual(second[5], first[5]);
+      assert.notEqual(second[5].parts, first[5].parts);
+      assert.notEqual(second[5].parts[1], first[5].parts[1]);
+      assert.ok(!Object.isFrozen(second[5]) && !Object.isFrozen(second[5].parts) && !Object.isFrozen(second[5].parts[1]));
+      // Shared and frozen: what they hold, to the bottom.
+      assert.equal(second[5].parts[1].output, first[5].parts[1].output);
+      assert.equal(second[3].metadata, first[3].metadata);
+      for (const value of [second[5].parts[1].input, second[5].parts[1].output, second[5].parts[1].output.items[0].creators[0], second[3].metadata.n, second[3].metadata.n[1]]) {
+        assert.ok(Object.isFrozen(value));
+      }
+      assert.throws(() => { first[5].parts[1].output.items.push({ key: 'K2' }); }, TypeError);
+      assert.throws(() => { first[5].parts[1].output.items[0].creators[0].lastName = 'changed'; }, TypeError);
+      assert.throws(() => { first[3].metadata.n[1].m = 1; }, TypeError);
+      // What a chat does (the AI SDK's stream and tool-result code): assignments at the fresh levels.
+      first[5].parts[1].output = { items: [] };
+      first[5].parts[1].state = 'output-error';
+      first[5].parts.push({ type: 'text', text: 'pushed by the caller' });
+      first[5].metadata = { changed: true };
+      const third = await project();
+      assert.deepStrictEqual(JSON.parse(JSON.stringify(third)), await parsed());
+      assert.deepStrictEqual(third, second);
+      await store.close();
+      close();
+    });
+
+    it("the AI SDK reads and continues the projected messages as it does their parse (convertToModelMessages, readUIMessageStream)", async () => {
+      const { store, close } = open();
+      const session = linearSession(2);
+      session.nodes[3] = {
+        ...session.nodes[3],
+        metadata: { usage: { inputTokens: 10 } },
+        parts: [
+          { type: 'step-start' },
+          { ...toolPart('call-1', { q: 'tone sandhi' }, { items: [{ key: 'K1' }] }), callProviderMetadata: { anthropic: { cacheControl: { type: 'ephemeral' } } } },
+          { type: 'tool-zoteroSearch', toolCallId: 'call-2', state: 'input-available', input: { q: 'prosody' } },
+        ],
+      };
+      const { sessionId } = await store.importSession(session);
+      const project = () => store.withSessionIndex(sessionId, (view) => view.project().messages);
+      const parsed = async () => JSON.parse(JSON.stringify((await store.load(sessionId)).nodes));
+      for (const sdk of [ai, await import('ai6'), await import('ai7')]) {
+        const converted = await sdk.convertToModelMessages(await project());
+        assert.deepStrictEqual(converted, await sdk.convertToModelMessages(await parsed()));
+        // A stream that continues the last assistant message changes it in place (v6, v7: no copy).
+        const chunks = [
+          { type: 'start' },
+          { type: 'tool-output-available', toolCallId: 'call-2', output: { items: [{ key: 'K2' }] } },
+          { type: 'message-metadata', messageMetadata: { usage: { outputTokens: 5 } } },
+          { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'found it' }, { type: 'text-end', id: 't' },
+          { type: 'finish' },
+        ];
+        const expected = await last(sdk.readUIMessageStream({ message: (await parsed())[3], stream: streamOf(chunks) }));
+        const continued = await last(sdk.readUIMessageStream({ message: (await project())[3], stream: streamOf(chunks) }));
+        assert.deepStrictEqual(JSON.parse(JSON.stringify(continued)), JSON.parse(JSON.stringify(expected)));
+        assert.equal(continued.parts.at(-1).text, 'found it');
+        assert.deepStrictEqual(await project(), await parsed(), 'the stored state is unchanged');
+      }
+      await store.close();
+      close();
+    });
   });
+}
+
+/** A static tool part with its output. */
+function toolPart(toolCallId, input, output) {
+  return { type: 'tool-zoteroSearch', toolCallId, state: 'output-available', input, output };
+}
+
+/** @param {object[]} chunks */
+function streamOf(chunks) {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+}
+
+/** The last message a readUIMessageStream gives. */
+async function last(stream) {
+  let message;
+  for await (const m of stream) message = m;
+  return message;
 }
