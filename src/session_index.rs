@@ -118,13 +118,17 @@ impl SessionIndex {
     }
 
     /// Estimates up to `count` more nodes of the branch into the cache, as for a model without
-    /// `replaysReasoning` or `imageTokens`: the work of the first `estimate` or `plan`, in parts a
-    /// store runs with a pause between them. True once the whole branch is estimated.
+    /// `replaysReasoning` or `imageTokens`, then merges the ledger of up to `count` more positions of
+    /// the unsummarized span: the work of the first `estimate` or `plan` (a plan reads the summary
+    /// frame), in parts a store runs with a pause between them. True once both are done.
     pub fn warm_tokens(&mut self, count: usize) -> bool {
         let len = self.branch.nodes.len();
-        let upto = self.tokens.synced().saturating_add(count).min(len);
-        self.tokens.sync(&self.session, &self.branch.nodes[..upto], &Default::default());
-        upto == len
+        if self.tokens.synced() < len {
+            let upto = self.tokens.synced().saturating_add(count).min(len);
+            self.tokens.sync(&self.session, &self.branch.nodes[..upto], &Default::default());
+            return false;
+        }
+        self.tokens.warm_frame(&self.session, count, &Default::default())
     }
 
     /// The estimate cache, for checks that a call after one append costs one node.

@@ -102,6 +102,12 @@ impl FrameCache {
         self.span = None;
     }
 
+    /// The branch position merged up to, for the span after `checkpoint` from `start` (`start` when
+    /// another span is merged).
+    pub fn merged_through(&self, checkpoint: Option<usize>, start: usize) -> usize {
+        if self.span == Some((checkpoint, start)) { self.through } else { start }
+    }
+
     /// (message nodes collected, entries merged) since creation.
     pub fn work(&self) -> (usize, usize) {
         (self.nodes_collected, self.entries_merged)

@@ -452,6 +452,17 @@ impl BranchTokens {
         self.frame.borrow_mut().tokens(session, &self.nodes, checkpoint, span.fold_start, span.end, options)
     }
 
+    /// Merges the ledger entries of up to `count` more positions of the current span into the summary
+    /// frame (what the first plan of a long unsummarized branch reads); true once it holds the span.
+    pub fn warm_frame(&self, session: &Session, count: usize, options: &EstimateOptions) -> bool {
+        let span = self.span();
+        let checkpoint = span.checkpoint.and_then(|c| self.node_at(c));
+        let mut frame = self.frame.borrow_mut();
+        let end = frame.merged_through(checkpoint, span.fold_start).saturating_add(count).min(span.end);
+        frame.tokens(session, &self.nodes, checkpoint, span.fold_start, end, options);
+        end == span.end
+    }
+
     /// (message nodes whose ledger entries were collected, ledger entries merged) since creation.
     pub fn ledger_work(&self) -> (usize, usize) {
         self.frame.borrow().work()

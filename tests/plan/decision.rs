@@ -513,24 +513,30 @@ fn session_index_preflight_is_incremental() {
 #[test]
 fn session_index_tokens_warmed_in_parts_answer_as_in_one_piece() {
     // A store estimates a long branch in parts before its first use (`warm_tokens`, issue 42): each
-    // part estimates its nodes once, and the plan and estimate after it estimate nothing again and
-    // answer as an index that never warmed.
+    // part estimates its nodes once, then merges the ledger of the unsummarized span into the
+    // summary frame; the plan and estimate after it estimate and collect nothing again and answer as
+    // an index that never warmed.
     let m = small_model();
-    let (nodes, leaf) = linear(300, 20);
-    let mut warmed = SessionIndex::from_session(session(nodes.clone(), &leaf));
-    let mut cold = SessionIndex::from_session(session(nodes, &leaf));
+    let (mut nodes, _) = linear(300, 20);
+    let items = json!([{ "key": "ABCD2345", "itemType": "book", "title": "Membranes" }]);
+    nodes.push(user("U301", Some("A300"), "search"));
+    nodes.push(assistant_tool("T301", "U301", "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(items)));
+    let mut warmed = SessionIndex::from_session(session(nodes.clone(), "T301"));
+    let mut cold = SessionIndex::from_session(session(nodes, "T301"));
     let mut parts = 1;
     while !warmed.warm_tokens(64) {
         parts += 1;
     }
-    assert_eq!(parts, 10, "600 nodes in parts of 64");
-    assert_eq!(warmed.branch_tokens().work(), (600, 600));
+    assert_eq!(parts, 10 + 10, "602 nodes in parts of 64, then their ledger in parts of 64");
+    assert_eq!(warmed.branch_tokens().work(), (602, 602));
+    assert_eq!(warmed.branch_tokens().ledger_work(), (602, 1), "every message's ledger collected once");
     assert!(warmed.warm_tokens(64), "nothing left: done at once");
     let draft = preflight("a new question");
     let request = EstimateRequest { draft: None, overhead: 120 };
     assert_eq!(warmed.plan(&m, &draft).unwrap(), cold.plan(&m, &draft).unwrap());
     assert_eq!(warmed.estimate(&m, &request).unwrap(), cold.estimate(&m, &request).unwrap());
-    assert_eq!(warmed.branch_tokens().work(), (600, 600));
+    assert_eq!(warmed.branch_tokens().work(), (602, 602));
+    assert_eq!(warmed.branch_tokens().ledger_work(), (602, 1), "the plan collected no ledger again");
     assert_eq!(warmed.plan(&m, &draft).unwrap(), plan(warmed.session(), &m, &draft).unwrap());
 }
 
