@@ -209,7 +209,7 @@ fn request_with_budget(session: &Session, branch: &Branch, plan: &Plan, limits: 
     let material = summarized_material(session, branch, plan, round)?;
     let options = SerializeOptions::default();
     // Rule `fold-fits-the-summarizer`: the whole turns whose text fits what the request leaves.
-    let room = history_room(limits.input, material.previous_summary, &material.previous_ledger);
+    let room = history_room(limits, material.previous_summary, &material.previous_ledger);
     let (whole, taken) = serialize_turns(&material.messages, &options, material.followed_by_user, room);
     let folded = &material.messages[..taken];
     let continues_at = (taken < material.messages.len()).then_some(round.from + taken);
@@ -226,8 +226,8 @@ fn request_with_budget(session: &Session, branch: &Branch, plan: &Plan, limits: 
     let cited = registers::collect_cited_pages_resolved(folded, &ledger, resolved);
     let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, cited);
     let recall_handles = registers::merge_recall_handles(material.previous_recall_handles, folded);
-    let rendered_ledger = ledger::render(&ledger);
     let previous_summary = provider_summary.or(material.previous_summary).map(str::to_string);
+    let rendered_ledger = request_ledger(&ledger, &collected, previous_summary.as_deref(), limits.summary);
     let nonce = fresh_nonce(&[previous_summary.as_deref().unwrap_or(""), &history, &rendered_ledger])?;
     let prompt = user_prompt(&nonce, previous_summary.as_deref(), &history, &rendered_ledger);
     let max_output_tokens = limits.summary.min(limits.output_cap.unwrap_or(u64::MAX)).max(1);
@@ -247,16 +247,29 @@ fn request_with_budget(session: &Session, branch: &Branch, plan: &Plan, limits: 
 }
 
 /// The estimated tokens the history of a request may take (rule `fold-fits-the-summarizer`): the safe
-/// input limit less the request's own text, the previous summary and the ledger so far, with an
-/// eighth kept for the entries the history adds to the ledger. No bound when those take half the
-/// limit or more: the request cannot fit however finely the history is cut (a window too small for
-/// the instructions, a ledger larger than the window), and rounds would only multiply it.
-fn history_room(limit: u64, previous_summary: Option<&str>, previous_ledger: &ResourceLedger) -> Option<u64> {
+/// input limit less the request's own text, the previous summary and the ledger block so far (at most
+/// the summary's budget, rule `request-ledger-bounded`), with an eighth kept for the entries the
+/// history adds. No bound when those take half the limit or more: the request cannot fit however
+/// finely the history is cut (a window too small for the instructions), and rounds would only
+/// multiply it.
+fn history_room(limits: &Limits, previous_summary: Option<&str>, previous_ledger: &ResourceLedger) -> Option<u64> {
     let text = crate::tokens::estimate_text(&system_prompt()) + crate::tokens::estimate_text(&user_prompt(&"0".repeat(2 * NONCE_BYTES), Some(""), "", " "));
-    let fixed = [text, previous_summary.map_or(0, crate::tokens::estimate_text), crate::tokens::estimate_text(&ledger::render(previous_ledger))]
-        .into_iter()
-        .fold(0u64, u64::saturating_add);
-    (fixed < limit / 2).then(|| (limit - fixed) / 8 * 7)
+    let ledger = crate::tokens::estimate_text(&ledger::render(previous_ledger)).min(limits.summary.saturating_add(LEFT_OUT_LINE_TOKENS));
+    let fixed = [text, previous_summary.map_or(0, crate::tokens::estimate_text), ledger].into_iter().fold(0u64, u64::saturating_add);
+    (fixed < limits.input / 2).then(|| (limits.input - fixed) / 8 * 7)
+}
+
+/// Room for the line that says how many ledger entries a request does not show.
+const LEFT_OUT_LINE_TOKENS: u64 = 64;
+
+/// Rule `request-ledger-bounded`: the ledger block of a summary request takes at most the summary's
+/// budget, so a ledger grown past the window does not put every request over it: this fold's
+/// entries first (its history names them), newest first, then the ones the previous summary names,
+/// then the rest in ledger order, and a line saying how many more the checkpoint keeps. The request's
+/// `ledger` stays whole: the checkpoint keeps every entry by code.
+fn request_ledger(ledger: &ResourceLedger, collected: &ResourceLedger, previous_summary: Option<&str>, budget: u64) -> String {
+    let mentions = format!("{}\n{}", previous_summary.unwrap_or(""), ledger::render(collected));
+    ledger::project_ledger(ledger, &mentions, budget).text
 }
 
 /// Rule `provider-block-is-previous-summary` (issue 39): the newest readable provider compaction block

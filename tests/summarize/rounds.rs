@@ -151,3 +151,54 @@ fn a_round_past_the_fold_or_without_its_previous_checkpoint_is_refused() {
     assert_eq!(request(&Round { from: 0, previous: previous.clone() }).unwrap_err(), ErrorCode::InvalidOptions);
     assert_eq!(request(&Round { from: p.summarize_ids.len(), previous }).unwrap_err(), ErrorCode::InvalidOptions);
 }
+
+/// A Zotero-shaped key for `n` (eight characters of the key alphabet).
+fn zotero_key(n: usize) -> String {
+    const ALPHABET: &[u8] = b"23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
+    (0..8).map(|i| ALPHABET[(n / ALPHABET.len().pow(i as u32)) % ALPHABET.len()] as char).collect::<String>().chars().rev().collect()
+}
+
+#[test]
+fn a_ledger_grown_past_the_window_does_not_put_the_request_over_it() {
+    // Rule `request-ledger-bounded`: a long research session's ledger (3,000 items) is larger than an
+    // 8k window; the request shows this fold's items and says how many more the checkpoint keeps.
+    let m = model(8_192, None);
+    let limit = capacity(&m).unwrap().safe_input_limit;
+    let entries: Vec<Value> = (0..3_000)
+        .map(|n| json!({ "kind": "item", "key": zotero_key(n), "label": format!("Sleep and shift work, cohort study {n}"), "detail": "journalArticle" }))
+        .collect();
+    let summary: String = bibgenie_compaction::summarize::SECTIONS.iter().map(|s| format!("## {s}\n- (user) {} matters\n", zotero_key(42))).collect();
+    let mut nodes = vec![
+        user("U0", None, "Review sleep studies."),
+        json!({ "id": "C0", "parentId": "U0", "checkpoint": { "summary": summary, "firstKeptMessageId": null, "previousCheckpointId": null,
+            "mode": "auto", "tokensBefore": 9000, "tokensAfter": 2000, "ledger": { "entries": entries }, "basis": { "leafId": "U0", "branchRevision": 1 } } }),
+    ];
+    let mut parent = "C0".to_string();
+    let mut new_keys = Vec::new();
+    for t in 0..8 {
+        let (u, a) = (format!("U{}", t + 1), format!("A{}", t + 1));
+        nodes.push(user(&u, Some(&parent), "Any cohort with actigraphy?"));
+        let key = zotero_key(5_000 + t);
+        nodes.push(assistant_tool(&a, &u, "zoteroSearch", "output-available", json!({ "q": "actigraphy" }),
+            Some(json!([{ "key": key, "itemType": "journalArticle", "title": format!("Actigraphy cohort {t}"),
+                "abstractNote": "Sleep duration measured by wrist actigraphy over fourteen nights in rotating shift workers. ".repeat(12) }]))));
+        new_keys.push(key);
+        parent = a;
+    }
+    let s = session(nodes, &parent);
+    let p = manual_plan(&s, &m);
+    let rounds = requests(&s, &p, &m);
+    let last = rounds.last().unwrap();
+    // The fold's items: those of the summarized answers (the tail keeps the newest turns).
+    let folded: Vec<&String> = new_keys.iter().enumerate().filter(|(t, _)| p.summarize_ids.contains(&format!("A{}", t + 1))).map(|(_, k)| k).collect();
+    assert!(folded.len() >= 2, "{:?}", p.summarize_ids);
+    assert_eq!(last.ledger.entries.len(), 3_000 + folded.len(), "the request's ledger stays whole");
+    let shown: String = rounds.iter().map(|r| r.prompt.as_str()).collect();
+    for key in folded {
+        assert!(shown.contains(key.as_str()), "{key}: this fold's item is shown");
+    }
+    for (r, request) in rounds.iter().enumerate() {
+        assert!(request_tokens(request) <= limit, "round {r}: {} tokens, over {limit}", request_tokens(request));
+        assert!(request.prompt.contains("more entries are kept"), "round {r} says what it leaves out");
+    }
+}
