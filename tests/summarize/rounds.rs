@@ -57,6 +57,15 @@ fn manual_plan(session: &Session, model: &ModelProfile) -> Plan {
     p
 }
 
+/// `long_chat(turns)` on a `window` model and the manual plan that folds all but its newest turns.
+fn long_chat_plan(window: u64, turns: usize) -> (ModelProfile, Session, Plan) {
+    let m = model(window, None);
+    let (nodes, leaf) = long_chat(turns);
+    let s = session(nodes, &leaf);
+    let p = manual_plan(&s, &m);
+    (m, s, p)
+}
+
 fn requests(session: &Session, p: &Plan, model: &ModelProfile) -> Vec<SummaryRequest> {
     summary_rounds(session, p, model).into_iter().map(|(request, _)| request).collect()
 }
@@ -64,11 +73,8 @@ fn requests(session: &Session, p: &Plan, model: &ModelProfile) -> Vec<SummaryReq
 #[test]
 fn a_fold_one_request_cannot_hold_is_summarized_in_rounds_that_each_fit() {
     for window in [8_192, 32_768] {
-        let m = model(window, None);
+        let (m, s, p) = long_chat_plan(window, if window == 8_192 { 60 } else { 160 });
         let limit = capacity(&m).unwrap().safe_input_limit;
-        let (nodes, leaf) = long_chat(if window == 8_192 { 60 } else { 160 });
-        let s = session(nodes, &leaf);
-        let p = manual_plan(&s, &m);
         let rounds = requests(&s, &p, &m);
         assert!(rounds.len() >= 3, "{window}: {} rounds", rounds.len());
         let mut starts = Vec::new();
@@ -105,10 +111,7 @@ fn a_fold_one_request_cannot_hold_is_summarized_in_rounds_that_each_fit() {
 
 #[test]
 fn a_fold_that_one_request_holds_is_one_round() {
-    let m = model(200_000, None);
-    let (nodes, leaf) = long_chat(40);
-    let s = session(nodes, &leaf);
-    let p = manual_plan(&s, &m);
+    let (m, s, p) = long_chat_plan(200_000, 40);
     let rounds = requests(&s, &p, &m);
     assert_eq!(rounds.len(), 1);
     assert_eq!(rounds[0].continues_at, None);
@@ -136,10 +139,7 @@ fn a_turn_over_what_a_request_holds_is_a_round_of_its_own() {
 
 #[test]
 fn a_round_past_the_fold_or_without_its_previous_checkpoint_is_refused() {
-    let m = model(8_192, None);
-    let (nodes, leaf) = long_chat(60);
-    let s = session(nodes, &leaf);
-    let p = manual_plan(&s, &m);
+    let (m, s, p) = long_chat_plan(8_192, 60);
     let branch = bibgenie_compaction::session::read_branch(&s);
     let request = |round: &Round| summary_request_resolved(&s, &branch, &p, &m, &Default::default(), round).map_err(|e| e.code);
     let first = request(&Round::default()).unwrap();
