@@ -20,6 +20,7 @@ fn request(history: String, previous_summary: Option<String>) -> SummaryRequest 
         cited_pages: Vec::new(),
         recall_handles: Vec::new(),
         item_ids: Vec::new(),
+        continues_at: None,
     }
 }
 
