@@ -153,9 +153,14 @@ fn a_round_past_the_fold_or_without_its_previous_checkpoint_is_refused() {
 }
 
 /// A Zotero-shaped key for `n` (eight characters of the key alphabet).
-fn zotero_key(n: usize) -> String {
+fn zotero_key(mut n: usize) -> String {
     const ALPHABET: &[u8] = b"23456789ABCDEFGHIJKLMNPQRSTUVWXYZ";
-    (0..8).map(|i| ALPHABET[(n / ALPHABET.len().pow(i as u32)) % ALPHABET.len()] as char).collect::<String>().chars().rev().collect()
+    let mut key = String::new();
+    for _ in 0..8 {
+        key.insert(0, ALPHABET[n % ALPHABET.len()] as char);
+        n /= ALPHABET.len();
+    }
+    key
 }
 
 #[test]
