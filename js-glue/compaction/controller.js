@@ -431,7 +431,7 @@ export class CompactionController {
    * @returns {Promise<CompactOutcome>}
    */
   async #execute(run, options, send) {
-    const runner = run.prepared?.messages ? /** @type {any} */ (null) : readOptions(options);
+    const runner = run.prepared?.outcome ? /** @type {any} */ (null) : readOptions(options);
     /** @type {Planned} */
     const planned = run.prepared ?? await readPlanned(runner, (index) => this.#planOn(index, run.mode, options.draft, options.overhead, send));
     if (planned.plan) run.plan = planned.plan;
