@@ -92,6 +92,16 @@ pub(super) fn same_subject(earlier: &Subject, later: &Subject) -> bool {
     shared >= MIN_SHARED && shared * 100 >= shorter * MIN_SHARED_PERCENT
 }
 
+/// Rule `names-only-that-line`: how many tokens `earlier` and `later` share that no line in `others`
+/// holds: the words that name that one thing in this summary (a topic word every line has names nothing).
+/// Counted when they are two or more and at least a fifth of the shorter one's tokens (one word names
+/// nothing; a Japanese line shares a few character pairs of its endings with any other); else 0.
+pub(super) fn shared_naming<'a>(earlier: &Subject, later: &Subject, others: impl Iterator<Item = &'a Subject> + Clone) -> usize {
+    let n = earlier.0.iter().filter(|t| later.0.binary_search(t).is_ok() && !others.clone().any(|o| o.0.binary_search(t).is_ok())).count();
+    let shorter = earlier.0.len().min(later.0.len());
+    if n >= 2 && n * 5 >= shorter { n } else { 0 }
+}
+
 /// Elements two sorted, distinct arrays share.
 fn shared_count(a: &[u64], b: &[u64]) -> usize {
     let (mut i, mut j, mut shared) = (0, 0, 0);
