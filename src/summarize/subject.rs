@@ -8,6 +8,8 @@ const MIN_WORD_CHARS: usize = 5;
 /// Shared content words needed, at least, and as a share (percent) of the earlier line's.
 const MIN_SHARED: usize = 3;
 const MIN_SHARED_PERCENT: usize = 50;
+/// Shared naming tokens that name a line whatever its length (rule `names-only-that-line`).
+const NAMING_ANY_LENGTH: usize = 5;
 
 /// The content tokens of a text, each as a 64-bit hash, sorted and distinct: a summary compares
 /// every new sentence with its lines, so the comparison is a merge of two short arrays rather than
@@ -94,12 +96,13 @@ pub(super) fn same_subject(earlier: &Subject, later: &Subject) -> bool {
 
 /// Rule `names-only-that-line`: how many tokens `earlier` and `later` share that no line in `others`
 /// holds: the words that name that one thing in this summary (a topic word every line has names nothing).
-/// Counted when they are two or more and at least a fifth of the shorter one's tokens (one word names
-/// nothing; a Japanese line shares a few character pairs of its endings with any other); else 0.
+/// Counted when they are two or more and at least a fifth of the shorter one's tokens, or
+/// `NAMING_ANY_LENGTH` (a long CJK line has a token per character pair); one word names nothing, and a
+/// Japanese line shares a few pairs of its endings with any other; else 0.
 pub(super) fn shared_naming<'a>(earlier: &Subject, later: &Subject, others: impl Iterator<Item = &'a Subject> + Clone) -> usize {
     let n = earlier.0.iter().filter(|t| later.0.binary_search(t).is_ok() && !others.clone().any(|o| o.0.binary_search(t).is_ok())).count();
     let shorter = earlier.0.len().min(later.0.len());
-    if n >= 2 && n * 5 >= shorter { n } else { 0 }
+    if n >= 2 && (n * 5 >= shorter || n >= NAMING_ANY_LENGTH) { n } else { 0 }
 }
 
 /// Elements two sorted, distinct arrays share.
