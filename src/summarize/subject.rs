@@ -96,13 +96,12 @@ pub(super) fn same_subject(earlier: &Subject, later: &Subject) -> bool {
 
 /// Rule `names-only-that-line`: how many tokens `earlier` and `later` share that no line in `others`
 /// holds: the words that name that one thing in this summary (a topic word every line has names nothing).
-/// Counted when they are two or more and at least a fifth of the shorter one's tokens, or
+/// Counted when they are two or more and at least a fifth of `earlier`'s tokens (the line closed), or
 /// `NAMING_ANY_LENGTH` (a long CJK line has a token per character pair); one word names nothing, and a
-/// Japanese line shares a few pairs of its endings with any other; else 0.
+/// short aside shares a few pairs of its endings with any Japanese line ("すみません" and "使えません"); else 0.
 pub(super) fn shared_naming<'a>(earlier: &Subject, later: &Subject, others: impl Iterator<Item = &'a Subject> + Clone) -> usize {
     let n = earlier.0.iter().filter(|t| later.0.binary_search(t).is_ok() && !others.clone().any(|o| o.0.binary_search(t).is_ok())).count();
-    let shorter = earlier.0.len().min(later.0.len());
-    if n >= 2 && (n * 5 >= shorter || n >= NAMING_ANY_LENGTH) { n } else { 0 }
+    if n >= 2 && (n * 5 >= earlier.0.len() || n >= NAMING_ANY_LENGTH) { n } else { 0 }
 }
 
 /// Elements two sorted, distinct arrays share.

@@ -574,6 +574,20 @@ fn a_reply_in_other_words_closes_the_line_it_alone_names() {
     }
 }
 
+/// Rule `names-only-that-line` counts the naming words against the line closed: a short aside that
+/// shares only a verb ending with it ("すみません" and "使えません") closes nothing.
+#[test]
+fn a_short_aside_closes_no_line_by_its_ending() {
+    let summaries = compact_each_step(&[
+        ("I am writing a review on fasting in dogs.", "Noted."),
+        ("go on", "読みました。図書館経由の文献検索は二回とも空のページで、この方法は使えません（ROUTE-JA）。"),
+        ("すみません、会議でした", "大丈夫です。"),
+    ]);
+    let last = summaries.last().unwrap();
+    assert!(summaries[1].contains("ROUTE-JA"), "{}", summaries[1]);
+    assert!(last.contains("ROUTE-JA") && !last.contains("(user, update)"), "an aside closed a line: {last}");
+}
+
 #[test]
 fn a_retracted_key_is_shown_in_its_newest_word_only() {
     let summaries = compact_each_step(&[
