@@ -143,7 +143,7 @@ fn registers_and_recall(checkpoint: &Checkpoint, words_budget: u64, pages_budget
     let taken = if recall.is_empty() { 0 } else { crate::tokens::estimate_text(&recall) + RECALL_JOIN_SLACK };
     let total = room.saturating_sub(taken);
     let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, (pages_budget + unused / 2).min(total));
-    let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)));
+    let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)), &checkpoint.summary);
     if unused > 0 || taken > 0 {
         // Only ever more pages than the first pass: the words took their room after it.
         let more = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)));

@@ -56,9 +56,10 @@ fn is_acknowledgement(text: &str) -> bool {
 /// Rule `user-words-budget`: the heading and the user's messages within `budget` tokens, numbered in
 /// the order said and shown in that order. Chosen: the first message (where the research usually
 /// starts; shortened when over a third of the budget), then the user's statements newest first
-/// (later words change earlier ones), then questions, acknowledgements last; a message that does not
+/// (later words change earlier ones), then questions, acknowledgements, messages said more than once and
+/// those that are a line of `summary` last; a message that does not
 /// fit is skipped for older, shorter ones. A last line counts the messages left out. Empty when nothing fits.
-pub fn project_user_words(words: &[UserWords], budget: u64) -> String {
+pub fn project_user_words(words: &[UserWords], budget: u64, summary: &str) -> String {
     let mut lines: Vec<String> = words.iter().enumerate().map(|(i, w)| user_line(i + 1, w)).collect();
     let mut order: Vec<usize> = Vec::with_capacity(words.len());
     // A first message over its third is shortened to its opening and end rather than left out.
@@ -74,13 +75,29 @@ pub fn project_user_words(words: &[UserWords], budget: u64) -> String {
     let start = usize::from(pinned);
     // Statements (what the user asks for or rules) before questions, acknowledgements last; the
     // newest first in each.
-    let rank = |text: &str| match () {
-        _ if is_acknowledgement(text) => 2,
-        _ if is_question(text) => 1,
-        _ => 0,
+    // Rule `said-again-is-chatter`: a message the user sent more than once ("next one please",
+    // "sorry, meeting") says nothing new; a requirement or a date is said once.
+    // Rule `shown-once`: a message that is a line of the summary (without its bullet and source
+    // mark) ranks with them too. Compared pairwise: a set of strings costs the wasm more than the few
+    // hundred messages cost here.
+    let shown: Vec<&str> = summary
+        .lines()
+        .map(|l| {
+            let l = l.trim_start().trim_start_matches("- ");
+            l.strip_prefix('(').and_then(|r| r.split_once(") ")).map_or(l, |(_, body)| body).trim()
+        })
+        .collect();
+    let rank = |text: &str| {
+        let text = text.trim();
+        if is_acknowledgement(text) || shown.contains(&text) || words.iter().filter(|v| v.text.trim() == text).count() > 1 {
+            2
+        } else {
+            u8::from(is_question(text))
+        }
     };
+    let ranks: Vec<u8> = words.iter().map(|w| rank(&w.text)).collect();
     for wanted in 0..3 {
-        order.extend((start..words.len()).rev().filter(|&i| rank(&words[i].text) == wanted));
+        order.extend((start..words.len()).rev().filter(|&i| ranks[i] == wanted));
     }
     let left_out_allowance = estimate_text(&left_out_words_line(words.len()));
     let render = |chosen: &[bool]| render_register(USER_WORDS_HEADING, &lines, chosen, left_out_words_line);

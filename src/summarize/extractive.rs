@@ -1,7 +1,7 @@
 //! The embedded extractive summarizer: fills the eight sections from the request without a model.
 
 use super::sections::{heading_section, SECTIONS};
-use super::subject::{content_tokens, same_subject, Subject};
+use super::subject::{content_tokens, named_line, same_subject, Subject};
 
 // ---------------------------------------------------------------------------------------------
 // The embedded extractive summarizer.
@@ -19,6 +19,8 @@ const ERROR_MAX_CHARS: usize = 160;
 /// Most lines carried over from the previous summary's findings, progress and context (the user's
 /// statements, decisions, tasks, failures and hypotheses carry over whole; the budget trims them).
 const MAX_CARRIED_LINES: usize = 40;
+/// The answers' concluded lines take at most this part (1/N) of the summary budget.
+const CONCLUDED_SHARE: u64 = 3;
 /// A sentence shorter than this (characters) is an acknowledgement ("ok, later"), never state.
 const MIN_STATE_CHARS: usize = 16;
 
@@ -427,9 +429,16 @@ impl Draft {
         let tokens = content_tokens(sentence);
         // A bit per tier: every sentence scans every line, and a long fold has thousands.
         let wanted = tiers.iter().fold(0u32, |mask, &tier| mask | 1 << tier as u32);
-        let about: Vec<usize> = (0..self.lines.len())
+        let mut about: Vec<usize> = (0..self.lines.len())
             .filter(|&i| wanted & 1 << self.lines[i].tier as u32 != 0 && same_subject(self.lines[i].subject(), &tokens))
             .collect();
+        if about.is_empty() {
+            // Rule `names-only-that-line`: a reply in other words shares fewer words, but two that no
+            // other line holds name that one assistant line (the user's own lines need `same-subject`).
+            let lines = &self.lines;
+            let assistant_line = |i: usize| wanted & 1 << lines[i].tier as u32 != 0 && lines[i].text.starts_with("- (inferred");
+            about.extend(named_line(&tokens, lines.iter().map(Line::subject), assistant_line));
+        }
         let Some(&newest) = about.last() else { return false };
         let (tier, section) = (self.lines[newest].tier, self.lines[newest].section);
         let section = if tier == Tier::Task { PROGRESS } else { section };
@@ -573,6 +582,11 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         }
         let said: Vec<String> = sentences(&text).into_iter().filter(|s| is_state_sentence(s)).collect();
         for (at, sentence) in said.iter().enumerate() {
+            // Rule `said-again-is-a-formula`: a sentence the summary already holds word for word
+            // ("Here is the next paper.") closes and concludes nothing.
+            if draft.lines.iter().any(|l| line_body(&l.text) == sentence) {
+                continue;
+            }
             if assistant_sentence(&mut draft, sentence)
                 || draft.close_with(sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted, Tier::Concluded])
             {
@@ -664,6 +678,21 @@ interpreted; (inferred) marks the assistant's text."
 /// the text is, and how many lines were left out, stays.
 fn fit_budget(lines: &mut Vec<Line>, budget: u64) {
     let mut left_out = 0usize;
+    // Rule `conclusions-leave-the-users-room`: the answers' concluded lines take at most a third of the
+    // budget, the oldest left out first: on a small window the room goes to the user's words and
+    // the cited pages (`registers-take-unused-summary`), which nothing else can give back, where an
+    // older conclusion can be read again (the recall tool) or stated again.
+    while let Some(at) = lines.iter().position(|l| l.tier == Tier::Concluded) {
+        let taken: u64 = lines.iter().filter(|l| l.tier == Tier::Concluded).map(|l| crate::tokens::estimate_text(&l.text)).sum();
+        if taken <= budget / CONCLUDED_SHARE {
+            break;
+        }
+        lines.remove(at);
+        left_out += 1;
+    }
+    if left_out > 0 {
+        lines.push(Line::new(CONTEXT, Tier::Note, None, left_out_note(left_out, budget)));
+    }
     loop {
         let tokens = crate::tokens::estimate_text(&render_lines(lines));
         if tokens <= budget {

@@ -8,6 +8,8 @@ const MIN_WORD_CHARS: usize = 5;
 /// Shared content words needed, at least, and as a share (percent) of the earlier line's.
 const MIN_SHARED: usize = 3;
 const MIN_SHARED_PERCENT: usize = 50;
+/// Shared naming tokens that name a line whatever its length (rule `names-only-that-line`).
+const NAMING_ANY_LENGTH: usize = 5;
 
 /// The content tokens of a text, each as a 64-bit hash, sorted and distinct: a summary compares
 /// every new sentence with its lines, so the comparison is a merge of two short arrays rather than
@@ -90,6 +92,50 @@ pub(super) fn same_subject(earlier: &Subject, later: &Subject) -> bool {
     }
     let shared = shared_count(&earlier.0, &later.0);
     shared >= MIN_SHARED && shared * 100 >= shorter * MIN_SHARED_PERCENT
+}
+
+/// Rule `names-only-that-line`: the line of `lines` that `later` names, by the tokens the two share
+/// that no other line holds: the words that name that one thing in this summary (a topic word every
+/// line has names nothing). Counted when they are two or more and at least a fifth of the line's
+/// tokens, or `NAMING_ANY_LENGTH` (a long CJK line has a token per character pair); one word names
+/// nothing, and a short aside shares a few pairs of its endings with any Japanese line ("すみません" and
+/// "使えません"). Of the lines `candidate` admits, the one named by most, the newest of equals.
+///
+/// One pass over the lines counts, for each of `later`'s tokens, the lines that hold it: a sentence is
+/// compared with every line of a long fold, so no line is compared with every other.
+pub(super) fn named_line<'a>(later: &Subject, lines: impl Iterator<Item = &'a Subject>, candidate: impl Fn(usize) -> bool) -> Option<usize> {
+    // For each of `later`'s tokens: how many lines hold it, and the last one that does.
+    let mut holders = vec![(0usize, 0usize); later.0.len()];
+    let mut sizes = Vec::new();
+    for (line, subject) in lines.enumerate() {
+        sizes.push(subject.0.len());
+        let (mut i, mut j) = (0, 0);
+        while i < subject.0.len() && j < later.0.len() {
+            match subject.0[i].cmp(&later.0[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    holders[j] = (holders[j].0 + 1, line);
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+    }
+    let mut named = vec![0usize; sizes.len()];
+    for &(count, line) in &holders {
+        if count == 1 {
+            named[line] += 1;
+        }
+    }
+    let mut best = (1, None);
+    for (line, &n) in named.iter().enumerate() {
+        let counted = n >= 2 && (n * 5 >= sizes[line] || n >= NAMING_ANY_LENGTH);
+        if counted && n >= best.0 && candidate(line) {
+            best = (n, Some(line));
+        }
+    }
+    best.1
 }
 
 /// Elements two sorted, distinct arrays share.

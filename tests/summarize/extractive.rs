@@ -525,6 +525,69 @@ fn a_task_done_and_a_hypothesis_rejected_are_closed_by_the_later_message() {
     assert!(section_of(last, "Findings and Evidence").contains("(inferred, update) The Lee data show"), "{last}");
 }
 
+/// Issue 40, rule `names-only-that-line`: a later answer that closes an earlier one in other words
+/// shares fewer than half its words (`same-subject` missed it and the rejected idea stayed current),
+/// but two words no other line holds name it; topic words every line has name nothing, and the
+/// user's own lines still need `same-subject`. English, German, Japanese.
+#[test]
+fn a_reply_in_other_words_closes_the_line_it_alone_names() {
+    // The user's rule is filed as a constraint in English and Japanese (their cue lists know "only",
+    // "だけ"); in German it is only in the user's words, so it is checked where it is filed.
+    for (open, other, reply, keep_user) in [
+        (
+            "I read the Kim cohort. One explanation is that the gain comes from ketone bodies in older animals (OPEN-EN).",
+            "I read it. The fasting cohort of senior beagles gets a pool of its own (KEEP-EN).",
+            "I checked the serum panels. Ketone levels stay flat, so that explanation is gone (SHUT-EN).",
+            "Only fasting trials with senior beagles count (RULE-EN).",
+        ),
+        (
+            "Ich habe die Kim-Kohorte gelesen. Eine Erklärung wäre, dass der Nutzen von Ketonkörpern bei älteren Tieren stammt (OPEN-DE).",
+            "Gelesen. Die Fastenkohorte der Beagle-Senioren bekommt einen eigenen Pool (KEEP-DE).",
+            "Ich habe die Blutwerte geprüft. Die Ketonkörpern bleiben gleich, die Erklärung fällt also weg (SHUT-DE).",
+            "Nur Fastenstudien mit Beagle-Senioren zählen (RULE-DE).",
+        ),
+        (
+            "Kimのコホートを読みました。効果は高齢の動物のケトン体によるものだという説明があります（OPEN-JA）。",
+            "読みました。高齢ビーグルの絶食コホートは別に統合します（KEEP-JA）。",
+            "血液検査を確認しました。ケトン体という説明は、値が変わらないので成り立ちません（SHUT-JA）。",
+            "高齢ビーグルの絶食試験だけを数えてください（RULE-JA）。",
+        ),
+    ] {
+        let summaries = compact_each_step(&[
+            ("I am writing a review on fasting in dogs.", "Noted."),
+            (keep_user, open),
+            ("go on", other),
+            ("and the serum data?", reply),
+            // Shares the user's rule's two rarest words, and nothing else of it.
+            ("go on", "The senior beagles in the next paper were younger than we thought."),
+        ]);
+        let last = summaries.last().unwrap();
+        let tag = |t: &str| open[open.find(t).unwrap_or(0)..].chars().take(7).collect::<String>();
+        assert!(!last.contains(&tag("OPEN-")), "an idea closed in other words is still shown: {last}");
+        assert!(last.contains(&tag("OPEN-").replace("OPEN", "SHUT")), "{last}");
+        assert!(last.contains(&tag("OPEN-").replace("OPEN", "KEEP")), "a line the reply does not name was closed: {last}");
+        let rule = tag("OPEN-").replace("OPEN", "RULE");
+        if !rule.ends_with("DE") {
+            assert!(summaries[1].contains(&rule), "the user's rule is not filed: {}", summaries[1]);
+            assert!(last.contains(&rule), "the user's rule was closed by an answer: {last}");
+        }
+    }
+}
+
+/// Rule `names-only-that-line` counts the naming words against the line closed: a short aside that
+/// shares only a verb ending with it ("すみません" and "使えません") closes nothing.
+#[test]
+fn a_short_aside_closes_no_line_by_its_ending() {
+    let summaries = compact_each_step(&[
+        ("I am writing a review on fasting in dogs.", "Noted."),
+        ("go on", "読みました。図書館経由の文献検索は二回とも空のページで、この方法は使えません（ROUTE-JA）。"),
+        ("すみません、会議でした", "大丈夫です。"),
+    ]);
+    let last = summaries.last().unwrap();
+    assert!(summaries[1].contains("ROUTE-JA"), "{}", summaries[1]);
+    assert!(last.contains("ROUTE-JA") && !last.contains("(user, update)"), "an aside closed a line: {last}");
+}
+
 #[test]
 fn a_retracted_key_is_shown_in_its_newest_word_only() {
     let summaries = compact_each_step(&[
@@ -568,4 +631,59 @@ fn an_answers_last_sentence_is_its_conclusion_in_any_language() {
     // A closing question is not a conclusion.
     let summary = extractive_summary(&two_turns("Go on.", "I read the three trials you sent. Shall I pool the Danish cohorts separately?"));
     assert!(!summary.contains("(inferred, concluded)"), "{summary}");
+}
+
+/// Issue 40, rule `conclusions-leave-the-users-room`: on a small budget the answers' concluded lines
+/// filled the summary, and the room the registers take from it (the user's words, the cited pages)
+/// was gone. They now take at most a third of the budget, the newest kept. English, German, Vietnamese.
+#[test]
+fn concluded_lines_take_at_most_a_third_of_a_small_budget() {
+    use bibgenie_compaction::tokens::estimate_text;
+    for (language, conclude) in [
+        ("en", "Arm {n} is out of the pool (C{n})."),
+        ("de", "Arm {n} ist aus dem Pool raus (C{n})."),
+        ("vi", "Nhánh {n} bị loại khỏi gộp (C{n})."),
+    ] {
+        let mut nodes = vec![json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a review on fasting in dogs." }] })];
+        let mut ids = vec!["U0".to_string()];
+        let mut parent = "U0".to_string();
+        for n in 10..70 {
+            let answer = format!("I read it. {}", conclude.replace("{n}", &n.to_string()));
+            nodes.push(json!({ "id": format!("A{n}"), "parentId": parent, "role": "assistant", "parts": [{ "type": "text", "text": answer }] }));
+            nodes.push(json!({ "id": format!("U{n}"), "parentId": format!("A{n}"), "role": "user", "parts": [{ "type": "text", "text": "go on" }] }));
+            ids.extend([format!("A{n}"), format!("U{n}")]);
+            parent = format!("U{n}");
+        }
+        let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let mut request = summary_request(&session_of(nodes, &parent), &plan(&id_refs, None, None, &parent), &model(32_000, None)).unwrap();
+        request.max_output_tokens = 600;
+        let summary = extractive_summary(&request);
+        let concluded: u64 = summary.lines().filter(|l| l.starts_with("- (inferred, concluded)")).map(estimate_text).sum();
+        assert!(concluded > 0 && concluded <= 200, "{language}: concluded lines take {concluded} of 600 tokens: {summary}");
+        assert!(summary.contains("(C69)") && !summary.contains("(C10)"), "{language}: the newest are kept: {summary}");
+        assert!(summary.contains("- Left out"), "{language}: {summary}");
+    }
+}
+
+/// Issue 40, rule `said-again-is-a-formula`: an answer that opens with the same sentence every time
+/// ("I opened the PDF and checked the methods again.") filed that sentence as an update closing its
+/// own earlier copy, a line of no state on every compaction. A sentence the summary already holds
+/// word for word now closes and concludes nothing. English, German, Japanese.
+#[test]
+fn a_sentence_said_again_word_for_word_is_no_update() {
+    for (formula, conclusion, tag) in [
+        ("I opened the attached PDF and checked the methods section again.", "The kennel cohort goes into a pool of its own (FORM-EN).", "FORM-EN"),
+        ("Ich habe das angehängte PDF geöffnet und den Methodenteil nochmals geprüft.", "Die Zwingerkohorte bekommt einen eigenen Pool (FORM-DE).", "FORM-DE"),
+        ("添付のPDFを開いて方法の節をもう一度確認しました。", "犬舎のコホートは別に統合します（FORM-JA）。", "FORM-JA"),
+    ] {
+        let summaries = compact_each_step(&[
+            ("I am writing a review on fasting in dogs.", formula),
+            ("go on", &format!("{formula} {conclusion}")),
+            ("next", formula),
+        ]);
+        let last = summaries.last().unwrap();
+        assert!(!last.contains("(inferred, update)"), "a formula said again is filed as an update: {last}");
+        assert_eq!(last.matches(formula).count(), 1, "{last}");
+        assert!(last.contains(tag), "{last}");
+    }
 }

@@ -231,7 +231,11 @@ fn grow(seed: u64, language: &str, window: u64, compactions: usize, summarizer: 
             if used > words_budget / 2 {
                 break;
             }
-            let at = registers.find(&user_markers[t]).unwrap_or_else(|| panic!("{language} {window} #{committed}: U{t} lost:\n{registers}"));
+            // Rule `shown-once`: a message the summary shows word for word ranks last in the register.
+            let Some(at) = registers.find(&user_markers[t]) else {
+                assert!(message.contains(words.trim()), "{language} {window} #{committed}: U{t} lost:\n{registers}");
+                continue;
+            };
             assert!(previous_at.is_none_or(|p| at < p), "{language} {window}: the user's words are not in the order said");
             previous_at = Some(at);
             checked_words += 1;
@@ -329,7 +333,7 @@ fn long_pasted_material_is_excerpted_and_keeps_the_instruction_after_it() {
     let text = &request.user_words[0].text;
     assert!(text.chars().count() < 900 && text.contains("characters left out") && text.ends_with("UNIQUE-INSTRUCTION"), "{text}");
     // Within a tiny budget nothing is shown rather than a register over it.
-    assert_eq!(project_user_words(&request.user_words, 5), "");
+    assert_eq!(project_user_words(&request.user_words, 5, ""), "");
     assert_eq!(project_cited_pages(&[], 1_000), "");
 }
 
@@ -399,4 +403,61 @@ fn the_room_a_short_summary_leaves_goes_to_the_users_words() {
     assert!(estimate_text(registers) > words_budget + pages_budget, "the unused summary budget is not used: {} tokens", estimate_text(registers));
     assert!(estimate_text(registers) <= words_budget + pages_budget + unused);
     assert!(registers.contains("MID-060"), "a mid-session requirement is left out");
+}
+
+/// Issue 40, rule `said-again-is-chatter`: on a small budget the user's newest messages were chatter
+/// sent many times ("next one please"), and a requirement or a date said once, mid-session, was left
+/// out. A message sent more than once now ranks with the acknowledgements, in any language.
+#[test]
+fn a_message_said_again_ranks_after_what_was_said_once() {
+    let sessions: [(&str, &[&str], &str); 4] = [
+        ("en", &["please open the next paper", "sorry, the phone rang again"], "the draft goes to the committee on june 14 WORDS-EN"),
+        ("de", &["bitte das nächste paper öffnen", "sorry, kurz telefoniert"], "der entwurf muss am 14. juni beim ausschuss sein WORDS-DE"),
+        ("ja", &["次の論文を開いてください", "すみません、電話が鳴っていました"], "草稿は6月14日に委員会へ出します WORDS-JA"),
+        ("vi", &["mở giúp mình bài tiếp theo nhé", "xin lỗi, điện thoại lại reo"], "bản nháp phải nộp hội đồng ngày 14/6 WORDS-VI"),
+    ];
+    for (language, chatter, once) in sessions {
+        let mut words = vec![UserWordsOf::of(0, "a review on light therapy for shift workers")];
+        words.push(UserWordsOf::of(1, once));
+        for n in 2..40 {
+            words.push(UserWordsOf::of(n, chatter[n % chatter.len()]));
+        }
+        // Room for the first message, a few lines and the count of the rest.
+        let budget = estimate_text(USER_WORDS_HEADING) + 90;
+        let shown = project_user_words(&words, budget, "");
+        assert!(shown.contains(&format!("WORDS-{}", language.to_uppercase())), "{language}: a statement said once is left out for chatter: {shown}");
+        assert!(shown.contains("other messages of the user are kept"), "{language}: {shown}");
+    }
+}
+
+struct UserWordsOf;
+
+impl UserWordsOf {
+    fn of(n: usize, text: &str) -> bibgenie_compaction::session::UserWords {
+        bibgenie_compaction::session::UserWords { id: format!("U{n}"), text: text.to_string() }
+    }
+}
+
+/// Issue 40, rule `shown-once`: a message the summary already shows word for word (a style or a key
+/// the summary filed) took the user's-words room a second time on a small window; it now ranks last,
+/// and a statement only the register carries is shown instead. English, Chinese, German.
+#[test]
+fn a_message_the_summary_shows_ranks_after_one_it_does_not() {
+    for (unshown, shown) in [
+        ("the draft goes to the committee on june 14 ONLY-HERE", "references in vancouver style from now on SHOWN-TOO"),
+        ("草稿要在6月14日交给委员会 ONLY-HERE", "参考文献从现在起用温哥华格式 SHOWN-TOO"),
+        ("der entwurf muss am 14. juni beim ausschuss sein ONLY-HERE", "literatur ab jetzt im vancouver-stil SHOWN-TOO"),
+    ] {
+        let words = vec![UserWordsOf::of(0, "a review on light therapy for shift workers"), UserWordsOf::of(1, unshown), UserWordsOf::of(2, shown)];
+        let summary = format!("## User Requirements and Constraints\n- (user, style) {shown}\n");
+        // Room for the first message and one more.
+        let line = |n: usize, text: &str| estimate_text(&format!("- [{n}] {text}\n"));
+        let left_out = estimate_text("- 3 other messages of the user are kept in this checkpoint and not shown here.");
+        let budget = estimate_text(USER_WORDS_HEADING) + left_out + line(1, &words[0].text) + line(2, unshown).max(line(3, shown)) + 2;
+        assert!(budget < estimate_text(USER_WORDS_HEADING) + left_out + line(1, &words[0].text) + line(2, unshown) + line(3, shown), "room for one only");
+        let projected = project_user_words(&words, budget, &summary);
+        assert!(projected.contains("ONLY-HERE") && !projected.contains("SHOWN-TOO"), "{projected}");
+        // Without it in the summary the newest statement wins, as before.
+        assert!(project_user_words(&words, budget, "").contains("SHOWN-TOO"));
+    }
 }
