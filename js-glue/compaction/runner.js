@@ -15,6 +15,7 @@ import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compactio
 import { codedError, messageOf } from '../util/coded-error.js';
 import { readSession } from '../session/session-read.js';
 import { pause } from '../util/pause.js';
+import { attempt, callMethod, callSync, get, hasMethod, isObject, plainCopy } from '../util/caller-calls.js';
 import { checkResolveItem, resolveItems } from './resolve-items.js';
 
 // The controller checks the option where it enters, as compact() does.
@@ -439,60 +440,6 @@ const doNothing = () => {};
 /** `{ aborted: false, addEventListener() {}, removeEventListener() {} }`, for a run without a signal. */
 function neverAbortingSignal() {
   return { aborted: false, addEventListener: doNothing, removeEventListener: doNothing };
-}
-
-// ---- calls into the caller's objects ----------------------------------------------------------
-
-/**
- * `{ value }` or `{ thrown: true, error }` of an async step.
- * @template T @param {() => T | Promise<T>} step
- * @returns {Promise<{ value: T, thrown?: undefined, error?: undefined } | { thrown: true, error: unknown, value?: undefined }>}
- */
-async function attempt(step) {
-  try {
-    return { value: await step() };
-  } catch (error) {
-    return { thrown: true, error };
-  }
-}
-
-/** `target[name]`, or `undefined` when reading it throws. @param {any} target the caller's object @param {string | symbol} name */
-function get(target, name) {
-  try {
-    return target[name];
-  } catch {
-    return undefined;
-  }
-}
-
-/** @param {unknown} value @returns {value is object} */
-function isObject(value) {
-  return typeof value === 'object' && value !== null;
-}
-
-/** @param {unknown} target @param {string} name */
-function hasMethod(target, name) {
-  return isObject(target) && typeof get(target, name) === 'function';
-}
-
-/** @param {unknown} target @param {string} name @param {unknown[]} args @returns {any} what the caller's method returns */
-function callSync(target, name, args) {
-  const method = isObject(target) || typeof target === 'function' ? get(target, name) : undefined;
-  if (typeof method !== 'function') throw invalid(`${name} is not a function`);
-  return method.apply(target, args);
-}
-
-/**
- * Calls `target[name](...args)` and turns what it returns into a promise (a plain value resolves).
- * @param {unknown} target @param {string} name @param {unknown[]} args @returns {Promise<any>}
- */
-function callMethod(target, name, args) {
-  return Promise.resolve(callSync(target, name, args));
-}
-
-/** A plain copy: the store and the outcome get objects of their own. @template T @param {T} value @returns {T} */
-function plainCopy(value) {
-  return JSON.parse(JSON.stringify(value));
 }
 
 // ---- outcomes ---------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 // session), else one `load()` read into a SessionIndex that is freed after use. Either way `use`
 // gets a SessionIndex; not exported by the package.
 import { SessionIndex } from './session-index.js';
+import { hasMethod } from '../util/caller-calls.js';
 
 /**
  * @typedef {{ value: unknown } | { stopped: true } | { failed: 'withSessionIndex' | 'load', error: unknown } | { invalid: unknown } | { notHeld: true }} ReadOutcome
@@ -24,7 +25,7 @@ import { SessionIndex } from './session-index.js';
  * @returns {Promise<{ value: T } | Exclude<ReadOutcome, { value: unknown }>>}
  */
 export async function readSession(store, sessionId, use, { load = true, wait = settled } = {}) {
-  if (typeof methodOf(store, 'withSessionIndex') === 'function') {
+  if (hasMethod(store, 'withSessionIndex')) {
     /** @type {{ value: any } | { stopped: true }} */
     let held;
     const notHeld = {};
@@ -74,13 +75,4 @@ function useFreed(index, use) {
 /** `wait` of a read nothing stops. @param {Promise<any>} promise */
 async function settled(promise) {
   return { value: await promise };
-}
-
-/** `target[name]`, or undefined when reading it throws. @param {any} target @param {string} name */
-function methodOf(target, name) {
-  try {
-    return target !== null && typeof target === 'object' ? target[name] : undefined;
-  } catch {
-    return undefined;
-  }
 }
