@@ -9,10 +9,10 @@
 //   generator over driver calls, run inside one driver write (or read) transaction; with a
 //   synchronous driver (better-sqlite3, memory) it runs in one synchronous stretch, so the
 //   SQLite write lock is held for microseconds and never across an `await`.
-// - `transaction(sessionId, fn)` reads a snapshot, runs the async `fn` against it with its
-//   writes buffered, then in one write transaction re-reads the session and applies the buffer
-//   only if nothing fn read has changed (another process may have written meanwhile); otherwise
-//   fn runs again on the fresh state, a bounded number of times.
+// - `transaction(sessionId, fn)` notes the session's head and last row, runs the async `fn` with
+//   its writes buffered (its `tx.load()` reads the session then), then in one write transaction
+//   applies the buffer only if the session is still as noted (another process may have written
+//   meanwhile); otherwise fn runs again on the fresh state, a bounded number of times.
 // - Calls on one store (and on stores sharing one driver) still run one at a time, in order.
 
 // The rows are the stores' own (store-core.js).
@@ -149,7 +149,8 @@ export class SessionStoreBase {
     const core = this.#core;
     requireId('loadJson', sessionId, 'sessionId');
     return core.read(function* () {
-      const { row, jsons } = yield* core.snapshot(sessionId);
+      const row = yield* core.row(sessionId);
+      const jsons = yield* core.visibleJsons(row);
       return { nodesJson: `[${jsons.join(',')}]`, leafId: row.leafId, branchRevision: row.branchRevision };
     });
   }
@@ -202,9 +203,11 @@ export class SessionStoreBase {
    *
    * No database transaction is open while fn runs: its writes are buffered and applied in one
    * write transaction after it resolved, only if the session (head and every visible node) is
-   * still what fn read. If another writer (another process) changed it, fn runs again on the
-   * fresh state, up to MAX_TRANSACTION_ATTEMPTS times, then `store-conflict` (retryable).
-   * A fn that wrote nothing is never re-run. `tx` is only valid during `fn`.
+   * still as when the transaction began. If another writer (another process) changed it, fn runs
+   * again on the fresh state, up to MAX_TRANSACTION_ATTEMPTS times, then `store-conflict`
+   * (retryable). A fn that wrote nothing is not re-run, unless its `tx.load()` found the session
+   * changed while reading it (a long session is read and parsed in slices, with pauses between
+   * them). `tx` is only valid during `fn`.
    * `tx.appendNode` does not move the leaf or bump the revision: the caller does that with
    * `tx.setLeaf(leafId, revision)` where a moved leaf needs a higher revision.
    * @template T
@@ -218,24 +221,28 @@ export class SessionStoreBase {
     if (typeof fn !== 'function') throw storeError('invalid-argument', 'transaction: fn must be a function');
     return core.exclusive(async () => {
       for (let attempt = 1; ; attempt++) {
-        const basis = await core.driver.read(() => drive(core.snapshot(sessionId)));
-        const buffer = new TxBuffer(sessionId, basis.row, basis.jsons);
+        const basis = await core.driver.read(() => drive(core.basis(sessionId)));
+        const buffer = new TxBuffer(core, sessionId, basis);
         let result;
         try {
           result = await fn(buffer.api);
+        } catch (error) {
+          // A load that found the session changed under it ends fn: it runs again on the fresh state.
+          if (!buffer.torn) throw error;
         } finally {
           buffer.close();
         }
-        if (!buffer.wrote) return result;
-        const applied = await core.driver.write(() => drive((function* () {
-          const now = yield* core.snapshot(sessionId);
-          if (now.text !== basis.text) return false;
-          const at = Date.now();
-          for (const row of buffer.nodes) yield core.driver.insertNode(sessionId, row, at);
-          if (buffer.headMoved) yield core.driver.updateHead(sessionId, buffer.row.leafId, buffer.row.branchRevision, at);
-          return true;
-        })()));
-        if (applied) return result;
+        if (!buffer.torn) {
+          if (!buffer.wrote) return result;
+          const applied = await core.driver.write(() => drive((function* () {
+            if (!(yield* core.isCurrent(basis))) return false;
+            const at = Date.now();
+            for (const row of buffer.nodes) yield core.driver.insertNode(sessionId, row, at);
+            if (buffer.headMoved) yield core.driver.updateHead(sessionId, buffer.row.leafId, buffer.row.branchRevision, at);
+            return true;
+          })()));
+          if (applied) return result;
+        }
         if (attempt >= MAX_TRANSACTION_ATTEMPTS) {
           throw storeError('store-conflict', `transaction: session ${sessionId} kept changing under ${attempt} attempts`, { retryable: true });
         }

@@ -115,6 +115,11 @@ class MemoryDriver {
     return s.nodes.slice(seq).map((n, i) => ({ seq: seq + i + 1, id: n.id, parentId: n.parentId, json: n.json }));
   }
 
+  /** The seq of the session's last own row (0 for none). @param {string} sessionId */
+  lastSeq(sessionId) {
+    return this.sessions.get(sessionId)?.nodes.length ?? 0;
+  }
+
   /** @param {string} sessionId @param {string} id */
   getNode(sessionId, id) {
     const n = this.sessions.get(sessionId)?.byId.get(id);

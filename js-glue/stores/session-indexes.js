@@ -11,8 +11,8 @@
 // reader leaves to the whole session's read, no leaf, wasm not loaded) gives no index (null).
 import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
 import { storeHeldIndex } from '../session/session-index.js';
-import { visibleRows } from './visible-rows.js';
-import { pause } from '../util/pause.js';
+import { FIRST_PAGE_ROWS, readOnInPages, visibleRows } from './visible-rows.js';
+import { SLICE_MS, clock, pause } from '../util/pause.js';
 
 /** @import { SessionIndex } from '../session/session-index.js' */
 /** @typedef {import('./visible-rows.js').SeqRow} SeqRow */
@@ -165,16 +165,11 @@ function finishHeld(read, index, owners) {
   };
 }
 
-/** A build in slices reads at most this long between two pauses (ms). */
-const SLICE_MS = 8;
 /** Nodes estimated per call between two looks at the clock. */
 const WARM_NODES = 32;
 /** Sessions from this many characters of text are built in slices. */
 export const SLICED_FROM_CHARS = 1 << 18;
 
-// Through globalThis: Zotero's plugin scope has no `performance` (tests/zotero-runtime checks the bundle).
-const perf = /** @type {{ now?: () => number } | undefined} */ (globalThis.performance);
-const clock = typeof perf?.now === 'function' ? () => /** @type {() => number} */ (perf.now).call(perf) : () => Date.now();
 
 /**
  * Before a read that would build the index of a large session in one piece: reads its rows
@@ -241,9 +236,6 @@ export async function buildInSlices(driver, sessionId, readRow, readInside) {
   for (const id of [...map.keys()].slice(0, Math.max(0, map.size - HELD_SESSION_INDEXES))) drop(map, id);
 }
 
-/** Rows of the first page of a paged read; the next pages are sized to take about SLICE_MS. */
-const FIRST_PAGE_ROWS = 64;
-
 /**
  * The rows of a session for a build: in pages with a pause between them when the driver reads
  * synchronously in pages (`getNodeRowsPage`: SQLite) and the session is no fork (a fork's base
@@ -258,8 +250,8 @@ const FIRST_PAGE_ROWS = 64;
  */
 async function readInPages(driver, sessionId, readRow, readInside) {
   const paged = typeof driver.getNodeRowsPage === 'function';
-  let limit = FIRST_PAGE_ROWS;
-  let started = clock();
+  const limit = FIRST_PAGE_ROWS;
+  const started = clock();
   const first = await readInside(function* () {
     const tokenBefore = driver.changeToken ? yield driver.changeToken() : null;
     const row = yield* readRow(driver, sessionId);
@@ -275,25 +267,8 @@ async function readInPages(driver, sessionId, readRow, readInside) {
   const { row, chain, rows, tokenBefore } = first;
   let { lastSeq, lastOwnId } = first;
   if (paged && row.baseSessionId === null) {
-    let chars = 0;
-    for (const r of rows) chars += r.json.length;
-    for (let more = first.more; more;) {
-      // Sized by the last page: about SLICE_MS of reading. A session still under SLICED_FROM_CHARS
-      // is read on without a pause (the sync then builds it in one piece).
-      limit = Math.max(16, Math.min(1 << 12, Math.floor((limit * SLICE_MS) / Math.max(clock() - started, 0.5))));
-      if (chars >= SLICED_FROM_CHARS) await pause();
-      started = clock();
-      const after = rows[rows.length - 1].seq;
-      /** @type {SeqRow[]} */
-      const page = await readInside(function* () {
-        return yield driver.getNodeRowsPage(row.id, after, limit);
-      });
-      for (const r of page) {
-        rows.push(r);
-        chars += r.json.length;
-      }
-      more = page.length === limit;
-    }
+    // A session still under SLICED_FROM_CHARS is read on without a pause (the sync then builds it in one piece).
+    await readOnInPages(driver, row.id, readInside, { rows, more: first.more, limit, started }, SLICED_FROM_CHARS);
     for (const r of rows) r.session = row.id;
     lastSeq = rows.length ? rows[rows.length - 1].seq : 0;
     lastOwnId = rows.length ? rows[rows.length - 1].id : null;

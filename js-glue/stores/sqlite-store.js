@@ -238,6 +238,11 @@ class SqliteDriver {
     return Number(this.stmt(this.sql.dataVersion).get().data_version);
   }
 
+  /** The seq of the session's last own row (0 for none). @param {string} sessionId */
+  lastSeq(sessionId) {
+    return Number(this.stmt(this.sql.selectMaxSeq).get(sessionId).max_seq);
+  }
+
   /** @param {string} sessionId @param {string} id @returns {NodeRow | null} */
   getNode(sessionId, id) {
     const r = this.stmt(this.sql.selectNode).get(sessionId, id);

@@ -1,6 +1,6 @@
 // What every store operation runs on: the driver (the backend's few calls), one call at a time
 // after the schema is ready, each a generator over driver calls in one read or write transaction,
-// and the reads every operation shares (a session's row, its visible nodes, a snapshot). Held in a
+// and the reads every operation shares (a session's row, its visible nodes, what a transaction starts from). Held in a
 // private field of SessionStoreBase: never exported by the package.
 import { AsyncMutex, drive } from './sequencing.js';
 import { randomId, storeError } from './nodes.js';
@@ -16,6 +16,7 @@ import { visibleRows } from './visible-rows.js';
  * }} SessionRow
  *   `generation`: random per created row (null in rows older versions wrote); a recreation changes it.
  * @typedef {{ id: string, parentId: string | null, kind: 'message' | 'checkpoint', json: string }} NodeRow
+ * @typedef {{ row: SessionRow, lastSeq: number }} Basis what a transaction started from
  */
 
 /**
@@ -34,6 +35,7 @@ import { visibleRows } from './visible-rows.js';
  *   getNodeJsons(sessionId: string): Promise<string[]> | string[],
  *   getNode(sessionId: string, id: string): Promise<NodeRow | null> | NodeRow | null,
  *   getNodeRowsAfter(sessionId: string, seq: number): Promise<SeqRow[]> | SeqRow[],
+ *   lastSeq(sessionId: string): Promise<number> | number,
  *   changeToken?(): Promise<unknown> | unknown,
  *   insertSession(row: SessionRow): Promise<void> | void,
  *   insertNode(sessionId: string, row: NodeRow, createdAt: number): Promise<void> | void,
@@ -133,19 +135,34 @@ export class StoreCore {
   *hasVisibleNode(row, id) {
     if (yield this.driver.getNode(row.id, id)) return true;
     if (row.baseSessionId === null) return false;
-    const session = yield* this.session(row);
-    return session.nodes.some((node) => node.id === id);
+    // A fork's inherited nodes: ids from the row columns, no text parsed.
+    return (yield* visibleRows(this.driver, row)).rows.some((r) => r.id === id);
   }
 
   /**
-   * What `transaction` compares before applying fn's writes: the head and every visible node.
-   * @param {string} sessionId @returns {Generator<unknown, { row: SessionRow, jsons: string[], text: string }, any>}
+   * What a transaction starts from: the session's row and the seq of its last own row.
+   * @param {string} sessionId @returns {Generator<unknown, Basis, any>}
    */
-  *snapshot(sessionId) {
+  *basis(sessionId) {
     const row = yield* this.row(sessionId);
-    const jsons = yield* this.visibleJsons(row);
-    const head = JSON.stringify([row.leafId, row.branchRevision, row.baseSessionId, row.baseNodeId]);
-    return { row, jsons, text: `${head}\n${jsons.join('\n')}` };
+    const lastSeq = /** @type {number} */ (yield this.driver.lastSeq(sessionId));
+    return { row, lastSeq };
+  }
+
+  /**
+   * Whether every node the session sees and its head are still as at `basis`, without reading a
+   * node's text: rows are only appended (a seq after the basis's last is a new one), the one
+   * in-place update raises the revision of the session and of every fork that sees the node
+   * (updateMessageParts), and a session deleted and created again has another generation.
+   * @param {Basis} basis @returns {Generator<unknown, boolean, any>}
+   */
+  *isCurrent(basis) {
+    const was = basis.row;
+    /** @type {SessionRow | null} */
+    const now = yield this.driver.getSession(was.id);
+    if (!now || now.leafId !== was.leafId || now.branchRevision !== was.branchRevision || now.generation !== was.generation
+      || now.baseSessionId !== was.baseSessionId || now.baseNodeId !== was.baseNodeId) return false;
+    return (yield this.driver.lastSeq(was.id)) === basis.lastSeq;
   }
 
   /**

@@ -188,6 +188,11 @@ class ZoteroDriver {
     return Number(await this.db.valueQueryAsync(this.sql.dataVersion));
   }
 
+  /** The seq of the session's last own row (0 for none). @param {string} sessionId */
+  async lastSeq(sessionId) {
+    return Number(await this.db.valueQueryAsync(this.sql.selectMaxSeq, params([sessionId])));
+  }
+
   /** @param {string} sessionId @param {string} id @returns {Promise<NodeRow | null>} */
   async getNode(sessionId, id) {
     const rows = await this.rows(this.sql.selectNode, [sessionId, id]);

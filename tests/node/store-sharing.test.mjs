@@ -19,6 +19,28 @@ const dir = mkdtempSync(join(tmpdir(), 'bibgenie-sharing-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let fileCounter = 0;
 const freshFile = () => join(dir, `sessions-${++fileCounter}.sqlite`);
+/**
+ * A linear session whose messages carry 5,000 numbers each in their metadata (2 million in all): far
+ * longer to parse than one slice of a load on any machine.
+ * @param {number} turns
+ */
+function numericSession(turns) {
+  const session = linearSession(turns);
+  for (const [k, node] of session.nodes.entries()) node.metadata = { samples: Array.from({ length: 5000 }, (_, i) => (k * 7919 + i * 104729) % 1000003 / 7) };
+  return session;
+}
+
+/** Counts the turns a setTimeout(0) chain gets until stop(): how often the thread was let go. */
+function ticker() {
+  let ticks = 0;
+  let running = true;
+  const tick = () => {
+    ticks++;
+    if (running) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  return { stop: () => ((running = false), ticks) };
+}
 
 const user = (id, text = `question ${id}`) => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 const assistant = (id, text = `answer ${id}`) => ({ id, role: 'assistant', parts: [{ type: 'text', text }] });
@@ -64,6 +86,23 @@ for (const backend of backends) {
       assert.ok(!prompts[1].includes('answer 4:') && prompts[1].includes('corrected answer 4'), 'the committed summary saw the corrected A4');
       await store.close();
     });
+
+    it('lets the thread go while tx.load reads a long session, and the commit writes after it', async () => {
+      const store = backend.open();
+      await store.importSession(numericSession(200), { sessionId: 'L' });
+      const ticks = await store.transaction('L', async (tx) => {
+        const t = ticker();
+        const s = await tx.load().finally(t.stop);
+        assert.equal(s.nodes.length, 400);
+        await tx.appendNode(checkpointNode('c1', 'A200', s.branchRevision));
+        await tx.setLeaf('c1', s.branchRevision + 1);
+        return t.stop();
+      });
+      assert.ok(ticks > 0, `timers ran while the session was read: ${ticks}`);
+      const after = await store.load('L');
+      assert.deepEqual([after.nodes.length, after.leafId, after.branchRevision], [401, 'c1', 401]);
+      await store.close();
+    });
   });
 }
 
@@ -88,6 +127,34 @@ describe('SqliteStore: no transaction across an await', () => {
     assert.equal(outcome, 'stale');
     const s = await store.load('s');
     assert.deepEqual([s.nodes.map((n) => n.id), s.leafId], [['U1', 'A1', 'U2'], 'U2']);
+    await other.close();
+    other.database.close();
+    await store.close();
+  });
+
+  it('reads a long session in slices inside fn; a write from another connection between slices runs fn again, though it wrote nothing', async () => {
+    const file = freshFile();
+    const store = new SqliteStore(Database, file);
+    await store.importSession(linearSession(200, 1000), { sessionId: 's' }); // about 4 MB of node text
+    const other = new SqliteStore(new Database(file));
+    const loads = [];
+    let runs = 0;
+    const count = await store.transaction('s', async (tx) => {
+      const ticks = ticker();
+      // The first run: another process appends while the session is being read.
+      if (++runs === 1) setTimeout(() => other.appendMessage('s', user('X1')), 0);
+      try {
+        const s = await tx.load();
+        loads.push({ ticks: ticks.stop(), last: s.nodes[s.nodes.length - 1].id });
+        return s.nodes.length;
+      } finally {
+        ticks.stop();
+      }
+    });
+    assert.deepEqual([runs, loads.length], [2, 1], 'the torn read ended the first run before it finished');
+    assert.ok(loads[0].ticks > 0, `timers ran while the session was read: ${loads[0].ticks}`);
+    assert.equal(loads[0].last, 'X1', 'the second run read the session with the other connection\'s node');
+    assert.equal(count, 401);
     await other.close();
     other.database.close();
     await store.close();
