@@ -142,8 +142,6 @@ function statements(p) {
     dataVersion: 'PRAGMA data_version',
     // (): rows this connection changed since it opened (the store's own writes are taken into the indexes)
     totalChanges: 'SELECT total_changes() AS changes',
-    // (): both at once, for a use of a held index that reads nothing else (./own-writes.js)
-    quietState: 'SELECT data_version AS token, total_changes() AS changes FROM pragma_data_version()',
     // (session_id, id)
     selectNode: `SELECT id, parent_id, kind, json FROM ${p}nodes WHERE session_id = ? AND id = ?`,
     // (session_id)
