@@ -1,7 +1,9 @@
 // The store-held index of an open session: the package's SessionIndex fed with each node's stored
 // JSON text (the rows' text: no parse + stringify round trip), per connection (stores sharing one
 // connection share them), lent to `withSessionIndex` callbacks. It is brought up to date before every use:
-// - own writes (through any store on the driver): appended rows are read after the last seq seen;
+// - own writes (through any store on the driver): appended rows are read after the last seq seen
+//   (SqliteStore takes its committed appends and head moves in as it writes them, and a use with
+//   nothing moved since reads nothing else: ./own-writes.js);
 //   a node updated in place (updateMessageParts) is replaced from its row (`replaceText`);
 //   a deleted session frees the indexes seeing it;
 // - other connections (another store object on its own connection, another process): the driver's
@@ -33,13 +35,14 @@ export const HELD_SESSION_INDEXES = 4;
  *   index: SessionIndex, owners: Map<string, string>, chain: Set<string>,
  *   seq: number, leafId: string | null, branchRevision: number, createdAt: number, generation: string | null,
  *   baseSessionId: string | null, baseNodeId: string | null, token: unknown,
- *   replaced: Map<string, string>, lastOwnId: string | null, changes: unknown,
+ *   replaced: Map<string, string>, lastOwnId: string | null, changes: unknown, tentative: boolean,
  * }} Held
  *   `index`: the store's SessionIndex of the session (its nodes are the rows' text);
  *   `owners`: the session each held node is a row of (a fork's inherited nodes are its base's);
  *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session);
  *   `token` / `changes`: the driver's change token and own-change count when the index was last
- *   known current (undefined: unknown), for the use that reads nothing (./own-writes.js).
+ *   known current (undefined: unknown), for the use that reads nothing (./own-writes.js);
+ *   `tentative`: last caught up inside the app's own transaction (rebuilt at the next use).
  */
 
 /**
@@ -163,7 +166,7 @@ function finishHeld(read, index, owners) {
     index, owners, chain: read.chain, seq: read.lastSeq,
     leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt, generation: row.generation ?? null,
     baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined,
-    replaced: new Map(), lastOwnId: read.lastOwnId, changes: undefined,
+    replaced: new Map(), lastOwnId: read.lastOwnId, changes: undefined, tentative: false,
   };
 }
 
@@ -343,7 +346,8 @@ function* syncOnce(driver, sessionId, readRow) {
     if (held) drop(map, sessionId);
     return null;
   }
-  if (held && !(yield* caughtUp(driver, held, row, tokenBefore))) {
+  // Caught up inside a transaction the store does not end (the app's): it may have rolled back since.
+  if (held && (held.tentative || !(yield* caughtUp(driver, held, row, tokenBefore)))) {
     drop(map, sessionId);
     held = undefined;
   }
@@ -367,6 +371,7 @@ function* syncOnce(driver, sessionId, readRow) {
   held.token = tokenAfter;
   // What this connection has changed so far is in the index now, as far as a catch-up sees it.
   held.changes = driver.ownChanges ? yield driver.ownChanges() : undefined;
+  held.tentative = driver.uncommitted?.() === true;
   return held.index;
 }
 

@@ -273,8 +273,13 @@ class SqliteDriver {
     return this.#own ? Number(this.stmt(this.sql.totalChanges).get().changes) : undefined;
   }
 
+  /** True inside the app's own transaction on the connection: what is read there may still roll back. */
+  uncommitted() {
+    return this.db.inTransaction && !this.#own;
+  }
+
   /**
-   * The change token and own-change count in one statement, outside a transaction; null inside
+   * The change token and own-change count, outside a transaction; null inside
    * the app's open transaction (what it wrote may still roll back).
    * @returns {import('./own-writes.js').QuietState | null}
    */

@@ -166,13 +166,35 @@ describe('SqliteStore: its own writes taken into the held index as they commit',
     const ran = await assertCurrent(store, log, id);
     assertCaughtUp(ran);
     assert.equal((await viaIndex(store, log, id)).answer.leafId, 'A2');
-    // The app's transaction that the store wrote in, rolled back: the leaf it moved is not kept.
+    assertReadNothing(await assertCurrent(store, log, id));
+    await store.close();
+  });
+
+  it('a use inside the app\'s own transaction, which then rolled back: what it read is not kept', async () => {
+    const { db, log } = watchedDatabase(freshFile());
+    const store = new SqliteStore(db);
+    const { sessionId: id } = await store.importSession(linearSession(2));
+    await assertCurrent(store, log, id);
+    // The store writes inside the app's transaction, as it asked; the index reads the write there.
     db.exec('BEGIN');
     await store.appendMessage(id, userMessage('T1', 'A2', 'inside the app transaction'));
+    await assertCurrent(store, log, id);
     assert.equal((await viaIndex(store, log, id)).answer.leafId, 'T1');
     db.exec('ROLLBACK');
+    // Neither the leaf nor the node stays (a catch-up alone would move the leaf back and keep the node).
+    await assertCurrent(store, log, id);
     assert.equal((await viaIndex(store, log, id)).answer.leafId, 'A2');
     assertReadNothing((await viaIndex(store, log, id)).ran);
+    // The same id written for good afterwards, taken in as written.
+    await store.appendMessage(id, userMessage('T1', 'A2', 'after the rollback'));
+    assertReadNothing(await assertCurrent(store, log, id));
+    // Committed by the app: the index read inside it is rebuilt once, then current.
+    db.exec('BEGIN');
+    await store.appendMessage(id, assistantMessage('T2', 'T1', 'inside a transaction that commits'));
+    await assertCurrent(store, log, id);
+    db.exec('COMMIT');
+    assertCaughtUp(await assertCurrent(store, log, id));
+    assertReadNothing(await assertCurrent(store, log, id));
     await store.close();
   });
 
