@@ -803,7 +803,7 @@ CHECK_NODE_TESTS=(
   controller-cancel.test.mjs cut-loop.test.mjs display-only.test.mjs recall.test.mjs recall-compacted.test.mjs tool-loop.test.mjs chat-turn-guard.test.mjs
   pack-consumer-build-hook.test.mjs pack-consumer-loader.test.mjs pack-consumer-slim.test.mjs
   plugin-turns.test.mjs prompt-cache.test.mjs readme.test.mjs readme-usechat.test.mjs refused-at-entry.test.mjs
-  plugin-ledger.test.mjs runner.test.mjs sample-session.test.mjs store-app-db.test.mjs store-index.test.mjs store-processes.test.mjs
+  plugin-ledger.test.mjs runner.test.mjs sample-session.test.mjs store-app-db.test.mjs store-index.test.mjs store-index-own-writes.test.mjs store-processes.test.mjs
   store-sharing.test.mjs stores.test.mjs transport-reads.test.mjs transport.test.mjs
   text-encoding.test.mjs turn-stop.test.mjs wasm-not-found.test.mjs zotero-loader.test.mjs
   provider-compaction.test.mjs summary-rounds.test.mjs without-ai-sdk.test.mjs zotero-recipe.test.mjs zotero-shim.test.mjs

@@ -81,6 +81,7 @@ import { requireId, storeError } from './nodes.js';
 import { TxBuffer } from './tx-buffer.js';
 import { JoinedCore, StoreCore } from './store-core.js';
 import { buildInSlices, releaseIndex, releaseIndexes, syncedView } from './session-indexes.js';
+import { quietView } from './own-writes.js';
 import * as catalog from './catalog.js';
 import * as branch from './branch-writes.js';
 
@@ -178,6 +179,9 @@ export class SessionStoreBase {
     return core.exclusive(async () => {
       // A large session's first use builds its index in slices first (the thread is not held for it).
       await buildInSlices(core.driver, sessionId, readRow, (op) => core.readInside(op));
+      // Nothing written since the index was last current (own writes are taken in as committed): no read.
+      const quiet = quietView(core.driver, sessionId);
+      if (quiet) return use(/** @type {any} */ (quiet));
       return core.readInside(function* () {
         const index = yield* syncedView(core.driver, sessionId, readRow);
         return use(/** @type {any} */ (index)); // the class session-index.js declares

@@ -140,6 +140,8 @@ function statements(p) {
     selectNodeRowsPage: `SELECT seq, id, parent_id, json FROM ${p}nodes WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
     // (): changes when another connection committed to the file (the store-held indexes check it)
     dataVersion: 'PRAGMA data_version',
+    // (): rows this connection changed since it opened (the store's own writes are taken into the indexes)
+    totalChanges: 'SELECT total_changes() AS changes',
     // (session_id, id)
     selectNode: `SELECT id, parent_id, kind, json FROM ${p}nodes WHERE session_id = ? AND id = ?`,
     // (session_id)

@@ -1,7 +1,9 @@
 // The store-held index of an open session: the package's SessionIndex fed with each node's stored
 // JSON text (the rows' text: no parse + stringify round trip), per connection (stores sharing one
 // connection share them), lent to `withSessionIndex` callbacks. It is brought up to date before every use:
-// - own writes (through any store on the driver): appended rows are read after the last seq seen;
+// - own writes (through any store on the driver): appended rows are read after the last seq seen
+//   (SqliteStore takes its committed appends and head moves in as it writes them, and a use with
+//   nothing moved since reads nothing else: ./own-writes.js);
 //   a node updated in place (updateMessageParts) is replaced from its row (`replaceText`);
 //   a deleted session frees the indexes seeing it;
 // - other connections (another store object on its own connection, another process): the driver's
@@ -33,11 +35,14 @@ export const HELD_SESSION_INDEXES = 4;
  *   index: SessionIndex, owners: Map<string, string>, chain: Set<string>,
  *   seq: number, leafId: string | null, branchRevision: number, createdAt: number, generation: string | null,
  *   baseSessionId: string | null, baseNodeId: string | null, token: unknown,
- *   replaced: Map<string, string>, lastOwnId: string | null,
+ *   replaced: Map<string, string>, lastOwnId: string | null, changes: unknown, tentative: boolean,
  * }} Held
  *   `index`: the store's SessionIndex of the session (its nodes are the rows' text);
  *   `owners`: the session each held node is a row of (a fork's inherited nodes are its base's);
- *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session).
+ *   `replaced`: nodes updated in place through this connection since the last use (id -> owning session);
+ *   `token` / `changes`: the driver's change token and own-change count when the index was last
+ *   known current (undefined: unknown), for the use that reads nothing (./own-writes.js);
+ *   `tentative`: last caught up inside the app's own transaction (rebuilt at the next use).
  */
 
 /**
@@ -50,7 +55,7 @@ export const HELD_SESSION_INDEXES = 4;
 const HELD = new WeakMap();
 
 /** @param {any} driver @returns {Map<string, Held>} */
-function heldOf(driver) {
+export function heldOf(driver) {
   const connection = driver.db && typeof driver.db === 'object' ? driver.db : driver;
   let byPrefix = HELD.get(connection);
   if (!byPrefix) HELD.set(connection, (byPrefix = new Map()));
@@ -65,7 +70,7 @@ const MOVED = Object.freeze({ moved: true });
 const SYNC_ATTEMPTS = 3;
 
 /** @param {Map<string, Held>} map @param {string} sessionId */
-function drop(map, sessionId) {
+export function drop(map, sessionId) {
   const held = map.get(sessionId);
   if (!held) return;
   map.delete(sessionId);
@@ -161,7 +166,7 @@ function finishHeld(read, index, owners) {
     index, owners, chain: read.chain, seq: read.lastSeq,
     leafId: row.leafId, branchRevision: row.branchRevision, createdAt: row.createdAt, generation: row.generation ?? null,
     baseSessionId: row.baseSessionId, baseNodeId: row.baseNodeId, token: undefined,
-    replaced: new Map(), lastOwnId: read.lastOwnId,
+    replaced: new Map(), lastOwnId: read.lastOwnId, changes: undefined, tentative: false,
   };
 }
 
@@ -316,7 +321,8 @@ function* syncOnce(driver, sessionId, readRow) {
     if (held) drop(map, sessionId);
     return null;
   }
-  if (held && !(yield* caughtUp(driver, held, row, tokenBefore))) {
+  // Caught up inside a transaction the store does not end (the app's): it may have rolled back since.
+  if (held && (held.tentative || !(yield* caughtUp(driver, held, row, tokenBefore)))) {
     drop(map, sessionId);
     held = undefined;
   }
@@ -338,6 +344,9 @@ function* syncOnce(driver, sessionId, readRow) {
     return MOVED;
   }
   held.token = tokenAfter;
+  // What this connection has changed so far is in the index now, as far as a catch-up sees it.
+  held.changes = driver.ownChanges ? yield driver.ownChanges() : undefined;
+  held.tentative = driver.uncommitted?.() === true;
   return held.index;
 }
 
@@ -374,27 +383,34 @@ function* caughtUp(driver, held, row, tokenBefore) {
   /** @type {SeqRow[]} */
   const added = yield driver.getNodeRowsAfter(row.id, held.seq);
   try {
-    for (const r of added) {
-      storeHeldIndex.append(held.index, r.id, r.json);
-      held.owners.set(r.id, row.id);
-      held.lastOwnId = r.id;
-      held.seq = r.seq;
-    }
-    if (headMoved || added.length) {
-      const from = held.leafId;
-      held.leafId = null; // a failed move leaves the branch unknown
-      // Down a chain of new rows one child at a time: the index extends its branch in place then,
-      // instead of walking the whole branch again (11 ms at 10,000 messages for one turn's two rows).
-      const leafId = /** @type {string} */ (row.leafId); // not null: syncOnce returns first
-      for (const id of newChainTo(added, from, leafId)) storeHeldIndex.setLeaf(held.index, id, row.branchRevision);
-      storeHeldIndex.setLeaf(held.index, leafId, row.branchRevision);
-      held.leafId = row.leafId;
-      held.branchRevision = row.branchRevision;
-    }
+    takeRows(held, row.id, added, /** @type {string} */ (row.leafId), row.branchRevision); // not null: syncOnce returns first
   } catch {
     return false;
   }
   return true;
+}
+
+/**
+ * Appends `added` (rows of session `sessionId` after `held.seq`, by seq) and moves the leaf to
+ * `leafId` at `branchRevision`; throws what the index refuses (the index is then to be dropped).
+ * @param {Held} held @param {string} sessionId @param {SeqRow[]} added @param {string} leafId @param {number} branchRevision
+ */
+export function takeRows(held, sessionId, added, leafId, branchRevision) {
+  for (const r of added) {
+    storeHeldIndex.append(held.index, r.id, r.json);
+    held.owners.set(r.id, sessionId);
+    held.lastOwnId = r.id;
+    held.seq = r.seq;
+  }
+  if (held.leafId === leafId && held.branchRevision === branchRevision && !added.length) return;
+  const from = held.leafId;
+  held.leafId = null; // a failed move leaves the branch unknown
+  // Down a chain of new rows one child at a time: the index extends its branch in place then,
+  // instead of walking the whole branch again (11 ms at 10,000 messages for one turn's two rows).
+  for (const id of newChainTo(added, from, leafId)) storeHeldIndex.setLeaf(held.index, id, branchRevision);
+  storeHeldIndex.setLeaf(held.index, leafId, branchRevision);
+  held.leafId = leafId;
+  held.branchRevision = branchRevision;
 }
 
 /**

@@ -13,6 +13,7 @@ import { SessionStoreBase } from './base.js';
 import { AsyncMutex } from './sequencing.js';
 import { storeError } from './nodes.js';
 import { schemaSteps, SCHEMA_VERSION, sessionParams, sessionRow, sqlFor, tablePrefixOption } from './schema.js';
+import { takeOwnWrites } from './own-writes.js';
 
 /** @typedef {import('./store-core.js').SessionRow} SessionRow */
 /** @typedef {import('./store-core.js').NodeRow} NodeRow */
@@ -58,6 +59,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const MUTEXES = new WeakMap();
 
 class SqliteDriver {
+  /** True inside a transaction this driver began (and will commit or roll back) itself. */
+  #own = false;
   /** Stores using this driver (shared connections are closed by the last one). */
   users = 0;
   /** @type {string | null} the registry key when the connection is shared */
@@ -75,6 +78,9 @@ class SqliteDriver {
     this.mutex = mutex;
     /** @type {Map<string, ReturnType<SqliteDatabase['prepare']>>} */
     this.statements = new Map();
+    /** What the running write transaction wrote (./own-writes.js); null outside one. */
+    /** @type {import('./own-writes.js').OwnWrite[] | null} */
+    this.journal = null;
   }
 
   /** @param {string} sql */
@@ -89,24 +95,44 @@ class SqliteDriver {
 
   /**
    * Runs `body` in one synchronous transaction; a busy file is retried after a pause (the
-   * event loop runs meanwhile) until busyTimeoutMs, then `store-busy`.
-   * @template T @param {'BEGIN' | 'BEGIN IMMEDIATE'} begin @param {() => T} body @returns {T | Promise<T>}
+   * event loop runs meanwhile) until busyTimeoutMs, then `store-busy`. A write transaction's
+   * writes are taken into the held indexes once it committed (`takeOwnWrites`); inside the app's
+   * own transaction they are not (it may still roll back): the next use catches up then.
+   * @template T @param {'BEGIN' | 'BEGIN IMMEDIATE'} begin @param {() => T} body @param {boolean} [journaled] a store write (not the schema's)
+   * @returns {T | Promise<T>}
    */
-  #inTransaction(begin, body) {
+  #inTransaction(begin, body, journaled = false) {
     const once = () => {
       if (this.db.inTransaction) {
         // The app's own transaction is open on this connection: run inside it, as it asked.
         return this.#sync(body);
       }
       this.db.exec(begin);
+      this.#own = true;
+      /** @type {T | undefined} */
+      let result;
+      /** @type {import('./own-writes.js').QuietState | null} */
+      let before = null;
+      /** @type {unknown} */
+      let changesAfter = null;
+      /** @type {import('./own-writes.js').OwnWrite[] | null} */
+      let journal = null;
       try {
-        const result = this.#sync(body);
+        before = journaled ? this.#state() : null; // the latest commit: a write transaction starts there
+        this.journal = before ? [] : null;
+        result = this.#sync(body);
+        changesAfter = before ? this.ownChanges() : null;
         this.db.exec('COMMIT');
-        return result;
+        journal = this.journal;
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
         throw error;
+      } finally {
+        this.journal = null;
+        this.#own = false;
       }
+      if (before && journal) takeOwnWrites(this, journal, before, changesAfter);
+      return /** @type {T} */ (result);
     };
     try {
       return once();
@@ -193,7 +219,7 @@ class SqliteDriver {
 
   /** @template T @param {() => T | Promise<T>} body @returns {T | Promise<T>} */
   write(body) {
-    return /** @type {T | Promise<T>} */ (this.#inTransaction('BEGIN IMMEDIATE', body));
+    return /** @type {T | Promise<T>} */ (this.#inTransaction('BEGIN IMMEDIATE', body, true));
   }
 
   /** @param {string} id */
@@ -243,6 +269,35 @@ class SqliteDriver {
     return Number(this.stmt(this.sql.selectMaxSeq).get(sessionId).max_seq);
   }
 
+  /**
+   * Rows this connection has changed since it opened (the store's writes, the app's, rolled-back
+   * ones); undefined outside a transaction this driver began (inside the app's, or a
+   * withinTransaction's, what is read may still roll back, which the count would not show).
+   */
+  ownChanges() {
+    return this.#own ? Number(this.stmt(this.sql.totalChanges).get().changes) : undefined;
+  }
+
+  /** True inside the app's own transaction on the connection: what is read there may still roll back. */
+  uncommitted() {
+    return this.db.inTransaction && !this.#own;
+  }
+
+  /**
+   * The change token and own-change count, outside a transaction; null inside
+   * the app's open transaction (what it wrote may still roll back).
+   * @returns {import('./own-writes.js').QuietState | null}
+   */
+  quietState() {
+    return this.db.inTransaction ? null : this.#state();
+  }
+
+  /** @returns {import('./own-writes.js').QuietState} */
+  #state() {
+    // Two plain statements: cheaper than one over the pragma_data_version() table.
+    return { token: this.changeToken(), changes: Number(this.stmt(this.sql.totalChanges).get().changes) };
+  }
+
   /** @param {string} sessionId @param {string} id @returns {NodeRow | null} */
   getNode(sessionId, id) {
     const r = this.stmt(this.sql.selectNode).get(sessionId, id);
@@ -252,17 +307,20 @@ class SqliteDriver {
   /** @param {SessionRow} row */
   insertSession(row) {
     this.stmt(this.sql.insertSession).run(...sessionParams(row));
+    this.journal?.push({ session: row.id, other: true });
   }
 
   /** @param {string} sessionId @param {NodeRow} row @param {number} createdAt */
   insertNode(sessionId, row, createdAt) {
     const seq = this.stmt(this.sql.selectMaxSeq).get(sessionId).max_seq + 1;
     this.stmt(this.sql.insertNode).run(sessionId, row.id, row.parentId, row.kind, row.json, createdAt, seq);
+    this.journal?.push({ session: sessionId, seq: Number(seq), id: row.id, parentId: row.parentId, json: row.json });
   }
 
   /** @param {string} sessionId @param {string | null} leafId @param {number} branchRevision @param {number} updatedAt */
   updateHead(sessionId, leafId, branchRevision, updatedAt) {
     this.stmt(this.sql.updateHead).run(leafId, branchRevision, updatedAt, sessionId);
+    this.journal?.push({ session: sessionId, leafId, branchRevision });
   }
 
   /** @param {string} sessionId @param {string | null} title @param {string | null} appKey @param {number} updatedAt */
@@ -273,12 +331,14 @@ class SqliteDriver {
   /** @param {string} sessionId @param {string} id @param {string} json */
   updateNodeJson(sessionId, id, json) {
     this.stmt(this.sql.updateNodeJson).run(json, sessionId, id);
+    this.journal?.push({ session: sessionId, other: true });
   }
 
   /** @param {string} sessionId */
   deleteSession(sessionId) {
     this.stmt(this.sql.deleteNodes).run(sessionId);
     this.stmt(this.sql.deleteSession).run(sessionId);
+    this.journal?.push({ session: sessionId, other: true });
   }
 
   release() {
