@@ -64,7 +64,7 @@ export {};
  * What a planning read found (the controller's, not public): the outcome that ends the run (for a
  * send that fits, with the projection's messages and the cache marks asked for), or the plan and
  * request to compact with.
- * @typedef {{ outcome: CompactOutcome, plan?: Plan, messages?: UIMessage[], breakpoints?: unknown[] } | { outcome?: undefined, plan: Plan, request: SummaryRequest }} Planned
+ * @typedef {{ outcome: CompactOutcome, plan?: Plan, messages?: UIMessage[], breakpoints?: unknown[] } | { outcome?: undefined, plan: Plan, request?: SummaryRequest }} Planned
  */
 /**
  * A compaction run of the controller (not public): shared with the other controllers of the session.

@@ -18,6 +18,11 @@ import { pause } from '../util/pause.js';
 import { attempt, callMethod, callSync, get, hasMethod, isObject, plainCopy } from '../util/caller-calls.js';
 import { checkResolveItem, resolveItems } from './resolve-items.js';
 
+/** Requests from this many characters are summarized with a pause before and after (about 10 ms of work each). */
+const PAUSE_FROM_CHARS = 1 << 18;
+/** Folds from this many estimated tokens (about PAUSE_FROM_CHARS of text) get their first request in a read of its own. */
+const OWN_READ_FROM_TOKENS = 1 << 16;
+
 // The controller checks the option where it enters, as compact() does.
 export { checkResolveItem };
 
@@ -61,7 +66,7 @@ export { checkResolveItem };
 /**
  * @typedef {{ store: object, sessionId: string, model: ModelProfile, planOptions: PlanOptions, summarize: Function, signal: AbortSignalLike | null, resolveItem: ResolveItem | null }} Run
  *   what readOptions takes of the options
- * @typedef {{ outcome: CompactOutcome } | { outcome?: undefined, plan: Plan, request: SummaryRequest }} Prepared
+ * @typedef {{ outcome: CompactOutcome } | { outcome?: undefined, plan: Plan, request?: SummaryRequest }} Prepared
  * @typedef {{ verdict: CommitCheck, leafId: string, branchRevision: number }} HeldCheck
  */
 
@@ -84,8 +89,7 @@ export async function compact(options) {
 }
 
 /**
- * The plan on `index` and what follows from it: the summary request when it compacts, else the
- * outcome that ends the run (`noop`, `too-large`, or `failed` for a core error).
+ * The plan on `index` and, unless the fold is large, its first summary request; or the outcome that ends the run (`noop`, `too-large`, or `failed` for a core error).
  * @param {HeldIndex} index @param {ModelProfile} model @param {PlanOptions} planOptions @returns {Prepared}
  */
 export function planOn(index, model, planOptions) {
@@ -93,7 +97,8 @@ export function planOn(index, model, planOptions) {
     const plan = index.plan(model, planOptions);
     if (plan.send === 'too-large') return { outcome: outcome('too-large', plan.reason, { plan, session: index.toSession() }) };
     if (plan.action !== 'compact') return { outcome: outcome('noop', plan.reason, { plan, session: index.toSession() }) };
-    return { plan, request: index.summaryRequest(plan, model) };
+    // A large fold's request is built in a read of its own, after a pause (summarizeAndCommit).
+    return plan.tokensBefore >= OWN_READ_FROM_TOKENS ? { plan } : { plan, request: index.summaryRequest(plan, model) };
   } catch (error) {
     return { outcome: failed(error) };
   }
@@ -119,15 +124,23 @@ export async function readPlanned(run, prepare) {
  * also for a caller that planned in its own read (the controller). A fold one request cannot hold
  * (rule `fold-fits-the-summarizer`: the request says where the next round starts, `continuesAt`) is
  * summarized round by round, each round into the checkpoint built from the one before (never
- * committed), with a pause between rounds so the page or Zotero's window runs meanwhile; only the
- * last round's checkpoint is committed.
- * @param {Run} run @param {{ plan: Plan, request: SummaryRequest }} prepared @returns {Promise<CompactOutcome>}
+ * committed); only the last round's checkpoint is committed. A request the plan's read did not
+ * build (a large fold's, a later round's) is built in a read of its own after a pause, so the page
+ * or Zotero's window runs between the plan and each round.
+ * @param {Run} run @param {{ plan: Plan, request?: SummaryRequest }} prepared @returns {Promise<CompactOutcome>}
  */
 export async function summarizeAndCommit(run, { plan, request: planned }) {
   /** @type {SummaryRound | undefined} */
   let round;
   let request = planned;
   for (;;) {
+    if (!request) {
+      await pause();
+      if (isAborted(run.signal)) return cancelled();
+      const next = await readPlanned(run, (index) => roundRequestOn(index, run, plan, round));
+      if (next.outcome) return next.outcome;
+      request = next.request;
+    }
     const made = await summarizeRound(run, plan, request, round);
     if (made.outcome) return made.outcome;
     const from = made.continuesAt;
@@ -135,12 +148,8 @@ export async function summarizeAndCommit(run, { plan, request: planned }) {
       if (isAborted(run.signal)) return cancelled();
       return commit(run, plan, made.node, made.repair);
     }
-    await pause();
-    if (isAborted(run.signal)) return cancelled();
     round = { from, previous: made.node.checkpoint };
-    const next = await readPlanned(run, (index) => roundRequestOn(index, run, plan, /** @type {SummaryRound} */ (round)));
-    if (next.outcome) return next.outcome;
-    request = next.request;
+    request = undefined;
   }
 }
 
@@ -161,8 +170,13 @@ async function summarizeRound(run, plan, planned, round) {
   const carried = JSON.stringify({ userWords: request.userWords ?? [], citedPages: request.citedPages ?? [], recallHandles: request.recallHandles ?? [] });
   const budget = request.maxOutputTokens;
 
+  // A large request took its slice to build, and a summarizer that answers in the same task (the
+  // embedded one) takes another to read it: the page runs between them, and before the checkpoint.
+  const large = requestText.length >= PAUSE_FROM_CHARS;
+  if (large) await pause();
   const summarized = await summarizeWith(run, request);
   if (summarized.outcome) return { outcome: summarized.outcome };
+  if (large) await pause();
   try {
     // A model writing prose must not block every send: its text is repaired, not refused.
     const settled = /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).settleSummary(summarized.summary, requestText);
@@ -177,16 +191,17 @@ async function summarizeRound(run, plan, planned, round) {
 }
 
 /**
- * The request of a later round on `index`, or the outcome that ends the run: `stale` as soon as the
- * session moved (the commit would refuse it: no more summarizer calls for it), `failed` for a core error.
- * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound} round
+ * The request of a round on `index` (the first without `round`), or the outcome that ends the run:
+ * `stale` as soon as the session moved (the commit would refuse it: no more summarizer calls for
+ * it), `failed` for a core error.
+ * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound} [round]
  * @returns {{ request: SummaryRequest, outcome?: undefined } | { outcome: CompactOutcome }}
  */
 function roundRequestOn(index, run, plan, round) {
   try {
     const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
     if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
-    return { request: index.summaryRequest(plan, run.model, { round }) };
+    return { request: round ? index.summaryRequest(plan, run.model, { round }) : index.summaryRequest(plan, run.model) };
   } catch (error) {
     return { outcome: failed(error) };
   }

@@ -60,6 +60,27 @@ test('the event loop runs between rounds', async () => {
   for (let n = 1; n < calls.length; n++) assert.ok(calls[n].ticks > calls[n - 1].ticks, `a timer ran before round ${n}: ${calls.map((c) => c.ticks)}`);
 });
 
+test('a large fold: the event loop runs after the plan, before its first request is built, and before that request is summarized', async () => {
+  // One round on a 200k model, of about 600 KB: the plan's read does not build it too, and the summarizer does not read it in the same task.
+  const model = { id: 'wide', contextWindow: 200_000, maxOutputTokens: 8_000 };
+  const chat = longChat(300);
+  for (const node of chat.nodes) if (node.role === 'assistant') node.parts[0].text = 'Each arm lists its dropouts with the reasons given at follow-up. '.repeat(30);
+  const { store, sessionId } = await storeWith(chat);
+  const events = [];
+  const read = store.withSessionIndex.bind(store);
+  store.withSessionIndex = (id, use) => read(id, (index) => { events.push('read'); return use(index); });
+  let running = true;
+  const tick = () => { if (events.length && events.at(-1) !== 'tick') events.push('tick'); if (running) setTimeout(tick, 0); };
+  setTimeout(tick, 0);
+  const { summarize, calls } = scriptedSummarizer(() => { events.push('summarize'); return validSummary(); });
+  const outcome = await compact({ store, sessionId, model, mode: 'manual', summarize });
+  running = false;
+  assert.equal(outcome.status, 'committed', outcome.message);
+  assert.equal(calls.length, 1, 'one round');
+  assert.ok(outcome.plan.tokensBefore >= 65_536 && JSON.stringify(calls[0].request).length >= 262_144, `${outcome.plan.tokensBefore} tokens`);
+  assert.deepEqual(events.slice(0, events.indexOf('summarize') + 1), ['read', 'tick', 'read', 'tick', 'summarize']);
+});
+
 test('cancelled between rounds: no further summarizer call, nothing written', async () => {
   const { store, sessionId } = await storeWith(longChat(90));
   const before = await snapshot(store, sessionId);
