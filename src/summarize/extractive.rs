@@ -458,8 +458,12 @@ impl Draft {
         if about.is_empty() {
             // Rule `names-only-that-line`: a reply in other words shares fewer words, but two that no
             // other line holds name that one assistant line (the user's own lines need `same-subject`).
+            // Rule `closed-stays-closed`: not a line that closed another (a task done, an idea
+            // rejected): a later plan that shares its term ("the subgroup plot") is no news of it.
             let lines = &self.lines;
-            let assistant_line = |i: usize| wanted & 1 << lines[i].tier as u32 != 0 && lines[i].text.starts_with("- (inferred");
+            let assistant_line = |i: usize| {
+                wanted & 1 << lines[i].tier as u32 != 0 && lines[i].text.starts_with("- (inferred") && !lines[i].text.starts_with("- (inferred, update)")
+            };
             about.extend(named_line(&tokens, lines.iter().map(Line::subject), assistant_line));
         }
         self.replace(&about, sentence, source)

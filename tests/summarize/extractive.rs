@@ -690,16 +690,21 @@ fn a_sentence_said_again_word_for_word_is_no_update() {
 
 /// One compaction folding the user's `messages` (each answered "Noted.") after a goal.
 fn fold_user_messages(messages: &[&str]) -> String {
+    fold_turns(&messages.iter().map(|m| (*m, "Noted.")).collect::<Vec<_>>())
+}
+
+/// One compaction folding `turns` (user, assistant) after a goal.
+fn fold_turns(turns: &[(&str, &str)]) -> String {
     let mut nodes = vec![json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a review of fasting in dogs." }] })];
     nodes.push(json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [{ "type": "text", "text": "Noted." }] }));
     let mut ids = vec!["U0".to_string(), "A0".to_string()];
-    for (n, text) in messages.iter().enumerate() {
+    for (n, (user, assistant)) in turns.iter().enumerate() {
         let n = n + 1;
-        nodes.push(json!({ "id": format!("U{n}"), "parentId": format!("A{}", n - 1), "role": "user", "parts": [{ "type": "text", "text": text }] }));
-        nodes.push(json!({ "id": format!("A{n}"), "parentId": format!("U{n}"), "role": "assistant", "parts": [{ "type": "text", "text": "Noted." }] }));
+        nodes.push(json!({ "id": format!("U{n}"), "parentId": format!("A{}", n - 1), "role": "user", "parts": [{ "type": "text", "text": user }] }));
+        nodes.push(json!({ "id": format!("A{n}"), "parentId": format!("U{n}"), "role": "assistant", "parts": [{ "type": "text", "text": assistant }] }));
         ids.extend([format!("U{n}"), format!("A{n}")]);
     }
-    let last = messages.len();
+    let last = turns.len();
     nodes.push(json!({ "id": "UX", "parentId": format!("A{last}"), "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }));
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
     let request = summary_request(&session_of(nodes, "UX"), &plan(&ids, Some("UX"), None, "UX"), &model(32_000, None)).unwrap();
@@ -781,5 +786,37 @@ fn an_answers_second_paragraph_conclusion_is_written_too() {
         }
         assert_eq!(concluded.len(), 2, "{summary}");
         assert!(!summary.contains(dropped), "a paragraph's first sentence is not state: {summary}");
+    }
+}
+
+/// Rule `closed-stays-closed`: a hypothesis rejected in other words (`names-only-that-line`) stays
+/// rejected when a later plan in the same fold shares the rejection's term; the later sentence is no
+/// news of it.
+#[test]
+fn a_later_plan_sharing_a_term_does_not_close_a_rejection() {
+    for (open, shut, later) in [
+        (
+            "I read the Kim cohort. One explanation is that the gain comes from ketone bodies in older animals (OPEN-EN).",
+            "I checked the serum panels. Ketone levels stay flat, so that explanation is gone (SHUT-EN).",
+            "Afterwards I plot the ketone levels by age group (NEXT-EN).",
+        ),
+        (
+            "Ich habe die Kim-Kohorte gelesen. Eine Erklärung wäre, dass der Nutzen von Ketonkörpern bei älteren Tieren stammt (OPEN-DE).",
+            "Ich habe die Blutwerte geprüft. Die Ketonkörpern bleiben gleich, die Erklärung fällt also weg (SHUT-DE).",
+            "Danach zeichne ich die Ketonkörpern und was gleich bleibt nach Altersgruppe (NEXT-DE).",
+        ),
+        (
+            "Kimのコホートを読みました。効果は高齢の動物のケトン体によるものだという説明があります（OPEN-JA）。",
+            "血液検査を確認しました。ケトン体という説明は、値が変わらないので成り立ちません（SHUT-JA）。",
+            "その後で、ケトン体という説明の図を年齢別に作ります（NEXT-JA）。",
+        ),
+    ] {
+        let tag = |text: &str, t: &str| text[text.find(t).unwrap()..].chars().take(7).collect::<String>();
+        // In one fold: the rejection is a line the same summary wrote.
+        let shut_only = fold_turns(&[("go on", open), ("and the serum data?", shut)]);
+        assert!(!shut_only.contains(&tag(open, "OPEN-")) && shut_only.contains(&tag(shut, "SHUT-")), "not rejected: {shut_only}");
+        let last = fold_turns(&[("go on", open), ("and the serum data?", shut), ("go on", later)]);
+        assert!(last.contains(&tag(shut, "SHUT-")), "a later plan closed the rejection: {last}");
+        assert!(last.contains(&tag(later, "NEXT-")), "{last}");
     }
 }
