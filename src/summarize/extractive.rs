@@ -65,12 +65,12 @@ const DATE_CUES: [&str; 16] = [
     "december", "月", "日", "week", "friday",
 ];
 /// Words of a user taking back what they said: the rule they name, or the one they reply to, goes.
-const RETRACTION_CUES: [&str; 31] = [
-    "scratch that", "never mind", "nevermind", "forget what i said", "forget what i wrote", "forget the rule",
-    "forget that rule", "forget my rule", "ignore what i said", "ignore the earlier", "ignore my earlier", "ignore that rule",
-    "disregard what", "disregard my", "disregard that", "take that back", "cancel that", "no longer applies",
-    "vergiss das", "vergiss die", "vergiss den", "vergiss meine", "vergiss, was", "streich das", "gilt nicht mehr",
-    "取り消し", "撤回", "忘れてください", "作废", "算了", "当我没说",
+/// (No bare "forget": "don't forget the table" keeps what it names.)
+const RETRACTION_CUES: [&str; 23] = [
+    "scratch that", "never mind", "nevermind", "forget what i said", "forget what i wrote", "ignore what i said",
+    "ignore the earlier", "ignore my earlier", "ignore that rule", "disregard what", "take that back", "cancel that",
+    "no longer applies", "vergiss das", "vergiss, was", "streich das", "gilt nicht mehr", "取り消し", "撤回", "忘れてください",
+    "作废", "算了", "当我没说",
 ];
 /// Words of a user correcting what was said or done before.
 const CORRECTION_CUES: [&str; 13] = [
@@ -171,7 +171,9 @@ fn has_cue(sentence: &str, cues: &[&str]) -> bool {
     find_cue(sentence, cues).is_some()
 }
 
-/// Where the first cue of `cues` is in `sentence`: its byte range.
+/// Where the first cue of `cues` is in `sentence`: its byte range. Not inlined: `has_cue` is asked
+/// in twenty places.
+#[inline(never)]
 fn find_cue(sentence: &str, cues: &[&str]) -> Option<(usize, usize)> {
     // CJK cues have no case and no word boundaries: a substring is a match.
     if !sentence.is_ascii() {
@@ -494,10 +496,6 @@ impl Draft {
     #[inline(never)]
     fn retract(&mut self, sentence: &str) -> bool {
         let Some((start, end)) = find_cue(sentence, &RETRACTION_CUES) else { return false };
-        let before = sentence[..start].trim_end().to_ascii_lowercase();
-        if ["don't", "dont", "do not", "never"].iter().any(|n| before.ends_with(n)) {
-            return false; // "don't forget the rule" keeps it
-        }
         let named = if sentence[start..end].is_ascii() { &sentence[end..] } else { &sentence[..start] };
         let tokens = content_tokens(named);
         // A character pair can be a grammatical ending: a CJK subject needs two.
@@ -630,7 +628,8 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         draft.reply_from = if draft.message == 0 { at + 1 } else { draft.message };
         draft.message = at + 1;
         let mut unfiled = Vec::new();
-        for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s)) {
+        // A retraction is state however short ("scratch that", "算了").
+        for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s) || has_cue(s, &RETRACTION_CUES)) {
             if !user_sentence(&mut draft, &sentence, &known_keys, !is_first) {
                 unfiled.push(sentence);
             }

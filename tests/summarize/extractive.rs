@@ -758,6 +758,12 @@ fn a_retraction_naming_nothing_closes_the_rule_it_replies_to_only_when_there_is_
         let two = fold_user_messages(&[older, &format!("{rule}{}{second}", if rule.is_ascii() { " " } else { "" }), retraction]);
         assert!(two.contains(&tag(rule, "RULE-")) && two.contains(&tag(second, "TWO-")), "an ambiguous retraction closed a rule: {two}");
     }
+    // Said alone, a retraction is shorter than any other state, and still one.
+    for (rule, retraction) in [("Only trials published from 2015 on (RULE-EN).", "scratch that"), ("2015年以降の試験だけにしてください（RULE-JA）。", "取り消しで"), ("只纳入2015年以后的试验（RULE-ZH）。", "算了吧")] {
+        let summary = fold_user_messages(&["Only use peer-reviewed journals (KEEP).", rule, retraction]);
+        let tag = &rule[rule.find("RULE-").unwrap()..][..7];
+        assert!(!summary.contains(tag) && summary.contains(retraction) && summary.contains("(KEEP)"), "{summary}");
+    }
 }
 
 /// Rule `each-paragraph-ends-with-its-conclusion`: an answer that makes two points, each in its own
