@@ -1,7 +1,7 @@
 //! The embedded extractive summarizer: fills the eight sections from the request without a model.
 
 use super::sections::{heading_section, SECTIONS};
-use super::subject::{content_tokens, named_line, same_subject, Subject};
+use super::subject::{content_tokens, is_cjk, named_line, same_subject, shared_count, Subject};
 
 // ---------------------------------------------------------------------------------------------
 // The embedded extractive summarizer.
@@ -63,6 +63,14 @@ const DEADLINE_CUES: [&str; 8] = ["deadline", "due", "submit by", "submission", 
 const DATE_CUES: [&str; 16] = [
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
     "december", "月", "日", "week", "friday",
+];
+/// Words of a user taking back what they said: the rule they name, or the one they reply to, goes.
+/// (No bare "forget": "don't forget the table" keeps what it names.)
+const RETRACTION_CUES: [&str; 23] = [
+    "scratch that", "never mind", "nevermind", "forget what i said", "forget what i wrote", "ignore what i said",
+    "ignore the earlier", "ignore my earlier", "ignore that rule", "disregard what", "take that back", "cancel that",
+    "no longer applies", "vergiss das", "vergiss, was", "streich das", "gilt nicht mehr", "取り消し", "撤回", "忘れてください",
+    "作废", "算了", "当我没说",
 ];
 /// Words of a user correcting what was said or done before.
 const CORRECTION_CUES: [&str; 13] = [
@@ -160,9 +168,18 @@ fn push_sentence(out: &mut Vec<String>, sentence: &str) {
 }
 
 fn has_cue(sentence: &str, cues: &[&str]) -> bool {
+    find_cue(sentence, cues).is_some()
+}
+
+/// Where the first cue of `cues` is in `sentence`: its byte range. Not inlined: `has_cue` is asked
+/// in twenty places.
+#[inline(never)]
+fn find_cue(sentence: &str, cues: &[&str]) -> Option<(usize, usize)> {
     // CJK cues have no case and no word boundaries: a substring is a match.
-    if !sentence.is_ascii() && cues.iter().any(|cue| !cue.is_ascii() && sentence.contains(cue)) {
-        return true;
+    if !sentence.is_ascii() {
+        if let Some(found) = cues.iter().filter(|cue| !cue.is_ascii()).find_map(|cue| sentence.find(cue).map(|at| (at, at + cue.len()))) {
+            return Some(found);
+        }
     }
     // ASCII cues match as whole words, ignoring ASCII case (the cues are ASCII; full Unicode
     // lowering pulls its case tables into the wasm, 8 KB gzipped), compared in place at each word
@@ -173,7 +190,7 @@ fn has_cue(sentence: &str, cues: &[&str]) -> bool {
         if !after_word && c.is_ascii() {
             let rest = &bytes[at..];
             let first = rest[0].to_ascii_lowercase();
-            let found = cues.iter().any(|cue| {
+            let found = cues.iter().find(|cue| {
                 // The cues are lower case; a non-ASCII cue's first byte is never an ASCII letter.
                 cue.as_bytes()[0] == first
                     && rest.len() >= cue.len()
@@ -181,13 +198,13 @@ fn has_cue(sentence: &str, cues: &[&str]) -> bool {
                     // The matched bytes are ASCII, so `at + cue.len()` is a character boundary.
                     && sentence[at + cue.len()..].chars().next().is_none_or(|next| !next.is_alphanumeric())
             });
-            if found {
-                return true;
+            if let Some(cue) = found {
+                return Some((at, at + cue.len()));
             }
         }
         after_word = c.is_alphanumeric();
     }
-    false
+    None
 }
 
 /// Rule `requirement-cues-outrank-questions`: a sentence with an explicit requirement cue is a
@@ -292,11 +309,13 @@ struct Line {
     text: String,
     /// The content tokens of the body, computed once: every new sentence is compared with the lines.
     subject: std::cell::OnceCell<Subject>,
+    /// The history message (1-based) whose sentence wrote the line; 0 when carried or not a message's.
+    message: usize,
 }
 
 impl Line {
     fn new(section: usize, tier: Tier, singleton: Option<Singleton>, text: String) -> Line {
-        Line { section, tier, singleton, text, subject: std::cell::OnceCell::new() }
+        Line { section, tier, singleton, text, subject: std::cell::OnceCell::new(), message: 0 }
     }
 
     fn subject(&self) -> &Subject {
@@ -397,6 +416,10 @@ fn previous_lines(summary: &str) -> Vec<Line> {
 #[derive(Default)]
 struct Draft {
     lines: Vec<Line>,
+    /// The user message being filed (1-based), and the first message a retraction may reply to
+    /// (the user's previous one): what a retraction that names nothing takes back.
+    message: usize,
+    reply_from: usize,
 }
 
 impl Draft {
@@ -405,7 +428,9 @@ impl Draft {
         if let Some(kind) = singleton {
             self.lines.retain(|l| l.singleton != Some(kind));
         }
-        self.lines.push(Line::new(section, tier, singleton, text));
+        let mut line = Line::new(section, tier, singleton, text);
+        line.message = self.message;
+        self.lines.push(line);
     }
 
     /// Adds a line; rule `newer-replaces-same-subject`: a constraint, decision, task or hypothesis
@@ -435,10 +460,20 @@ impl Draft {
         if about.is_empty() {
             // Rule `names-only-that-line`: a reply in other words shares fewer words, but two that no
             // other line holds name that one assistant line (the user's own lines need `same-subject`).
+            // Rule `closed-stays-closed`: not a line that closed another (a task done, an idea
+            // rejected): a later plan that shares its term ("the subgroup plot") is no news of it.
             let lines = &self.lines;
-            let assistant_line = |i: usize| wanted & 1 << lines[i].tier as u32 != 0 && lines[i].text.starts_with("- (inferred");
+            let assistant_line = |i: usize| {
+                wanted & 1 << lines[i].tier as u32 != 0 && lines[i].text.starts_with("- (inferred") && !lines[i].text.starts_with("- (inferred, update)")
+            };
             about.extend(named_line(&tokens, lines.iter().map(Line::subject), assistant_line));
         }
+        self.replace(&about, sentence, source)
+    }
+
+    /// Replaces the lines at `about` (sorted) with `sentence`, marked `(<source>, update)`, of the
+    /// newest one's kind: a closed task moves to Research Progress. `false` when `about` is empty.
+    fn replace(&mut self, about: &[usize], sentence: &str, source: &str) -> bool {
         let Some(&newest) = about.last() else { return false };
         let (tier, section) = (self.lines[newest].tier, self.lines[newest].section);
         let section = if tier == Tier::Task { PROGRESS } else { section };
@@ -447,8 +482,44 @@ impl Draft {
             index += 1;
             !about.contains(&(index - 1))
         });
-        self.lines.push(Line::new(section, tier, None, bullet(&format!("{source}, update"), sentence)));
+        self.push(section, tier, None, bullet(&format!("{source}, update"), sentence));
         true
+    }
+
+    /// Rule `retraction-closes-the-rule-it-names`: a user sentence that takes back what they said
+    /// ("scratch that", "forget what I said about the size", "規模の件は取り消し") closes the user's
+    /// rule (constraint, decision or task) it names by the most shared words, the newest of equals;
+    /// naming none, the one rule the user's previous message (or this one, before it) stated, and
+    /// nothing when that is not one. Its words are looked for where the languages put the thing
+    /// taken back: after an English or German cue, before a Japanese or Chinese one (so the polite
+    /// ending "ください" names nothing). `true` when it closed a line.
+    #[inline(never)]
+    fn retract(&mut self, sentence: &str) -> bool {
+        let Some((start, end)) = find_cue(sentence, &RETRACTION_CUES) else { return false };
+        let named = if sentence[start..end].is_ascii() { &sentence[end..] } else { &sentence[..start] };
+        let tokens = content_tokens(named);
+        // A character pair can be a grammatical ending: a CJK subject needs two.
+        let least = if named.chars().any(is_cjk) { 2 } else { 1 };
+        let rule = |l: &Line| matches!(l.tier, Tier::Constraint | Tier::Decision | Tier::Task) && l.text.starts_with("- (user");
+        let mut best: (usize, Option<usize>) = (least, None);
+        for (at, line) in self.lines.iter().enumerate().filter(|(_, l)| rule(l)) {
+            let shared = shared_count(&line.subject().0, &tokens.0);
+            if shared >= best.0 {
+                best = (shared, Some(at));
+            }
+        }
+        let about = match best.1 {
+            Some(at) => vec![at],
+            None => {
+                let replied: Vec<usize> =
+                    (0..self.lines.len()).filter(|&i| rule(&self.lines[i]) && self.lines[i].message >= self.reply_from.max(1)).collect();
+                if replied.len() != 1 {
+                    return false;
+                }
+                replied
+            }
+        };
+        self.replace(&about, sentence, "user")
     }
 
     /// A designation replaces the earlier ones whose keys it names again (the newest word on a key,
@@ -500,6 +571,7 @@ fn user_sentence(draft: &mut Draft, sentence: &str, known_keys: &std::collection
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Style), bullet("user, style", sentence));
     } else if is_deadline(sentence) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Deadline), bullet("user, deadline", sentence));
+    } else if draft.retract(sentence) {
     } else if has_cue(sentence, &CORRECTION_CUES) {
         draft.add(CONSTRAINTS, Tier::Constraint, "user, correction", sentence);
     } else if is_constraint(sentence) {
@@ -543,7 +615,7 @@ fn assistant_sentence(draft: &mut Draft, sentence: &str) -> bool {
 /// Everything carries over from the previous summary by its mark.
 pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
     let messages = parse_history(&request.history);
-    let mut draft = Draft { lines: request.previous_summary.as_deref().map(previous_lines).unwrap_or_default() };
+    let mut draft = Draft { lines: request.previous_summary.as_deref().map(previous_lines).unwrap_or_default(), ..Draft::default() };
     let known_keys: std::collections::HashSet<&str> = request.ledger.keys().collect();
     let carried_goal = draft.has(Tier::Goal);
 
@@ -553,8 +625,11 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
     for (at, message) in messages.iter().enumerate().filter(|(_, m)| m.role == "user") {
         let text = message_text(message);
         let is_first = Some(at) == first_user && !carried_goal;
+        draft.reply_from = if draft.message == 0 { at + 1 } else { draft.message };
+        draft.message = at + 1;
         let mut unfiled = Vec::new();
-        for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s)) {
+        // A retraction is state however short ("scratch that", "算了").
+        for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s) || has_cue(s, &RETRACTION_CUES)) {
             if !user_sentence(&mut draft, &sentence, &known_keys, !is_first) {
                 unfiled.push(sentence);
             }
@@ -580,7 +655,19 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         if text.trim().is_empty() {
             continue;
         }
-        let said: Vec<String> = sentences(&text).into_iter().filter(|s| is_state_sentence(s)).collect();
+        // Each sentence, and whether it ends its paragraph (or list item, a line of its own).
+        let mut said: Vec<String> = Vec::new();
+        let mut ends_paragraph = Vec::new();
+        for line in text.lines() {
+            said.extend(sentences(line).into_iter().filter(|s| is_state_sentence(s)));
+            ends_paragraph.push(said.len().wrapping_sub(1));
+        }
+        // Rule `each-paragraph-ends-with-its-conclusion`: the last sentences of the answer's last two
+        // paragraphs (an answer that makes two points puts each in its own), never its opening line
+        // (a formula: "I read the paper.") unless it is all the answer says.
+        let mut concluding: Vec<usize> = ends_paragraph.into_iter().filter(|&at| at < said.len() && (at > 0 || said.len() == 1)).collect();
+        concluding.dedup();
+        let concluding = &concluding[concluding.len().saturating_sub(2)..];
         for (at, sentence) in said.iter().enumerate() {
             // Rule `said-again-is-a-formula`: a sentence the summary already holds word for word
             // ("Here is the next paper.") closes and concludes nothing.
@@ -594,7 +681,7 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
             }
             if is_labelled(sentence) {
                 draft.add(CONTEXT, Tier::Noted, "inferred, noted", sentence);
-            } else if at + 1 == said.len() && !is_question(sentence) {
+            } else if concluding.contains(&at) && !is_question(sentence) && !sentence.ends_with([':', '：']) {
                 // Rule `answer-ends-with-its-conclusion`: by its place, not its words.
                 draft.add(PROGRESS, Tier::Concluded, "inferred, concluded", sentence);
             }

@@ -15,7 +15,7 @@ const NAMING_ANY_LENGTH: usize = 5;
 /// every new sentence with its lines, so the comparison is a merge of two short arrays rather than
 /// string sets (a 1,000-message summary spent half its time building and hashing those).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct Subject(Vec<u64>);
+pub(super) struct Subject(pub(super) Vec<u64>);
 
 /// Content tokens: words of `MIN_WORD_CHARS`+ letters or digits (case folded), and for CJK text
 /// its character pairs (CJK has no spaces; a pair is about a word).
@@ -78,7 +78,7 @@ impl Fnv {
     }
 }
 
-fn is_cjk(c: char) -> bool {
+pub(super) fn is_cjk(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF)
 }
 
@@ -139,7 +139,7 @@ pub(super) fn named_line<'a>(later: &Subject, lines: impl Iterator<Item = &'a Su
 }
 
 /// Elements two sorted, distinct arrays share.
-fn shared_count(a: &[u64], b: &[u64]) -> usize {
+pub(super) fn shared_count(a: &[u64], b: &[u64]) -> usize {
     let (mut i, mut j, mut shared) = (0, 0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {

@@ -687,3 +687,142 @@ fn a_sentence_said_again_word_for_word_is_no_update() {
         assert!(last.contains(tag), "{last}");
     }
 }
+
+/// One compaction folding the user's `messages` (each answered "Noted.") after a goal.
+fn fold_user_messages(messages: &[&str]) -> String {
+    fold_turns(&messages.iter().map(|m| (*m, "Noted.")).collect::<Vec<_>>())
+}
+
+/// One compaction folding `turns` (user, assistant) after a goal.
+fn fold_turns(turns: &[(&str, &str)]) -> String {
+    let mut nodes = vec![json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a review of fasting in dogs." }] })];
+    nodes.push(json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [{ "type": "text", "text": "Noted." }] }));
+    let mut ids = vec!["U0".to_string(), "A0".to_string()];
+    for (n, (user, assistant)) in turns.iter().enumerate() {
+        let n = n + 1;
+        nodes.push(json!({ "id": format!("U{n}"), "parentId": format!("A{}", n - 1), "role": "user", "parts": [{ "type": "text", "text": user }] }));
+        nodes.push(json!({ "id": format!("A{n}"), "parentId": format!("U{n}"), "role": "assistant", "parts": [{ "type": "text", "text": assistant }] }));
+        ids.extend([format!("U{n}"), format!("A{n}")]);
+    }
+    let last = turns.len();
+    nodes.push(json!({ "id": "UX", "parentId": format!("A{last}"), "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }));
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let request = summary_request(&session_of(nodes, "UX"), &plan(&ids, Some("UX"), None, "UX"), &model(32_000, None)).unwrap();
+    extractive_summary(&request)
+}
+
+/// Rule `retraction-closes-the-rule-it-names`: the user takes a rule back in words it shares with
+/// only that rule; the rule goes, the user's other rule stays, the retraction is shown. Across
+/// compactions (the rules are carried lines when the retraction comes).
+#[test]
+fn a_users_retraction_closes_the_rule_it_names() {
+    for (rule, other, retraction) in [
+        (
+            "Only count trials with at least 60 participants (RULE-EN).",
+            "Only use peer-reviewed journals (KEEP-EN).",
+            "Forget what I said about participants, small pilots are welcome too (BACK-EN).",
+        ),
+        ("参加者60人以上の試験だけにしてください（RULE-JA）。", "査読付きの論文だけを使ってください（KEEP-JA）。", "参加者の人数の件は取り消します（BACK-JA）。"),
+        ("只纳入样本量60人以上的试验（RULE-ZH）。", "只用同行评审的期刊论文（KEEP-ZH）。", "样本量那条作废吧，小型预试验也可以（BACK-ZH）。"),
+    ] {
+        let tag = |text: &str, t: &str| text[text.find(t).unwrap()..].chars().take(7).collect::<String>();
+        let summaries = compact_each_step(&[
+            ("I am writing a review on fasting in dogs.", "Noted."),
+            (rule, "Noted."),
+            (other, "Noted."),
+            ("go on", "Here is the next paper."),
+            (retraction, "Noted."),
+        ]);
+        let last = summaries.last().unwrap();
+        assert!(summaries[3].contains(&tag(rule, "RULE-")), "the rule is not filed: {}", summaries[3]);
+        assert!(!last.contains(&tag(rule, "RULE-")), "a retracted rule is still shown: {last}");
+        assert!(last.contains(&tag(other, "KEEP-")), "a rule not named was closed: {last}");
+        assert!(last.contains(&tag(retraction, "BACK-")), "the retraction is not shown: {last}");
+    }
+}
+
+/// A retraction that names nothing ("scratch that") takes back the one rule the user's previous
+/// message stated; when that message stated two, it takes back neither (which one is not said).
+#[test]
+fn a_retraction_naming_nothing_closes_the_rule_it_replies_to_only_when_there_is_one() {
+    for (older, rule, second, retraction) in [
+        ("Only use peer-reviewed journals (KEEP-EN).", "Only trials published from 2015 on (RULE-EN).", "Only reports written in English (TWO-EN).", "Scratch that one please (BACK-EN)."),
+        ("査読付きの論文だけを使ってください（KEEP-JA）。", "2015年以降の試験だけにしてください（RULE-JA）。", "英文の報告だけ（TWO-JA）。", "やっぱりそれは取り消しで（BACK-JA）。"),
+        ("只用同行评审的期刊论文（KEEP-ZH）。", "只纳入2015年以后的试验（RULE-ZH）。", "只要英文报告（TWO-ZH）。", "刚才那条算了（BACK-ZH）。"),
+    ] {
+        let tag = |text: &str, t: &str| text[text.find(t).unwrap()..].chars().take(7).collect::<String>();
+        let one = fold_user_messages(&[older, rule, retraction]);
+        assert!(!one.contains(&tag(rule, "RULE-")), "the rule replied to is still shown: {one}");
+        assert!(one.contains(&tag(older, "KEEP-")), "an earlier rule was closed: {one}");
+        assert!(one.contains(&tag(retraction, "BACK-")), "{one}");
+        let two = fold_user_messages(&[older, &format!("{rule}{}{second}", if rule.is_ascii() { " " } else { "" }), retraction]);
+        assert!(two.contains(&tag(rule, "RULE-")) && two.contains(&tag(second, "TWO-")), "an ambiguous retraction closed a rule: {two}");
+    }
+    // Said alone, a retraction is shorter than any other state, and still one.
+    for (rule, retraction) in [("Only trials published from 2015 on (RULE-EN).", "scratch that"), ("2015年以降の試験だけにしてください（RULE-JA）。", "取り消しで"), ("只纳入2015年以后的试验（RULE-ZH）。", "算了吧")] {
+        let summary = fold_user_messages(&["Only use peer-reviewed journals (KEEP).", rule, retraction]);
+        let tag = &rule[rule.find("RULE-").unwrap()..][..7];
+        assert!(!summary.contains(tag) && summary.contains(retraction) && summary.contains("(KEEP)"), "{summary}");
+    }
+}
+
+/// Rule `each-paragraph-ends-with-its-conclusion`: an answer that makes two points, each in its own
+/// paragraph, has both conclusions written (only the answer's last sentence was); the sentences
+/// before them and the opening line are not state.
+#[test]
+fn an_answers_second_paragraph_conclusion_is_written_too() {
+    for (answer, dropped) in [
+        (
+            "I read the two trials you sent.\n\nThe Kim trial blinded its raters. Its crossover arm goes into a pool of its own (ONE-EN).\n\nThe Lee trial reported medians. Its data stay in the narrative part (TWO-EN).",
+            "blinded",
+        ),
+        (
+            "Ich habe die zwei Studien gelesen.\n\nDie Kim-Studie hat verblindet. Ihr Crossover-Arm kommt in einen eigenen Pool (ONE-DE).\n\nDie Lee-Studie berichtet Mediane. Ihre Daten bleiben im narrativen Teil (TWO-DE).",
+            "verblindet",
+        ),
+        (
+            "二つの試験を読みました。\n\nKim試験は評価者を盲検化しています。そのクロスオーバー群は別に統合します（ONE-JA）。\n\nLee試験は中央値を報告しています。そのデータは記述的な部分に残します（TWO-JA）。",
+            "盲検化",
+        ),
+    ] {
+        let summary = extractive_summary(&two_turns("Go on.", answer));
+        let concluded: Vec<&str> = summary.lines().filter(|l| l.starts_with("- (inferred, concluded)")).collect();
+        for tag in ["ONE-", "TWO-"] {
+            assert!(concluded.iter().any(|l| l.contains(tag)), "{tag}: {summary}");
+        }
+        assert_eq!(concluded.len(), 2, "{summary}");
+        assert!(!summary.contains(dropped), "a paragraph's first sentence is not state: {summary}");
+    }
+}
+
+/// Rule `closed-stays-closed`: a hypothesis rejected in other words (`names-only-that-line`) stays
+/// rejected when a later plan in the same fold shares the rejection's term; the later sentence is no
+/// news of it.
+#[test]
+fn a_later_plan_sharing_a_term_does_not_close_a_rejection() {
+    for (open, shut, later) in [
+        (
+            "I read the Kim cohort. One explanation is that the gain comes from ketone bodies in older animals (OPEN-EN).",
+            "I checked the serum panels. Ketone levels stay flat, so that explanation is gone (SHUT-EN).",
+            "Afterwards I plot the ketone levels by age group (NEXT-EN).",
+        ),
+        (
+            "Ich habe die Kim-Kohorte gelesen. Eine Erklärung wäre, dass der Nutzen von Ketonkörpern bei älteren Tieren stammt (OPEN-DE).",
+            "Ich habe die Blutwerte geprüft. Die Ketonkörpern bleiben gleich, die Erklärung fällt also weg (SHUT-DE).",
+            "Danach zeichne ich die Ketonkörpern und was gleich bleibt nach Altersgruppe (NEXT-DE).",
+        ),
+        (
+            "Kimのコホートを読みました。効果は高齢の動物のケトン体によるものだという説明があります（OPEN-JA）。",
+            "血液検査を確認しました。ケトン体という説明は、値が変わらないので成り立ちません（SHUT-JA）。",
+            "その後で、ケトン体という説明の図を年齢別に作ります（NEXT-JA）。",
+        ),
+    ] {
+        let tag = |text: &str, t: &str| text[text.find(t).unwrap()..].chars().take(7).collect::<String>();
+        // In one fold: the rejection is a line the same summary wrote.
+        let shut_only = fold_turns(&[("go on", open), ("and the serum data?", shut)]);
+        assert!(!shut_only.contains(&tag(open, "OPEN-")) && shut_only.contains(&tag(shut, "SHUT-")), "not rejected: {shut_only}");
+        let last = fold_turns(&[("go on", open), ("and the serum data?", shut), ("go on", later)]);
+        assert!(last.contains(&tag(shut, "SHUT-")), "a later plan closed the rejection: {last}");
+        assert!(last.contains(&tag(later, "NEXT-")), "{last}");
+    }
+}
