@@ -65,12 +65,13 @@ const DATE_CUES: [&str; 16] = [
     "december", "月", "日", "week", "friday",
 ];
 /// Words of a user taking back what they said: the rule they name, or the one they reply to, goes.
-/// (No bare "forget": "don't forget the table" keeps what it names.)
+/// (No bare "forget": "don't forget the table" keeps what it names; no 算了, which 计算了, "calculated",
+/// holds: a CJK cue matches inside words.)
 const RETRACTION_CUES: [&str; 23] = [
     "scratch that", "never mind", "nevermind", "forget what i said", "forget what i wrote", "ignore what i said",
     "ignore the earlier", "ignore my earlier", "ignore that rule", "disregard what", "take that back", "cancel that",
     "no longer applies", "vergiss das", "vergiss, was", "streich das", "gilt nicht mehr", "取り消し", "撤回", "忘れてください",
-    "作废", "算了", "当我没说",
+    "作废", "不要了", "当我没说",
 ];
 /// Words of a user correcting what was said or done before.
 const CORRECTION_CUES: [&str; 13] = [
@@ -628,7 +629,7 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         draft.reply_from = if draft.message == 0 { at + 1 } else { draft.message };
         draft.message = at + 1;
         let mut unfiled = Vec::new();
-        // A retraction is state however short ("scratch that", "算了").
+        // A retraction is state however short ("scratch that", "不要了").
         for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s) || has_cue(s, &RETRACTION_CUES)) {
             if !user_sentence(&mut draft, &sentence, &known_keys, !is_first) {
                 unfiled.push(sentence);

@@ -748,7 +748,7 @@ fn a_retraction_naming_nothing_closes_the_rule_it_replies_to_only_when_there_is_
     for (older, rule, second, retraction) in [
         ("Only use peer-reviewed journals (KEEP-EN).", "Only trials published from 2015 on (RULE-EN).", "Only reports written in English (TWO-EN).", "Scratch that one please (BACK-EN)."),
         ("査読付きの論文だけを使ってください（KEEP-JA）。", "2015年以降の試験だけにしてください（RULE-JA）。", "英文の報告だけ（TWO-JA）。", "やっぱりそれは取り消しで（BACK-JA）。"),
-        ("只用同行评审的期刊论文（KEEP-ZH）。", "只纳入2015年以后的试验（RULE-ZH）。", "只要英文报告（TWO-ZH）。", "刚才那条算了（BACK-ZH）。"),
+        ("只用同行评审的期刊论文（KEEP-ZH）。", "只纳入2015年以后的试验（RULE-ZH）。", "只要英文报告（TWO-ZH）。", "刚才那条不要了（BACK-ZH）。"),
     ] {
         let tag = |text: &str, t: &str| text[text.find(t).unwrap()..].chars().take(7).collect::<String>();
         let one = fold_user_messages(&[older, rule, retraction]);
@@ -759,11 +759,15 @@ fn a_retraction_naming_nothing_closes_the_rule_it_replies_to_only_when_there_is_
         assert!(two.contains(&tag(rule, "RULE-")) && two.contains(&tag(second, "TWO-")), "an ambiguous retraction closed a rule: {two}");
     }
     // Said alone, a retraction is shorter than any other state, and still one.
-    for (rule, retraction) in [("Only trials published from 2015 on (RULE-EN).", "scratch that"), ("2015年以降の試験だけにしてください（RULE-JA）。", "取り消しで"), ("只纳入2015年以后的试验（RULE-ZH）。", "算了吧")] {
+    for (rule, retraction) in [("Only trials published from 2015 on (RULE-EN).", "scratch that"), ("2015年以降の試験だけにしてください（RULE-JA）。", "取り消しで"), ("只纳入2015年以后的试验（RULE-ZH）。", "不要了吧")] {
         let summary = fold_user_messages(&["Only use peer-reviewed journals (KEEP).", rule, retraction]);
         let tag = &rule[rule.find("RULE-").unwrap()..][..7];
         assert!(!summary.contains(tag) && summary.contains(retraction) && summary.contains("(KEEP)"), "{summary}");
     }
+    // A word that holds a cue is no retraction: 计算了 ("calculated") takes nothing back.
+    let rule = "只纳入2015年以后的试验（RULE-ZH）。";
+    let summary = fold_user_messages(&["只用同行评审的期刊论文（KEEP）。", rule, "我计算了每组的效应量，请看一下。"]);
+    assert!(summary.contains("RULE-ZH"), "a sentence saying 计算了 closed the rule: {summary}");
 }
 
 /// Rule `each-paragraph-ends-with-its-conclusion`: an answer that makes two points, each in its own
