@@ -65,13 +65,13 @@ const DATE_CUES: [&str; 16] = [
     "december", "月", "日", "week", "friday",
 ];
 /// Words of a user taking back what they said: the rule they name, or the one they reply to, goes.
-/// (No bare "forget": "don't forget the table" keeps what it names; no 算了, which 计算了, "calculated",
-/// holds: a CJK cue matches inside words.)
-const RETRACTION_CUES: [&str; 23] = [
+/// Only the user's own taking back: no bare "forget" ("don't forget the table" keeps what it names);
+/// no 算了, which 计算了 ("calculated") holds (a CJK cue matches inside words); nothing a researcher
+/// says of the world: 撤回 (a journal retracting a paper), "no longer applies", "gilt nicht mehr".
+const RETRACTION_CUES: [&str; 20] = [
     "scratch that", "never mind", "nevermind", "forget what i said", "forget what i wrote", "ignore what i said",
     "ignore the earlier", "ignore my earlier", "ignore that rule", "disregard what", "take that back", "cancel that",
-    "no longer applies", "vergiss das", "vergiss, was", "streich das", "gilt nicht mehr", "取り消し", "撤回", "忘れてください",
-    "作废", "不要了", "当我没说",
+    "vergiss das", "vergiss, was", "streich das", "取り消し", "忘れてください", "作废", "不要了", "当我没说",
 ];
 /// Words of a user correcting what was said or done before.
 const CORRECTION_CUES: [&str; 13] = [

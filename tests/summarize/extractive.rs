@@ -764,10 +764,17 @@ fn a_retraction_naming_nothing_closes_the_rule_it_replies_to_only_when_there_is_
         let tag = &rule[rule.find("RULE-").unwrap()..][..7];
         assert!(!summary.contains(tag) && summary.contains(retraction) && summary.contains("(KEEP)"), "{summary}");
     }
-    // A word that holds a cue is no retraction: 计算了 ("calculated") takes nothing back.
-    let rule = "只纳入2015年以后的试验（RULE-ZH）。";
-    let summary = fold_user_messages(&["只用同行评审的期刊论文（KEEP）。", rule, "我计算了每组的效应量，请看一下。"]);
-    assert!(summary.contains("RULE-ZH"), "a sentence saying 计算了 closed the rule: {summary}");
+    // A word that holds a cue, or a paper retracted by its journal, takes nothing back.
+    for (rule, said) in [
+        ("只纳入2015年以后的试验（RULE-ZH）。", "我计算了每组的效应量，请看一下。"),
+        ("只纳入2015年以后的试验（RULE-ZH）。", "这篇论文已经被期刊撤回了。"),
+        ("2015年以降の試験だけにしてください（RULE-JA）。", "この論文は雑誌によって撤回されました。"),
+        ("Only trials published from 2015 on (RULE-EN).", "The 2009 reporting guideline no longer applies to these trials."),
+    ] {
+        let summary = fold_user_messages(&["Only use peer-reviewed journals (KEEP).", rule, said]);
+        let tag = &rule[rule.find("RULE-").unwrap()..][..7];
+        assert!(summary.contains(tag), "{said:?} closed the rule: {summary}");
+    }
 }
 
 /// Rule `each-paragraph-ends-with-its-conclusion`: an answer that makes two points, each in its own
