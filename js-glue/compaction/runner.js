@@ -15,7 +15,8 @@ import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compactio
 import { codedError, messageOf } from '../util/coded-error.js';
 import { readSession } from '../session/session-read.js';
 import { pause } from '../util/pause.js';
-import { attempt, callMethod, callSync, get, hasMethod, isObject, plainCopy } from '../util/caller-calls.js';
+import { attempt, callMethod, get, hasMethod, isObject, plainCopy } from '../util/caller-calls.js';
+import { NOT_SETTLED, isAborted, neverAbortingSignal, race, raced } from '../util/abort-signal.js';
 import { checkResolveItem, resolveItems } from './resolve-items.js';
 
 /** Requests from this many characters are summarized with a pause before and after (about 10 ms of work each). */
@@ -108,11 +109,11 @@ export function planOn(index, model, planOptions) {
  * `prepare(index)` in one read of the session (the store's held index, else one load), raced
  * against the run's signal; the outcome that ends the run when the read fails or is cancelled.
  * @template {object} P
- * @param {Run} run @param {(index: HeldIndex) => P} prepare
+ * @param {Run} run @param {(index: HeldIndex) => P} prepare @param {{ index: HeldIndex | null }} [kept] readSession's
  * @returns {Promise<P | { outcome: CompactOutcome }>}
  */
-export async function readPlanned(run, prepare) {
-  const read = await readSession(run.store, run.sessionId, prepare, { wait: (promise) => raced(run.signal, promise) });
+export async function readPlanned(run, prepare, kept) {
+  const read = await readSession(run.store, run.sessionId, prepare, { wait: (promise) => raced(run.signal, promise), kept });
   if ('stopped' in read) return { outcome: cancelled() };
   if ('failed' in read) return { outcome: failedThrown(STORE_FAILED, `store.${read.failed} failed`, read.error) };
   if ('invalid' in read) return { outcome: failed(read.invalid) };
@@ -126,10 +127,23 @@ export async function readPlanned(run, prepare) {
  * summarized round by round, each round into the checkpoint built from the one before (never
  * committed); only the last round's checkpoint is committed. A request the plan's read did not
  * build (a large fold's, a later round's) is built in a read of its own after a pause, so the page
- * or Zotero's window runs between the plan and each round.
+ * or Zotero's window runs between the plan and each round. A store without a held index is loaded
+ * once for the rounds (once per round read the whole session each time): whether that session moved
+ * is then checked at the commit only.
  * @param {Run} run @param {{ plan: Plan, request?: SummaryRequest }} prepared @returns {Promise<CompactOutcome>}
  */
-export async function summarizeAndCommit(run, { plan, request: planned }) {
+export async function summarizeAndCommit(run, prepared) {
+  /** @type {{ index: HeldIndex | null }} */
+  const kept = { index: null };
+  try {
+    return await summarizeInRounds(run, prepared, kept);
+  } finally {
+    kept.index?.free();
+  }
+}
+
+/** @param {Run} run @param {{ plan: Plan, request?: SummaryRequest }} prepared @param {{ index: HeldIndex | null }} kept */
+async function summarizeInRounds(run, { plan, request: planned }, kept) {
   /** @type {SummaryRound | undefined} */
   let round;
   let request = planned;
@@ -137,11 +151,11 @@ export async function summarizeAndCommit(run, { plan, request: planned }) {
     if (!request) {
       await pause();
       if (isAborted(run.signal)) return cancelled();
-      const next = await readPlanned(run, (index) => roundRequestOn(index, run, plan, round));
+      const next = await readPlanned(run, (index) => roundRequestOn(index, run, plan, round), kept);
       if (next.outcome) return next.outcome;
       request = next.request;
     }
-    const made = await summarizeRound(run, plan, request, round);
+    const made = await summarizeRound(run, plan, request, round, kept);
     if (made.outcome) return made.outcome;
     const from = made.continuesAt;
     if (from === undefined) {
@@ -157,11 +171,11 @@ export async function summarizeAndCommit(run, { plan, request: planned }) {
  * One round: the request with the app's item ids resolved, the summary, the checkpoint node it
  * makes (the summary repaired when invalid) and where the next round starts, or the outcome that
  * ends the run.
- * @param {Run} run @param {Plan} plan @param {SummaryRequest} planned @param {SummaryRound} [round]
+ * @param {Run} run @param {Plan} plan @param {SummaryRequest} planned @param {SummaryRound} [round] @param {{ index: HeldIndex | null }} [kept]
  * @returns {Promise<{ node: CheckpointNode, repair?: SummaryRepair, continuesAt?: number, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
-async function summarizeRound(run, plan, planned, round) {
-  const request = await withResolvedItems(run, plan, planned, round);
+async function summarizeRound(run, plan, planned, round, kept) {
+  const request = await withResolvedItems(run, plan, planned, round, kept);
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it
   // (the ledger and the registers built by code: a summarizer cannot change them).
   // The whole request too: an invalid summary falls back to the extractive summary of it.
@@ -211,10 +225,10 @@ function roundRequestOn(index, run, plan, round) {
  * The request again with the app's answers for the numeric item ids it lists (`resolveItem`), built
  * in one more read of the session; the request as planned when there is nothing to ask, nothing was
  * resolved or that read fails (the commit check still decides whether the session moved).
- * @param {Run} run @param {Plan} plan @param {SummaryRequest} request @param {SummaryRound} [round]
+ * @param {Run} run @param {Plan} plan @param {SummaryRequest} request @param {SummaryRound} [round] @param {{ index: HeldIndex | null }} [kept]
  * @returns {Promise<SummaryRequest>}
  */
-async function withResolvedItems(run, plan, request, round) {
+async function withResolvedItems(run, plan, request, round, kept) {
   const ids = request.itemIds ?? [];
   if (run.resolveItem === null || ids.length === 0) return request;
   const items = await resolveItems(run.resolveItem, ids, (promise) => raced(run.signal, promise));
@@ -226,7 +240,7 @@ async function withResolvedItems(run, plan, request, round) {
       return null;
     }
   };
-  const read = await readSession(run.store, run.sessionId, again, { wait: (promise) => raced(run.signal, promise) });
+  const read = await readSession(run.store, run.sessionId, again, { wait: (promise) => raced(run.signal, promise), kept });
   return 'value' in read && read.value !== null ? /** @type {SummaryRequest} */ (read.value) : request;
 }
 
@@ -391,70 +405,6 @@ export function readOptions(options) {
 /** @param {string} message */
 function invalid(message) {
   return codedError('invalid-options', message);
-}
-
-// ---- the abort signal -------------------------------------------------------------------------
-
-/** What `race` answers when the signal aborted first. */
-const NOT_SETTLED = Symbol('aborted');
-
-/** A getter that throws counts as not aborted: the signal cannot be read, so it never fired. @param {AbortSignalLike | null} signal */
-function isAborted(signal) {
-  if (signal === null) return false;
-  try {
-    return Boolean(signal.aborted);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `race` as a read's `wait`: `{ value }`, or `{ stopped: true }` when the signal aborted first.
- * @param {AbortSignalLike | null} signal @param {Promise<unknown>} promise
- * @returns {Promise<{ value: unknown } | { stopped: true }>}
- */
-async function raced(signal, promise) {
-  const value = await race(signal, promise);
-  return value === NOT_SETTLED ? { stopped: true } : { value };
-}
-
-/**
- * Awaits `promise`, or stops waiting when the signal aborts (`NOT_SETTLED`, whatever the promise
- * did). The listener is removed again where the signal allows it.
- * @template T @param {AbortSignalLike | null} signal @param {Promise<T>} promise
- * @returns {Promise<T | typeof NOT_SETTLED>}
- */
-async function race(signal, promise) {
-  if (isAborted(signal)) return NOT_SETTLED;
-  if (signal === null) return promise;
-  let resolveOnAbort;
-  const aborted = new Promise((resolve) => {
-    resolveOnAbort = resolve;
-  });
-  let subscribed = true;
-  try {
-    callSync(signal, 'addEventListener', ['abort', resolveOnAbort]);
-  } catch {
-    subscribed = false;
-  }
-  const result = await attempt(() => (subscribed ? Promise.race([promise, aborted]) : promise));
-  if (subscribed && hasMethod(signal, 'removeEventListener')) {
-    try {
-      callSync(signal, 'removeEventListener', ['abort', resolveOnAbort]);
-    } catch {
-      // nothing to undo
-    }
-  }
-  if (isAborted(signal)) return NOT_SETTLED;
-  if (result.thrown) throw result.error;
-  return result.value;
-}
-
-const doNothing = () => {};
-
-/** `{ aborted: false, addEventListener() {}, removeEventListener() {} }`, for a run without a signal. */
-function neverAbortingSignal() {
-  return { aborted: false, addEventListener: doNothing, removeEventListener: doNothing };
 }
 
 // ---- outcomes ---------------------------------------------------------------------------------

@@ -18,13 +18,16 @@ import { hasMethod } from '../util/caller-calls.js';
  * (no `withSessionIndex`, or a session the index cannot hold) through `store.load`, unless `load` is
  * false. `wait` wraps each store call (the runner races it against its abort signal) and resolves
  * `{ value }`, or `{ stopped: true }` to end the read. A throw of `use` on the store's index is the
- * store call's (`failed: 'withSessionIndex'`); on a loaded session it propagates.
+ * store call's (`failed: 'withSessionIndex'`); on a loaded session it propagates. With `kept`, a
+ * session loaded is kept there instead of freed, and a read with it set uses it without asking the
+ * store (a caller that reads one session many times, such as a compaction's rounds; it frees it).
  * @template T
  * @param {any} store @param {string} sessionId @param {(index: SessionIndex) => T} use
- * @param {{ load?: boolean, wait?: (promise: Promise<any>) => Promise<{ value: any } | { stopped: true }> }} [options]
+ * @param {{ load?: boolean, wait?: (promise: Promise<any>) => Promise<{ value: any } | { stopped: true }>, kept?: { index: SessionIndex | null } }} [options]
  * @returns {Promise<{ value: T } | Exclude<ReadOutcome, { value: unknown }>>}
  */
-export async function readSession(store, sessionId, use, { load = true, wait = settled } = {}) {
+export async function readSession(store, sessionId, use, { load = true, wait = settled, kept } = {}) {
+  if (kept?.index) return { value: use(kept.index) };
   if (hasMethod(store, 'withSessionIndex')) {
     /** @type {{ value: any } | { stopped: true }} */
     let held;
@@ -52,7 +55,9 @@ export async function readSession(store, sessionId, use, { load = true, wait = s
   } catch (error) {
     return { invalid: error };
   }
-  return { value: useFreed(index, use) };
+  if (!kept) return { value: useFreed(index, use) };
+  kept.index = index;
+  return { value: use(index) };
 }
 
 /**

@@ -1,5 +1,7 @@
 // An abort signal and its controller in one object, for runtimes without AbortController (Zotero's
-// plugin sandbox): what the controller hands the runner and the summarizer.
+// plugin sandbox): what the controller hands the runner and the summarizer; and how the runner reads
+// a caller's signal (any AbortSignal-like, whose getters and methods may throw).
+import { attempt, callSync, hasMethod } from './caller-calls.js';
 
 /** @import { AbortListener, AbortSignalLike } from '../bibgenie_compaction.js' */
 
@@ -93,4 +95,68 @@ export function untilAborted(abort, promise) {
       (error) => (abort.removeEventListener('abort', onAbort), reject(error)),
     );
   });
+}
+
+// ---- a caller's signal, as the runner reads it ---------------------------------------------------
+
+/** What `race` answers when the signal aborted first. */
+export const NOT_SETTLED = Symbol('aborted');
+
+/** A getter that throws counts as not aborted: the signal cannot be read, so it never fired. @param {AbortSignalLike | null} signal */
+export function isAborted(signal) {
+  if (signal === null) return false;
+  try {
+    return Boolean(signal.aborted);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `race` as a read's `wait`: `{ value }`, or `{ stopped: true }` when the signal aborted first.
+ * @param {AbortSignalLike | null} signal @param {Promise<unknown>} promise
+ * @returns {Promise<{ value: unknown } | { stopped: true }>}
+ */
+export async function raced(signal, promise) {
+  const value = await race(signal, promise);
+  return value === NOT_SETTLED ? { stopped: true } : { value };
+}
+
+/**
+ * Awaits `promise`, or stops waiting when the signal aborts (`NOT_SETTLED`, whatever the promise
+ * did). The listener is removed again where the signal allows it.
+ * @template T @param {AbortSignalLike | null} signal @param {Promise<T>} promise
+ * @returns {Promise<T | typeof NOT_SETTLED>}
+ */
+export async function race(signal, promise) {
+  if (isAborted(signal)) return NOT_SETTLED;
+  if (signal === null) return promise;
+  let resolveOnAbort;
+  const aborted = new Promise((resolve) => {
+    resolveOnAbort = resolve;
+  });
+  let subscribed = true;
+  try {
+    callSync(signal, 'addEventListener', ['abort', resolveOnAbort]);
+  } catch {
+    subscribed = false;
+  }
+  const result = await attempt(() => (subscribed ? Promise.race([promise, aborted]) : promise));
+  if (subscribed && hasMethod(signal, 'removeEventListener')) {
+    try {
+      callSync(signal, 'removeEventListener', ['abort', resolveOnAbort]);
+    } catch {
+      // nothing to undo
+    }
+  }
+  if (isAborted(signal)) return NOT_SETTLED;
+  if (result.thrown) throw result.error;
+  return result.value;
+}
+
+const doNothing = () => {};
+
+/** `{ aborted: false, addEventListener() {}, removeEventListener() {} }`, for a run without a signal. */
+export function neverAbortingSignal() {
+  return { aborted: false, addEventListener: doNothing, removeEventListener: doNothing };
 }

@@ -81,6 +81,22 @@ test('a large fold: the event loop runs after the plan, before its first request
   assert.deepEqual(events.slice(0, events.indexOf('summarize') + 1), ['read', 'tick', 'read', 'tick', 'summarize']);
 });
 
+test('a store without a held index is loaded once for the rounds, not once per round', async () => {
+  const { store, sessionId } = await storeWith(longChat(90));
+  let loads = 0;
+  // The contract's store alone: load and transaction, as a plugin's own store has.
+  const own = {
+    load: (id) => { loads += 1; return store.load(id); },
+    transaction: (id, fn) => store.transaction(id, fn),
+  };
+  const { summarize, calls } = scriptedSummarizer((request, signal, n) => validSummary(`round ${n}`));
+  const outcome = await compact({ store: own, sessionId, model: MODEL, mode: 'manual', summarize });
+  assert.equal(outcome.status, 'committed', outcome.message);
+  assert.ok(calls.length >= 3, `rounds: ${calls.length}`);
+  assert.ok(loads <= 2, `${loads} loads for ${calls.length} rounds`);
+  assert.equal(checkpointsOf(await store.load(sessionId)).length, 1);
+});
+
 test('cancelled between rounds: no further summarizer call, nothing written', async () => {
   const { store, sessionId } = await storeWith(longChat(90));
   const before = await snapshot(store, sessionId);
