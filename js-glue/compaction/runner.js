@@ -19,7 +19,7 @@ import { attempt, callMethod, get, hasMethod, isObject, plainCopy } from '../uti
 import { NOT_SETTLED, isAborted, neverAbortingSignal, race, raced } from '../util/abort-signal.js';
 import { checkResolveItem, resolveItems } from './resolve-items.js';
 
-/** Requests from this many characters are summarized with a pause before and after (about 10 ms of work each). */
+/** Requests whose prompt has this many characters are summarized with a pause before and after (about 10 ms of work each). */
 const PAUSE_FROM_CHARS = 1 << 18;
 /** Folds from this many estimated tokens (about PAUSE_FROM_CHARS of text) get their first request in a read of its own. */
 const OWN_READ_FROM_TOKENS = 1 << 16;
@@ -176,6 +176,10 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
  */
 async function summarizeRound(run, plan, planned, round, kept) {
   const request = await withResolvedItems(run, plan, planned, round, kept);
+  // A large request took its slice to build, and a summarizer that answers in the same task (the
+  // embedded one) takes another to read it: the page runs between them, and before the checkpoint.
+  const large = typeof request.prompt === 'string' && request.prompt.length >= PAUSE_FROM_CHARS;
+  if (large) await pause();
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it
   // (the ledger and the registers built by code: a summarizer cannot change them).
   // The whole request too: an invalid summary falls back to the extractive summary of it.
@@ -184,10 +188,6 @@ async function summarizeRound(run, plan, planned, round, kept) {
   const carried = JSON.stringify({ userWords: request.userWords ?? [], citedPages: request.citedPages ?? [], recallHandles: request.recallHandles ?? [] });
   const budget = request.maxOutputTokens;
 
-  // A large request took its slice to build, and a summarizer that answers in the same task (the
-  // embedded one) takes another to read it: the page runs between them, and before the checkpoint.
-  const large = requestText.length >= PAUSE_FROM_CHARS;
-  if (large) await pause();
   const summarized = await summarizeWith(run, request);
   if (summarized.outcome) return { outcome: summarized.outcome };
   if (large) await pause();
