@@ -37,11 +37,12 @@ function poll() {
 }
 
 /**
- * Starts the run (the driver polls): `input` is JSON `{ sizes, dbPrefix }`. `globals` is what the
- * scope has of the names the package reaches through globalThis, as seen from here.
+ * Starts the run (the driver polls): `input` is JSON `{ sizes, stores, dbPrefix }` (stores:
+ * 'ZoteroDBStore', 'MemoryStore'). `globals` in the result is what the scope has of the names the
+ * package reaches through globalThis, as seen from here.
  */
 function start(input) {
-  const { sizes, dbPrefix } = JSON.parse(input);
+  const { sizes, stores, dbPrefix } = JSON.parse(input);
   const clock = scopeClock();
   useClock(clock.now);
   const api = BibgenieCompaction;
@@ -49,11 +50,17 @@ function start(input) {
   (async () => {
     const rows = [];
     for (const messages of sizes) {
-      for (const fits of [true, false]) {
-        const name = `${dbPrefix}-${messages}-${fits ? 'fits' : 'compacts'}`;
-        // A plugin's store: its own database file through Zotero.DBConnection (docs/zotero-plugin.md, section 3).
-        const open = () => new api.ZoteroDBStore(new Zotero.DBConnection(name), { closeConnection: true });
-        rows.push(...(await chatSends({ api, syntheticSession, messages, storeName: 'ZoteroDBStore', open, fits, reopen: true, log })));
+      for (const storeName of stores) {
+        for (const fits of [true, false]) {
+          const name = `${dbPrefix}-${messages}-${fits ? 'fits' : 'compacts'}`;
+          // A plugin's store: its own database file through Zotero.DBConnection (docs/zotero-plugin.md,
+          // section 3). MemoryStore only to compare with the page, which has no SQLite.
+          const open = storeName === 'ZoteroDBStore'
+            ? () => new api.ZoteroDBStore(new Zotero.DBConnection(name), { closeConnection: true })
+            : () => new api.MemoryStore();
+          const reopen = storeName === 'ZoteroDBStore';
+          rows.push(...(await chatSends({ api, syntheticSession, messages, storeName, open, fits, reopen, log })));
+        }
       }
     }
     const globals = Object.fromEntries(['performance', 'console', 'queueMicrotask', 'structuredClone', 'AbortController']

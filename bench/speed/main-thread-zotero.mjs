@@ -6,9 +6,10 @@
 // sandbox with Zotero's global properties, the IIFE bundle of bibgenie-compaction/slim and the
 // bench's own bundle (main-thread-zotero-scope.mjs) loaded into it, the wasm loaded by
 // loadCompaction through Zotero.HTTP, and ZoteroDBStore over a Zotero.DBConnection on Firefox's own
-// Sqlite.sys.mjs. Issue 42's limit is 50 ms; nothing here asserts a time.
+// Sqlite.sys.mjs (with --stores=...,MemoryStore also MemoryStore, the page's store, for comparison).
+// Issue 42's limit is 50 ms; nothing here asserts a time.
 //
-//   node bench/speed/main-thread-zotero.mjs [--sizes=1000,10000]      (after ./build.sh build)
+//   node bench/speed/main-thread-zotero.mjs [--sizes=1000,10000] [--stores=ZoteroDBStore,MemoryStore]   (after ./build.sh build)
 // BIBGENIE_PKG_DIR: the package (default pkg/); BIBGENIE_FIREFOX, BIBGENIE_GECKODRIVER: the binaries.
 import os from 'node:os';
 import { createRequire } from 'node:module';
@@ -27,6 +28,9 @@ const firefox = requireTool('selenium-webdriver/firefox');
 
 const args = process.argv.slice(2);
 const sizes = args.find((a) => a.startsWith('--sizes='))?.split('=')[1].split(',').map(Number) ?? [1_000, 10_000];
+// ZoteroDBStore is what a plugin uses; MemoryStore (--stores=ZoteroDBStore,MemoryStore) compares with the page's.
+const stores = args.find((a) => a.startsWith('--stores='))?.split('=')[1].split(',') ?? ['ZoteroDBStore'];
+for (const s of stores) if (!['ZoteroDBStore', 'MemoryStore'].includes(s)) throw new Error(`--stores: ${s} is not ZoteroDBStore or MemoryStore`);
 const POLL_MS = 2_000;
 const SETUP_TIMEOUT_MS = 120_000;
 const RUNTIME_DIR = join(ROOT, 'tests/zotero-runtime');
@@ -99,7 +103,7 @@ try {
   await driver.setContext(firefox.Context.CHROME);
   const load1 = os.loadavg()[0];
   const config = { runtimeURL: 'resource://bibgenie-runtime/', dbDir, pkg: { name: PLUGIN, rootURI: pathToFileURL(folder).href + '/' }, scripts: ['main-thread-zotero.js'] };
-  const opened = JSON.parse(await driver.executeAsyncScript(OPEN_SCRIPT, pathToFileURL(RUNTIME_DIR).href + '/', config, JSON.stringify({ sizes, dbPrefix: 'bench-mt' })));
+  const opened = JSON.parse(await driver.executeAsyncScript(OPEN_SCRIPT, pathToFileURL(RUNTIME_DIR).href + '/', config, JSON.stringify({ sizes, stores, dbPrefix: 'bench-mt' })));
   if (opened.fatal) throw new Error(`the plugin scope did not open: ${opened.fatal}\n${opened.stack}`);
   let state;
   for (;;) {
@@ -121,8 +125,9 @@ try {
     `no ${absent.join(', ')}), built by tests/zotero-runtime/chrome/harness.js; the package is the IIFE bundle of bibgenie-compaction/slim ` +
     'loaded from chrome:// content, its wasm loaded by loadCompaction. A setTimeout(0) chain runs in the same scope beside each call: its longest ' +
     'gap is the longest stretch the call held the thread (in Zotero: the whole application); the control is the chain alone for as long. ' +
-    `The limit (issue 42) is ${r.limitMs} ms. syntheticSession imported into a ZoteroDBStore over Zotero.DBConnection (Firefox's Sqlite.sys.mjs), ` +
-    'a database file per chat, closed and opened again for the reopen; summarizer: the embedded extractiveSummary.\n');
+    `The limit (issue 42) is ${r.limitMs} ms. syntheticSession imported into ${stores.map((n) => (n === 'ZoteroDBStore'
+      ? "a ZoteroDBStore over Zotero.DBConnection (Firefox's Sqlite.sys.mjs), a database file per chat, closed and opened again for the reopen"
+      : 'a MemoryStore (as in the page)')).join('; and into ')}; summarizer: the embedded extractiveSummary.\n`);
   console.log(r.table.join('\n'));
   console.log('');
 } finally {
