@@ -679,6 +679,7 @@ run_example() {
 # The benchmarks, each printing markdown tables (also collected in .work/bench.md): the
 # estimator's fidelity against real tokenizers (bench/estimator), speed in Node and in headless
 # Firefox against the installed tarball (bench/speed; the baseline is bench/baseline/, the peer pi;
+# the longest main-thread block in Node, in a page and in Zotero's plugin scope, main-thread*.mjs;
 # a send through the controller and a store-held index, bench/speed/controller.mjs), then the
 # size of what a consumer downloads, the prompt-cache policies (bench/cache: a simulated provider
 # cache behind the AI SDK's mock model), then what survives compaction (bench/retention: planted facts
@@ -693,20 +694,21 @@ run_bench() {
   build_and_pack
   mkdir -p "$WORK"
   : >"$report"
-  timed "bench 1/13: estimator fidelity" bash -c 'set -o pipefail; node bench/estimator/fidelity.mjs | tee -a "$1"' _ "$report"
+  timed "bench 1/14: estimator fidelity" bash -c 'set -o pipefail; node bench/estimator/fidelity.mjs | tee -a "$1"' _ "$report"
   log "load before the speed runs:$(uptime | sed 's/.*load average/ load average/')"
-  timed "bench 2/13: speed in Node" bash -c 'set -o pipefail; node bench/speed/node.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 3/13: a send through the controller and the store-held index" bash -c 'set -o pipefail; node bench/speed/controller.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 4/13: what recall costs (tokens against the folded page, time against a projection)" bash -c 'set -o pipefail; node bench/speed/recall.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 5/13: what a user waits for (the longest main-thread block, the cold call)" bash -c 'set -o pipefail; node bench/speed/main-thread.mjs | tee -a "$1"' _ "$report"
-  timed "bench 6/13: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
-  timed "bench 7/13: the longest main-thread block in a page (headless Firefox ESR)" bash -c 'set -o pipefail; node bench/speed/firefox.mjs --page=main-thread | tee -a "$1"' _ "$report"
-  timed "bench 8/13: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
-  timed "bench 9/13: prompt cache policies" bash -c 'set -o pipefail; node bench/cache/sessions.mjs | tee -a "$1"' _ "$report"
-  timed "bench 10/13: cache mark placement against one rolling mark, and plan.cost against the simulated bill" bash -c 'set -o pipefail; node bench/cache/placement.mjs | tee -a "$1"' _ "$report"
-  timed "bench 11/13: what survives compaction (retention)" bash -c 'set -o pipefail; node bench/retention/retention.mjs | tee -a "$1"' _ "$report"
-  timed "bench 12/13: retention by construction (registers, multilingual)" bash -c 'set -o pipefail; node bench/retention/registers.mjs | tee -a "$1"' _ "$report"
-  timed "bench 13/13: untuned sessions (issue 40), development and held-out corpora" bash -c 'set -o pipefail; node bench/retention/untuned.mjs | tee -a "$1" && node bench/retention/untuned.mjs --heldout | tee -a "$1"' _ "$report"
+  timed "bench 2/14: speed in Node" bash -c 'set -o pipefail; node bench/speed/node.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 3/14: a send through the controller and the store-held index" bash -c 'set -o pipefail; node bench/speed/controller.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 4/14: what recall costs (tokens against the folded page, time against a projection)" bash -c 'set -o pipefail; node bench/speed/recall.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 5/14: what a user waits for (the longest main-thread block, the cold call)" bash -c 'set -o pipefail; node bench/speed/main-thread.mjs | tee -a "$1"' _ "$report"
+  timed "bench 6/14: speed in headless Firefox ESR" bash -c 'set -o pipefail; node bench/speed/firefox.mjs "${@:2}" | tee -a "$1"' _ "$report" "$@"
+  timed "bench 7/14: the longest main-thread block in a page (headless Firefox ESR)" bash -c 'set -o pipefail; node bench/speed/firefox.mjs --page=main-thread | tee -a "$1"' _ "$report"
+  timed "bench 8/14: the longest main-thread block in the Zotero plugin scope (headless Firefox ESR, chrome context)" bash -c 'set -o pipefail; node bench/speed/main-thread-zotero.mjs | tee -a "$1"' _ "$report"
+  timed "bench 9/14: size" bash -c 'set -o pipefail; node bench/speed/size.mjs | tee -a "$1"' _ "$report"
+  timed "bench 10/14: prompt cache policies" bash -c 'set -o pipefail; node bench/cache/sessions.mjs | tee -a "$1"' _ "$report"
+  timed "bench 11/14: cache mark placement against one rolling mark, and plan.cost against the simulated bill" bash -c 'set -o pipefail; node bench/cache/placement.mjs | tee -a "$1"' _ "$report"
+  timed "bench 12/14: what survives compaction (retention)" bash -c 'set -o pipefail; node bench/retention/retention.mjs | tee -a "$1"' _ "$report"
+  timed "bench 13/14: retention by construction (registers, multilingual)" bash -c 'set -o pipefail; node bench/retention/registers.mjs | tee -a "$1"' _ "$report"
+  timed "bench 14/14: untuned sessions (issue 40), development and held-out corpora" bash -c 'set -o pipefail; node bench/retention/untuned.mjs | tee -a "$1" && node bench/retention/untuned.mjs --heldout | tee -a "$1"' _ "$report"
   log "tables collected in ${report#"$ROOT"/}"
 }
 

@@ -7,7 +7,14 @@
 export const SEED = 20_250_310;
 export const MODEL = { id: 'bench-200k', contextWindow: 200_000, maxOutputTokens: 32_000 };
 export const LIMIT_MS = 50;
-const now = () => performance.now();
+// Zotero's plugin scope has no `performance` (and adding one would change the package's own slice
+// clock, which falls back to Date.now()): the scope's bench hands its own clock to useClock.
+let now = () => performance.now();
+
+/** Sets the clock `watched` and `control` read (a `() => number` in milliseconds). */
+export function useClock(clock) {
+  now = clock;
+}
 
 /** `{ value, wall, longest }` of `fn()`: the longest gap of a setTimeout(0) chain while it ran. */
 export async function watched(fn) {

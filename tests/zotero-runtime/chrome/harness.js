@@ -211,3 +211,43 @@ async function runRuntimeChecks(config) {
   }
   return JSON.stringify(out);
 }
+
+/**
+ * A plugin scope for a bench (bench/speed/main-thread-zotero.mjs), built as runRuntimeChecks builds
+ * the store scenario's: the package registered as chrome:// content from `pkg.rootURI`, a fresh
+ * scope with the same Zotero object (DBConnection over the real engine in `dbDir`, HTTP, getMainWindow),
+ * the slim bundle and then each of `scripts` (file names in content/) loaded into it, Zotero's eval
+ * prefs set (real Zotero sets both) and the wasm loaded by the plugin's loadCompaction.
+ * close() unregisters the package and clears the prefs.
+ * @param {{ runtimeURL: string, dbDir: string, pkg: { name: string, rootURI: string }, scripts: string[] }} config
+ */
+async function openPluginScope(config) {
+  const { DBConnection } = ChromeUtils.importESModule(`${config.runtimeURL}chrome/zotero-db-connection.mjs`);
+  function ZoteroDBConnection(name, options) {
+    return new DBConnection(PathUtils.join(config.dbDir, `${name}.sqlite`), options);
+  }
+  const getMainWindow = () => Services.wm.getMostRecentWindow('navigator:browser');
+  const zotero = { DBConnection: ZoteroDBConnection, HTTP: { request: zoteroHttpRequest }, getMainWindow };
+  const aomStartup = Cc['@mozilla.org/addons/addon-manager-startup;1'].getService(Ci.amIAddonManagerStartup);
+  const { pkg } = config;
+  const handle = aomStartup.registerChrome(Services.io.newURI(`${pkg.rootURI}manifest.json`), [['content', pkg.name, 'content/']]);
+  const close = () => {
+    setEvalPrefs(null);
+    handle.destruct();
+  };
+  try {
+    const base = `chrome://${pkg.name}/content/`;
+    const scope = pluginScope(pkg.name, zotero);
+    for (const file of ['bibgenie-compaction.js', ...config.scripts]) {
+      Services.scriptloader.loadSubScriptWithOptions(`${base}${file}`, { target: scope, ignoreCache: true });
+    }
+    setEvalPrefs(true);
+    const wasmURL = `${base}bibgenie_compaction_bg.wasm`;
+    const version = await Cu.evalInSandbox(
+      `BibgenieCompaction.loadCompaction({ wasmURL: ${JSON.stringify(wasmURL)} }).then(() => BibgenieCompaction.version())`, scope);
+    return { scope, version, firefox: Services.appinfo.version, close };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
