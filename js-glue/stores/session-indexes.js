@@ -243,7 +243,7 @@ export async function buildInSlices(driver, sessionId, readRow, readInside) {
 
 /**
  * The rows of a session for a build: in pages with a pause between them when the driver reads
- * synchronously in pages (`getNodeRowsPage`: SQLite) and the session is no fork (a fork's base
+ * in pages (`getNodeRowsPage`: SQLite, Zotero) and the session is no fork (a fork's base
  * rows are read in one read, as before); null without a leaf. Rows are only appended, by seq, so
  * the pages are the session as of the last one; the change token read before the first and after
  * the last says whether another connection committed meanwhile (`token` undefined then: the next

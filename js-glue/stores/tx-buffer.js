@@ -105,7 +105,7 @@ export class TxBuffer {
 
   /**
    * The rows the session saw at the basis: a session of its own read in pages when the driver reads
-   * synchronously in pages (SQLite), a fork in one read; `torn` (and a retryable `store-conflict`
+   * in pages (SQLite, Zotero), a fork in one read; `torn` (and a retryable `store-conflict`
    * that ends fn) when the session changed since the basis.
    * @returns {Promise<SeqRow[]>}
    */

@@ -37,7 +37,7 @@ export const FIRST_PAGE_ROWS = 64;
 
 /**
  * Reads on the own rows of session `sessionId` after the last of `rows` (appended to it) while
- * `more`, in pages of one read each (`getNodeRowsPage`: a driver that reads synchronously, SQLite),
+ * `more`, in pages of one read each (`getNodeRowsPage`: SQLite, Zotero),
  * each sized by the last to take about SLICE_MS, with a pause before it once `pauseFrom` characters
  * were read. Rows are only appended, by seq, so the pages are the session as of the last one.
  * @param {any} driver @param {string} sessionId

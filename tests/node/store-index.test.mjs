@@ -407,6 +407,29 @@ describe('a large session: its store-held index is built in slices', () => {
     db.close();
   });
 
+  it('ZoteroDBStore: the index and a transaction\'s load read the rows in pages', async () => {
+    const connection = new ZoteroDBConnectionShim(Database, freshFile());
+    const pages = [];
+    const query = connection.queryAsync.bind(connection);
+    connection.queryAsync = async (sql, params) => {
+      const rows = await query(sql, params);
+      if (/ LIMIT \?$/.test(sql)) pages.push(rows.length);
+      return rows;
+    };
+    const store = new ZoteroDBStore(connection, { closeConnection: true });
+    const session = largeSession();
+    for (const node of session.nodes) if (Array.isArray(node.parts)) node.parts.push({ type: 'text', text: 'padding '.repeat(600) });
+    const { sessionId: id } = await store.importSession(session);
+    const rows = (await store.load(id)).nodes.length;
+    assert.deepStrictEqual(await viaIndex(store, id), await viaLoad(store, id));
+    assert.ok(pages.length >= 2 && pages.reduce((a, b) => a + b, 0) === rows, `the index's rows in pages (${pages.join(', ')}), each once`);
+    pages.length = 0;
+    const loaded = await store.transaction(id, async (tx) => (await tx.load()).nodes.length);
+    assert.equal(loaded, rows);
+    assert.ok(pages.length >= 2 && pages.reduce((a, b) => a + b, 0) === rows, `the transaction's rows in pages (${pages.join(', ')}), each once`);
+    await store.close();
+  });
+
   it('SqliteStore: another connection writing while it is built', async () => {
     const file = freshFile();
     const store = new SqliteStore(Database, file);
