@@ -320,7 +320,30 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan, r
     let previous_user_words = previous.map(|c| c.user_words.as_slice()).unwrap_or_default();
     let previous_cited_pages = previous.map(|c| c.cited_pages.as_slice()).unwrap_or_default();
     let previous_recall_handles = previous.map(|c| c.recall_handles.as_slice()).unwrap_or_default();
-    let positions = branch_positions(session, branch, ids)?;
+    // The core's plans list the ids in branch order: one walk matching them in turn, no set of every
+    // remaining id of a long fold each round.
+    let mut positions = Vec::with_capacity(ids.len());
+    for (position, &i) in branch.nodes.iter().enumerate() {
+        let node = &session.nodes[i];
+        if ids.get(positions.len()).is_some_and(|id| *id == node.id) && node.message().is_some() {
+            positions.push(position);
+        }
+    }
+    if positions.len() < ids.len() {
+        // Any other order: one pass with the ids in a set (a search per id was quadratic).
+        let wanted: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
+        let mut found: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        positions.clear();
+        for (position, &i) in branch.nodes.iter().enumerate() {
+            let node = &session.nodes[i];
+            if node.message().is_some() && wanted.contains(node.id.as_str()) && found.insert(node.id.as_str()) {
+                positions.push(position);
+            }
+        }
+        if let Some(id) = ids.iter().find(|id| !found.contains(id.as_str())) {
+            return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.summarizeIds: {id} is not a message on the active branch")));
+        }
+    }
     if positions.is_empty() && previous_summary.is_none() {
         return Err(Error::new(ErrorCode::InvalidPlan, "plan has nothing to summarize: no summarizeIds and no previous checkpoint"));
     }
@@ -329,37 +352,6 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan, r
         .is_some_and(|&last| branch.nodes[last + 1..].iter().any(|&i| session.nodes[i].is_user_message()));
     let messages = positions.into_iter().map(|p| &session.nodes[branch.nodes[p]]).collect();
     Ok(Material { messages, previous_summary, previous_ledger, previous_user_words, previous_cited_pages, previous_recall_handles, followed_by_user })
-}
-
-/// Where the messages of `ids` are on the branch, in branch order, each once; `invalid-plan` for an
-/// id that is no message on it.
-fn branch_positions(session: &Session, branch: &Branch, ids: &[String]) -> Result<Vec<usize>> {
-    // The core's plans list the ids in branch order: one walk matching them in turn, no hashing of
-    // every id of a long fold each round.
-    let mut positions = Vec::with_capacity(ids.len());
-    for (position, &i) in branch.nodes.iter().enumerate() {
-        let node = &session.nodes[i];
-        if positions.len() < ids.len() && node.message().is_some() && node.id == ids[positions.len()] {
-            positions.push(position);
-        }
-    }
-    if positions.len() == ids.len() {
-        return Ok(positions);
-    }
-    // Any other order: one pass over the branch with the ids in a set (a search per id was quadratic).
-    let wanted: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
-    let mut found: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    positions.clear();
-    for (position, &i) in branch.nodes.iter().enumerate() {
-        let node = &session.nodes[i];
-        if node.message().is_some() && wanted.contains(node.id.as_str()) && found.insert(node.id.as_str()) {
-            positions.push(position);
-        }
-    }
-    if let Some(id) = ids.iter().find(|id| !found.contains(id.as_str())) {
-        return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.summarizeIds: {id} is not a message on the active branch")));
-    }
-    Ok(positions)
 }
 
 /// The ids from where the round starts: `plan.summarizeIds[round.from..]`. `invalid-options` for a
