@@ -49,32 +49,32 @@ fn last_mention(summary: &Mentions, entry: &LedgerEntry) -> Option<usize> {
     }
 }
 
-/// A text with where each run of eight Zotero-key letters last starts in it: `rfind` of every
-/// Zotero key of a ledger in one pass over the text instead of a search per entry.
+/// A text with the runs of eight Zotero-key letters it holds: `rfind` of a Zotero key it does not
+/// hold (most of a long ledger's) answered without a search.
 struct Mentions<'a> {
     text: &'a str,
-    last: std::collections::HashMap<&'a str, usize>,
+    held: std::collections::HashSet<&'a str>,
 }
 
 impl<'a> Mentions<'a> {
     fn new(text: &'a str) -> Mentions<'a> {
-        let mut last = std::collections::HashMap::new();
+        let mut held = std::collections::HashSet::new();
         let mut run = 0;
         for (i, b) in text.bytes().enumerate() {
             run = if crate::zotero::KEY_ALPHABET.as_bytes().contains(&b) { run + 1 } else { 0 };
             // ASCII bytes: the run's bounds are character bounds.
             if run >= 8 {
-                last.insert(&text[i - 7..=i], i - 7);
+                held.insert(&text[i - 7..=i]);
             }
         }
-        Mentions { text, last }
+        Mentions { text, held }
     }
 
     fn rfind(&self, needle: &str) -> Option<usize> {
-        match crate::zotero::is_zotero_key(needle) {
-            true => self.last.get(needle).copied(),
-            false => self.text.rfind(needle),
+        if crate::zotero::is_zotero_key(needle) && !self.held.contains(needle) {
+            return None;
         }
+        self.text.rfind(needle)
     }
 }
 
