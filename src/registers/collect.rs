@@ -310,37 +310,7 @@ fn cite_value(value: &Value, citing: &Citing, found: &mut Vec<CitedPage>) {
 }
 
 /// Sentences of `text`, not split after a short abbreviation ("p. 14", "S. 3", "et al. 2020"): the
-/// spans of `text` with more than whitespace, whitespace not yet folded (`single_line`), a line break
-/// left out.
+/// spans of `text` with more than whitespace, whitespace not yet folded (`single_line`).
 fn sentences(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
-        let after = i + c.len_utf8();
-        let ends = match c {
-            '\n' | '。' | '！' | '？' => true,
-            '.' | '!' | '?' => text[after..].chars().next().is_none_or(char::is_whitespace) && !(c == '.' && after_abbreviation(text, i)),
-            _ => false,
-        };
-        if ends {
-            push_sentence(&mut out, &text[start..if c == '\n' { i } else { after }]);
-            start = after;
-        }
-    }
-    push_sentence(&mut out, &text[start..]);
-    out
-}
-
-/// The dot at byte `dot` closes an initial ("J. Smith") or is followed by a digit ("p. 14", "al. 2020")
-/// or a lowercase word ("vgl. die").
-fn after_abbreviation(text: &str, dot: usize) -> bool {
-    let letters = text[..dot].chars().rev().take_while(|c| c.is_alphabetic()).count();
-    let next_word = text[dot + 1..].chars().find(|c| !c.is_whitespace());
-    letters == 1 || next_word.is_some_and(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
-}
-
-fn push_sentence<'a>(out: &mut Vec<&'a str>, sentence: &'a str) {
-    if !sentence.trim().is_empty() {
-        out.push(sentence);
-    }
+    crate::text::sentence_spans(text, true).into_iter().filter(|s| !s.trim().is_empty()).collect()
 }

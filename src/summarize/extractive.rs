@@ -134,20 +134,9 @@ fn structural_header(line: &str) -> Option<&str> {
 /// statement, and its head is what the tail refers to.
 fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let next_is_space = chars.get(i + 1).is_none_or(|n| n.is_whitespace());
-        let ends = matches!(c, '\n' | '。' | '！' | '？') || (matches!(c, '.' | '!' | '?') && next_is_space);
-        if c != '\n' {
-            current.push(c);
-        }
-        if ends {
-            push_sentence(&mut out, &current);
-            current.clear();
-        }
+    for span in crate::text::sentence_spans(text, false) {
+        push_sentence(&mut out, span);
     }
-    push_sentence(&mut out, &current);
     out
 }
 
