@@ -153,7 +153,7 @@ fn ledger_keys(ledger: &ResourceLedger) -> HashSet<String> {
 
 fn named_keys<'a>(text: &'a str, keys: &HashSet<String>) -> Vec<&'a str> {
     let mut named: Vec<&str> = Vec::new();
-    for word in key_words(text) {
+    for word in zotero::key_words(text) {
         if keys.contains(word) && !named.contains(&word) {
             named.push(word);
         }
@@ -163,18 +163,7 @@ fn named_keys<'a>(text: &'a str, keys: &HashSet<String>) -> Vec<&'a str> {
 
 /// Whether `text` names a key of `keys` (as `named_keys`, stopping at the first).
 fn names_a_key(text: &str, keys: &HashSet<String>) -> bool {
-    key_words(text).any(|word| keys.contains(word))
-}
-
-/// The key-shaped words of `text`, split at every byte that is no ASCII letter or digit: the bytes of
-/// a non-ASCII character never are, so the words are those of a split by characters. The shape is
-/// checked first, so most words are never hashed.
-fn key_words(text: &str) -> impl Iterator<Item = &str> {
-    text.as_bytes()
-        .split(|b| !b.is_ascii_alphanumeric())
-        .filter(|word| word.len() == 8)
-        .filter_map(|word| std::str::from_utf8(word).ok())
-        .filter(|word| is_key_shaped(word))
+    zotero::key_words(text).any(|word| keys.contains(word))
 }
 
 fn cite_sentences(text: &str, keys: &HashSet<String>, id: &str, found: &mut Vec<CitedPage>) {
@@ -239,9 +228,9 @@ fn cite_links(sentence: &str, before: Option<&str>, links: &[ZoteroLink], keys: 
 
 /// Field names that hold a page or locator in tool data.
 fn is_page_field(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower.contains("page") && !lower.contains("count") && !lower.contains("num") && !lower.contains("total")
-        || lower == "locator"
+    // Compared in place, ignoring ASCII case: every key of every object of a tool result is asked.
+    let has = |part: &str| name.as_bytes().windows(part.len()).any(|w| w.eq_ignore_ascii_case(part.as_bytes()));
+    has("page") && !has("count") && !has("num") && !has("total") || name.eq_ignore_ascii_case("locator")
 }
 
 const KEY_FIELDS: [&str; 5] = ["key", "itemKey", "parentItem", "parentKey", "attachmentKey"];

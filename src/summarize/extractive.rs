@@ -224,8 +224,7 @@ fn is_deadline(sentence: &str) -> bool {
 /// Words of `text` shaped like Zotero keys: 8 characters of the key alphabet (no 0, 1 or O), with a
 /// digit or known to the ledger ("DEADLINE" is a word, "ABCD2345" a key).
 fn named_keys(text: &str, known: &std::collections::HashSet<&str>) -> Vec<String> {
-    text.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| crate::zotero::is_zotero_key(w))
+    crate::zotero::key_words(text)
         .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || known.contains(w))
         .map(str::to_string)
         .collect()
