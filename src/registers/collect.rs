@@ -161,21 +161,16 @@ fn named_keys<'a>(text: &'a str, keys: &HashSet<String>) -> Vec<&'a str> {
     named
 }
 
-/// Whether `text` names a key of `keys` (as `named_keys`, stopping at the first).
-fn names_a_key(text: &str, keys: &HashSet<String>) -> bool {
-    zotero::key_words(text).any(|word| keys.contains(word))
-}
-
 fn cite_sentences(text: &str, keys: &HashSet<String>, id: &str, found: &mut Vec<CitedPage>) {
     // Most texts name no key: skip the sentence split for them.
-    if !names_a_key(text, keys) {
+    if named_keys(text, keys).is_empty() {
         return;
     }
     let all = sentences(text);
     for (at, span) in all.iter().enumerate() {
         // Only a sentence with a key or a link can cite: folding whitespace neither makes nor splits
         // either, so the others are never folded.
-        if !span.contains("zotero://") && !names_a_key(span, keys) {
+        if !span.contains("zotero://") && named_keys(span, keys).is_empty() {
             continue;
         }
         let sentence = crate::text::single_line(span);
@@ -265,7 +260,7 @@ fn cite_value(value: &Value, citing: &Citing, found: &mut Vec<CitedPage>) {
             let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).find(|q| !q.trim().is_empty());
             // Folding whitespace keeps every other character: a quote with more of them than the
             // bound (a page's text) is never folded.
-            let short = |q: &&str| q.chars().filter(|c| !c.is_whitespace()).nth(CITED_QUOTE_MAX_CHARS).is_none();
+            let short = |q: &&str| q.chars().filter(|c| !c.is_whitespace()).count() <= CITED_QUOTE_MAX_CHARS;
             let quote = quote.filter(short).map(crate::text::single_line);
             let stated = quote.as_deref().filter(|q| q.chars().count() <= CITED_QUOTE_MAX_CHARS);
             let quoted = |quote: &str| crate::text::clip(quote, CITED_SENTENCE_MAX_CHARS);

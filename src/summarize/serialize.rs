@@ -278,7 +278,10 @@ fn content(out: &mut String, text: &str) {
     let mut pieces = text.split('\n').peekable();
     while let Some(piece) = pieces.next() {
         // `\r\n` is one break.
-        let piece = if pieces.peek().is_some() { piece.strip_suffix('\r').unwrap_or(piece) } else { piece };
+        let piece = match pieces.peek().is_some() && piece.ends_with('\r') {
+            true => &piece[..piece.len() - 1],
+            false => piece,
+        };
         // Every character a reader may take for a line break splits lines here, so none can hide a
         // header; most lines hold none (none of their bytes), and are not searched for them.
         if piece.bytes().any(|b| matches!(b, 0x0B..=0x0D | 0xC2 | 0xE2)) {

@@ -33,9 +33,10 @@ pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
 
 /// The dot at byte `dot` closes an initial or comes before a digit or a lowercase word.
 fn after_abbreviation(text: &str, dot: usize) -> bool {
-    let letters = text[..dot].chars().rev().take_while(|c| c.is_alphabetic()).count();
-    let next_word = text[dot + 1..].chars().find(|c| !c.is_whitespace());
-    letters == 1 || next_word.is_some_and(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
+    // One letter before the dot, and no letter before that.
+    let mut before = text[..dot].chars().rev();
+    let initial = before.next().is_some_and(char::is_alphabetic) && !before.next().is_some_and(char::is_alphabetic);
+    initial || text[dot + 1..].trim_start().chars().next().is_some_and(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
 }
 
 /// At most `max` characters, with an ellipsis when cut.
