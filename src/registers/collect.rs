@@ -168,9 +168,10 @@ fn cite_sentences(text: &str, keys: &HashSet<String>, id: &str, found: &mut Vec<
     }
     let all = sentences(text);
     for (at, span) in all.iter().enumerate() {
-        // Only a sentence with a key or a link can cite: folding whitespace neither makes nor splits
-        // either, so the others are never folded.
-        if !span.contains("zotero://") && named_keys(span, keys).is_empty() {
+        // Only a sentence with a key or a link can cite. Folding whitespace neither makes nor splits
+        // either: the others are never folded, and the span names the keys its sentence does.
+        let named = named_keys(span, keys);
+        if named.is_empty() && !span.contains("zotero://") {
             continue;
         }
         let sentence = crate::text::single_line(span);
@@ -180,7 +181,6 @@ fn cite_sentences(text: &str, keys: &HashSet<String>, id: &str, found: &mut Vec<
             cite_links(&sentence, before, &links, keys, id, found);
             continue;
         }
-        let named = named_keys(&sentence, keys);
         let Some(locator) = (!named.is_empty()).then(|| find_locator(&sentence)).flatten() else { continue };
         let text = crate::text::clip(&sentence, CITED_SENTENCE_MAX_CHARS);
         for key in named {
