@@ -37,12 +37,45 @@ pub fn left_out_line(left_out: usize) -> String {
 
 /// Where `summary` last names the entry (its key; for a location, the full locator or its
 /// attachment key), as a byte offset.
-fn last_mention(summary: &str, entry: &LedgerEntry) -> Option<usize> {
+fn last_mention(summary: &Mentions, entry: &LedgerEntry) -> Option<usize> {
     if entry.key.is_empty() {
         return None;
     }
     let attachment = (entry.kind == LedgerKind::Location).then(|| entry.key.split('#').next()).flatten().filter(|k| !k.is_empty());
-    [summary.rfind(entry.key.as_str()), attachment.and_then(|k| summary.rfind(k))].into_iter().flatten().max()
+    match attachment {
+        // The attachment key begins the locator, so it is named wherever the locator is, and last.
+        Some(attachment) => summary.rfind(attachment),
+        None => summary.rfind(&entry.key),
+    }
+}
+
+/// A text with the runs of eight Zotero-key letters it holds: `rfind` of a Zotero key it does not
+/// hold (most of a long ledger's) answered without a search.
+struct Mentions<'a> {
+    text: &'a str,
+    held: std::collections::HashSet<&'a str>,
+}
+
+impl<'a> Mentions<'a> {
+    fn new(text: &'a str) -> Mentions<'a> {
+        let mut held = std::collections::HashSet::new();
+        let mut run = 0;
+        for (i, b) in text.bytes().enumerate() {
+            run = if crate::zotero::KEY_ALPHABET.as_bytes().contains(&b) { run + 1 } else { 0 };
+            // ASCII bytes: the run's bounds are character bounds.
+            if run >= 8 {
+                held.insert(&text[i - 7..=i]);
+            }
+        }
+        Mentions { text, held }
+    }
+
+    fn rfind(&self, needle: &str) -> Option<usize> {
+        if crate::zotero::is_zotero_key(needle) && !self.held.contains(needle) {
+            return None;
+        }
+        self.text.rfind(needle)
+    }
 }
 
 /// The summary's lines that report what the user said (`- (user)`, `- (user, key)`, ...), joined.
@@ -70,8 +103,10 @@ pub fn project_ledger(ledger: &ResourceLedger, summary: &str, budget: u64) -> Pr
     };
     let mut chosen = vec![false; ledger.entries.len()];
     let mut used = 0u64;
-    let mentions: Vec<Option<usize>> = ledger.entries.iter().map(|e| last_mention(summary, e)).collect();
+    let named = Mentions::new(summary);
+    let mentions: Vec<Option<usize>> = ledger.entries.iter().map(|e| last_mention(&named, e)).collect();
     let user_lines = user_lines(summary);
+    let user_lines = Mentions::new(&user_lines);
     let user_named: Vec<bool> = ledger.entries.iter().map(|e| last_mention(&user_lines, e).is_some()).collect();
     let mut order: Vec<usize> = (0..ledger.entries.len()).collect();
     // Keys on the user's lines, then the other named entries, each by latest mention first; the rest

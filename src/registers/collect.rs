@@ -153,9 +153,8 @@ fn ledger_keys(ledger: &ResourceLedger) -> HashSet<String> {
 
 fn named_keys<'a>(text: &'a str, keys: &HashSet<String>) -> Vec<&'a str> {
     let mut named: Vec<&str> = Vec::new();
-    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
-        // The keys are all key-shaped: the shape is checked first, so most words are never hashed.
-        if is_key_shaped(word) && keys.contains(word) && !named.contains(&word) {
+    for word in zotero::key_words(text) {
+        if keys.contains(word) && !named.contains(&word) {
             named.push(word);
         }
     }
@@ -168,26 +167,32 @@ fn cite_sentences(text: &str, keys: &HashSet<String>, id: &str, found: &mut Vec<
         return;
     }
     let all = sentences(text);
-    for (at, sentence) in all.iter().enumerate() {
-        let links: Vec<ZoteroLink> = zotero::find_links(sentence).into_iter().filter(|l| l.page.is_some() && keys.contains(&l.key)).collect();
-        if !links.is_empty() {
-            cite_links(&all, at, &links, keys, id, found);
+    for (at, span) in all.iter().enumerate() {
+        // Only a sentence with a key or a link can cite. Folding whitespace neither makes nor splits
+        // either: the others are never folded, and the span names the keys its sentence does.
+        let named = named_keys(span, keys);
+        if named.is_empty() && !span.contains("zotero://") {
             continue;
         }
-        let named = named_keys(sentence, keys);
-        let Some(locator) = (!named.is_empty()).then(|| find_locator(sentence)).flatten() else { continue };
-        let text = crate::text::clip(sentence, CITED_SENTENCE_MAX_CHARS);
+        let sentence = crate::text::single_line(span);
+        let links: Vec<ZoteroLink> = zotero::find_links(&sentence).into_iter().filter(|l| l.page.is_some() && keys.contains(&l.key)).collect();
+        if !links.is_empty() {
+            let before = at.checked_sub(1).map(|b| all[b]);
+            cite_links(&sentence, before, &links, keys, id, found);
+            continue;
+        }
+        let Some(locator) = (!named.is_empty()).then(|| find_locator(&sentence)).flatten() else { continue };
+        let text = crate::text::clip(&sentence, CITED_SENTENCE_MAX_CHARS);
         for key in named {
             found.push(CitedPage { key: key.to_string(), locator: locator.clone(), text: text.clone(), id: id.to_string() });
         }
     }
 }
 
-/// The pages of the reader links of `sentences[at]`: each link's key at `p. <page>`, with the
-/// sentence's text (links written as their keys), or the sentence before when the link stands alone.
+/// The pages of the reader links of `sentence` (whitespace folded): each link's key at `p. <page>`, with
+/// the sentence's text (links written as their keys), or `before` it when the link stands alone.
 /// Other keys the sentence names get its written locator, as without links.
-fn cite_links(sentences: &[String], at: usize, links: &[ZoteroLink], keys: &HashSet<String>, id: &str, found: &mut Vec<CitedPage>) {
-    let sentence = &sentences[at];
+fn cite_links(sentence: &str, before: Option<&str>, links: &[ZoteroLink], keys: &HashSet<String>, id: &str, found: &mut Vec<CitedPage>) {
     let mut text = String::new();
     let mut letters = 0;
     let mut from = 0;
@@ -201,8 +206,8 @@ fn cite_links(sentences: &[String], at: usize, links: &[ZoteroLink], keys: &Hash
     text.push_str(&sentence[from..]);
     // Other keys as the sentence names them outside its links (a link's annotation key is its own).
     let others: Vec<String> = named_keys(&text, keys).into_iter().filter(|k| !links.iter().any(|l| l.key == *k)).map(str::to_string).collect();
-    if letters < LINK_ONLY_LETTERS && at > 0 {
-        text = format!("{} {text}", sentences[at - 1]);
+    if let Some(before) = before.filter(|_| letters < LINK_ONLY_LETTERS) {
+        text = format!("{} {text}", crate::text::single_line(before));
     }
     let text = crate::text::clip(&text, CITED_SENTENCE_MAX_CHARS);
     for link in links {
@@ -218,9 +223,9 @@ fn cite_links(sentences: &[String], at: usize, links: &[ZoteroLink], keys: &Hash
 
 /// Field names that hold a page or locator in tool data.
 fn is_page_field(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower.contains("page") && !lower.contains("count") && !lower.contains("num") && !lower.contains("total")
-        || lower == "locator"
+    // Compared in place, ignoring ASCII case: every key of every object of a tool result is asked.
+    let has = |part: &str| name.as_bytes().windows(part.len()).any(|w| w.eq_ignore_ascii_case(part.as_bytes()));
+    has("page") && !has("count") && !has("num") && !has("total") || name.eq_ignore_ascii_case("locator")
 }
 
 const KEY_FIELDS: [&str; 5] = ["key", "itemKey", "parentItem", "parentKey", "attachmentKey"];
@@ -252,7 +257,11 @@ fn cite_value(value: &Value, citing: &Citing, found: &mut Vec<CitedPage>) {
             // Rule `cited-page-is-a-statement`: an object cites a page only with what the page says, in
             // a quote of statement length (an annotation, a snippet). An item record's `pages` field
             // (bibliographic metadata) has no quote; a page read's whole text is no statement.
-            let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).map(crate::text::single_line).find(|q| !q.trim().is_empty());
+            let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).find(|q| !q.trim().is_empty());
+            // Folding whitespace keeps every other character: a quote with more of them than the
+            // bound (a page's text) is never folded.
+            let short = |q: &&str| q.chars().filter(|c| !c.is_whitespace()).count() <= CITED_QUOTE_MAX_CHARS;
+            let quote = quote.filter(short).map(crate::text::single_line);
             let stated = quote.as_deref().filter(|q| q.chars().count() <= CITED_QUOTE_MAX_CHARS);
             let quoted = |quote: &str| crate::text::clip(quote, CITED_SENTENCE_MAX_CHARS);
             let cited = matches!((key, &page, stated), (Some(_), Some(p), Some(_)) if !p.trim().is_empty());
@@ -284,41 +293,8 @@ fn cite_value(value: &Value, citing: &Citing, found: &mut Vec<CitedPage>) {
     }
 }
 
-/// Sentences of `text`, not split after a short abbreviation ("p. 14", "S. 3", "et al. 2020").
-fn sentences(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let mut current = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c != '\n' {
-            current.push(c);
-        }
-        let next = chars.get(i + 1).copied();
-        let ends = match c {
-            '\n' | '。' | '！' | '？' => true,
-            '.' | '!' | '?' => next.is_none_or(char::is_whitespace) && !(c == '.' && after_abbreviation(&chars, i)),
-            _ => false,
-        };
-        if ends {
-            push_sentence(&mut out, &current);
-            current.clear();
-        }
-    }
-    push_sentence(&mut out, &current);
-    out
-}
-
-/// The dot at `dot` closes an initial ("J. Smith") or is followed by a digit ("p. 14", "al. 2020")
-/// or a lowercase word ("vgl. die").
-fn after_abbreviation(chars: &[char], dot: usize) -> bool {
-    let letters = chars[..dot].iter().rev().take_while(|c| c.is_alphabetic()).count();
-    let next_word = chars[dot + 1..].iter().find(|c| !c.is_whitespace());
-    letters == 1 || next_word.is_some_and(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
-}
-
-fn push_sentence(out: &mut Vec<String>, sentence: &str) {
-    let sentence = crate::text::single_line(sentence);
-    if !sentence.is_empty() {
-        out.push(sentence);
-    }
+/// Sentences of `text`, not split after a short abbreviation ("p. 14", "S. 3", "et al. 2020"): the
+/// spans of `text` with more than whitespace, whitespace not yet folded (`single_line`).
+fn sentences(text: &str) -> Vec<&str> {
+    crate::text::sentence_spans(text, true).into_iter().filter(|s| !s.trim().is_empty()).collect()
 }

@@ -143,20 +143,9 @@ fn structural_header(line: &str) -> Option<&str> {
 /// statement, and its head is what the tail refers to.
 fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let next_is_space = chars.get(i + 1).is_none_or(|n| n.is_whitespace());
-        let ends = matches!(c, '\n' | '。' | '！' | '？') || (matches!(c, '.' | '!' | '?') && next_is_space);
-        if c != '\n' {
-            current.push(c);
-        }
-        if ends {
-            push_sentence(&mut out, &current);
-            current.clear();
-        }
+    for span in crate::text::sentence_spans(text, false) {
+        push_sentence(&mut out, span);
     }
-    push_sentence(&mut out, &current);
     out
 }
 
@@ -253,8 +242,7 @@ fn is_deadline(sentence: &str) -> bool {
 /// Words of `text` shaped like Zotero keys: 8 characters of the key alphabet (no 0, 1 or O), with a
 /// digit or known to the ledger ("DEADLINE" is a word, "ABCD2345" a key).
 fn named_keys(text: &str, known: &std::collections::HashSet<&str>) -> Vec<String> {
-    text.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| crate::zotero::is_zotero_key(w))
+    crate::zotero::key_words(text)
         .filter(|w| w.chars().any(|c| c.is_ascii_digit()) || known.contains(w))
         .map(str::to_string)
         .collect()

@@ -209,7 +209,9 @@ fn request_with_budget(session: &Session, branch: &Branch, plan: &Plan, limits: 
     let material = summarized_material(session, branch, plan, round)?;
     let options = SerializeOptions::default();
     // Rule `fold-fits-the-summarizer`: the whole turns whose text fits what the request leaves.
-    let room = history_room(limits, material.previous_summary, &material.previous_ledger);
+    let no_ledger = ResourceLedger::default();
+    let previous_ledger = material.previous_ledger.unwrap_or(&no_ledger);
+    let room = history_room(limits, material.previous_summary, previous_ledger);
     let (whole, taken) = serialize_turns(&material.messages, &options, material.followed_by_user, room);
     let folded = &material.messages[..taken];
     let continues_at = (taken < material.messages.len()).then_some(round.from + taken);
@@ -221,7 +223,7 @@ fn request_with_budget(session: &Session, branch: &Branch, plan: &Plan, limits: 
     };
     let messages = folded.iter().filter_map(|node| node.message());
     let (collected, item_ids) = ledger::collect_resolved(messages, resolved);
-    let ledger = ledger::merge(&material.previous_ledger, &collected);
+    let ledger = ledger::merge(previous_ledger, &collected);
     let user_words = registers::merge_user_words(material.previous_user_words, registers::collect_user_words(folded));
     let cited = registers::collect_cited_pages_resolved(folded, &ledger, resolved);
     let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, cited);
@@ -289,7 +291,8 @@ fn provider_summary<'a>(messages: &[&'a Node]) -> (Option<&'a str>, usize) {
 struct Material<'a> {
     messages: Vec<&'a Node>,
     previous_summary: Option<&'a str>,
-    previous_ledger: ResourceLedger,
+    /// Borrowed: a later round's checkpoint holds every entry so far, too many to copy each round.
+    previous_ledger: Option<&'a ResourceLedger>,
     previous_user_words: &'a [UserWords],
     previous_cited_pages: &'a [CitedPage],
     previous_recall_handles: &'a [String],
@@ -313,22 +316,33 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan, r
         })?),
     };
     let previous_summary = previous.map(|c| c.summary.as_str());
-    let previous_ledger = previous.map(|c| c.ledger.clone()).unwrap_or_default();
+    let previous_ledger = previous.map(|c| &c.ledger);
     let previous_user_words = previous.map(|c| c.user_words.as_slice()).unwrap_or_default();
     let previous_cited_pages = previous.map(|c| c.cited_pages.as_slice()).unwrap_or_default();
     let previous_recall_handles = previous.map(|c| c.recall_handles.as_slice()).unwrap_or_default();
-    // One pass over the branch with the ids in a set: a search per id made a 10,000-message fold quadratic.
-    let wanted: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
-    let mut found: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut positions = Vec::with_capacity(wanted.len());
+    // The core's plans list the ids in branch order: one walk matching them in turn, no set of every
+    // remaining id of a long fold each round.
+    let mut positions = Vec::with_capacity(ids.len());
     for (position, &i) in branch.nodes.iter().enumerate() {
         let node = &session.nodes[i];
-        if node.message().is_some() && wanted.contains(node.id.as_str()) && found.insert(node.id.as_str()) {
+        if ids.get(positions.len()).is_some_and(|id| *id == node.id) && node.message().is_some() {
             positions.push(position);
         }
     }
-    if let Some(id) = ids.iter().find(|id| !found.contains(id.as_str())) {
-        return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.summarizeIds: {id} is not a message on the active branch")));
+    if positions.len() < ids.len() {
+        // Any other order: one pass with the ids in a set (a search per id was quadratic).
+        let wanted: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
+        let mut found: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        positions.clear();
+        for (position, &i) in branch.nodes.iter().enumerate() {
+            let node = &session.nodes[i];
+            if node.message().is_some() && wanted.contains(node.id.as_str()) && found.insert(node.id.as_str()) {
+                positions.push(position);
+            }
+        }
+        if let Some(id) = ids.iter().find(|id| !found.contains(id.as_str())) {
+            return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.summarizeIds: {id} is not a message on the active branch")));
+        }
     }
     if positions.is_empty() && previous_summary.is_none() {
         return Err(Error::new(ErrorCode::InvalidPlan, "plan has nothing to summarize: no summarizeIds and no previous checkpoint"));

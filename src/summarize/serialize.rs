@@ -275,15 +275,29 @@ fn field(text: &str) -> String {
 /// Appends content lines, neutralizing the ones that look like structure and dropping data: payloads.
 fn content(out: &mut String, text: &str) {
     let text = crate::text::strip_data_payloads(text);
-    // Every character a reader may take for a line break splits lines here, so none can hide a header.
-    let text = text.replace("\r\n", "\n");
-    for line in text.split(['\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}']) {
-        if looks_structural(line) {
-            out.push('\\');
+    let mut pieces = text.split('\n').peekable();
+    while let Some(piece) = pieces.next() {
+        // `\r\n` is one break.
+        let piece = match pieces.peek().is_some() && piece.ends_with('\r') {
+            true => &piece[..piece.len() - 1],
+            false => piece,
+        };
+        // Every character a reader may take for a line break splits lines here, so none can hide a
+        // header; most lines hold none (none of their bytes), and are not searched for them.
+        if piece.bytes().any(|b| matches!(b, 0x0B..=0x0D | 0xC2 | 0xE2)) {
+            piece.split(['\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}']).for_each(|line| content_line(out, line));
+        } else {
+            content_line(out, piece);
         }
-        out.push_str(line);
-        out.push('\n');
     }
+}
+
+fn content_line(out: &mut String, line: &str) {
+    if looks_structural(line) {
+        out.push('\\');
+    }
+    out.push_str(line);
+    out.push('\n');
 }
 
 /// Three or more dashes (any dash look-alike) and then a letter, after leading whitespace: the shape of a header.
@@ -315,3 +329,4 @@ fn limited(out: &mut String, text: &str, max: usize) {
     header(out, &format!("cut {} of {total} characters", total - head_chars - tail_chars));
     content(out, &text[tail_start..]);
 }
+

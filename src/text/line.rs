@@ -6,6 +6,39 @@ pub fn single_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The sentences of `text` as its spans, a line break left out, whitespace not folded (`single_line`):
+/// split after a line break or `。！？`, and after `.!?` before whitespace or the end; with
+/// `abbreviations`, not after a dot that closes an initial ("J. Smith") or comes before a digit
+/// ("p. 14", "al. 2020") or a lowercase word ("vgl. die").
+pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        let after = i + c.len_utf8();
+        let ends = match c {
+            '\n' | '。' | '！' | '？' => true,
+            '.' | '!' | '?' => {
+                text[after..].chars().next().is_none_or(char::is_whitespace) && !(abbreviations && c == '.' && after_abbreviation(text, i))
+            }
+            _ => false,
+        };
+        if ends {
+            out.push(&text[start..if c == '\n' { i } else { after }]);
+            start = after;
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// The dot at byte `dot` closes an initial or comes before a digit or a lowercase word.
+fn after_abbreviation(text: &str, dot: usize) -> bool {
+    // One letter before the dot, and no letter before that.
+    let mut before = text[..dot].chars().rev();
+    let initial = before.next().is_some_and(char::is_alphabetic) && !before.next().is_some_and(char::is_alphabetic);
+    initial || text[dot + 1..].trim_start().chars().next().is_some_and(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
+}
+
 /// At most `max` characters, with an ellipsis when cut.
 pub fn clip(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {

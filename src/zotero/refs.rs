@@ -74,6 +74,16 @@ pub fn is_zotero_key(text: &str) -> bool {
     text.len() == 8 && text.bytes().all(|b| KEY_ALPHABET.as_bytes().contains(&b))
 }
 
+/// The key-shaped words of `text`, split at every byte that is no ASCII letter or digit: the bytes of
+/// a non-ASCII character never are, so the words are those of a split by characters.
+pub fn key_words(text: &str) -> impl Iterator<Item = &str> {
+    text.as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
+        .filter(|word| word.len() == 8)
+        .filter_map(|word| std::str::from_utf8(word).ok())
+        .filter(|word| is_zotero_key(word))
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinkAction {
     /// `zotero://select/...`: an item shown in the library.
