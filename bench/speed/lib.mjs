@@ -71,13 +71,13 @@ export function measure(fn, { samples, warmup = 1, after } = {}) {
   return stats(times);
 }
 
-/** The resolution of `performance.now()` here (Firefox may coarsen it). */
-export function timerResolutionMs() {
+/** The resolution of `performance.now()` here (Firefox may coarsen it), or of another clock. */
+export function timerResolutionMs(clock = now) {
   let smallest = Infinity;
   for (let i = 0; i < 50; i++) {
-    const a = now();
-    let b = now();
-    while (b === a) b = now();
+    const a = clock();
+    let b = clock();
+    while (b === a) b = clock();
     smallest = Math.min(smallest, b - a);
   }
   return smallest;

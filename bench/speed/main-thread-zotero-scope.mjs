@@ -8,6 +8,7 @@
 /* global BibgenieCompaction, Zotero, ChromeUtils */
 import { syntheticSession } from '../../tests/fixtures/session-generator.mjs';
 import { LIMIT_MS, blockTable, chatSends, useClock } from './main-thread-core.mjs';
+import { timerResolutionMs } from './lib.mjs';
 
 /**
  * The scope has no `performance`: ChromeUtils.now() (a high-resolution clock, in the plugin scope's
@@ -18,16 +19,6 @@ function scopeClock() {
   return { name: 'Date.now()', now: () => Date.now() };
 }
 
-function resolutionMs(now) {
-  let smallest = Infinity;
-  for (let i = 0; i < 50; i++) {
-    const a = now();
-    let b = now();
-    while (b === a) b = now();
-    smallest = Math.min(smallest, b - a);
-  }
-  return smallest;
-}
 
 const state = { lines: [], done: false, error: null, result: null };
 
@@ -65,7 +56,7 @@ function start(input) {
     }
     const globals = Object.fromEntries(['performance', 'console', 'queueMicrotask', 'structuredClone', 'AbortController']
       .map((g) => [g, typeof globalThis[g]]));
-    state.result = { table: blockTable(rows), limitMs: LIMIT_MS, clock: clock.name, timerMs: resolutionMs(clock.now), globals, version: api.version() };
+    state.result = { table: blockTable(rows), limitMs: LIMIT_MS, clock: clock.name, timerMs: timerResolutionMs(clock.now), globals, version: api.version() };
   })().then(
     () => { state.done = true; },
     (e) => { state.error = `${e && e.stack ? `${e}\n${e.stack}` : e}`; state.done = true; },

@@ -237,7 +237,9 @@ export class SessionStoreBase {
           buffer.close();
         }
         if (!buffer.torn) {
-          if (!buffer.wrote) return result;
+          // Assigned: fn resolved (a throw other than the torn load's was rethrown above).
+          const done = /** @type {T} */ (result);
+          if (!buffer.wrote) return done;
           const applied = await core.driver.write(() => drive((function* () {
             if (!(yield* core.isCurrent(basis))) return false;
             const at = Date.now();
@@ -245,7 +247,7 @@ export class SessionStoreBase {
             if (buffer.headMoved) yield core.driver.updateHead(sessionId, buffer.row.leafId, buffer.row.branchRevision, at);
             return true;
           })()));
-          if (applied) return result;
+          if (applied) return done;
         }
         if (attempt >= MAX_TRANSACTION_ATTEMPTS) {
           throw storeError('store-conflict', `transaction: session ${sessionId} kept changing under ${attempt} attempts`, { retryable: true });

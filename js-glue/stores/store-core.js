@@ -35,6 +35,7 @@ import { visibleRows } from './visible-rows.js';
  *   getNodeJsons(sessionId: string): Promise<string[]> | string[],
  *   getNode(sessionId: string, id: string): Promise<NodeRow | null> | NodeRow | null,
  *   getNodeRowsAfter(sessionId: string, seq: number): Promise<SeqRow[]> | SeqRow[],
+ *   getNodeRowsPage?(sessionId: string, seq: number, limit: number): Promise<SeqRow[]> | SeqRow[],
  *   lastSeq(sessionId: string): Promise<number> | number,
  *   changeToken?(): Promise<unknown> | unknown,
  *   insertSession(row: SessionRow): Promise<void> | void,
@@ -47,6 +48,7 @@ import { visibleRows } from './visible-rows.js';
  * }} StoreDriver
  * `writeAsync`: one write transaction around a body that awaits (withinTransaction: the app's statements and the store's).
  * `changeToken`: a value that moves when another connection committed (absent: nothing else writes).
+ * `getNodeRowsPage`: at most `limit` of the rows after `seq` (absent: a large session is read in one query).
  * @typedef {import('./visible-rows.js').SeqRow} SeqRow
  */
 

@@ -11,6 +11,7 @@ import { SLICE_MS, clock, pause } from '../util/pause.js';
 /** @typedef {import('./store-core.js').NodeRow} NodeRow */
 /** @typedef {import('./visible-rows.js').SeqRow} SeqRow */
 /** @typedef {import('../bibgenie_compaction.js').StoreTx} StoreTx */
+/** @typedef {import('../bibgenie_compaction.js').SessionNode} SessionNode */
 
 /** Nodes parsed between two looks at the clock. */
 const PARSE_NODES = 16;
@@ -115,11 +116,12 @@ export class TxBuffer {
     const readInside = (/** @type {() => Generator<unknown, any, any>} */ op) => this.#read(op);
     /** @type {SeqRow[]} */
     let rows;
-    if (typeof driver.getNodeRowsPage === 'function' && basis.row.baseSessionId === null) {
+    const page = driver.getNodeRowsPage?.bind(driver);
+    if (page && basis.row.baseSessionId === null) {
       const started = clock();
       /** @type {SeqRow[]} */
       const first = await readInside(function* () {
-        return yield driver.getNodeRowsPage(basis.row.id, 0, FIRST_PAGE_ROWS);
+        return yield page(basis.row.id, 0, FIRST_PAGE_ROWS);
       });
       rows = await readOnInPages(driver, basis.row.id, readInside, { rows: first, more: first.length === FIRST_PAGE_ROWS, limit: FIRST_PAGE_ROWS, started }, SLICED_FROM_CHARS);
     } else {
@@ -136,7 +138,7 @@ export class TxBuffer {
 /**
  * The parsed nodes of `jsons`, in slices of SLICE_MS with a pause between them: a session small
  * enough to parse within one slice is parsed without a pause.
- * @param {string[]} jsons @returns {Promise<unknown[]>}
+ * @param {string[]} jsons @returns {Promise<SessionNode[]>}
  */
 async function parsedInSlices(jsons) {
   const nodes = new Array(jsons.length);
