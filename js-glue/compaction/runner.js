@@ -90,7 +90,8 @@ export async function compact(options) {
 }
 
 /**
- * The plan on `index` and, unless the fold is large, its first summary request; or the outcome that ends the run (`noop`, `too-large`, or `failed` for a core error).
+ * The plan on `index` and, unless the fold is large, its first summary request; or the outcome
+ * that ends the run (`noop`, `too-large`, or `failed` for a core error).
  * @param {HeldIndex} index @param {ModelProfile} model @param {PlanOptions} planOptions @returns {Prepared}
  */
 export function planOn(index, model, planOptions) {
