@@ -16,7 +16,7 @@ import { codedError, messageOf } from '../util/coded-error.js';
 import { readSession } from '../session/session-read.js';
 import { pause } from '../util/pause.js';
 import { attempt, callMethod, get, hasMethod, isObject, plainCopy } from '../util/caller-calls.js';
-import { NOT_SETTLED, isAborted, neverAbortingSignal, race, raced } from '../util/abort-signal.js';
+import { isAborted, neverAbortingSignal, raced } from '../util/abort-signal.js';
 import { checkResolveItem, resolveItems } from './resolve-items.js';
 
 /** Requests whose prompt has this many characters are summarized with a pause before and after (about 10 ms of work each). */
@@ -258,7 +258,7 @@ async function summarizeWith(run, request) {
   let result;
   try {
     const value = run.summarize.call(undefined, request, run.signal ?? neverAbortingSignal());
-    result = await attempt(() => race(run.signal, Promise.resolve(value)));
+    result = await attempt(() => raced(run.signal, Promise.resolve(value)));
   } catch (error) {
     result = { thrown: true, error };
   }
@@ -266,12 +266,15 @@ async function summarizeWith(run, request) {
     if (isAborted(run.signal)) return { outcome: cancelledWith(result.error) };
     return { outcome: failedThrown(SUMMARIZER_FAILED, 'summarize failed', result.error) };
   }
-  if (result.value === NOT_SETTLED) return { outcome: cancelled() };
-  if (isProviderSummary(result.value)) return { summary: result.value.summary, providerPart: result.value.providerPart };
-  if (typeof result.value !== 'string') {
-    return { outcome: failed(codedError('invalid-summary', `summarize resolved with ${typeOf(result.value)}, not a string or { summary, providerPart }`)) };
+  // Not thrown: what raced resolved with.
+  const read = /** @type {{ value: unknown } | { stopped: true }} */ (result.value);
+  if ('stopped' in read) return { outcome: cancelled() };
+  const summary = read.value;
+  if (isProviderSummary(summary)) return { summary: summary.summary, providerPart: summary.providerPart };
+  if (typeof summary !== 'string') {
+    return { outcome: failed(codedError('invalid-summary', `summarize resolved with ${typeOf(summary)}, not a string or { summary, providerPart }`)) };
   }
-  return { summary: result.value };
+  return { summary };
 }
 
 /**

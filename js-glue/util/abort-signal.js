@@ -100,7 +100,7 @@ export function untilAborted(abort, promise) {
 // ---- a caller's signal, as the runner reads it ---------------------------------------------------
 
 /** What `race` answers when the signal aborted first. */
-export const NOT_SETTLED = Symbol('aborted');
+const NOT_SETTLED = Symbol('aborted');
 
 /** A getter that throws counts as not aborted: the signal cannot be read, so it never fired. @param {AbortSignalLike | null} signal */
 export function isAborted(signal) {
@@ -128,7 +128,7 @@ export async function raced(signal, promise) {
  * @template T @param {AbortSignalLike | null} signal @param {Promise<T>} promise
  * @returns {Promise<T | typeof NOT_SETTLED>}
  */
-export async function race(signal, promise) {
+async function race(signal, promise) {
   if (isAborted(signal)) return NOT_SETTLED;
   if (signal === null) return promise;
   let resolveOnAbort;
