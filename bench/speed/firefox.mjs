@@ -5,21 +5,12 @@
 // BIBGENIE_PKG_DIR: the package (default pkg/); BIBGENIE_FIREFOX, BIBGENIE_GECKODRIVER: the binaries.
 import os from 'node:os';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realCorpora } from './corpora.mjs';
+import { Builder, ROOT, esbuild, firefox, firefoxBin, geckodriverBin, pkgDir } from './firefox-tools.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const pkgDir = process.env.BIBGENIE_PKG_DIR ?? join(ROOT, 'pkg');
-const firefoxBin = process.env.BIBGENIE_FIREFOX ?? '/usr/bin/firefox-esr';
-const geckodriverBin = process.env.BIBGENIE_GECKODRIVER ?? join(os.homedir(), '.cargo/bin/geckodriver');
-// The test tools (esbuild, selenium-webdriver) live in tests/node_modules.
-const requireTool = createRequire(join(ROOT, 'tests/package.json'));
-const esbuild = requireTool('esbuild');
-const { Builder } = requireTool('selenium-webdriver');
-const firefox = requireTool('selenium-webdriver/firefox');
 
 const args = process.argv.slice(2);
 const query = new URLSearchParams();

@@ -12,19 +12,11 @@
 //   node bench/speed/main-thread-zotero.mjs [--sizes=1000,10000] [--stores=ZoteroDBStore,MemoryStore]   (after ./build.sh build)
 // BIBGENIE_PKG_DIR: the package (default pkg/); BIBGENIE_FIREFOX, BIBGENIE_GECKODRIVER: the binaries.
 import os from 'node:os';
-import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Builder, ROOT, esbuild, firefox, firefoxBin, geckodriverBin, pkgDir } from './firefox-tools.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const pkgDir = process.env.BIBGENIE_PKG_DIR ?? join(ROOT, 'pkg');
-const firefoxBin = process.env.BIBGENIE_FIREFOX ?? '/usr/bin/firefox-esr';
-const geckodriverBin = process.env.BIBGENIE_GECKODRIVER ?? join(os.homedir(), '.cargo/bin/geckodriver');
-const requireTool = createRequire(join(ROOT, 'tests/package.json'));
-const esbuild = requireTool('esbuild');
-const { Builder } = requireTool('selenium-webdriver');
-const firefox = requireTool('selenium-webdriver/firefox');
 
 const args = process.argv.slice(2);
 const sizes = args.find((a) => a.startsWith('--sizes='))?.split('=')[1].split(',').map(Number) ?? [1_000, 10_000];
