@@ -59,21 +59,36 @@ pub fn check_commit_on_branch(fresh: &Session, branch: &Branch, plan: &Plan) -> 
     if fresh.branch_revision != plan.basis.branch_revision {
         return Ok(Err(CommitRefusal::RevisionChanged));
     }
-    // A set of the branch's ids: a search per summarized id made a 10,000-message fold's check quadratic.
-    let ids: std::collections::HashSet<&str> = branch.nodes.iter().map(|&i| fresh.nodes[i].id.as_str()).collect();
-    let on_branch = |id: &str| ids.contains(id);
     // Rule `interrupted-tool`: only a workflow that can still complete blocks the commit.
     if crate::session::pending_workflow(fresh, &branch.nodes) {
         return Ok(Err(CommitRefusal::WorkflowPending));
     }
+    let branch_ids = || branch.nodes.iter().map(|&i| fresh.nodes[i].id.as_str());
     let boundary_ok = plan.first_kept_message_id.as_deref().is_none_or(|id| {
         branch.nodes.iter().any(|&i| fresh.nodes[i].id == id && fresh.nodes[i].is_user_message())
     });
-    let previous_ok = plan.previous_checkpoint_id.as_deref().is_none_or(on_branch);
-    if !boundary_ok || !previous_ok || !plan.summarize_ids.iter().all(|id| on_branch(id)) {
+    let previous_ok = plan.previous_checkpoint_id.as_deref().is_none_or(|id| branch_ids().any(|on| on == id));
+    if !boundary_ok || !previous_ok || !all_on_branch(&plan.summarize_ids, branch_ids) {
         return Ok(Err(CommitRefusal::BoundaryOffBranch));
     }
     Ok(Ok(()))
+}
+
+/// Whether every id is on the branch. The core's plans list them in branch order: one walk matching
+/// them in turn (hashing each id of a 10,000-message fold held the thread as long as the rest of the
+/// check); any other order through a set (a search per id was quadratic).
+fn all_on_branch<'a, I: Iterator<Item = &'a str>>(ids: &[String], branch_ids: impl Fn() -> I) -> bool {
+    let mut matched = 0;
+    for id in branch_ids() {
+        if ids.get(matched).is_some_and(|wanted| wanted == id) {
+            matched += 1;
+        }
+    }
+    if matched == ids.len() {
+        return true;
+    }
+    let on_branch: std::collections::HashSet<&str> = branch_ids().collect();
+    ids.iter().all(|id| on_branch.contains(id.as_str()))
 }
 
 /// The estimator is conservative: it prices the largest of four tokenizers, so a summary a model
@@ -157,6 +172,21 @@ pub fn checkpoint_node_within(
     id: &str,
     budget: Option<u64>,
 ) -> Result<Value> {
+    node_value(&checkpoint_node_text(plan, summary, ledger, carried, id, budget, None)?)
+}
+
+/// `checkpoint_node_within` as the node's JSON text, with `createdAt` when given: what the
+/// `checkpointNode` export hands back, read back once by the typed reader (a checkpoint node of a
+/// long session is half a megabyte: a copy of its tree and a second reader cost more than the rest).
+pub fn checkpoint_node_text(
+    plan: &Plan,
+    summary: &str,
+    ledger: &ResourceLedger,
+    carried: &Carried,
+    id: &str,
+    budget: Option<u64>,
+    created_at: Option<u64>,
+) -> Result<String> {
     if let Some(budget) = budget {
         check_summary_budget(summary, budget)?;
     }
@@ -170,7 +200,11 @@ pub fn checkpoint_node_within(
         plan.to_mut().user_words_budget = Some(words);
         plan.to_mut().cited_pages_budget.get_or_insert(pages);
     }
-    checkpoint_node_made(&plan, summary, ledger, carried, id, budget)
+    checkpoint_node_made(&plan, summary, ledger, carried, id, budget, created_at)
+}
+
+fn node_value(text: &str) -> Result<Value> {
+    serde_json::from_str(text).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))
 }
 
 /// The checkpoint node for a summary of `request` (its ledger, registers and budget).
@@ -189,12 +223,20 @@ pub fn checkpoint_node(plan: &Plan, summary: &str, ledger: &ResourceLedger, id: 
 
 /// `checkpoint_node` with the registers; their budgets are the plan's (rule `register-budgets`).
 pub fn checkpoint_node_carrying(plan: &Plan, summary: &str, ledger: &ResourceLedger, carried: &Carried, id: &str) -> Result<Value> {
-    checkpoint_node_made(plan, summary, ledger, carried, id, None)
+    node_value(&checkpoint_node_made(plan, summary, ledger, carried, id, None, None)?)
 }
 
 /// `checkpoint_node_carrying` with the summary's budget, which the checkpoint keeps (`summaryBudget`)
 /// when it has registers: the projection gives what the summary leaves of it to the registers.
-fn checkpoint_node_made(plan: &Plan, summary: &str, ledger: &ResourceLedger, carried: &Carried, id: &str, summary_budget: Option<u64>) -> Result<Value> {
+fn checkpoint_node_made(
+    plan: &Plan,
+    summary: &str,
+    ledger: &ResourceLedger,
+    carried: &Carried,
+    id: &str,
+    summary_budget: Option<u64>,
+    created_at: Option<u64>,
+) -> Result<String> {
     if plan.action != PlanAction::Compact {
         return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.action is not 'compact' (reason: {})", plan.reason)));
     }
@@ -228,8 +270,10 @@ fn checkpoint_node_made(plan: &Plan, summary: &str, ledger: &ResourceLedger, car
     let checkpoint: Value = serde_json::to_string(&checkpoint)
         .and_then(|text| serde_json::from_str(&text))
         .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-    let node = crate::text::object(vec![("id", Value::from(id)), ("parentId", Value::from(plan.basis.leaf_id.as_str())), ("checkpoint", checkpoint)]);
+    let mut fields = vec![("id", Value::from(id)), ("parentId", Value::from(plan.basis.leaf_id.as_str())), ("checkpoint", checkpoint)];
+    fields.extend(created_at.map(|ms| ("createdAt", Value::from(ms))));
+    let text = crate::text::object(fields).to_string();
     // The node must read back as a checkpoint: what the store writes is what readers accept.
-    Node::parse_strict(node.clone())?;
-    Ok(node)
+    Node::parse_strict_text(&text)?;
+    Ok(text)
 }

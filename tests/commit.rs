@@ -151,6 +151,20 @@ fn a_summarized_message_off_the_branch_refuses() {
 }
 
 #[test]
+fn summarized_ids_in_any_order_or_repeated_are_checked_by_membership() {
+    // The core's plans list the ids in branch order; a plan built elsewhere may not, and is judged alike.
+    let mut p = plan();
+    p.summarize_ids = vec!["A2".into(), "U1".into(), "A1".into(), "U1".into(), "U2".into()];
+    assert_eq!(refusal(&fresh(base_nodes(), "A3", 4), &p), None);
+    p.summarize_ids.insert(2, "elsewhere".into());
+    assert_eq!(refusal(&fresh(base_nodes(), "A3", 4), &p), Some(CommitRefusal::BoundaryOffBranch));
+    // In order with one id off the branch at the end, where the walk runs out.
+    let mut p = plan();
+    p.summarize_ids.push("A9".into());
+    assert_eq!(refusal(&fresh(base_nodes(), "A3", 4), &p), Some(CommitRefusal::BoundaryOffBranch));
+}
+
+#[test]
 fn a_previous_checkpoint_off_the_branch_refuses() {
     let mut p = plan();
     p.previous_checkpoint_id = Some("C0".into());
