@@ -1,11 +1,11 @@
 //! Stateless exports of the commit stage: `checkCommit` and `checkpointNode`.
 
-use serde_json::{json, Value};
+use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 use super::args::{max_output_tokens_from_js, plan_from_js, refuse_non_finite, session_from_js, summary_from_js};
-use super::convert::{from_js_optional, to_js};
-use crate::commit::{check_commit, checkpoint_node_within, new_checkpoint_id, Carried};
+use super::convert::{from_js_optional, from_json_text, to_js};
+use crate::commit::{check_commit, checkpoint_node_text, new_checkpoint_id, Carried};
 use crate::error::ErrorCode;
 use crate::zotero::ResourceLedger;
 
@@ -45,15 +45,8 @@ pub fn checkpoint_node_js(
     let budget = max_output_tokens_from_js(&max_output_tokens)?;
     let carried: Carried = from_js_optional(&carried, ErrorCode::InvalidOptions)?.unwrap_or_default();
     let id = new_checkpoint_id()?;
-    let mut node = checkpoint_node_within(&plan, &summary, &ledger, &carried, &id, budget)?;
-    stamp_created_at(&mut node);
-    to_js(&node)
-}
-
-/// Sets `createdAt` (ms since the epoch, as the stores and the AI SDK apps write it).
-fn stamp_created_at(node: &mut Value) {
+    // `createdAt`: ms since the epoch, as the stores and the AI SDK apps write it.
     let now = js_sys::Date::now();
-    if let (Some(map), true) = (node.as_object_mut(), now.is_finite() && now >= 0.0) {
-        map.insert("createdAt".into(), Value::from(now as u64));
-    }
+    let created_at = (now.is_finite() && now >= 0.0).then_some(now as u64);
+    from_json_text(&checkpoint_node_text(&plan, &summary, &ledger, &carried, &id, budget, created_at)?)
 }
