@@ -103,6 +103,32 @@ impl SummaryRequestOptions {
     }
 }
 
+/// `summaryRequest`'s options read from their JSON text: the items and the round. A later round's
+/// `previous` is the checkpoint of a long fold (half a megabyte at 10,000 messages): the runner's
+/// options, `{"round":{"from":N,"previous":{…}}}` as `JSON.stringify` writes them, are read with the
+/// checkpoint read once from its text, where a tree of every option and a copy of its text cost
+/// twice that again. Any other text is read through the tree, which decides as before.
+pub fn request_options_from_text(text: &str) -> Result<(ResolvedItems, Round)> {
+    if let Some(round) = runners_round(text) {
+        return Ok((ResolvedItems::new(), round));
+    }
+    let options: serde_json::Value = crate::text::parse_lenient(text).map_err(|e| Error::new(ErrorCode::InvalidOptions, e.to_string()))?;
+    Ok((SummaryRequestOptions::resolved_from_value(&options)?, Round::from_value(&options)?))
+}
+
+/// The round of exactly `{"round":{"from":N,"previous":P}}` with N a JSON integer and P a valid
+/// `Checkpoint` (so the text is that object); `None` for any other text. No deserializer of its own.
+fn runners_round(text: &str) -> Option<Round> {
+    let rest = text.strip_prefix(r#"{"round":{"from":"#)?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, rest) = rest.split_at(digits);
+    if number.is_empty() || (number.len() > 1 && number.starts_with('0')) {
+        return None;
+    }
+    let previous = rest.strip_prefix(r#","previous":"#)?.strip_suffix("}}")?;
+    Some(Round { from: number.parse().ok()?, previous: Some(serde_json::from_str::<Checkpoint>(previous).ok()?) })
+}
+
 impl Round {
     /// `options.round` of `summaryRequest`: `{ from, previous? }`, `previous` a `Checkpoint` (read as
     /// the session's checkpoints are); round 0 when absent.

@@ -207,3 +207,53 @@ fn a_ledger_grown_past_the_window_does_not_put_the_request_over_it() {
         assert!(request.prompt.contains("more entries are kept"), "round {r} says what it leaves out");
     }
 }
+
+/// `summaryRequest`'s options as the binding reads them (their JSON text): a later round's checkpoint
+/// read once from its text gives what the tree of every option gave, and any text the direct read
+/// declines is decided by the tree as before.
+#[test]
+fn round_options_read_from_their_text_are_the_trees_answer() {
+    use bibgenie_compaction::summarize::{request_options_from_text, SummaryRequestOptions};
+    let (model, session, p) = long_chat_plan(8_000, 60);
+    let first = summary_request_resolved(&session, &bibgenie_compaction::session::read_branch(&session), &p, &model, &Default::default(), &Round::default()).unwrap();
+    let node = bibgenie_compaction::commit::checkpoint_node_for_request(&p, &bibgenie_compaction::extractive_summary(&first), &first, "r").unwrap();
+    let previous = node["checkpoint"].to_string();
+    let items = r#"{"12":{"libraryID":1,"key":"ABCD2345"}}"#;
+    let by_tree = |text: &str| {
+        let value: Value = serde_json::from_str(text).map_err(|e| bibgenie_compaction::error::Error::new(ErrorCode::InvalidOptions, e.to_string()))?;
+        Ok::<_, bibgenie_compaction::error::Error>((SummaryRequestOptions::resolved_from_value(&value)?, Round::from_value(&value)?))
+    };
+    let texts = [
+        "{}".to_string(),
+        "null".to_string(),
+        "5".to_string(),
+        r#"{"round":null,"items":null}"#.to_string(),
+        format!(r#"{{"round":{{"from":3,"previous":{previous}}}}}"#),
+        format!(r#"{{"round":{{"from":03,"previous":{previous}}}}}"#),
+        format!(r#"{{"round":{{"from":3,"previous":{previous},"x":1}}}}"#),
+        format!(r#"{{"round":{{"from":3,"previous":{previous}}}}} "#),
+        format!(r#"{{"round":{{"from":3,"previous":null}}}}"#),
+        format!(r#"{{"round":{{"from":0,"previous":{previous}}}}}"#),
+        format!(r#"{{"round":{{"from":99999999999999999999999,"previous":{previous}}}}}"#),
+        format!(r#"{{"items":{items},"round":{{"previous":{previous},"from":3}},"other":[1,{{"a":2}}]}}"#),
+        format!(r#"{{"round":{{"from":3,"previous":{previous}}},"round":{{"from":4,"previous":null}}}}"#),
+        format!(r#"{{"round":{{"from":3.0,"previous":{previous}}}}}"#),
+        format!(r#"{{"round":{{"from":-1,"previous":{previous}}}}}"#),
+        r#"{"round":{"from":2}}"#.to_string(),
+        r#"{"round":{"previous":{"summary":1}}}"#.to_string(),
+        r#"{"round":[3]}"#.to_string(),
+        r#"{"items":{"012":{"libraryID":1,"key":"ABCD2345"}}}"#.to_string(),
+        r#"{"items":[1]}"#.to_string(),
+    ];
+    for text in &texts {
+        let (direct, tree) = (request_options_from_text(text), by_tree(text));
+        match (&direct, &tree) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{}", &text[..text.len().min(80)]),
+            (Err(a), Err(b)) => assert_eq!((a.code, &a.message), (b.code, &b.message), "{}", &text[..text.len().min(80)]),
+            _ => panic!("{}: direct {direct:?}, tree {tree:?}", &text[..text.len().min(80)]),
+        }
+    }
+    let (_, round) = request_options_from_text(&texts[4]).unwrap();
+    assert_eq!(round.from, 3);
+    assert_eq!(serde_json::to_value(round.previous.unwrap()).unwrap(), node["checkpoint"], "the checkpoint read whole");
+}
