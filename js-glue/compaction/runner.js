@@ -161,7 +161,11 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
     const from = made.continuesAt;
     if (from === undefined) {
       if (isAborted(run.signal)) return cancelled();
-      return commit(run, plan, made.node, made.repair);
+      const committed = await commit(run, plan, made.node, made.repair);
+      // The store took the checkpoint into its index: the caller's next read (the controller's
+      // estimate of the send) comes in a task of its own.
+      if (plan.tokensBefore >= OWN_READ_FROM_TOKENS) await pause();
+      return committed;
     }
     round = { from, previous: made.node.checkpoint };
     request = undefined;

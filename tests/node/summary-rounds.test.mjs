@@ -60,7 +60,7 @@ test('the event loop runs between rounds', async () => {
   for (let n = 1; n < calls.length; n++) assert.ok(calls[n].ticks > calls[n - 1].ticks, `a timer ran before round ${n}: ${calls.map((c) => c.ticks)}`);
 });
 
-test('a large fold: the event loop runs after the plan, before its first request is built, and before that request is summarized', async () => {
+test('a large fold: the event loop runs after the plan, before its first request is built, before that request is summarized, and after the commit', async () => {
   // One round on a 200k model, of about 600 KB: the plan's read does not build it too, and the summarizer does not read it in the same task.
   const model = { id: 'wide', contextWindow: 200_000, maxOutputTokens: 8_000 };
   const chat = longChat(300);
@@ -72,11 +72,16 @@ test('a large fold: the event loop runs after the plan, before its first request
   let running = true;
   const tick = () => { if (events.length && events.at(-1) !== 'tick') events.push('tick'); if (running) setTimeout(tick, 0); };
   setTimeout(tick, 0);
+  const transaction = store.transaction.bind(store);
+  store.transaction = async (id, fn) => { const done = await transaction(id, fn); events.push('committed'); return done; };
   const { summarize, calls } = scriptedSummarizer(() => { events.push('summarize'); return validSummary(); });
   const outcome = await compact({ store, sessionId, model, mode: 'manual', summarize });
+  events.push('resolved');
   running = false;
   assert.equal(outcome.status, 'committed', outcome.message);
   assert.equal(calls.length, 1, 'one round');
+  // The caller's next step (the controller's estimate of the send) does not run in the commit's task.
+  assert.deepEqual(events.slice(events.indexOf('committed')), ['committed', 'tick', 'resolved']);
   assert.ok(outcome.plan.tokensBefore >= 65_536 && JSON.stringify(calls[0].request).length >= 262_144, `${outcome.plan.tokensBefore} tokens`);
   assert.deepEqual(events.slice(0, events.indexOf('summarize') + 1), ['read', 'tick', 'read', 'tick', 'summarize']);
 });
