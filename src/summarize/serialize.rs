@@ -316,15 +316,20 @@ const DASHES: [char; 11] = ['-', '\u{2010}', '\u{2011}', '\u{2012}', '\u{2013}',
 
 /// Content kept whole up to `max` characters; beyond it the head and the tail around a cut line.
 fn limited(out: &mut String, text: &str, max: usize) {
-    let total = text.chars().count();
+    // No more bytes than `max`, so no more characters: most texts, not counted.
+    let total = if text.len() <= max { 0 } else { text.chars().count() };
     if total <= max {
         content(out, text);
         return;
     }
     let head_chars = max * HEAD_SHARE_PERCENT / 100;
     let tail_chars = max - head_chars;
+    // Only the head's and the tail's characters are walked (the tail from the end), not a long page's.
     let head_end = text.char_indices().nth(head_chars).map_or(text.len(), |(i, _)| i);
-    let tail_start = text.char_indices().nth(total - tail_chars).map_or(text.len(), |(i, _)| i);
+    let tail_start = match tail_chars {
+        0 => text.len(),
+        _ => text.char_indices().nth_back(tail_chars - 1).map_or(0, |(i, _)| i),
+    };
     content(out, &text[..head_end]);
     header(out, &format!("cut {} of {total} characters", total - head_chars - tail_chars));
     content(out, &text[tail_start..]);
