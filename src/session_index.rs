@@ -11,6 +11,9 @@ use crate::session::{read_branch_to, Branch, IdIndex, Node, NodeKind, Session};
 use crate::estimate::{estimate_branch, BranchTokens, Estimate, EstimateRequest, ModelProfile};
 use crate::projection::summary_message_json;
 use crate::plan::{cache_breakpoints_branch, plan_branch, plan_branch_cached, Breakpoint, CacheOptions, Plan, PlanOptions};
+use crate::summarize::{collect_summary_parts, summary_history, summary_request_with_history, Round, SummaryHistory, SummaryRequest};
+use crate::zotero::ResolvedItems;
+
 
 #[derive(Debug, Clone)]
 pub struct SessionIndex {
@@ -22,13 +25,16 @@ pub struct SessionIndex {
     /// The projected summary message (JSON text) of the last checkpoint projected, by its position:
     /// a checkpoint node is never replaced in place, so the text of a position never changes.
     summary_message: RefCell<Option<(usize, Rc<str>)>>,
+    /// The history `prepare_summary_request` built, with the inputs it was built from; forgotten
+    /// when the session changes, used once by the `summary_request` with the same inputs.
+    prepared: Option<SummaryHistory>,
 }
 
 impl SessionIndex {
     pub fn from_session(session: Session) -> SessionIndex {
         let ids = IdIndex::build(&session);
         let branch = read_branch_to(&session, &ids, session.leaf_id.as_deref());
-        SessionIndex { session, ids, branch, tokens: BranchTokens::default(), summary_message: RefCell::default() }
+        SessionIndex { session, ids, branch, tokens: BranchTokens::default(), summary_message: RefCell::default(), prepared: None }
     }
 
     pub fn session(&self) -> &Session {
@@ -51,6 +57,7 @@ impl SessionIndex {
         }
         self.session.nodes.push(node);
         self.ids.add(&self.session, self.session.nodes.len() - 1);
+        self.prepared = None;
         Ok(())
     }
 
@@ -71,6 +78,7 @@ impl SessionIndex {
         }
         self.session.nodes[position] = node;
         self.tokens.forget_node(position);
+        self.prepared = None;
         Ok(())
     }
 
@@ -92,6 +100,7 @@ impl SessionIndex {
         let Some(position) = self.ids.get(leaf_id) else {
             return Err(Error::new(ErrorCode::NotFound, format!("leaf {leaf_id} is not a node of the session")));
         };
+        self.prepared = None;
         // The same leaf at a new revision (an update in place): the chain of parents is the same.
         if !self.branch.read_only && self.session.leaf_id.as_deref() == Some(leaf_id) {
             self.session.branch_revision = branch_revision;
@@ -144,6 +153,27 @@ impl SessionIndex {
     /// `plan` with the prompt cache's profile and the time.
     pub fn plan_cached(&mut self, model: &ModelProfile, options: &PlanOptions, cache: &CacheOptions) -> Result<Plan> {
         plan_branch_cached(&self.session, &self.branch, &mut self.tokens, model, options, cache)
+    }
+
+    /// The parts of `summary_request`'s work, one per call, kept for the `summary_request` with the
+    /// same plan, model and round: the serialized history, then (called again with the same inputs)
+    /// the ledger, then the registers of the messages it holds. A runner builds a large request in
+    /// four tasks, with the page running between them; the answer is the same either way. True while
+    /// a part is left.
+    pub fn prepare_summary_request(&mut self, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<bool> {
+        if let Some(history) = self.prepared.as_mut() {
+            if let Some(left) = collect_summary_parts(&self.session, &self.branch, plan, model, round, history)? {
+                return Ok(left);
+            }
+        }
+        self.prepared = None;
+        self.prepared = Some(summary_history(&self.session, &self.branch, plan, model, round)?);
+        Ok(true)
+    }
+
+    /// `summary_request_resolved` on the held session, with the history prepared for these inputs.
+    pub fn summary_request(&mut self, plan: &Plan, model: &ModelProfile, resolved: &ResolvedItems, round: &Round) -> Result<SummaryRequest> {
+        summary_request_with_history(&self.session, &self.branch, plan, model, resolved, round, self.prepared.take())
     }
 
     /// `cacheBreakpoints` on the held session.

@@ -14,7 +14,6 @@ use crate::error::{Error, ErrorCode};
 use crate::session::{self, node_texts, Node};
 use crate::projection::project_branch;
 use crate::session_index::SessionIndex as CoreIndex;
-use crate::summarize;
 
 /// Deepest nesting of a node the glue's appends take alone (64 inside a session's `nodes`): a
 /// deeper one is left to the tree parser's read of the whole session, whose rules decide.
@@ -232,7 +231,7 @@ impl SessionIndex {
     /// from one read of the session it loaded (again with `{ items }` once `resolveItem` answered).
     #[wasm_bindgen(js_name = summaryRequest, unchecked_return_type = "SummaryRequest")]
     pub fn summary_request(
-        &self,
+        &mut self,
         #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "SummaryRequestOptions")] options: JsValue,
@@ -240,7 +239,18 @@ impl SessionIndex {
         let plan = plan_from_js(&plan)?;
         let model = model_from_js(&model)?;
         let (resolved, round) = super::summarize::request_options_from_js(&options)?;
-        js_result(summarize::summary_request_resolved(self.inner.session(), self.inner.branch(), &plan, &model, &resolved, &round))
+        js_result(self.inner.summary_request(&plan, &model, &resolved, &round))
+    }
+
+    /// The runner's steps of a large request (`summaryRequest`'s serialized history, its ledger, its
+    /// registers), kept for the `summaryRequest` with the same plan, model and round that follows
+    /// them in another task; true while a step is left.
+    #[wasm_bindgen(js_name = prepareSummaryRequest, skip_typescript)]
+    pub fn prepare_summary_request(&mut self, plan: JsValue, model: JsValue, options: JsValue) -> Result<bool, JsValue> {
+        let plan = plan_from_js(&plan)?;
+        let model = model_from_js(&model)?;
+        let (_, round) = super::summarize::request_options_from_js(&options)?;
+        Ok(self.inner.prepare_summary_request(&plan, &model, &round)?)
     }
 
     /// `checkCommit` on the held session (the store's index, brought up to date by the read it is

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use crate::registers;
 use crate::session::{read_branch, Branch, Checkpoint, CitedPage, Node, Part, Session, UserWords};
 use crate::plan::{Plan, PlanAction};
-use super::serialize::{serialize_followed, serialize_turns, SerializeOptions};
+use super::serialize::{serialize_followed, SerializeOptions, TurnWriter};
 use super::sections::SECTIONS;
 
 /// Random bytes in a delimiter nonce: 128 bits, so material cannot guess it.
@@ -218,9 +218,121 @@ pub fn summary_request_resolved(
     resolved: &ResolvedItems,
     round: &Round,
 ) -> Result<SummaryRequest> {
+    summary_request_with_history(session, branch, plan, model, resolved, round, None)
+}
+
+/// The serialized history of a round's request and how many of its messages it holds: the first
+/// part of `summary_request_resolved`'s work, which a held session builds in a call of its own
+/// (`SessionIndex::prepare_summary_request`) so that a large request is not built in one task.
+pub fn summary_history(session: &Session, branch: &Branch, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<SummaryHistory> {
+    let limits = limits_of(model)?;
+    let material = summarized_material(session, branch, plan, round)?;
+    let mut history = new_history(&material, &limits, history_inputs(plan, &limits, round)?);
+    write_history(&material, &mut history, HISTORY_STEP_BYTES);
+    Ok(history)
+}
+
+/// About how much history text one part writes: a 200k window's history (about 800 KB) in four.
+const HISTORY_STEP_BYTES: usize = 1 << 18;
+
+/// A round's request in parts (`summary_history`, then `collect_summary_parts` once per part): the
+/// serialized turns, written in steps, how many of the round's messages they hold, the inputs they
+/// were built from, then the ledger and the registers of those messages, collected with no item ids
+/// resolved.
+#[derive(Debug, Clone)]
+pub struct SummaryHistory {
+    /// The history being written; `None` once it is `text`.
+    writer: Option<TurnWriter>,
+    room: Option<u64>,
+    text: String,
+    taken: usize,
+    inputs: String,
+    ledger: Option<FoldLedger>,
+    registers: Option<Registers>,
+}
+
+/// The ledger merged with the previous one, this fold's alone, and the item ids it names.
+#[derive(Debug, Clone)]
+struct FoldLedger {
+    merged: ResourceLedger,
+    fold: ResourceLedger,
+    item_ids: Vec<u64>,
+}
+
+#[derive(Debug, Clone)]
+struct Registers {
+    user_words: Vec<UserWords>,
+    cited_pages: Vec<CitedPage>,
+    recall_handles: Vec<String>,
+}
+
+/// The next part of a request's work on `history` (begun by `summary_history` on the same session):
+/// more of the history, then the ledger of the messages it holds, then their registers; whether a
+/// part is left after it. `None` when `history` was begun from other inputs (nothing is done) or is
+/// complete.
+pub fn collect_summary_parts(session: &Session, branch: &Branch, plan: &Plan, model: &ModelProfile, round: &Round, history: &mut SummaryHistory) -> Result<Option<bool>> {
+    let limits = limits_of(model)?;
+    if history.registers.is_some() || history.inputs != history_inputs(plan, &limits, round)? {
+        return Ok(None);
+    }
+    let material = summarized_material(session, branch, plan, round)?;
+    if history.writer.is_some() {
+        write_history(&material, history, HISTORY_STEP_BYTES);
+        return Ok(Some(true));
+    }
+    let folded = folded_of(&material, history.taken)?;
+    let none = ResolvedItems::new();
+    match &history.ledger {
+        None => history.ledger = Some(fold_ledger(&material, folded, &none)),
+        Some(ledger) => history.registers = Some(registers_of(&material, folded, &ledger.merged, &none)),
+    }
+    Ok(Some(history.registers.is_none()))
+}
+
+/// `summary_request_resolved`, with the history `summary_history` built on the same session when
+/// given; used only when built from the same plan, round and limits.
+pub fn summary_request_with_history(
+    session: &Session,
+    branch: &Branch,
+    plan: &Plan,
+    model: &ModelProfile,
+    resolved: &ResolvedItems,
+    round: &Round,
+    history: Option<SummaryHistory>,
+) -> Result<SummaryRequest> {
+    let limits = limits_of(model)?;
+    let material = summarized_material(session, branch, plan, round)?;
+    let mut history = match history {
+        Some(history) if history.inputs == history_inputs(plan, &limits, round)? => history,
+        // Built now and used at once: its inputs are not kept.
+        _ => new_history(&material, &limits, String::new()),
+    };
+    write_history(&material, &mut history, usize::MAX);
+    // Collected without item ids: for a request that resolves some, collected again.
+    let folded = folded_of(&material, history.taken)?;
+    let ledger = match history.ledger.take() {
+        Some(ledger) if resolved.is_empty() => ledger,
+        _ => fold_ledger(&material, folded, resolved),
+    };
+    let registers = match history.registers.take() {
+        Some(registers) if resolved.is_empty() => registers,
+        _ => registers_of(&material, folded, &ledger.merged, resolved),
+    };
+    request_with_budget(&material, history, ledger, registers, &limits, round)
+}
+
+/// What a history is built from besides the session, as one text: the plan and the round as JSON
+/// (the serializers they have anyway, where comparing field by field would add equality code for
+/// each to the wasm) and the two limits `history_room` reads.
+fn history_inputs(plan: &Plan, limits: &Limits, round: &Round) -> Result<String> {
+    let json = |result: serde_json::Result<String>| result.map_err(|e| Error::new(ErrorCode::Internal, e.to_string()));
+    let limits = format!("{} {}", limits.input, limits.summary);
+    Ok(crate::text::tuple_key(&[&json(serde_json::to_string(plan))?, &json(serde_json::to_string(round))?, &limits]))
+}
+
+fn limits_of(model: &ModelProfile) -> Result<Limits> {
     let capacity = capacity(model)?;
-    let limits = Limits { summary: capacity.summary_max_output_tokens, output_cap: model.max_output_tokens, input: capacity.safe_input_limit };
-    request_with_budget(session, branch, plan, &limits, resolved, round)
+    Ok(Limits { summary: capacity.summary_max_output_tokens, output_cap: model.max_output_tokens, input: capacity.safe_input_limit })
 }
 
 /// What a summary request is sized by: the summary's budget, the model's output cap, and the safe
@@ -231,15 +343,45 @@ struct Limits {
     input: u64,
 }
 
-fn request_with_budget(session: &Session, branch: &Branch, plan: &Plan, limits: &Limits, resolved: &ResolvedItems, round: &Round) -> Result<SummaryRequest> {
-    let material = summarized_material(session, branch, plan, round)?;
-    let options = SerializeOptions::default();
-    // Rule `fold-fits-the-summarizer`: the whole turns whose text fits what the request leaves.
+/// Rule `fold-fits-the-summarizer`: the whole turns whose text fits what the request leaves.
+fn new_history(material: &Material, limits: &Limits, inputs: String) -> SummaryHistory {
     let no_ledger = ResourceLedger::default();
-    let previous_ledger = material.previous_ledger.unwrap_or(&no_ledger);
-    let room = history_room(limits, material.previous_summary, previous_ledger);
-    let (whole, taken) = serialize_turns(&material.messages, &options, material.followed_by_user, room);
-    let folded = &material.messages[..taken];
+    let room = history_room(limits, material.previous_summary, material.previous_ledger.unwrap_or(&no_ledger));
+    SummaryHistory { writer: Some(TurnWriter::default()), room, text: String::new(), taken: 0, inputs, ledger: None, registers: None }
+}
+
+/// Writes about `bytes` more of the history; once it is all written, it becomes `text` and `taken`.
+fn write_history(material: &Material, history: &mut SummaryHistory, bytes: usize) {
+    let Some(writer) = history.writer.as_mut() else { return };
+    if writer.write(&material.messages, &SerializeOptions::default(), material.followed_by_user, history.room, bytes) {
+        (history.text, history.taken) = history.writer.take().map(TurnWriter::finish).unwrap_or_default();
+    }
+}
+
+/// The round's messages the history holds. A history built for other material (never, by the
+/// inputs it is checked against): an error, not a panic.
+fn folded_of<'m, 'a>(material: &'m Material<'a>, taken: usize) -> Result<&'m [&'a Node]> {
+    material.messages.get(..taken).ok_or_else(|| Error::new(ErrorCode::Internal, "summary history built for another fold"))
+}
+
+fn fold_ledger(material: &Material, folded: &[&Node], resolved: &ResolvedItems) -> FoldLedger {
+    let no_ledger = ResourceLedger::default();
+    let (fold, item_ids) = ledger::collect_resolved(folded.iter().filter_map(|node| node.message()), resolved);
+    FoldLedger { merged: ledger::merge(material.previous_ledger.unwrap_or(&no_ledger), &fold), fold, item_ids }
+}
+
+fn registers_of(material: &Material, folded: &[&Node], ledger: &ResourceLedger, resolved: &ResolvedItems) -> Registers {
+    let user_words = registers::merge_user_words(material.previous_user_words, registers::collect_user_words(folded));
+    let cited = registers::collect_cited_pages_resolved(folded, ledger, resolved);
+    let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, cited);
+    let recall_handles = registers::merge_recall_handles(material.previous_recall_handles, folded);
+    Registers { user_words, cited_pages, recall_handles }
+}
+
+fn request_with_budget(material: &Material, history: SummaryHistory, ledger: FoldLedger, registers: Registers, limits: &Limits, round: &Round) -> Result<SummaryRequest> {
+    let options = SerializeOptions::default();
+    let SummaryHistory { text: whole, taken, .. } = history;
+    let folded = folded_of(material, taken)?;
     let continues_at = (taken < material.messages.len()).then_some(round.from + taken);
     let (provider_summary, read_from) = provider_summary(folded);
     let history = match read_from {
@@ -247,13 +389,7 @@ fn request_with_budget(session: &Session, branch: &Branch, plan: &Plan, limits: 
         // A round that ends before the fold does ends before a user message (it ends at a turn).
         _ => serialize_followed(&folded[read_from..], &options, material.followed_by_user || continues_at.is_some()),
     };
-    let messages = folded.iter().filter_map(|node| node.message());
-    let (collected, item_ids) = ledger::collect_resolved(messages, resolved);
-    let ledger = ledger::merge(previous_ledger, &collected);
-    let user_words = registers::merge_user_words(material.previous_user_words, registers::collect_user_words(folded));
-    let cited = registers::collect_cited_pages_resolved(folded, &ledger, resolved);
-    let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, cited);
-    let recall_handles = registers::merge_recall_handles(material.previous_recall_handles, folded);
+    let (FoldLedger { merged: ledger, fold: collected, item_ids }, Registers { user_words, cited_pages, recall_handles }) = (ledger, registers);
     let previous_summary = provider_summary.or(material.previous_summary).map(str::to_string);
     let rendered_ledger = request_ledger(&ledger, &collected, previous_summary.as_deref(), limits.summary);
     let nonce = fresh_nonce(&[previous_summary.as_deref().unwrap_or(""), &history, &rendered_ledger])?;

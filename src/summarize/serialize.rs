@@ -95,52 +95,98 @@ pub fn serialize_followed(nodes: &[&Node], options: &SerializeOptions, followed_
 /// `fold-fits-the-summarizer`: a summary request's history is cut where the text itself says, not
 /// where message estimates (which count reasoning and uncut tool results) would.
 pub fn serialize_turns(nodes: &[&Node], options: &SerializeOptions, followed_by_user: bool, budget: Option<u64>) -> (String, usize) {
-    // Display-only nodes are never summarized: left out before numbering, so the numbers run on.
-    let kept: Vec<(usize, &Node)> = nodes.iter().copied().enumerate().filter(|(_, node)| node.display_only().is_none()).collect();
-    let mut out = String::new();
-    // For each node: whether a user message comes after it.
-    let mut followed = vec![followed_by_user; kept.len()];
-    for k in (0..kept.len().saturating_sub(1)).rev() {
-        followed[k] = followed[k + 1] || kept[k + 1].1.is_user_message();
+    let mut writer = TurnWriter::default();
+    writer.write(nodes, options, followed_by_user, budget, usize::MAX);
+    writer.finish()
+}
+
+/// `serialize_turns` in parts: each `write` serializes the next nodes until its text grew by about
+/// `bytes`, so that a long history is written in several calls (a page runs between them). The same
+/// `nodes`, options, `followed_by_user` and budget on every call.
+#[derive(Debug, Clone, Default)]
+pub struct TurnWriter {
+    out: String,
+    /// For each node: whether a user message comes after it (display-only nodes are skipped).
+    followed: Vec<bool>,
+    /// The text length and node count at the newest turn start within the budget.
+    cut: Option<(usize, usize)>,
+    /// The text's estimate so far.
+    tokens: u64,
+    next: usize,
+    /// Messages written so far: display-only nodes are left out before numbering, so numbers run on.
+    number: usize,
+    taken: Option<usize>,
+}
+
+impl TurnWriter {
+    /// Writes the next nodes; true once every turn that fits is written.
+    pub fn write(&mut self, nodes: &[&Node], options: &SerializeOptions, followed_by_user: bool, budget: Option<u64>, bytes: usize) -> bool {
+        if self.taken.is_some() {
+            return true;
+        }
+        if self.next == 0 {
+            let mut after = followed_by_user;
+            self.followed = vec![false; nodes.len()];
+            for (k, node) in nodes.iter().enumerate().rev() {
+                if node.display_only().is_none() {
+                    self.followed[k] = after;
+                    after = after || node.is_user_message();
+                }
+            }
+        }
+        let start = self.out.len();
+        while let Some(&node) = nodes.get(self.next) {
+            if self.out.len() - start >= bytes {
+                return false;
+            }
+            let at = self.next;
+            self.next += 1;
+            if node.display_only().is_some() {
+                continue;
+            }
+            let number = self.number;
+            self.number += 1;
+            if let Some(budget) = budget.filter(|_| number > 0 && node.is_user_message()) {
+                if self.tokens > budget {
+                    // The turns before the newest that fit, or the first turn alone when it is over.
+                    let (length, taken) = self.cut.unwrap_or((self.out.len(), at));
+                    self.out.truncate(length);
+                    self.taken = Some(taken);
+                    return true;
+                }
+                self.cut = Some((self.out.len(), at));
+            }
+            let mark = self.out.len();
+            match &node.kind {
+                NodeKind::Message(message) => {
+                    let interrupted = self.followed[at] || message.is_cut();
+                    write_message(&mut self.out, number + 1, &node.id, message, interrupted, options)
+                }
+                NodeKind::Checkpoint(checkpoint) => {
+                    header(&mut self.out, &format!("message {} | earlier checkpoint summary | id {}", number + 1, field(&node.id)));
+                    content(&mut self.out, &checkpoint.summary);
+                }
+                NodeKind::DisplayOnly(..) | NodeKind::Invalid(_) => {}
+            }
+            if budget.is_some() {
+                self.tokens += crate::tokens::estimate_text(&self.out[mark..]);
+            }
+        }
+        self.taken = Some(match self.cut {
+            Some((length, taken)) if budget.is_some_and(|b| self.tokens > b) => {
+                self.out.truncate(length);
+                taken
+            }
+            _ => nodes.len(),
+        });
+        true
     }
-    // The text and node count at the newest turn start within the budget; the text's estimate.
-    let (mut cut, mut tokens) = (None, 0u64);
-    for (number, &(at, node)) in kept.iter().enumerate() {
-        if let Some(budget) = budget.filter(|_| number > 0 && node.is_user_message()) {
-            if tokens > budget {
-                // The turns before the newest that fit, or the first turn alone when it is over.
-                let (length, taken) = cut.unwrap_or((out.len(), at));
-                out.truncate(length);
-                out.push_str("--- end of history ---");
-                return (out, taken);
-            }
-            cut = Some((out.len(), at));
-        }
-        let mark = out.len();
-        match &node.kind {
-            NodeKind::Message(message) => {
-                let interrupted = followed[number] || message.is_cut();
-                write_message(&mut out, number + 1, &node.id, message, interrupted, options)
-            }
-            NodeKind::Checkpoint(checkpoint) => {
-                header(&mut out, &format!("message {} | earlier checkpoint summary | id {}", number + 1, field(&node.id)));
-                content(&mut out, &checkpoint.summary);
-            }
-            NodeKind::DisplayOnly(..) | NodeKind::Invalid(_) => {}
-        }
-        if budget.is_some() {
-            tokens += crate::tokens::estimate_text(&out[mark..]);
-        }
+
+    /// The history and how many of the nodes it holds (all written first).
+    pub fn finish(mut self) -> (String, usize) {
+        self.out.push_str("--- end of history ---");
+        (self.out, self.taken.unwrap_or(0))
     }
-    let taken = match cut {
-        Some((length, taken)) if budget.is_some_and(|b| tokens > b) => {
-            out.truncate(length);
-            taken
-        }
-        _ => nodes.len(),
-    };
-    out.push_str("--- end of history ---");
-    (out, taken)
 }
 
 /// Serializes a JSON array of UIMessages (`parentId` optional); an unreadable message is an error.

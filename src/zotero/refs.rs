@@ -45,6 +45,10 @@ impl ResolvedItems {
         ResolvedItems::default()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// Adds or replaces the item of `id`.
     pub fn insert(&mut self, id: u64, item: ResolvedItem) {
         match self.0.iter_mut().find(|(known, _)| *known == id) {

@@ -257,3 +257,87 @@ fn round_options_read_from_their_text_are_the_trees_answer() {
     assert_eq!(round.from, 3);
     assert_eq!(serde_json::to_value(round.previous.unwrap()).unwrap(), node["checkpoint"], "the checkpoint read whole");
 }
+
+/// The request with its random delimiter nonce written as NONCE: two builds of one request compare equal.
+fn without_nonce(request: &SummaryRequest) -> Value {
+    let mut value = serde_json::to_value(request).unwrap();
+    let prompt = value["prompt"].as_str().unwrap().to_string();
+    let at = prompt.find("The delimiter token of this request is ").unwrap() + "The delimiter token of this request is ".len();
+    value["prompt"] = Value::from(prompt.replace(&prompt[at..at + 32], "NONCE"));
+    value
+}
+
+/// A held session builds a round's history in a call of its own (`prepare_summary_request`, the runner's
+/// first task) and the rest in `summary_request`: the same requests, round after round, as in one call;
+/// a history prepared for other inputs, or before the session changed, is never used.
+#[test]
+fn a_request_prepared_in_two_calls_is_the_request_built_in_one() {
+    use bibgenie_compaction::SessionIndex;
+    let none = Default::default();
+    // On 200k the history of a round is about 800 KB: written in several parts.
+    for (window, turns) in [(8_000, 120), (32_000, 120), (200_000, 700)] {
+        let (m, s, p) = long_chat_plan(window, turns);
+        let reference = summary_rounds(&s, &p, &m);
+        assert!(reference.len() >= 2, "{window}: rounds");
+        let mut index = SessionIndex::from_session(s.clone());
+        let mut round = Round::default();
+        for (k, (expected, summary)) in reference.iter().enumerate() {
+            // The first round in every part; later ones with one to four parts prepared, the rest left to the request.
+            let mut parts = 1;
+            while index.prepare_summary_request(&p, &m, &round).unwrap() && (k == 0 || parts <= k % 4) {
+                parts += 1;
+            }
+            if k == 0 {
+                // The history in one part or more, then the ledger, then the registers.
+                assert!(parts >= if window == 200_000 { 4 } else { 3 }, "{window}: {parts} parts");
+            }
+            let request = index.summary_request(&p, &m, &none, &round).unwrap();
+            assert_eq!(without_nonce(&request), without_nonce(expected), "{window}: round {k}");
+            let node = bibgenie_compaction::commit::checkpoint_node_for_request(&p, summary, &request, "r").unwrap();
+            round = Round { from: request.continues_at.unwrap_or(0), previous: Some(serde_json::from_value(node["checkpoint"].clone()).unwrap()) };
+        }
+        // Prepared for the first round, asked for another: that round's own request.
+        let second = Round { from: reference[0].0.continues_at.unwrap(), previous: round.previous.clone() };
+        index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
+        let fresh = summary_request_resolved(&s, &bibgenie_compaction::session::read_branch(&s), &p, &m, &none, &second).unwrap();
+        assert_eq!(without_nonce(&index.summary_request(&p, &m, &none, &second).unwrap()), without_nonce(&fresh), "{window}: another round");
+        // Prepared for a plan, asked for a smaller one (its first turns only): the smaller plan's request.
+        let mut smaller = p.clone();
+        smaller.summarize_ids.truncate(6);
+        index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
+        let fresh = summary_request_resolved(&s, &bibgenie_compaction::session::read_branch(&s), &smaller, &m, &none, &Round::default()).unwrap();
+        assert_eq!(without_nonce(&index.summary_request(&smaller, &m, &none, &Round::default()).unwrap()), without_nonce(&fresh), "{window}: another plan");
+        // Prepared, then a summarized message updated in place: the request of the session as it is now.
+        index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
+        let (mut nodes, leaf) = long_chat(turns);
+        let at = nodes.iter().position(|n| n["role"] == "assistant").unwrap();
+        nodes[at]["parts"] = json!([{ "type": "text", "text": "Updated in place: the pilot found nothing (ABCD2345, p. 4)." }]);
+        index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
+        index.replace_node(bibgenie_compaction::session::Node::parse_strict(nodes[at].clone()).unwrap()).unwrap();
+        let updated = session(nodes, &leaf);
+        let fresh = summary_request_resolved(&updated, &bibgenie_compaction::session::read_branch(&updated), &p, &m, &none, &Round::default()).unwrap();
+        let request = index.summary_request(&p, &m, &none, &Round::default()).unwrap();
+        assert!(request.history.contains("Updated in place"), "{window}: the history is read again");
+        assert_eq!(without_nonce(&request), without_nonce(&fresh), "{window}: updated in place");
+    }
+    // Every part prepared (no item ids resolved), asked with the app's item ids: collected again with them.
+    let quote = json!({ "citations": [{ "itemId": 123, "page": 4, "text": "Fat is the main fuel." }] });
+    let nodes = vec![
+        user("U1", None, "Quote it."),
+        assistant_tool("A1", "U1", "quote", "output-available", json!({}), Some(quote)),
+        user("U2", Some("A1"), "And the next one?"),
+        assistant("A2", "U2", "Here it is."),
+    ];
+    let s = session(nodes, "A2");
+    let m = model(32_000, None);
+    let p = manual_plan(&s, &m);
+    let items: bibgenie_compaction::zotero::ResolvedItems = [(123, bibgenie_compaction::zotero::ResolvedItem { library_id: 1, key: "WXYZ2345".into() })].into();
+    let mut index = SessionIndex::from_session(s.clone());
+    for _ in 0..3 {
+        index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
+    }
+    let request = index.summary_request(&p, &m, &items, &Round::default()).unwrap();
+    assert!(request.ledger.entries.iter().any(|e| e.key == "WXYZ2345"), "the resolved item joins the ledger");
+    let fresh = summary_request_resolved(&s, &bibgenie_compaction::session::read_branch(&s), &p, &m, &items, &Round::default()).unwrap();
+    assert_eq!(without_nonce(&request), without_nonce(&fresh));
+}
