@@ -14,6 +14,7 @@
 import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compaction.js';
 import { codedError, messageOf } from '../util/coded-error.js';
 import { readSession } from '../session/session-read.js';
+import { prepareSummaryRequest } from '../session/session-index.js';
 import { pause } from '../util/pause.js';
 import { attempt, callMethod, get, hasMethod, isObject, plainCopy } from '../util/caller-calls.js';
 import { isAborted, neverAbortingSignal, raced } from '../util/abort-signal.js';
@@ -23,6 +24,8 @@ import { checkResolveItem, resolveItems } from './resolve-items.js';
 const PAUSE_FROM_CHARS = 1 << 18;
 /** Folds from this many estimated tokens (about PAUSE_FROM_CHARS of text) get their first request in a read of its own. */
 const OWN_READ_FROM_TOKENS = 1 << 16;
+/** Most reads a round's request is prepared in before it is asked for whole (a 200k window's: about six; 1M: about twenty). */
+const MAX_REQUEST_PARTS = 32;
 
 // The controller checks the option where it enters, as compact() does.
 export { checkResolveItem };
@@ -150,13 +153,23 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
   let request = planned;
   for (;;) {
     if (!request) {
-      await pause();
-      if (isAborted(run.signal)) return cancelled();
-      const next = await readPlanned(run, (index) => roundRequestOn(index, run, plan, round), kept);
-      if (next.outcome) return next.outcome;
-      request = next.request;
+      // The request in parts (its history in steps, its ledger, its registers), then the request:
+      // each in a read after a pause. Bounded: a store whose index is new at each read starts over.
+      for (let step = 0, more = true; ; step++) {
+        await pause();
+        if (isAborted(run.signal)) return cancelled();
+        const last = !more || step === MAX_REQUEST_PARTS;
+        const next = await readPlanned(run, (index) => (last ? roundRequestOn(index, run, plan, round) : prepareRoundOn(index, run, plan, round)), kept);
+        if (next.outcome) return next.outcome;
+        if (last) {
+          request = next.request;
+          break;
+        }
+        more = Boolean(next.more);
+      }
     }
-    const made = await summarizeRound(run, plan, request, round, kept);
+    // Set: the last step (roundRequestOn) answers with the request or an outcome.
+    const made = await summarizeRound(run, plan, /** @type {SummaryRequest} */ (request), round, kept);
     if (made.outcome) return made.outcome;
     const from = made.continuesAt;
     if (from === undefined) {
@@ -206,6 +219,24 @@ async function summarizeRound(run, plan, planned, round, kept) {
     return { node, ...(settled.repair ? { repair: settled.repair } : {}), continuesAt };
   } catch (error) {
     return { outcome: failed(error) };
+  }
+}
+
+/**
+ * The next part of a round's request (a step of its history, its ledger, its registers), kept on
+ * `index` for `roundRequestOn`, and whether a part is left; or the outcome that ends the run
+ * (`stale`, as there). A core error is left to `roundRequestOn` to report.
+ * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound} [round]
+ * @returns {{ more: boolean, request?: undefined, outcome?: undefined } | { outcome: CompactOutcome, request?: undefined, more?: undefined }}
+ */
+function prepareRoundOn(index, run, plan, round) {
+  try {
+    const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
+    if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
+    return { more: prepareSummaryRequest(index, plan, run.model, round ? { round } : undefined) };
+  } catch {
+    // The same error again from summaryRequest, which reports it.
+    return { more: false };
   }
 }
 

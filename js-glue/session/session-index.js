@@ -29,6 +29,8 @@ let freeStored;
 let warmStored;
 /** @type {(index: SessionIndex, id: string) => string | undefined} */
 let storedTextOf;
+/** @type {(index: SessionIndex, plan: Plan, model: ModelProfile, options?: SummaryRequestOptions) => boolean} */
+let prepareRequest;
 
 const dispose = typeof Symbol === 'function' && Symbol.dispose;
 
@@ -203,6 +205,7 @@ export class SessionIndex {
     freeStored = (index) => index.#index.free();
     warmStored = (index, count) => /** @type {any} */ (index.#index).warmTokens(count);
     storedTextOf = (index, id) => /** @type {TextNodes} */ (index.#nodes).textOf(id);
+    prepareRequest = (index, plan, model, options) => /** @type {any} */ (index.#index).prepareSummaryRequest(plan, model, options);
   }
 }
 if (dispose) /** @type {Record<symbol, unknown>} */ (/** @type {object} */ (SessionIndex.prototype))[dispose] = SessionIndex.prototype.free;
@@ -223,6 +226,18 @@ export const storeHeldIndex = {
   /** The stored JSON text of node `id` as held (undefined: not held). */
   textOf: (/** @type {SessionIndex} */ index, /** @type {string} */ id) => storedTextOf(index, id),
 };
+
+/**
+ * Builds the next part of `index.summaryRequest(plan, model, options)` (its serialized history, its
+ * ledger, its registers) and keeps it for that call, so that the runner builds a large request in
+ * four tasks; the request is the same either way (never exported by the package). True while a part
+ * is left.
+ * @param {SessionIndex} index @param {Plan} plan @param {ModelProfile} model @param {SummaryRequestOptions} [options]
+ * @returns {boolean}
+ */
+export function prepareSummaryRequest(index, plan, model, options) {
+  return prepareRequest(index, plan, model, options);
+}
 
 const utf8 = new TextEncoder();
 /** The UTF-8 of the node being appended; grown as needed, reused for every node. */

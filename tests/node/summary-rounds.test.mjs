@@ -60,7 +60,7 @@ test('the event loop runs between rounds', async () => {
   for (let n = 1; n < calls.length; n++) assert.ok(calls[n].ticks > calls[n - 1].ticks, `a timer ran before round ${n}: ${calls.map((c) => c.ticks)}`);
 });
 
-test('a large fold: the event loop runs after the plan, before its first request is built, before that request is summarized, and after the commit', async () => {
+test('a large fold: the event loop runs after the plan, between the parts of its first request, before that request is summarized, and after the commit', async () => {
   // One round on a 200k model, of about 600 KB: the plan's read does not build it too, and the summarizer does not read it in the same task.
   const model = { id: 'wide', contextWindow: 200_000, maxOutputTokens: 8_000 };
   const chat = longChat(300);
@@ -83,7 +83,35 @@ test('a large fold: the event loop runs after the plan, before its first request
   // The caller's next step (the controller's estimate of the send) does not run in the commit's task.
   assert.deepEqual(events.slice(events.indexOf('committed')), ['committed', 'tick', 'resolved']);
   assert.ok(outcome.plan.tokensBefore >= 65_536 && JSON.stringify(calls[0].request).length >= 262_144, `${outcome.plan.tokensBefore} tokens`);
-  assert.deepEqual(events.slice(0, events.indexOf('summarize') + 1), ['read', 'tick', 'read', 'tick', 'summarize']);
+  // The plan; the request's history (about 600 KB: in steps), ledger and registers; the request; the
+  // summarizer: each in a task of its own.
+  const upToSummary = events.slice(0, events.indexOf('summarize') + 1);
+  const reads = upToSummary.filter((e) => e === 'read').length;
+  assert.ok(reads >= 6, upToSummary.join(' '));
+  assert.deepEqual(upToSummary, [...Array.from({ length: reads }, () => ['read', 'tick']).flat(), 'summarize']);
+});
+
+test('a store whose index is new at every read: the request prepared in parts starts over each read, and is asked for whole after a bounded number', async () => {
+  const model = { id: 'wide', contextWindow: 200_000, maxOutputTokens: 8_000 };
+  const chat = longChat(300);
+  for (const node of chat.nodes) if (node.role === 'assistant') node.parts[0].text = 'Each arm lists its dropouts with the reasons given at follow-up. '.repeat(30);
+  const { store, sessionId } = await storeWith(chat);
+  let reads = 0;
+  // The contract's store with an index of its own made fresh for each read (nothing kept between reads).
+  const own = {
+    load: (id) => store.load(id),
+    transaction: (id, fn) => store.transaction(id, fn),
+    withSessionIndex: async (id, use) => {
+      reads += 1;
+      const index = compaction.SessionIndex.from(await store.load(id));
+      try { return use(index); } finally { index.free(); }
+    },
+  };
+  const { summarize, calls } = scriptedSummarizer(() => validSummary());
+  const outcome = await compact({ store: own, sessionId, model, mode: 'manual', summarize });
+  assert.equal(outcome.status, 'committed', outcome.message);
+  assert.equal(calls.length, 1, 'one round');
+  assert.ok(reads > 6 && reads < 40, `${reads} reads`);
 });
 
 test('a store without a held index is loaded once for the rounds, not once per round', async () => {
