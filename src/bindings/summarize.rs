@@ -5,7 +5,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::args::{model_from_js, plan_from_js, refuse_non_finite, session_from_js, summary_from_js};
-use super::convert::{from_js, from_js_optional, js_result};
+use super::convert::{from_js, from_js_optional, js_result, read_js};
 use crate::error::ErrorCode;
 use crate::session::read_branch;
 use crate::summarize::{self, serialize_ui_messages, Round, SerializeOptions, SummaryRequest, SummaryRequestOptions};
@@ -49,7 +49,7 @@ pub fn request_options_from_js(options: &JsValue) -> Result<(ResolvedItems, Roun
 /// `extractiveSummary(request) -> string`: the eight sections filled without a model.
 #[wasm_bindgen(js_name = extractiveSummary)]
 pub fn extractive_summary(#[wasm_bindgen(unchecked_param_type = "SummaryRequest")] request: JsValue) -> Result<String, JsValue> {
-    let request: SummaryRequest = from_js(&request, ErrorCode::InvalidRequest)?;
+    let request = read_js(&request, ErrorCode::InvalidRequest, SummaryRequest::from_value)?;
     Ok(summarize::extractive_summary(&request))
 }
 

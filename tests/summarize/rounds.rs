@@ -145,7 +145,7 @@ fn a_round_past_the_fold_or_without_its_previous_checkpoint_is_refused() {
     let first = request(&Round::default()).unwrap();
     let from = first.continues_at.expect("a second round");
     let node = bibgenie_compaction::commit::checkpoint_node_for_request(&p, &bibgenie_compaction::extractive_summary(&first), &first, "r").unwrap();
-    let previous = Some(serde_json::from_value(node["checkpoint"].clone()).unwrap());
+    let previous = Some(bibgenie_compaction::session::Checkpoint::from_value(&node["checkpoint"]).unwrap());
     assert!(request(&Round { from, previous: previous.clone() }).is_ok());
     assert_eq!(request(&Round { from, previous: None }).unwrap_err(), ErrorCode::InvalidOptions, "a later round needs the round before");
     assert_eq!(request(&Round { from: 0, previous: previous.clone() }).unwrap_err(), ErrorCode::InvalidOptions);
