@@ -5,6 +5,8 @@
 //! text (unknown fields ignored, a missing or null `Option` as none) and words its errors as serde's,
 //! without serde_json's line and column. Not taken from serde: an array of a struct's fields in
 //! order (no JSON the package writes or documents), and duplicate keys (`JSON.stringify` writes none).
+//! Its functions are never inlined: inlined, each call site had its own copy of the field lookup and
+//! the messages (1.4 KB gzipped), for reads that are not per message.
 
 use serde_json::{Map, Value};
 
@@ -17,6 +19,7 @@ pub struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
+    #[inline(never)]
     pub fn of(value: &'a Value, what: &str) -> Read<Fields<'a>> {
         match value {
             Value::Object(map) => Ok(Fields { map }),
@@ -25,22 +28,26 @@ impl<'a> Fields<'a> {
     }
 
     /// A field that must be present (null only where `read` takes it).
+    #[inline(never)]
     pub fn required<T>(&self, name: &str, read: impl FnOnce(&Value) -> Read<T>) -> Read<T> {
         read(self.map.get(name).ok_or_else(|| format!("missing field `{name}`"))?)
     }
 
     /// An `Option` field: absent or null is none.
+    #[inline(never)]
     pub fn optional<T>(&self, name: &str, read: impl FnOnce(&Value) -> Read<T>) -> Read<Option<T>> {
         self.map.get(name).filter(|v| !v.is_null()).map(read).transpose()
     }
 
     /// A field with a default (`#[serde(default)]`): absent is the default, null as wrong as any
     /// other value `read` refuses.
+    #[inline(never)]
     pub fn defaulted<T: Default>(&self, name: &str, read: impl FnOnce(&Value) -> Read<T>) -> Read<T> {
         self.or(name, T::default(), read)
     }
 
     /// A field whose absence is `default`.
+    #[inline(never)]
     pub fn or<T>(&self, name: &str, default: T, read: impl FnOnce(&Value) -> Read<T>) -> Read<T> {
         self.map.get(name).map_or(Ok(default), read)
     }
@@ -79,11 +86,13 @@ pub fn invalid_type(value: &Value, expected: &str) -> String {
     format!("invalid type: {found}, expected {expected}")
 }
 
+#[inline(never)]
 pub fn string(value: &Value) -> Read<String> {
     value.as_str().map(str::to_string).ok_or_else(|| invalid_type(value, "a string"))
 }
 
 /// A `u64`: a negative integer is an invalid value, as serde says, a float an invalid type.
+#[inline(never)]
 pub fn count(value: &Value) -> Read<u64> {
     match value.as_i64() {
         Some(n) if n < 0 => Err(format!("invalid value: integer `{n}`, expected u64")),
@@ -101,15 +110,18 @@ pub fn index(value: &Value) -> Read<usize> {
     usize::try_from(n).map_err(|_| format!("invalid value: integer `{n}`, expected usize"))
 }
 
+#[inline(never)]
 pub fn list<T>(value: &Value, read: impl Fn(&Value) -> Read<T>) -> Read<Vec<T>> {
     value.as_array().ok_or_else(|| invalid_type(value, "a sequence"))?.iter().map(read).collect()
 }
 
+#[inline(never)]
 pub fn strings(value: &Value) -> Read<Vec<String>> {
     list(value, string)
 }
 
 /// A unit variant of `T` by its name: a string, or serde's `{ "name": null }` form.
+#[inline(never)]
 pub fn variant<T: Copy>(value: &Value, what: &str, variants: &[(&str, T)]) -> Read<T> {
     let name = match value {
         Value::String(name) => name,
