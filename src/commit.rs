@@ -6,7 +6,8 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::zotero::ResourceLedger;
-use crate::session::{read_branch, Branch, Checkpoint, CitedPage, Node, Session, UserWords};
+use crate::session::{read_branch, read_cited_page, read_user_words, Branch, Checkpoint, CitedPage, Node, Session, UserWords};
+use crate::text::fields::{list, strings, Fields, Read};
 use crate::plan::{Plan, PlanAction};
 use crate::summarize::{validate_summary, SummaryRequest};
 
@@ -140,7 +141,8 @@ pub fn new_checkpoint_id() -> Result<String> {
 
 /// What a summary request carried by code for its checkpoint besides the ledger: the registers
 /// (`checkpointNode`'s last argument).
-#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+// Serialize only for its `serde` attributes, which the contract's declarations read (ts-rs).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "CarriedRegisters"))]
 #[serde(rename_all = "camelCase")]
 pub struct Carried {
@@ -156,6 +158,16 @@ pub struct Carried {
 }
 
 impl Carried {
+    /// `checkpointNode`'s registers argument; each list may be absent.
+    pub fn from_value(value: &Value) -> Read<Carried> {
+        let f = Fields::of(value, "struct Carried")?;
+        Ok(Carried {
+            user_words: f.defaulted("userWords", |v| list(v, read_user_words))?,
+            cited_pages: f.defaulted("citedPages", |v| list(v, read_cited_page))?,
+            recall_handles: f.defaulted("recallHandles", strings)?,
+        })
+    }
+
     pub fn of(request: &SummaryRequest) -> Carried {
         Carried { user_words: request.user_words.clone(), cited_pages: request.cited_pages.clone(), recall_handles: request.recall_handles.clone() }
     }

@@ -4,7 +4,7 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_js, from_js_optional, json_text_from_js};
+use super::convert::{from_js, from_js_optional, json_text_from_js, read_js};
 use super::error::{not_finite, BRANCH_REVISION_NOT_A_COUNT, MAX_OUTPUT_TOKENS_NOT_A_COUNT, MODE_NOT_A_MODE, NODE_ID_NOT_A_STRING, SUMMARY_NOT_A_STRING};
 use crate::plan::{self, CacheOptions, Plan, PlanOptions};
 use crate::estimate::{EstimateRequest, ModelProfile};
@@ -99,7 +99,7 @@ pub fn breakpoint_options_from_js(value: &JsValue) -> Result<(EstimateRequest, O
 }
 
 pub fn plan_from_js(value: &JsValue) -> Result<Plan, Error> {
-    from_js(value, ErrorCode::InvalidPlan)
+    read_js(value, ErrorCode::InvalidPlan, Plan::from_value)
 }
 
 pub fn summary_from_js(value: &JsValue) -> Result<String, Error> {

@@ -4,10 +4,10 @@ use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 use super::args::{max_output_tokens_from_js, plan_from_js, refuse_non_finite, session_from_js, summary_from_js};
-use super::convert::{from_js_optional, from_json_text, to_js};
+use super::convert::{from_json_text, read_js_or_default, to_js};
 use crate::commit::{check_commit, checkpoint_node_text, new_checkpoint_id, Carried};
 use crate::error::ErrorCode;
-use crate::zotero::ResourceLedger;
+use crate::session::read_ledger;
 
 /// `{ ok: true }` when `plan` may be committed onto `freshSession` (read inside the store's
 /// transaction), otherwise `{ ok: false, reason }`.
@@ -41,9 +41,9 @@ pub fn checkpoint_node_js(
     refuse_non_finite(&plan, &["ledgerBudget", "userWordsBudget", "citedPagesBudget"], ErrorCode::InvalidPlan, "plan")?;
     let plan = plan_from_js(&plan)?;
     let summary = summary_from_js(&summary)?;
-    let ledger: ResourceLedger = from_js_optional(&ledger, ErrorCode::InvalidLedger)?.unwrap_or_default();
+    let ledger = read_js_or_default(&ledger, ErrorCode::InvalidLedger, read_ledger)?;
     let budget = max_output_tokens_from_js(&max_output_tokens)?;
-    let carried: Carried = from_js_optional(&carried, ErrorCode::InvalidOptions)?.unwrap_or_default();
+    let carried = read_js_or_default(&carried, ErrorCode::InvalidOptions, Carried::from_value)?;
     let id = new_checkpoint_id()?;
     // `createdAt`: ms since the epoch, as the stores and the AI SDK apps write it.
     let now = js_sys::Date::now();

@@ -3,10 +3,12 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::error::{not_a_json_value, not_serializable, NOT_JSON_TYPE, RESULT_NOT_JSON, STRINGIFY_THREW};
 use crate::error::{Error, ErrorCode};
+use crate::text::fields::Read;
 
 /// Reads a JS value as `T` through its JSON text.
 ///
@@ -20,6 +22,19 @@ pub fn from_js<T: DeserializeOwned>(value: &JsValue, code: ErrorCode) -> Result<
 
 fn parse_error(code: ErrorCode, error: serde_json::Error) -> Error {
     Error::new(code, error.to_string())
+}
+
+/// A JS value read through its JSON tree by `read` (a `text::fields` reader), its message under `code`.
+pub fn read_js<T>(value: &JsValue, code: ErrorCode, read: impl FnOnce(&Value) -> Read<T>) -> Result<T, Error> {
+    read(&from_js::<Value>(value, code)?).map_err(|message| Error::new(code, message))
+}
+
+/// `read_js` of an optional argument: `undefined` and `null` give the default.
+pub fn read_js_or_default<T: Default>(value: &JsValue, code: ErrorCode, read: impl FnOnce(&Value) -> Read<T>) -> Result<T, Error> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    read_js(value, code, read)
 }
 
 /// Like `from_js`, but `undefined` and `null` (an omitted optional argument) give `None`.

@@ -303,8 +303,10 @@ impl SessionIndex {
     pub fn settle_summary(summary: JsValue, request_text: &str) -> Result<JsValue, JsValue> {
         let summary = super::args::summary_from_js(&summary)?;
         let request = || {
-            crate::text::parse_lenient::<crate::summarize::SummaryRequest>(request_text)
-                .map_err(|e| Error::new(ErrorCode::InvalidRequest, e.to_string()))
+            crate::text::parse_lenient::<serde_json::Value>(request_text)
+                .map_err(|e| e.to_string())
+                .and_then(|request| crate::summarize::SummaryRequest::from_value(&request))
+                .map_err(|message| Error::new(ErrorCode::InvalidRequest, message))
         };
         js_result(crate::summarize::settle_summary(&summary, request))
     }

@@ -5,10 +5,10 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::args::{model_from_js, plan_from_js, refuse_non_finite, session_from_js, summary_from_js};
-use super::convert::{from_js, from_js_optional, js_result, json_text_from_js};
+use super::convert::{from_js, from_js_optional, js_result, read_js};
 use crate::error::ErrorCode;
 use crate::session::read_branch;
-use crate::summarize::{self, serialize_ui_messages, Round, SerializeOptions, SummaryRequest};
+use crate::summarize::{self, serialize_ui_messages, Round, SerializeOptions, SummaryRequest, SummaryRequestOptions};
 use crate::zotero::ResolvedItems;
 
 /// `serialize(messages, { maxToolResultChars?, maxToolInputChars? }?) -> string`: the
@@ -42,16 +42,14 @@ pub fn summary_request(
 
 /// The `items` and the `round` of `summaryRequest` options (`invalid-options` for malformed ones).
 pub fn request_options_from_js(options: &JsValue) -> Result<(ResolvedItems, Round), JsValue> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(Default::default());
-    }
-    Ok(summarize::request_options_from_text(&json_text_from_js(options, ErrorCode::InvalidOptions)?)?)
+    let Some(options) = from_js_optional::<Value>(options, ErrorCode::InvalidOptions)? else { return Ok(Default::default()) };
+    Ok((SummaryRequestOptions::resolved_from_value(&options)?, Round::from_value(&options)?))
 }
 
 /// `extractiveSummary(request) -> string`: the eight sections filled without a model.
 #[wasm_bindgen(js_name = extractiveSummary)]
 pub fn extractive_summary(#[wasm_bindgen(unchecked_param_type = "SummaryRequest")] request: JsValue) -> Result<String, JsValue> {
-    let request: SummaryRequest = from_js(&request, ErrorCode::InvalidRequest)?;
+    let request = read_js(&request, ErrorCode::InvalidRequest, SummaryRequest::from_value)?;
     Ok(summarize::extractive_summary(&request))
 }
 

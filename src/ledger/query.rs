@@ -39,7 +39,7 @@ impl LedgerQuery {
         let kind = match text_field("kind")? {
             None => None,
             Some(kind) => Some(
-                serde_json::from_str::<LedgerKind>(&serde_json::Value::String(kind.clone()).to_string())
+                crate::session::read_ledger_kind(&serde_json::Value::String(kind.clone()))
                     .map_err(|_| invalid(format!("lookupLedger: query.kind {kind:?} is not a ledger kind")))?,
             ),
         };

@@ -129,7 +129,7 @@ impl CacheOptions {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum CacheState {
@@ -139,7 +139,7 @@ pub enum CacheState {
 }
 
 /// `Plan.cache`: the state (rule `cache-state`) and the prefix the baseline reports as cached.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CacheReport {
@@ -187,7 +187,7 @@ pub fn cold_compaction_due(report: &CacheReport, tokens_before: u64, auto_compac
 }
 
 /// What a compaction costs (`Plan.cost` of a compacting plan; prices from the profile, per million).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct CompactionCost {

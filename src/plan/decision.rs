@@ -52,7 +52,7 @@
 //! and a compacting plan its `cost` (`cache::compaction_cost`). Preflight and the threshold never wait
 //! for the cache.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::cache::{cache_report, cold_compaction_due, compaction_cost, CacheOptions, CacheProfile, CacheReport, CompactionCost};
@@ -61,7 +61,7 @@ use crate::estimate::{capacity, BranchTokens, Capacity, Draft, EstimateOptions, 
 use crate::error::{Error, ErrorCode, Result};
 use crate::session::{read_branch, Basis, Branch, Mode, Role, Session};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum PlanAction {
@@ -70,7 +70,7 @@ pub enum PlanAction {
 }
 
 /// Preflight's answer: send now, after compacting, or not at all (the draft cannot fit).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum SendDecision {
@@ -80,7 +80,7 @@ pub enum SendDecision {
 }
 
 /// The contract's `Plan`. `reason` is a stable code (see the module comment).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct Plan {

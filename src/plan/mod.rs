@@ -3,6 +3,7 @@
 mod boundary;
 mod cache;
 mod decision;
+mod read;
 
 pub use boundary::Boundary;
 pub use cache::{CacheProfile, CacheOptions, CacheState, CacheReport, CompactionCost, Breakpoint, breakpoints, default_profile, DEFAULT_PROFILE_NAMES, cache_breakpoints_branch, draft_id, cache_breakpoints, breakpoints_value};

@@ -1,10 +1,10 @@
 //! What a checkpoint carries by code beside its summary, whatever wrote the summary: the user's own
 //! words and the pages cited with their Zotero keys (collected and projected in `registers`).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// One user message's own text, as said (pasted material over 800 characters excerpted).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct UserWords {
@@ -14,7 +14,7 @@ pub struct UserWords {
 }
 
 /// A sentence of the assistant or of a tool result naming a ledger key together with a page or locator.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CitedPage {

@@ -3,6 +3,7 @@
 
 mod carried;
 mod ops;
+mod read_checkpoint;
 mod read_text;
 mod read_value;
 mod tree;
@@ -12,6 +13,7 @@ mod write;
 
 pub use carried::{UserWords, CitedPage};
 pub use ops::{RetryTarget, EditTarget, ForkCheck, retry_target, edit_target, can_fork};
+pub use read_checkpoint::{read_mode, read_basis, read_ledger, read_ledger_kind, read_user_words, read_cited_page};
 pub use read_text::{SessionText, read_node};
 pub use read_value::parse_count;
 pub(crate) use read_value::read_part;

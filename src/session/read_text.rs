@@ -273,7 +273,7 @@ pub fn read_node(raw: &RawJson) -> Option<ReadNode> {
             if node.display_only.is_some() {
                 return None;
             }
-            NodeKind::Checkpoint(serde_json::from_str::<Checkpoint>(checkpoint.get()).ok()?)
+            NodeKind::Checkpoint(Checkpoint::from_json_text(checkpoint.get()).ok()?)
         }
         None => {
             let role = match node.role?.as_str() {

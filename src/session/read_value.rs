@@ -165,9 +165,7 @@ fn read_node(raw: &Value, index: usize) -> std::result::Result<ReadNode, (String
         if parent_id.is_none() {
             return Err(fail("a checkpoint needs a parentId".into()));
         }
-        // From text, as the typed reader reads it: no struct is deserialized from a `Value` (3.6 KB gzipped).
-        let checkpoint: Checkpoint = serde_json::from_str(&checkpoint.to_string())
-            .map_err(|e| fail(format!("checkpoint: {}", crate::text::message_of(&e))))?;
+        let checkpoint = Checkpoint::from_value(checkpoint).map_err(|message| fail(format!("checkpoint: {message}")))?;
         NodeKind::Checkpoint(checkpoint)
     } else {
         let message = read_message(map).map_err(fail)?;

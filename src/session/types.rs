@@ -1,6 +1,6 @@
 //! The session model: typed views of AI SDK `UIMessage` nodes and checkpoint nodes.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::zotero::ResourceLedger;
@@ -233,7 +233,7 @@ pub struct Approval {
 }
 
 /// How a compaction was asked for: by the user, at the automatic threshold, or before a send.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "CompactionMode"))]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
@@ -253,7 +253,7 @@ impl Mode {
 }
 
 /// The branch state a plan or summary was made from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Basis {
@@ -262,7 +262,7 @@ pub struct Basis {
 }
 
 /// A compaction checkpoint's content (the `checkpoint` of a `CheckpointNode`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Checkpoint {

@@ -6,7 +6,7 @@
 //! not to occur in the material, so no text in the history can close a block or pose as an
 //! instruction outside it.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::estimate::{capacity, ModelProfile};
 use crate::error::{Error, ErrorCode, Result};
@@ -15,7 +15,8 @@ use crate::zotero::{ResolvedItem, ResolvedItems, ResourceLedger};
 
 use std::collections::BTreeMap;
 use crate::registers;
-use crate::session::{read_branch, Branch, Checkpoint, CitedPage, Node, Part, Session, UserWords};
+use crate::session::{read_branch, read_cited_page, read_ledger, read_user_words, Branch, Checkpoint, CitedPage, Node, Part, Session, UserWords};
+use crate::text::fields::{count, index, list, string, strings, Fields, Read};
 use crate::plan::{Plan, PlanAction};
 use super::serialize::{serialize_followed, SerializeOptions, TurnWriter};
 use super::sections::SECTIONS;
@@ -27,7 +28,7 @@ pub const NONCE_BYTES: usize = 16;
 const NONCE_ATTEMPTS: usize = 8;
 
 /// A separate request with no tools; resolve it with the summary text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct SummaryRequest {
@@ -67,7 +68,7 @@ pub struct SummaryRequest {
 }
 
 /// Options of `summaryRequest`: the numeric item ids the app resolved (`resolveItem`), by id.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct SummaryRequestOptions {
@@ -103,30 +104,26 @@ impl SummaryRequestOptions {
     }
 }
 
-/// `summaryRequest`'s options read from their JSON text: the items and the round. A later round's
-/// `previous` is the checkpoint of a long fold (half a megabyte at 10,000 messages): the runner's
-/// options, `{"round":{"from":N,"previous":{…}}}` as `JSON.stringify` writes them, are read with the
-/// checkpoint read once from its text, where a tree of every option and a copy of its text cost
-/// twice that again. Any other text is read through the tree, which decides as before.
-pub fn request_options_from_text(text: &str) -> Result<(ResolvedItems, Round)> {
-    if let Some(round) = runners_round(text) {
-        return Ok((ResolvedItems::new(), round));
+impl SummaryRequest {
+    /// A request handed back (to `extractiveSummary`, or as the runner's request text), read by the
+    /// shared field reader (`text::fields`), serde's message for a missing or mistyped field.
+    pub fn from_value(value: &serde_json::Value) -> Read<SummaryRequest> {
+        let f = Fields::of(value, "struct SummaryRequest")?;
+        Ok(SummaryRequest {
+            system: f.required("system", string)?,
+            prompt: f.required("prompt", string)?,
+            max_output_tokens: f.required("maxOutputTokens", count)?,
+            ledger: f.required("ledger", read_ledger)?,
+            history: f.defaulted("history", string)?,
+            previous_summary: f.optional("previousSummary", string)?,
+            user_words: f.defaulted("userWords", |v| list(v, read_user_words))?,
+            cited_pages: f.defaulted("citedPages", |v| list(v, read_cited_page))?,
+            recall_handles: f.defaulted("recallHandles", strings)?,
+            // Not read back (`skip_deserializing` before this reader).
+            item_ids: Vec::new(),
+            continues_at: f.optional("continuesAt", index)?,
+        })
     }
-    let options: serde_json::Value = crate::text::parse_lenient(text).map_err(|e| Error::new(ErrorCode::InvalidOptions, e.to_string()))?;
-    Ok((SummaryRequestOptions::resolved_from_value(&options)?, Round::from_value(&options)?))
-}
-
-/// The round of exactly `{"round":{"from":N,"previous":P}}` with N a JSON integer and P a valid
-/// `Checkpoint` (so the text is that object); `None` for any other text. No deserializer of its own.
-fn runners_round(text: &str) -> Option<Round> {
-    let rest = text.strip_prefix(r#"{"round":{"from":"#)?;
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let (number, rest) = rest.split_at(digits);
-    if number.is_empty() || (number.len() > 1 && number.starts_with('0')) {
-        return None;
-    }
-    let previous = rest.strip_prefix(r#","previous":"#)?.strip_suffix("}}")?;
-    Some(Round { from: number.parse().ok()?, previous: Some(serde_json::from_str::<Checkpoint>(previous).ok()?) })
 }
 
 impl Round {
@@ -138,7 +135,7 @@ impl Round {
         let from = round.get("from").and_then(serde_json::Value::as_u64).ok_or_else(invalid)?;
         let previous = match round.get("previous").filter(|p| !p.is_null()) {
             None => None,
-            Some(p) => Some(serde_json::from_str::<Checkpoint>(&p.to_string()).map_err(|_| invalid())?),
+            Some(p) => Some(Checkpoint::from_value(p).map_err(|_| invalid())?),
         };
         Ok(Round { from: usize::try_from(from).map_err(|_| invalid())?, previous })
     }
@@ -200,7 +197,7 @@ pub fn summary_request_on_branch(session: &Session, branch: &Branch, plan: &Plan
 /// the first round at `plan.summarizeIds[0]`, folded into the previous checkpoint; a later one at
 /// `from` (the request before it said so in `continuesAt`), folded into `previous`, the checkpoint
 /// built from the round before (never committed), whose ledger and registers it carries on.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[cfg_attr(all(test, not(target_arch = "wasm32")), derive(ts_rs::TS), ts(rename = "SummaryRound", optional_fields))]
 pub struct Round {
     pub from: usize,

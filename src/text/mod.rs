@@ -1,5 +1,6 @@
 //! Text helpers below every stage: lenient JSON reading, lone-surrogate repair, one-line labels and clipping.
 
+pub mod fields;
 mod json;
 mod line;
 

@@ -183,7 +183,7 @@ pub fn summary_rounds_with(
         let node = bibgenie_compaction::commit::checkpoint_node_for_request(plan, &summary, &request, "round").expect("a round's checkpoint");
         rounds.push((request, summary));
         let Some(from) = next else { return rounds };
-        round = Round { from, previous: Some(serde_json::from_value(node["checkpoint"].clone()).expect("a checkpoint")) };
+        round = Round { from, previous: Some(bibgenie_compaction::session::Checkpoint::from_value(&node["checkpoint"]).expect("a checkpoint")) };
     }
 }
 

@@ -220,7 +220,7 @@ fn numbered_ledger(count: usize) -> ResourceLedger {
 }
 
 fn checkpoint_with(summary: &str, ledger: &ResourceLedger) -> bibgenie_compaction::session::Checkpoint {
-    serde_json::from_value(json!({ "summary": summary, "firstKeptMessageId": null, "previousCheckpointId": null, "mode": "auto",
+    bibgenie_compaction::session::Checkpoint::from_value(&json!({ "summary": summary, "firstKeptMessageId": null, "previousCheckpointId": null, "mode": "auto",
         "tokensBefore": 1, "tokensAfter": 1, "ledger": ledger, "basis": { "leafId": "A1", "branchRevision": 1 } }))
     .unwrap()
 }
@@ -507,7 +507,7 @@ fn committed_checkpoint(model: &bibgenie_compaction::estimate::ModelProfile, sum
     assert_eq!(p.action, PlanAction::Compact, "{p:?}");
     let request = summary_request(&session, &p, model).expect("summary request");
     let node = checkpoint_node_within(&p, summary, &request.ledger, &Default::default(), "ckpt_test", Some(request.max_output_tokens)).expect("checkpoint");
-    (p, serde_json::from_value(node["checkpoint"].clone()).expect("checkpoint reads back"))
+    (p, bibgenie_compaction::session::Checkpoint::from_value(&node["checkpoint"]).expect("checkpoint reads back"))
 }
 
 /// The eight sections, one line each: about 150 estimated tokens.

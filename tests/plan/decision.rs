@@ -565,3 +565,45 @@ fn tokens_after_estimate_bounds_the_committed_projection() {
     assert!(after.tokens <= p.tokens_after_estimate, "{} > {}", after.tokens, p.tokens_after_estimate);
     assert!(after.tokens < p.tokens_before, "{} >= {}", after.tokens, p.tokens_before);
 }
+
+/// A plan handed back (`checkpointNode`, `summaryRequest`, `checkCommit`) reads as it was written:
+/// every field by its JSON name, `cache` and `cost` too; unknown fields are ignored, a null optional
+/// field is absent, and a wrong one is serde's message (the bindings answer `invalid-plan`).
+#[test]
+fn a_plan_reads_back_from_its_json() {
+    let full = json!({
+        "action": "compact", "reason": "cache-cold", "mode": "preflight", "firstKeptMessageId": "U3",
+        "previousCheckpointId": "C1", "summarizeIds": ["U1", "A1"], "basis": { "leafId": "A3", "branchRevision": 4 },
+        "tokensBefore": 9000, "tokensAfterEstimate": 3000, "send": "after-compaction", "ledgerBudget": 212,
+        "userWordsBudget": 326, "citedPagesBudget": 163,
+        "cache": { "state": "cold", "idleMs": 400000, "cachedPrefixTokens": 5000, "baselineMessageId": "A2" },
+        "cost": { "tokensBefore": 9000, "tokensAfter": 3000, "cachedPrefixInvalidated": 0, "nextRequestWithout": 0.03,
+                  "nextRequestWith": 0.01, "summaryRequest": 0.5 }
+    });
+    let plan = Plan::from_value(&full).expect("a full plan");
+    assert_eq!(serde_json::to_value(&plan).unwrap(), full);
+    assert_eq!(plan.send, Some(SendDecision::AfterCompaction));
+    let mut lean = full.clone();
+    for (field, value) in [("send", Value::Null), ("cache", Value::Null), ("firstKeptMessageId", Value::Null), ("extra", json!([1]))] {
+        lean[field] = value;
+    }
+    lean.as_object_mut().unwrap().remove("cost");
+    let read = Plan::from_value(&lean).expect("a lean plan");
+    assert_eq!((read.send, read.cache, read.cost, read.first_kept_message_id), (None, None, None, None));
+    for (field, value, message) in [
+        ("action", Value::Null, "invalid type: null, expected enum PlanAction"),
+        ("mode", json!("later"), "unknown variant `later`, expected one of `manual`, `auto`, `preflight`"),
+        ("tokensBefore", json!(1.5), "invalid type: floating point `1.5`, expected u64"),
+        ("summarizeIds", json!(["U1", 2]), "invalid type: integer `2`, expected a string"),
+        ("basis", json!({ "leafId": "A3" }), "missing field `branchRevision`"),
+        ("cost", json!({ "tokensBefore": 1, "tokensAfter": 1, "cachedPrefixInvalidated": 0, "summaryRequest": "x" }), "invalid type: string \"x\", expected f64"),
+    ] {
+        let mut bad = full.clone();
+        bad[field] = value;
+        assert_eq!(Plan::from_value(&bad).unwrap_err(), message, "{field}");
+    }
+    let mut missing = full.clone();
+    missing.as_object_mut().unwrap().remove("reason");
+    assert_eq!(Plan::from_value(&missing).unwrap_err(), "missing field `reason`");
+    assert_eq!(Plan::from_value(&json!("compact")).unwrap_err(), "invalid type: string \"compact\", expected struct Plan");
+}

@@ -97,7 +97,7 @@ pub fn session_of(nodes: Vec<Value>, leaf: &str) -> Session {
 
 /// A compact plan folding `summarize` into a checkpoint on top of `leaf`.
 pub fn plan(summarize: &[&str], first_kept: Option<&str>, previous: Option<&str>, leaf: &str) -> Plan {
-    serde_json::from_value(json!({
+    Plan::from_value(&json!({
         "action": "compact", "reason": "manual", "mode": "manual",
         "firstKeptMessageId": first_kept, "previousCheckpointId": previous,
         "summarizeIds": summarize, "basis": { "leafId": leaf, "branchRevision": 7 },

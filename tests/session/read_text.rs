@@ -263,3 +263,44 @@ fn a_replayed_reasonings_provider_metadata_is_priced_as_sent() {
     let fast = MessageText::read(&with.to_string()).and_then(|m| m.estimate(Some(&replays))).unwrap();
     assert_eq!(fast, tokens(&with, &replays));
 }
+
+/// A checkpoint reads as it was written, every field by its JSON name (the ledger's entries, the
+/// registers, the provider's part); absent lists are empty, and a wrong field is the node's error.
+#[test]
+fn a_checkpoint_reads_back_from_its_json() {
+    use bibgenie_compaction::session::Checkpoint;
+    let full = json!({
+        "summary": "## Research Goal\nx", "firstKeptMessageId": "U3", "previousCheckpointId": "C0", "mode": "auto",
+        "tokensBefore": 9000, "tokensAfter": 3000,
+        "ledger": { "entries": [
+            { "kind": "item", "key": "ABCD2345", "label": "Smith 2020", "parentKey": "P2345678", "detail": "journalArticle", "libraryID": 1, "groupID": 7 },
+            { "kind": "location", "key": "ABCD2345#p. 4" }
+        ] },
+        "basis": { "leafId": "A3", "branchRevision": 4 }, "ledgerBudget": 212,
+        "userWords": [{ "id": "U1", "text": "only peer-reviewed" }], "userWordsBudget": 326,
+        "citedPages": [{ "key": "ABCD2345", "locator": "p. 4", "text": "Smith (p. 4) says so.", "id": "A1" }],
+        "citedPagesBudget": 163, "summaryBudget": 2000, "recallHandles": ["search call_1"],
+        "providerPart": { "type": "data-compaction", "data": { "n": 1.25 } }
+    });
+    let checkpoint = Checkpoint::from_value(&full).expect("a full checkpoint");
+    assert_eq!(serde_json::to_value(&checkpoint).unwrap(), full);
+    let old = json!({ "summary": "s", "mode": "manual", "tokensBefore": 1, "tokensAfter": 1, "basis": { "leafId": "A", "branchRevision": 0 } });
+    let read = Checkpoint::from_value(&old).expect("a checkpoint written before the registers");
+    assert!(read.ledger.entries.is_empty() && read.user_words.is_empty() && read.recall_handles.is_empty() && read.provider_part.is_none());
+    let mut bad = full.clone();
+    bad["ledger"]["entries"][1]["kind"] = json!("page");
+    let message = Checkpoint::from_value(&bad).unwrap_err();
+    assert!(message.starts_with("unknown variant `page`, expected one of `item`"), "{message}");
+    let mut null_list = full.clone();
+    null_list["userWords"] = Value::Null;
+    assert_eq!(Checkpoint::from_value(&null_list).unwrap_err(), "invalid type: null, expected a sequence");
+    // In a session the same defect makes the node invalid, its message naming the checkpoint.
+    let node = json!({ "id": "C1", "parentId": "A0", "checkpoint": null_list });
+    let text = json!({ "nodes": [{ "id": "A0", "parentId": null, "role": "user", "parts": [] }, node], "leafId": "C1", "branchRevision": 0 }).to_string();
+    assert_agree(&text);
+    let session = Session::from_json_str(&text).expect("an invalid node is kept");
+    match &session.nodes[1].kind {
+        NodeKind::Invalid(message) => assert_eq!(message, "node C1: checkpoint: invalid type: null, expected a sequence"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -178,7 +178,7 @@ fn hostile_history_cannot_break_the_extractive_summary() {
     assert_eq!(validate_summary(&summary), Ok(()), "{summary}");
     assert!(summary.contains("You must keep this."));
     // An empty request still yields a valid summary.
-    let empty: SummaryRequest = serde_json::from_value(json!({ "system": "", "prompt": "", "maxOutputTokens": 1, "ledger": { "entries": [] } })).unwrap();
+    let empty = SummaryRequest::from_value(&json!({ "system": "", "prompt": "", "maxOutputTokens": 1, "ledger": { "entries": [] } })).unwrap();
     assert_eq!(validate_summary(&extractive_summary(&empty)), Ok(()));
 }
 

@@ -225,11 +225,21 @@ fn the_request_round_trips_as_camel_case_json() {
     for field in ["system", "prompt", "maxOutputTokens", "ledger", "history"] {
         assert!(value.get(field).is_some(), "{field}");
     }
-    let back: SummaryRequest = serde_json::from_value(value).unwrap();
+    let back = SummaryRequest::from_value(&value).unwrap();
     assert_eq!(back, request);
     // The contract's four fields alone are enough to read a request back.
-    let minimal: SummaryRequest = serde_json::from_value(json!({ "system": "s", "prompt": "p", "maxOutputTokens": 5, "ledger": { "entries": [] } })).unwrap();
+    let minimal = SummaryRequest::from_value(&json!({ "system": "s", "prompt": "p", "maxOutputTokens": 5, "ledger": { "entries": [] } })).unwrap();
     assert_eq!(minimal.history, "");
+    // The read-back fields by their JSON names; `itemIds` is not read back; a wrong field is serde's message.
+    let rounds = json!({ "system": "s", "prompt": "p", "maxOutputTokens": 5, "ledger": {}, "previousSummary": "before",
+        "recallHandles": ["search c1"], "continuesAt": 3, "itemIds": [7] });
+    let read = SummaryRequest::from_value(&rounds).unwrap();
+    assert_eq!((read.previous_summary.as_deref(), read.recall_handles.len(), read.continues_at, read.item_ids.len()), (Some("before"), 1, Some(3), 0));
+    let mut bad = rounds.clone();
+    bad["continuesAt"] = json!(-1);
+    assert_eq!(SummaryRequest::from_value(&bad).unwrap_err(), "invalid value: integer `-1`, expected usize");
+    bad.as_object_mut().unwrap().remove("ledger");
+    assert_eq!(SummaryRequest::from_value(&bad).unwrap_err(), "missing field `ledger`");
 }
 
 #[test]

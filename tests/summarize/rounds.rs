@@ -145,7 +145,7 @@ fn a_round_past_the_fold_or_without_its_previous_checkpoint_is_refused() {
     let first = request(&Round::default()).unwrap();
     let from = first.continues_at.expect("a second round");
     let node = bibgenie_compaction::commit::checkpoint_node_for_request(&p, &bibgenie_compaction::extractive_summary(&first), &first, "r").unwrap();
-    let previous = Some(serde_json::from_value(node["checkpoint"].clone()).unwrap());
+    let previous = Some(bibgenie_compaction::session::Checkpoint::from_value(&node["checkpoint"]).unwrap());
     assert!(request(&Round { from, previous: previous.clone() }).is_ok());
     assert_eq!(request(&Round { from, previous: None }).unwrap_err(), ErrorCode::InvalidOptions, "a later round needs the round before");
     assert_eq!(request(&Round { from: 0, previous: previous.clone() }).unwrap_err(), ErrorCode::InvalidOptions);
@@ -208,56 +208,6 @@ fn a_ledger_grown_past_the_window_does_not_put_the_request_over_it() {
     }
 }
 
-/// `summaryRequest`'s options as the binding reads them (their JSON text): a later round's checkpoint
-/// read once from its text gives what the tree of every option gave, and any text the direct read
-/// declines is decided by the tree as before.
-#[test]
-fn round_options_read_from_their_text_are_the_trees_answer() {
-    use bibgenie_compaction::summarize::{request_options_from_text, SummaryRequestOptions};
-    let (model, session, p) = long_chat_plan(8_000, 60);
-    let first = summary_request_resolved(&session, &bibgenie_compaction::session::read_branch(&session), &p, &model, &Default::default(), &Round::default()).unwrap();
-    let node = bibgenie_compaction::commit::checkpoint_node_for_request(&p, &bibgenie_compaction::extractive_summary(&first), &first, "r").unwrap();
-    let previous = node["checkpoint"].to_string();
-    let items = r#"{"12":{"libraryID":1,"key":"ABCD2345"}}"#;
-    let by_tree = |text: &str| {
-        let value: Value = serde_json::from_str(text).map_err(|e| bibgenie_compaction::error::Error::new(ErrorCode::InvalidOptions, e.to_string()))?;
-        Ok::<_, bibgenie_compaction::error::Error>((SummaryRequestOptions::resolved_from_value(&value)?, Round::from_value(&value)?))
-    };
-    let texts = [
-        "{}".to_string(),
-        "null".to_string(),
-        "5".to_string(),
-        r#"{"round":null,"items":null}"#.to_string(),
-        format!(r#"{{"round":{{"from":3,"previous":{previous}}}}}"#),
-        format!(r#"{{"round":{{"from":03,"previous":{previous}}}}}"#),
-        format!(r#"{{"round":{{"from":3,"previous":{previous},"x":1}}}}"#),
-        format!(r#"{{"round":{{"from":3,"previous":{previous}}}}} "#),
-        format!(r#"{{"round":{{"from":3,"previous":null}}}}"#),
-        format!(r#"{{"round":{{"from":0,"previous":{previous}}}}}"#),
-        format!(r#"{{"round":{{"from":99999999999999999999999,"previous":{previous}}}}}"#),
-        format!(r#"{{"items":{items},"round":{{"previous":{previous},"from":3}},"other":[1,{{"a":2}}]}}"#),
-        format!(r#"{{"round":{{"from":3,"previous":{previous}}},"round":{{"from":4,"previous":null}}}}"#),
-        format!(r#"{{"round":{{"from":3.0,"previous":{previous}}}}}"#),
-        format!(r#"{{"round":{{"from":-1,"previous":{previous}}}}}"#),
-        r#"{"round":{"from":2}}"#.to_string(),
-        r#"{"round":{"previous":{"summary":1}}}"#.to_string(),
-        r#"{"round":[3]}"#.to_string(),
-        r#"{"items":{"012":{"libraryID":1,"key":"ABCD2345"}}}"#.to_string(),
-        r#"{"items":[1]}"#.to_string(),
-    ];
-    for text in &texts {
-        let (direct, tree) = (request_options_from_text(text), by_tree(text));
-        match (&direct, &tree) {
-            (Ok(a), Ok(b)) => assert_eq!(a, b, "{}", &text[..text.len().min(80)]),
-            (Err(a), Err(b)) => assert_eq!((a.code, &a.message), (b.code, &b.message), "{}", &text[..text.len().min(80)]),
-            _ => panic!("{}: direct {direct:?}, tree {tree:?}", &text[..text.len().min(80)]),
-        }
-    }
-    let (_, round) = request_options_from_text(&texts[4]).unwrap();
-    assert_eq!(round.from, 3);
-    assert_eq!(serde_json::to_value(round.previous.unwrap()).unwrap(), node["checkpoint"], "the checkpoint read whole");
-}
-
 /// The request with its random delimiter nonce written as NONCE: two builds of one request compare equal.
 fn without_nonce(request: &SummaryRequest) -> Value {
     let mut value = serde_json::to_value(request).unwrap();
@@ -294,7 +244,7 @@ fn a_request_prepared_in_two_calls_is_the_request_built_in_one() {
             let request = index.summary_request(&p, &m, &none, &round).unwrap();
             assert_eq!(without_nonce(&request), without_nonce(expected), "{window}: round {k}");
             let node = bibgenie_compaction::commit::checkpoint_node_for_request(&p, summary, &request, "r").unwrap();
-            round = Round { from: request.continues_at.unwrap_or(0), previous: Some(serde_json::from_value(node["checkpoint"].clone()).unwrap()) };
+            round = Round { from: request.continues_at.unwrap_or(0), previous: Some(bibgenie_compaction::session::Checkpoint::from_value(&node["checkpoint"]).unwrap()) };
         }
         // Prepared for the first round, asked for another: that round's own request.
         let second = Round { from: reference[0].0.continues_at.unwrap(), previous: round.previous.clone() };

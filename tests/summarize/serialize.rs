@@ -301,6 +301,11 @@ fn invalid_messages_and_options_are_errors_with_codes() {
         assert_eq!(SerializeOptions::from_value(&bad).unwrap_err().code, ErrorCode::InvalidOptions, "{bad}");
     }
     assert_eq!(SerializeOptions::from_value(&Value::Null).unwrap(), SerializeOptions::default());
+    // serde's wording, as the derived reader before `text::fields` wrote it.
+    let unknown = SerializeOptions::from_value(&json!({ "maxToolResults": 5 })).unwrap_err().message;
+    assert_eq!(unknown, "serialize options: unknown field `maxToolResults`, expected `maxToolResultChars` or `maxToolInputChars`");
+    let negative = SerializeOptions::from_value(&json!({ "maxToolInputChars": -1 })).unwrap_err().message;
+    assert_eq!(negative, "serialize options: invalid value: integer `-1`, expected usize");
 }
 
 #[test]
