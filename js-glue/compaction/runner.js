@@ -158,14 +158,16 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
       for (let step = 0, more = true; ; step++) {
         await pause();
         if (isAborted(run.signal)) return cancelled();
-        const last = !more || step === MAX_REQUEST_PARTS;
-        const next = await readPlanned(run, (index) => (last ? roundRequestOn(index, run, plan, round) : prepareRoundOn(index, run, plan, round)), kept);
-        if (next.outcome) return next.outcome;
-        if (last) {
-          request = next.request;
-          break;
+        if (more && step < MAX_REQUEST_PARTS) {
+          const part = await readPlanned(run, (index) => prepareRoundOn(index, run, plan, round), kept);
+          if (part.outcome) return part.outcome;
+          more = Boolean(part.more);
+          continue;
         }
-        more = Boolean(next.more);
+        const next = await readPlanned(run, (index) => roundRequestOn(index, run, plan, round), kept);
+        if (next.outcome) return next.outcome;
+        request = next.request;
+        break;
       }
     }
     // Set: the last step (roundRequestOn) answers with the request or an outcome.
