@@ -151,7 +151,7 @@ pub fn read_branch_to(session: &Session, index: &IdIndex, leaf: Option<&str>) ->
         problems.push(Problem::new(ErrorCode::MissingLeaf, None, "session has nodes but leafId is null".into()));
     }
     chain.reverse();
-    problems.extend(dangling_boundaries(session, &chain));
+    problems.extend(dangling_boundaries(session, index, &chain));
     Branch { read_only: !problems.is_empty(), nodes: chain, problems }
 }
 
@@ -161,14 +161,15 @@ fn walk_to_root(session: &Session, index: &IdIndex, leaf: &str, chain: &mut Vec<
         problems.push(Problem::new(ErrorCode::MissingLeaf, Some(leaf.to_string()), format!("leaf {leaf} is not a node of the session")));
         return;
     };
-    let mut seen = HashSet::new();
+    // By position, not a set: the first read of a 10,000-message branch hashed every position twice.
+    let mut seen = vec![false; session.nodes.len()];
     loop {
         let node = &session.nodes[position];
         // An ambiguous id or an unreadable node ends the readable part (already reported by the index).
         if index.is_duplicated(&node.id) || matches!(node.kind, NodeKind::Invalid(_)) {
             return;
         }
-        seen.insert(position);
+        seen[position] = true;
         chain.push(position);
         let Some(parent_id) = node.parent_id.as_deref() else { return };
         match index.get(parent_id) {
@@ -180,7 +181,7 @@ fn walk_to_root(session: &Session, index: &IdIndex, leaf: &str, chain: &mut Vec<
                 ));
                 return;
             }
-            Some(parent) if seen.contains(&parent) => {
+            Some(parent) if seen[parent] => {
                 problems.push(Problem::new(
                     ErrorCode::Cycle,
                     Some(node.id.clone()),
@@ -193,19 +194,18 @@ fn walk_to_root(session: &Session, index: &IdIndex, leaf: &str, chain: &mut Vec<
     }
 }
 
-/// A checkpoint's boundary must be a message on its own ancestor chain.
-fn dangling_boundaries(session: &Session, chain: &[usize]) -> Vec<Problem> {
+/// A checkpoint's boundary must be a message on its own ancestor chain. Marked by position (no id on
+/// the chain is ambiguous: the walk stops before one), and looked up once per checkpoint.
+fn dangling_boundaries(session: &Session, index: &IdIndex, chain: &[usize]) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut messages_above: HashSet<&str> = HashSet::new();
+    let mut message_above = vec![false; session.nodes.len()];
     for &i in chain {
         let node = &session.nodes[i];
         match &node.kind {
-            NodeKind::Message(_) => {
-                messages_above.insert(node.id.as_str());
-            }
+            NodeKind::Message(_) => message_above[i] = true,
             NodeKind::Checkpoint(c) => {
                 if let Some(kept) = c.first_kept_message_id.as_deref() {
-                    if !messages_above.contains(kept) {
+                    if !index.get(kept).is_some_and(|at| message_above[at]) {
                         problems.push(Problem::new(
                             ErrorCode::DanglingBoundary,
                             Some(node.id.clone()),
