@@ -177,9 +177,13 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
     if (from === undefined) {
       if (isAborted(run.signal)) return cancelled();
       const committed = await commit(run, plan, made.node, made.repair);
-      // The store took the checkpoint into its index: the caller's next read (the controller's
-      // estimate of the send) comes in a task of its own.
-      if (plan.tokensBefore >= OWN_READ_FROM_TOKENS) await pause();
+      if (plan.tokensBefore >= OWN_READ_FROM_TOKENS) {
+        // A store whose index catches up at its next read takes the checkpoint in a task of its
+        // own, and the caller's next read (the controller's estimate of the send) in another.
+        await pause();
+        if (committed.status === 'committed') await readSession(run.store, run.sessionId, () => null, { load: false });
+        await pause();
+      }
       return committed;
     }
     round = { from, previous: made.node.checkpoint };
@@ -198,7 +202,9 @@ async function summarizeRound(run, plan, planned, round, kept) {
   const request = await withResolvedItems(run, plan, planned, round, kept);
   // A large request took its slice to build, and a summarizer that answers in the same task (the
   // embedded one) takes another to read it: the page runs between them, and before the checkpoint.
-  const large = typeof request.prompt === 'string' && request.prompt.length >= PAUSE_FROM_CHARS;
+  // Every round of a large fold too: a late round's checkpoint carries the whole fold's ledger and
+  // registers, however short its own request.
+  const large = plan.tokensBefore >= OWN_READ_FROM_TOKENS || (typeof request.prompt === 'string' && request.prompt.length >= PAUSE_FROM_CHARS);
   if (large) await pause();
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it
   // (the ledger and the registers built by code: a summarizer cannot change them).

@@ -80,8 +80,9 @@ test('a large fold: the event loop runs after the plan, between the parts of its
   running = false;
   assert.equal(outcome.status, 'committed', outcome.message);
   assert.equal(calls.length, 1, 'one round');
-  // The caller's next step (the controller's estimate of the send) does not run in the commit's task.
-  assert.deepEqual(events.slice(events.indexOf('committed')), ['committed', 'tick', 'resolved']);
+  // The store's index takes the checkpoint in a read of its own, and the caller's next step (the
+  // controller's estimate of the send) runs in neither the commit's task nor that read's.
+  assert.deepEqual(events.slice(events.indexOf('committed')), ['committed', 'tick', 'read', 'tick', 'resolved']);
   assert.ok(outcome.plan.tokensBefore >= 65_536 && JSON.stringify(calls[0].request).length >= 262_144, `${outcome.plan.tokensBefore} tokens`);
   // The plan; the request's history (about 600 KB: in steps), ledger and registers; the request; the
   // summarizer: each in a task of its own.
@@ -89,6 +90,35 @@ test('a large fold: the event loop runs after the plan, between the parts of its
   const reads = upToSummary.filter((e) => e === 'read').length;
   assert.ok(reads >= 6, upToSummary.join(' '));
   assert.deepEqual(upToSummary, [...Array.from({ length: reads }, () => ['read', 'tick']).flat(), 'summarize']);
+});
+
+test('every round of a large fold, however short its request, is summarized in a task of its own and its checkpoint built in another', async () => {
+  const model = { id: 'wide', contextWindow: 200_000, maxOutputTokens: 8_000 };
+  const chat = longChat(700);
+  for (const node of chat.nodes) if (node.role === 'assistant') node.parts[0].text = 'Each arm lists its dropouts with the reasons given at follow-up. '.repeat(30);
+  const { store, sessionId } = await storeWith(chat);
+  const events = [];
+  let running = true;
+  const tick = () => { if (events.length && events.at(-1) !== 'tick') events.push('tick'); if (running) setTimeout(tick, 0); };
+  setTimeout(tick, 0);
+  // checkpointNode stamps createdAt with Date.now: the moment a round's checkpoint is built.
+  const now = Date.now;
+  Date.now = () => { events.push('checkpoint'); return now(); };
+  let outcome;
+  const { summarize, calls } = scriptedSummarizer(() => { events.push('summarize'); return validSummary(); });
+  try {
+    outcome = await compact({ store, sessionId, model, mode: 'manual', summarize });
+  } finally {
+    Date.now = now;
+    running = false;
+  }
+  assert.equal(outcome.status, 'committed', outcome.message);
+  assert.ok(calls.length >= 2, `rounds: ${calls.length}`);
+  const last = calls.at(-1).request;
+  assert.ok(last.prompt.length < 262_144, `the last round's request is short: ${last.prompt.length}`);
+  for (let at = events.indexOf('summarize'); at >= 0; at = events.indexOf('summarize', at + 1)) {
+    assert.deepEqual(events.slice(at, at + 3), ['summarize', 'tick', 'checkpoint'], `round at event ${at}`);
+  }
 });
 
 test('a store whose index is new at every read: the request prepared in parts starts over each read, and is asked for whole after a bounded number', async () => {
