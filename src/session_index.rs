@@ -14,7 +14,6 @@ use crate::plan::{cache_breakpoints_branch, plan_branch, plan_branch_cached, Bre
 use crate::summarize::{collect_summary_parts, summary_history, summary_request_with_history, Round, SummaryHistory, SummaryRequest};
 use crate::zotero::ResolvedItems;
 
-
 #[derive(Debug, Clone)]
 pub struct SessionIndex {
     session: Session,
@@ -25,8 +24,9 @@ pub struct SessionIndex {
     /// The projected summary message (JSON text) of the last checkpoint projected, by its position:
     /// a checkpoint node is never replaced in place, so the text of a position never changes.
     summary_message: RefCell<Option<(usize, Rc<str>)>>,
-    /// The history `prepare_summary_request` built, with the inputs it was built from; forgotten
-    /// when the session changes, used once by the `summary_request` with the same inputs.
+    /// The parts of a summary request `prepare_summary_request` built, with the inputs they were
+    /// built from; forgotten when the session changes, used once by the `summary_request` with the
+    /// same inputs.
     prepared: Option<SummaryHistory>,
 }
 
@@ -156,10 +156,10 @@ impl SessionIndex {
     }
 
     /// The parts of `summary_request`'s work, one per call, kept for the `summary_request` with the
-    /// same plan, model and round: the serialized history, then (called again with the same inputs)
-    /// the ledger, then the registers of the messages it holds. A runner builds a large request in
-    /// four tasks, with the page running between them; the answer is the same either way. True while
-    /// a part is left.
+    /// same plan, model and round: the serialized history in steps of about 256 KB, then (called again
+    /// with the same inputs) the ledger, then the registers of the messages it holds. A runner builds a
+    /// large request in several tasks, with the page running between them; the answer is the same
+    /// either way. True while a part is left.
     pub fn prepare_summary_request(&mut self, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<bool> {
         if let Some(history) = self.prepared.as_mut() {
             if let Some(left) = collect_summary_parts(&self.session, &self.branch, plan, model, round, history)? {

@@ -228,10 +228,10 @@ export const storeHeldIndex = {
 };
 
 /**
- * Builds the next part of `index.summaryRequest(plan, model, options)` (its serialized history, its
- * ledger, its registers) and keeps it for that call, so that the runner builds a large request in
- * four tasks; the request is the same either way (never exported by the package). True while a part
- * is left.
+ * Builds the next part of `index.summaryRequest(plan, model, options)` (a step of its serialized
+ * history, its ledger, its registers) and keeps it for that call, so that the runner builds a large
+ * request in several tasks; the request is the same either way (never exported by the package). True
+ * while a part is left.
  * @param {SessionIndex} index @param {Plan} plan @param {ModelProfile} model @param {SummaryRequestOptions} [options]
  * @returns {boolean}
  */
