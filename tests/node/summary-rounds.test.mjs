@@ -60,11 +60,18 @@ test('the event loop runs between rounds', async () => {
   for (let n = 1; n < calls.length; n++) assert.ok(calls[n].ticks > calls[n - 1].ticks, `a timer ran before round ${n}: ${calls.map((c) => c.ticks)}`);
 });
 
+/** A 200k model, and a chat of `turns` turns whose answers are long: a large fold on it (600 KB at 300 turns). */
+const WIDE = { id: 'wide', contextWindow: 200_000, maxOutputTokens: 8_000 };
+function wideChat(turns) {
+  const chat = longChat(turns);
+  for (const node of chat.nodes) if (node.role === 'assistant') node.parts[0].text = 'Each arm lists its dropouts with the reasons given at follow-up. '.repeat(30);
+  return chat;
+}
+
 test('a large fold: the event loop runs after the plan, between the parts of its first request, before that request is summarized, and after the commit', async () => {
   // One round on a 200k model, of about 600 KB: the plan's read does not build it too, and the summarizer does not read it in the same task.
-  const model = { id: 'wide', contextWindow: 200_000, maxOutputTokens: 8_000 };
-  const chat = longChat(300);
-  for (const node of chat.nodes) if (node.role === 'assistant') node.parts[0].text = 'Each arm lists its dropouts with the reasons given at follow-up. '.repeat(30);
+  const model = WIDE;
+  const chat = wideChat(300);
   const { store, sessionId } = await storeWith(chat);
   const events = [];
   const read = store.withSessionIndex.bind(store);
@@ -93,9 +100,8 @@ test('a large fold: the event loop runs after the plan, between the parts of its
 });
 
 test('every round of a large fold, however short its request, is summarized in a task of its own and its checkpoint built in another', async () => {
-  const model = { id: 'wide', contextWindow: 200_000, maxOutputTokens: 8_000 };
-  const chat = longChat(700);
-  for (const node of chat.nodes) if (node.role === 'assistant') node.parts[0].text = 'Each arm lists its dropouts with the reasons given at follow-up. '.repeat(30);
+  const model = WIDE;
+  const chat = wideChat(700);
   const { store, sessionId } = await storeWith(chat);
   const events = [];
   let running = true;
@@ -122,9 +128,8 @@ test('every round of a large fold, however short its request, is summarized in a
 });
 
 test('a store whose index is new at every read: the request prepared in parts starts over each read, and is asked for whole after a bounded number', async () => {
-  const model = { id: 'wide', contextWindow: 200_000, maxOutputTokens: 8_000 };
-  const chat = longChat(300);
-  for (const node of chat.nodes) if (node.role === 'assistant') node.parts[0].text = 'Each arm lists its dropouts with the reasons given at follow-up. '.repeat(30);
+  const model = WIDE;
+  const chat = wideChat(300);
   const { store, sessionId } = await storeWith(chat);
   let reads = 0;
   // The contract's store with an index of its own made fresh for each read (nothing kept between reads).
