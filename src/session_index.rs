@@ -155,20 +155,24 @@ impl SessionIndex {
         plan_branch_cached(&self.session, &self.branch, &mut self.tokens, model, options, cache)
     }
 
-    /// The parts of `summary_request`'s work, one per call, kept for the `summary_request` with the
-    /// same plan, model and round: the serialized history in steps of about 256 KB, then (called again
-    /// with the same inputs) the ledger, then the registers of the messages it holds. A runner builds a
-    /// large request in several tasks, with the page running between them; the answer is the same
-    /// either way. True while a part is left.
+    /// Begins `summary_request`'s work for this plan, model and round in parts, one per call (this
+    /// one, then `continue_summary_request`), kept for the `summary_request` with the same inputs: the
+    /// serialized history in steps of about 256 KB, then the ledger, then the registers of the
+    /// messages it holds. A runner builds a large request in several tasks, with the page running
+    /// between them; the answer is the same either way. True while a part is left.
     pub fn prepare_summary_request(&mut self, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<bool> {
-        if let Some(history) = self.prepared.as_mut() {
-            if let Some(left) = collect_summary_parts(&self.session, &self.branch, plan, model, round, history)? {
-                return Ok(left);
-            }
-        }
         self.prepared = None;
         self.prepared = Some(summary_history(&self.session, &self.branch, plan, model, round)?);
         Ok(true)
+    }
+
+    /// The next part of the request `prepare_summary_request` began (its inputs do not cross again);
+    /// false, with nothing done, when none is left or the session changed since.
+    pub fn continue_summary_request(&mut self) -> Result<bool> {
+        match self.prepared.as_mut() {
+            Some(history) => collect_summary_parts(&self.session, &self.branch, history),
+            None => Ok(false),
+        }
     }
 
     /// `summary_request_resolved` on the held session, with the history prepared for these inputs.

@@ -159,7 +159,7 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
         await pause();
         if (isAborted(run.signal)) return cancelled();
         if (more && step < MAX_REQUEST_PARTS) {
-          const part = await readPlanned(run, (index) => prepareRoundOn(index, run, plan, round), kept);
+          const part = await readPlanned(run, (index) => prepareRoundOn(index, run, plan, round, step === 0), kept);
           if (part.outcome) return part.outcome;
           more = Boolean(part.more);
           continue;
@@ -233,15 +233,17 @@ async function summarizeRound(run, plan, planned, round, kept) {
 /**
  * The next part of a round's request (a step of its history, its ledger, its registers), kept on
  * `index` for `roundRequestOn`, and whether a part is left; or the outcome that ends the run
- * (`stale`, as there). A core error is left to `roundRequestOn` to report.
- * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound} [round]
+ * (`stale`, as there). The first part is begun with the plan and the round; the later ones go on
+ * without them crossing again (a late round's checkpoint is half a megabyte). A core error is left
+ * to `roundRequestOn` to report.
+ * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound | undefined} round @param {boolean} first
  * @returns {{ more: boolean, request?: undefined, outcome?: undefined } | { outcome: CompactOutcome, request?: undefined, more?: undefined }}
  */
-function prepareRoundOn(index, run, plan, round) {
+function prepareRoundOn(index, run, plan, round, first) {
   try {
     const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
     if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
-    return { more: prepareSummaryRequest(index, plan, run.model, round ? { round } : undefined) };
+    return { more: first ? prepareSummaryRequest(index, { plan, model: run.model, options: round ? { round } : undefined }) : prepareSummaryRequest(index) };
   } catch {
     // The same error again from summaryRequest, which reports it.
     return { more: false };

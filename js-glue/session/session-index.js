@@ -29,7 +29,7 @@ let freeStored;
 let warmStored;
 /** @type {(index: SessionIndex, id: string) => string | undefined} */
 let storedTextOf;
-/** @type {(index: SessionIndex, plan: Plan, model: ModelProfile, options?: SummaryRequestOptions) => boolean} */
+/** @type {(index: SessionIndex, plan?: Plan, model?: ModelProfile, options?: SummaryRequestOptions) => boolean} */
 let prepareRequest;
 
 const dispose = typeof Symbol === 'function' && Symbol.dispose;
@@ -228,15 +228,16 @@ export const storeHeldIndex = {
 };
 
 /**
- * Builds the next part of `index.summaryRequest(plan, model, options)` (a step of its serialized
- * history, its ledger, its registers) and keeps it for that call, so that the runner builds a large
- * request in several tasks; the request is the same either way (never exported by the package). True
- * while a part is left.
- * @param {SessionIndex} index @param {Plan} plan @param {ModelProfile} model @param {SummaryRequestOptions} [options]
+ * Builds a part of `index.summaryRequest(plan, model, options)` (a step of its serialized history,
+ * its ledger, its registers) and keeps it for that call, so that the runner builds a large request
+ * in several tasks; the request is the same either way (never exported by the package). Begun with
+ * `begin`, the next part without it; true while a part is left (false, with nothing done, when the
+ * session changed since it began).
+ * @param {SessionIndex} index @param {{ plan: Plan, model: ModelProfile, options?: SummaryRequestOptions }} [begin]
  * @returns {boolean}
  */
-export function prepareSummaryRequest(index, plan, model, options) {
-  return prepareRequest(index, plan, model, options);
+export function prepareSummaryRequest(index, begin) {
+  return begin ? prepareRequest(index, begin.plan, begin.model, begin.options) : prepareRequest(index);
 }
 
 const utf8 = new TextEncoder();

@@ -244,9 +244,13 @@ impl SessionIndex {
 
     /// The runner's steps of a large request (`summaryRequest`'s serialized history, its ledger, its
     /// registers), kept for the `summaryRequest` with the same plan, model and round that follows
-    /// them in another task; true while a step is left.
+    /// them in another task: begun with the inputs, continued without them (`plan` undefined: a
+    /// late round's checkpoint is half a megabyte to cross); true while a step is left.
     #[wasm_bindgen(js_name = prepareSummaryRequest, skip_typescript)]
     pub fn prepare_summary_request(&mut self, plan: JsValue, model: JsValue, options: JsValue) -> Result<bool, JsValue> {
+        if plan.is_undefined() {
+            return Ok(self.inner.continue_summary_request()?);
+        }
         let plan = plan_from_js(&plan)?;
         let model = model_from_js(&model)?;
         let (_, round) = super::summarize::request_options_from_js(&options)?;

@@ -226,6 +226,7 @@ pub fn summary_history(session: &Session, branch: &Branch, plan: &Plan, model: &
     let material = summarized_material(session, branch, plan, round)?;
     let mut history = new_history(&material, &limits, history_inputs(plan, &limits, round)?);
     write_history(&material, &mut history, HISTORY_STEP_BYTES);
+    history.begun_from = Some(Box::new((plan.clone(), model.clone(), round.clone())));
     Ok(history)
 }
 
@@ -238,6 +239,8 @@ const HISTORY_STEP_BYTES: usize = 1 << 18;
 /// resolved.
 #[derive(Debug, Clone)]
 pub struct SummaryHistory {
+    /// The plan, model and round `summary_history` began from, which the later parts read.
+    begun_from: Option<Box<(Plan, ModelProfile, Round)>>,
     /// The history being written; `None` once it is `text`.
     writer: Option<TurnWriter>,
     room: Option<u64>,
@@ -263,19 +266,24 @@ struct Registers {
     recall_handles: Vec<String>,
 }
 
-/// The next part of a request's work on `history` (begun by `summary_history` on the same session):
-/// more of the history, then the ledger of the messages it holds, then their registers; whether a
-/// part is left after it. `None` when `history` was begun from other inputs (nothing is done) or is
-/// complete.
-pub fn collect_summary_parts(session: &Session, branch: &Branch, plan: &Plan, model: &ModelProfile, round: &Round, history: &mut SummaryHistory) -> Result<Option<bool>> {
-    let limits = limits_of(model)?;
-    if history.registers.is_some() || history.inputs != history_inputs(plan, &limits, round)? {
-        return Ok(None);
+/// The next part of a request's work on `history` (begun by `summary_history` on the same session,
+/// unchanged since): more of the history, then the ledger of the messages it holds, then their
+/// registers; whether a part is left after it (false, with nothing done, once none is).
+pub fn collect_summary_parts(session: &Session, branch: &Branch, history: &mut SummaryHistory) -> Result<bool> {
+    let Some(begun_from) = history.begun_from.take() else { return Ok(false) };
+    let result = next_part(session, branch, &begun_from, history);
+    history.begun_from = Some(begun_from);
+    result
+}
+
+fn next_part(session: &Session, branch: &Branch, (plan, _, round): &(Plan, ModelProfile, Round), history: &mut SummaryHistory) -> Result<bool> {
+    if history.registers.is_some() {
+        return Ok(false);
     }
     let material = summarized_material(session, branch, plan, round)?;
     if history.writer.is_some() {
         write_history(&material, history, HISTORY_STEP_BYTES);
-        return Ok(Some(true));
+        return Ok(true);
     }
     let folded = folded_of(&material, history.taken)?;
     let none = ResolvedItems::new();
@@ -283,7 +291,7 @@ pub fn collect_summary_parts(session: &Session, branch: &Branch, plan: &Plan, mo
         None => history.ledger = Some(fold_ledger(&material, folded, &none)),
         Some(ledger) => history.registers = Some(registers_of(&material, folded, &ledger.merged, &none)),
     }
-    Ok(Some(history.registers.is_none()))
+    Ok(history.registers.is_none())
 }
 
 /// `summary_request_resolved`, with the history `summary_history` built on the same session when
@@ -344,7 +352,7 @@ struct Limits {
 fn new_history(material: &Material, limits: &Limits, inputs: String) -> SummaryHistory {
     let no_ledger = ResourceLedger::default();
     let room = history_room(limits, material.previous_summary, material.previous_ledger.unwrap_or(&no_ledger));
-    SummaryHistory { writer: Some(TurnWriter::default()), room, text: String::new(), taken: 0, inputs, ledger: None, registers: None }
+    SummaryHistory { begun_from: None, writer: Some(TurnWriter::default()), room, text: String::new(), taken: 0, inputs, ledger: None, registers: None }
 }
 
 /// Writes about `bytes` more of the history; once it is all written, it becomes `text` and `taken`.

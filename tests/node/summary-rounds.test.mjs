@@ -127,7 +127,7 @@ test('every round of a large fold, however short its request, is summarized in a
   }
 });
 
-test('a store whose index is new at every read: the request prepared in parts starts over each read, and is asked for whole after a bounded number', async () => {
+test('a store whose index is new at every read: the parts begun on one index do not go on on the next, and the request is asked for whole', async () => {
   const model = WIDE;
   const chat = wideChat(300);
   const { store, sessionId } = await storeWith(chat);
@@ -146,7 +146,8 @@ test('a store whose index is new at every read: the request prepared in parts st
   const outcome = await compact({ store: own, sessionId, model, mode: 'manual', summarize });
   assert.equal(outcome.status, 'committed', outcome.message);
   assert.equal(calls.length, 1, 'one round');
-  assert.ok(reads > 6 && reads < 40, `${reads} reads`);
+  // The plan's read, the first part's, one that finds nothing to go on with, the request's, the commit's and the one after it.
+  assert.ok(reads >= 4 && reads <= 7, `${reads} reads`);
 });
 
 test('a store without a held index is loaded once for the rounds, not once per round', async () => {

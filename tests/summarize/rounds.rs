@@ -217,9 +217,10 @@ fn without_nonce(request: &SummaryRequest) -> Value {
     value
 }
 
-/// A held session builds a round's history in a call of its own (`prepare_summary_request`, the runner's
-/// first task) and the rest in `summary_request`: the same requests, round after round, as in one call;
-/// a history prepared for other inputs, or before the session changed, is never used.
+/// A held session builds a round's request in parts, a call each (`prepare_summary_request`, then
+/// `continue_summary_request`: the runner's tasks), and the rest in `summary_request`: the same
+/// requests, round after round, as in one call; parts prepared for other inputs, or before the session
+/// changed, are never used.
 #[test]
 fn a_request_prepared_in_two_calls_is_the_request_built_in_one() {
     use bibgenie_compaction::SessionIndex;
@@ -233,8 +234,9 @@ fn a_request_prepared_in_two_calls_is_the_request_built_in_one() {
         let mut round = Round::default();
         for (k, (expected, summary)) in reference.iter().enumerate() {
             // The first round in every part; later ones with one to four parts prepared, the rest left to the request.
-            let mut parts = 1;
-            while index.prepare_summary_request(&p, &m, &round).unwrap() && (k == 0 || parts <= k % 4) {
+            let (mut parts, mut more) = (1, index.prepare_summary_request(&p, &m, &round).unwrap());
+            while more && (k == 0 || parts <= k % 4) {
+                more = index.continue_summary_request().unwrap();
                 parts += 1;
             }
             if k == 0 {
@@ -257,15 +259,16 @@ fn a_request_prepared_in_two_calls_is_the_request_built_in_one() {
         index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
         let fresh = summary_request_resolved(&s, &bibgenie_compaction::session::read_branch(&s), &smaller, &m, &none, &Round::default()).unwrap();
         assert_eq!(without_nonce(&index.summary_request(&smaller, &m, &none, &Round::default()).unwrap()), without_nonce(&fresh), "{window}: another plan");
-        // Prepared, then a summarized message updated in place: the request of the session as it is now.
-        index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
+        // Every part prepared, then a summarized message updated in place: the request of the session as it is now.
         let (mut nodes, leaf) = long_chat(turns);
         let at = nodes.iter().position(|n| n["role"] == "assistant").unwrap();
         nodes[at]["parts"] = json!([{ "type": "text", "text": "Updated in place: the pilot found nothing (ABCD2345, p. 4)." }]);
         index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
+        while index.continue_summary_request().unwrap() {}
         index.replace_node(bibgenie_compaction::session::Node::parse_strict(nodes[at].clone()).unwrap()).unwrap();
         let updated = session(nodes, &leaf);
         let fresh = summary_request_resolved(&updated, &bibgenie_compaction::session::read_branch(&updated), &p, &m, &none, &Round::default()).unwrap();
+        assert!(!index.continue_summary_request().unwrap(), "{window}: nothing to continue after the change");
         let request = index.summary_request(&p, &m, &none, &Round::default()).unwrap();
         assert!(request.history.contains("Updated in place"), "{window}: the history is read again");
         assert_eq!(without_nonce(&request), without_nonce(&fresh), "{window}: updated in place");
@@ -283,9 +286,8 @@ fn a_request_prepared_in_two_calls_is_the_request_built_in_one() {
     let p = manual_plan(&s, &m);
     let items: bibgenie_compaction::zotero::ResolvedItems = [(123, bibgenie_compaction::zotero::ResolvedItem { library_id: 1, key: "WXYZ2345".into() })].into();
     let mut index = SessionIndex::from_session(s.clone());
-    for _ in 0..3 {
-        index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
-    }
+    index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
+    while index.continue_summary_request().unwrap() {}
     let request = index.summary_request(&p, &m, &items, &Round::default()).unwrap();
     assert!(request.ledger.entries.iter().any(|e| e.key == "WXYZ2345"), "the resolved item joins the ledger");
     let fresh = summary_request_resolved(&s, &bibgenie_compaction::session::read_branch(&s), &p, &m, &items, &Round::default()).unwrap();
