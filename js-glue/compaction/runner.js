@@ -154,7 +154,8 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
   for (;;) {
     if (!request) {
       // The request in parts (its history in steps, its ledger, its registers), then the request:
-      // each in a read after a pause. Bounded: a store whose index is new at each read starts over.
+      // each in a read after a pause. A part that cannot go on (the session changed, an index new
+      // at this read) ends them, and the request is then built whole.
       for (let step = 0, more = true; ; step++) {
         await pause();
         if (isAborted(run.signal)) return cancelled();
@@ -233,17 +234,19 @@ async function summarizeRound(run, plan, planned, round, kept) {
 /**
  * The next part of a round's request (a step of its history, its ledger, its registers), kept on
  * `index` for `roundRequestOn`, and whether a part is left; or the outcome that ends the run
- * (`stale`, as there). The first part is begun with the plan and the round; the later ones go on
- * without them crossing again (a late round's checkpoint is half a megabyte). A core error is left
- * to `roundRequestOn` to report.
+ * (`stale`, as there). The first part is begun with the plan and the round, after the stale check;
+ * the later ones go on without them crossing again (a late round's checkpoint is half a megabyte).
+ * A core error is left to `roundRequestOn` to report.
  * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound | undefined} round @param {boolean} first
  * @returns {{ more: boolean, request?: undefined, outcome?: undefined } | { outcome: CompactOutcome, request?: undefined, more?: undefined }}
  */
 function prepareRoundOn(index, run, plan, round, first) {
   try {
+    // Checked once: a session that moves afterwards drops the parts, so none goes on.
+    if (!first) return { more: prepareSummaryRequest(index) };
     const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
     if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
-    return { more: first ? prepareSummaryRequest(index, { plan, model: run.model, options: round ? { round } : undefined }) : prepareSummaryRequest(index) };
+    return { more: prepareSummaryRequest(index, { plan, model: run.model, options: round ? { round } : undefined }) };
   } catch {
     // The same error again from summaryRequest, which reports it.
     return { more: false };

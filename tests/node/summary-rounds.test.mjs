@@ -127,6 +127,25 @@ test('every round of a large fold, however short its request, is summarized in a
   }
 });
 
+test('a session that moves between the parts of a request ends the run stale before any summarizer call', async () => {
+  const chat = wideChat(300);
+  const { store, sessionId } = await storeWith(chat);
+  let reads = 0;
+  const read = store.withSessionIndex.bind(store);
+  // The plan's read, the first part's; before the third read a message arrives.
+  store.withSessionIndex = async (id, use) => {
+    reads += 1;
+    if (reads === 3) await store.appendMessage(sessionId, userMessage('U-late', chat.leafId, 'One more question meanwhile.'));
+    return read(id, use);
+  };
+  const { summarize, calls } = scriptedSummarizer(() => validSummary());
+  const outcome = await compact({ store, sessionId, model: WIDE, mode: 'manual', summarize });
+  assert.equal(outcome.status, 'stale', outcome.message);
+  assert.equal(calls.length, 0, 'no summary is paid for after the session moved');
+  assert.ok(reads >= 4, `${reads} reads`);
+  assert.equal(checkpointsOf(await store.load(sessionId)).length, 0);
+});
+
 test('a store whose index is new at every read: the parts begun on one index do not go on on the next, and the request is asked for whole', async () => {
   const model = WIDE;
   const chat = wideChat(300);
