@@ -64,32 +64,14 @@ pub fn check_commit_on_branch(fresh: &Session, branch: &Branch, plan: &Plan) -> 
     if crate::session::pending_workflow(fresh, &branch.nodes) {
         return Ok(Err(CommitRefusal::WorkflowPending));
     }
-    let branch_ids = || branch.nodes.iter().map(|&i| fresh.nodes[i].id.as_str());
     let boundary_ok = plan.first_kept_message_id.as_deref().is_none_or(|id| {
         branch.nodes.iter().any(|&i| fresh.nodes[i].id == id && fresh.nodes[i].is_user_message())
     });
-    let previous_ok = plan.previous_checkpoint_id.as_deref().is_none_or(|id| branch_ids().any(|on| on == id));
-    if !boundary_ok || !previous_ok || !all_on_branch(&plan.summarize_ids, branch_ids) {
+    let previous_ok = plan.previous_checkpoint_id.as_deref().is_none_or(|id| branch.nodes.iter().any(|&i| fresh.nodes[i].id == id));
+    if !boundary_ok || !previous_ok || branch.positions_of(fresh, &plan.summarize_ids, |_| true).is_err() {
         return Ok(Err(CommitRefusal::BoundaryOffBranch));
     }
     Ok(Ok(()))
-}
-
-/// Whether every id is on the branch. The core's plans list them in branch order: one walk matching
-/// them in turn (hashing each id of a 10,000-message fold held the thread as long as the rest of the
-/// check); any other order through a set (a search per id was quadratic).
-fn all_on_branch<'a, I: Iterator<Item = &'a str>>(ids: &[String], branch_ids: impl Fn() -> I) -> bool {
-    let mut matched = 0;
-    for id in branch_ids() {
-        if ids.get(matched).is_some_and(|wanted| wanted == id) {
-            matched += 1;
-        }
-    }
-    if matched == ids.len() {
-        return true;
-    }
-    let on_branch: std::collections::HashSet<&str> = branch_ids().collect();
-    ids.iter().all(|id| on_branch.contains(id.as_str()))
 }
 
 /// The estimator is conservative: it prices the largest of four tokenizers, so a summary a model

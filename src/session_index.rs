@@ -11,7 +11,7 @@ use crate::session::{read_branch_to, Branch, IdIndex, Node, NodeKind, Session};
 use crate::estimate::{estimate_branch, BranchTokens, Estimate, EstimateRequest, ModelProfile};
 use crate::projection::summary_message_json;
 use crate::plan::{cache_breakpoints_branch, plan_branch, plan_branch_cached, Breakpoint, CacheOptions, Plan, PlanOptions};
-use crate::summarize::{collect_summary_parts, summary_history, summary_request_with_history, Round, SummaryHistory, SummaryRequest};
+use crate::summarize::{begin_request_parts, next_request_part, summary_request_with_parts, RequestParts, Round, SummaryRequest};
 use crate::zotero::ResolvedItems;
 
 #[derive(Debug, Clone)]
@@ -24,10 +24,10 @@ pub struct SessionIndex {
     /// The projected summary message (JSON text) of the last checkpoint projected, by its position:
     /// a checkpoint node is never replaced in place, so the text of a position never changes.
     summary_message: RefCell<Option<(usize, Rc<str>)>>,
-    /// The parts of a summary request `prepare_summary_request` built, with the inputs they were
-    /// built from; forgotten when the session changes, used once by the `summary_request` with the
-    /// same inputs.
-    prepared: Option<SummaryHistory>,
+    /// The parts of a summary request `prepare_summary_request` began, with the inputs it began
+    /// from; forgotten when the session changes, used once by the `summary_request` with the same
+    /// inputs.
+    prepared: Option<RequestParts>,
 }
 
 impl SessionIndex {
@@ -162,7 +162,7 @@ impl SessionIndex {
     /// between them; the answer is the same either way. True while a part is left.
     pub fn prepare_summary_request(&mut self, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<bool> {
         self.prepared = None;
-        self.prepared = Some(summary_history(&self.session, &self.branch, plan, model, round)?);
+        self.prepared = Some(begin_request_parts(&self.session, &self.branch, plan, model, round)?);
         Ok(true)
     }
 
@@ -170,14 +170,14 @@ impl SessionIndex {
     /// false, with nothing done, when none is left or the session changed since.
     pub fn continue_summary_request(&mut self) -> Result<bool> {
         match self.prepared.as_mut() {
-            Some(history) => collect_summary_parts(&self.session, &self.branch, history),
+            Some(parts) => next_request_part(&self.session, &self.branch, parts),
             None => Ok(false),
         }
     }
 
-    /// `summary_request_resolved` on the held session, with the history prepared for these inputs.
+    /// `summary_request_resolved` on the held session, with the parts prepared for these inputs.
     pub fn summary_request(&mut self, plan: &Plan, model: &ModelProfile, resolved: &ResolvedItems, round: &Round) -> Result<SummaryRequest> {
-        summary_request_with_history(&self.session, &self.branch, plan, model, resolved, round, self.prepared.take())
+        summary_request_with_parts(&self.session, &self.branch, plan, model, resolved, round, self.prepared.take())
     }
 
     /// `cacheBreakpoints` on the held session.

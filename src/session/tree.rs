@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorCode};
 use super::write::{node_texts, write_node_texts};
-use super::types::{NodeKind, Session};
+use super::types::{Node, NodeKind, Session};
 
 /// A reason the session is unsafe to write (`BranchReadResult.problems`).
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +46,36 @@ impl Branch {
         match self.problems.first() {
             Some(p) => Err(p.to_error()),
             None => Ok(()),
+        }
+    }
+
+    /// The branch positions of the nodes `ids` name that `keep` accepts, in branch order, each once;
+    /// the first id that names none of them as the error. Ids in branch order (as the core's plans
+    /// list them) are matched in one walk; any other order through a set (a search per id was
+    /// quadratic, and a set of every id of a 10,000-message fold costs as much as the walk).
+    pub fn positions_of<'i>(&self, session: &Session, ids: &'i [String], keep: impl Fn(&Node) -> bool) -> Result<Vec<usize>, &'i str> {
+        let mut positions = Vec::with_capacity(ids.len());
+        for (position, &i) in self.nodes.iter().enumerate() {
+            let node = &session.nodes[i];
+            if ids.get(positions.len()).is_some_and(|id| *id == node.id) && keep(node) {
+                positions.push(position);
+            }
+        }
+        if positions.len() == ids.len() {
+            return Ok(positions);
+        }
+        let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
+        let mut found: HashSet<&str> = HashSet::new();
+        positions.clear();
+        for (position, &i) in self.nodes.iter().enumerate() {
+            let node = &session.nodes[i];
+            if keep(node) && wanted.contains(node.id.as_str()) && found.insert(node.id.as_str()) {
+                positions.push(position);
+            }
+        }
+        match ids.iter().find(|id| !found.contains(id.as_str())) {
+            Some(id) => Err(id),
+            None => Ok(positions),
         }
     }
 

@@ -215,38 +215,40 @@ pub fn summary_request_resolved(
     resolved: &ResolvedItems,
     round: &Round,
 ) -> Result<SummaryRequest> {
-    summary_request_with_history(session, branch, plan, model, resolved, round, None)
+    summary_request_with_parts(session, branch, plan, model, resolved, round, None)
 }
 
-/// The serialized history of a round's request and how many of its messages it holds: the first
-/// part of `summary_request_resolved`'s work, which a held session builds in a call of its own
-/// (`SessionIndex::prepare_summary_request`) so that a large request is not built in one task.
-pub fn summary_history(session: &Session, branch: &Branch, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<SummaryHistory> {
+/// The first part of `summary_request_resolved`'s work (about `HISTORY_STEP_BYTES` of the serialized
+/// history), which a held session builds in a call of its own (`SessionIndex::prepare_summary_request`)
+/// so that a large request is not built in one task; `next_request_part` builds the others.
+pub fn begin_request_parts(session: &Session, branch: &Branch, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<RequestParts> {
     let limits = limits_of(model)?;
     let material = summarized_material(session, branch, plan, round)?;
-    let mut history = new_history(&material, &limits, history_inputs(plan, &limits, round)?);
-    write_history(&material, &mut history, HISTORY_STEP_BYTES);
-    history.begun_from = Some(Box::new((plan.clone(), model.clone(), round.clone())));
-    Ok(history)
+    let mut built = new_built(&material, &limits);
+    write_history(&material, &mut built, HISTORY_STEP_BYTES);
+    Ok(RequestParts { begun_from: Box::new((plan.clone(), model.clone(), round.clone())), built })
 }
 
 /// About how much history text one part writes: a 200k window's history (about 800 KB) in four.
 const HISTORY_STEP_BYTES: usize = 1 << 18;
 
-/// A round's request in parts (`summary_history`, then `collect_summary_parts` once per part): the
-/// serialized turns, written in steps, how many of the round's messages they hold, the inputs they
-/// were built from, then the ledger and the registers of those messages, collected with no item ids
-/// resolved.
+/// A round's request in parts (`begin_request_parts`, then `next_request_part` once per part): the
+/// inputs it was begun from, which the later parts read, and what is built so far.
 #[derive(Debug, Clone)]
-pub struct SummaryHistory {
-    /// The plan, model and round `summary_history` began from, which the later parts read.
-    begun_from: Option<Box<(Plan, ModelProfile, Round)>>,
+pub struct RequestParts {
+    begun_from: Box<(Plan, ModelProfile, Round)>,
+    built: Built,
+}
+
+/// The serialized turns, written in steps, and how many of the round's messages they hold; then the
+/// ledger and the registers of those messages, collected with no item ids resolved.
+#[derive(Debug, Clone)]
+struct Built {
     /// The history being written; `None` once it is `text`.
     writer: Option<TurnWriter>,
     room: Option<u64>,
     text: String,
     taken: usize,
-    inputs: String,
     ledger: Option<FoldLedger>,
     registers: Option<Registers>,
 }
@@ -266,70 +268,69 @@ struct Registers {
     recall_handles: Vec<String>,
 }
 
-/// The next part of a request's work on `history` (begun by `summary_history` on the same session,
+/// The next part of a request's work on `parts` (begun by `begin_request_parts` on the same session,
 /// unchanged since): more of the history, then the ledger of the messages it holds, then their
 /// registers; whether a part is left after it (false, with nothing done, once none is).
-pub fn collect_summary_parts(session: &Session, branch: &Branch, history: &mut SummaryHistory) -> Result<bool> {
-    let Some(begun_from) = history.begun_from.take() else { return Ok(false) };
-    let result = next_part(session, branch, &begun_from, history);
-    history.begun_from = Some(begun_from);
-    result
-}
-
-fn next_part(session: &Session, branch: &Branch, (plan, _, round): &(Plan, ModelProfile, Round), history: &mut SummaryHistory) -> Result<bool> {
-    if history.registers.is_some() {
+pub fn next_request_part(session: &Session, branch: &Branch, parts: &mut RequestParts) -> Result<bool> {
+    let (plan, _, round) = &*parts.begun_from;
+    let built = &mut parts.built;
+    if built.registers.is_some() {
         return Ok(false);
     }
     let material = summarized_material(session, branch, plan, round)?;
-    if history.writer.is_some() {
-        write_history(&material, history, HISTORY_STEP_BYTES);
+    if built.writer.is_some() {
+        write_history(&material, built, HISTORY_STEP_BYTES);
         return Ok(true);
     }
-    let folded = folded_of(&material, history.taken)?;
+    let folded = folded_of(&material, built.taken)?;
     let none = ResolvedItems::new();
-    match &history.ledger {
-        None => history.ledger = Some(fold_ledger(&material, folded, &none)),
-        Some(ledger) => history.registers = Some(registers_of(&material, folded, &ledger.merged, &none)),
+    match &built.ledger {
+        None => built.ledger = Some(fold_ledger(&material, folded, &none)),
+        Some(ledger) => built.registers = Some(registers_of(&material, folded, &ledger.merged, &none)),
     }
-    Ok(history.registers.is_none())
+    Ok(built.registers.is_none())
 }
 
-/// `summary_request_resolved`, with the history `summary_history` built on the same session when
-/// given; used only when built from the same plan, round and limits.
-pub fn summary_request_with_history(
+/// `summary_request_resolved`, with the parts `begin_request_parts` built on the same session when
+/// given; used only when begun from the same plan, round and limits.
+pub fn summary_request_with_parts(
     session: &Session,
     branch: &Branch,
     plan: &Plan,
     model: &ModelProfile,
     resolved: &ResolvedItems,
     round: &Round,
-    history: Option<SummaryHistory>,
+    parts: Option<RequestParts>,
 ) -> Result<SummaryRequest> {
     let limits = limits_of(model)?;
     let material = summarized_material(session, branch, plan, round)?;
-    let mut history = match history {
-        Some(history) if history.inputs == history_inputs(plan, &limits, round)? => history,
-        // Built now and used at once: its inputs are not kept.
-        _ => new_history(&material, &limits, String::new()),
+    let mut built = match parts {
+        Some(parts) if begun_from(&parts, plan, &limits, round)? => parts.built,
+        _ => new_built(&material, &limits),
     };
-    write_history(&material, &mut history, usize::MAX);
+    write_history(&material, &mut built, usize::MAX);
     // Collected without item ids: for a request that resolves some, collected again.
-    let folded = folded_of(&material, history.taken)?;
-    let ledger = match history.ledger.take() {
+    let folded = folded_of(&material, built.taken)?;
+    let ledger = match built.ledger.take() {
         Some(ledger) if resolved.is_empty() => ledger,
         _ => fold_ledger(&material, folded, resolved),
     };
-    let registers = match history.registers.take() {
+    let registers = match built.registers.take() {
         Some(registers) if resolved.is_empty() => registers,
         _ => registers_of(&material, folded, &ledger.merged, resolved),
     };
-    request_with_budget(&material, history, ledger, registers, &limits, round)
+    request_with_budget(&material, built, ledger, registers, &limits, round)
 }
 
-/// What a history is built from besides the session, as one text: the plan and the round as JSON
-/// (the serializers they have anyway, where comparing field by field would add equality code for
-/// each to the wasm) and the two limits `history_room` reads.
-fn history_inputs(plan: &Plan, limits: &Limits, round: &Round) -> Result<String> {
+/// Whether `parts` were begun from this plan, round and limits: compared as JSON text (the
+/// serializers the types have anyway, where comparing field by field would add equality code for
+/// each to the wasm), the limits as the two `history_room` reads.
+fn begun_from(parts: &RequestParts, plan: &Plan, limits: &Limits, round: &Round) -> Result<bool> {
+    let (begun_plan, begun_model, begun_round) = &*parts.begun_from;
+    Ok(inputs_text(begun_plan, &limits_of(begun_model)?, begun_round)? == inputs_text(plan, limits, round)?)
+}
+
+fn inputs_text(plan: &Plan, limits: &Limits, round: &Round) -> Result<String> {
     let json = |result: serde_json::Result<String>| result.map_err(|e| Error::new(ErrorCode::Internal, e.to_string()));
     let limits = format!("{} {}", limits.input, limits.summary);
     Ok(crate::text::tuple_key(&[&json(serde_json::to_string(plan))?, &json(serde_json::to_string(round))?, &limits]))
@@ -349,17 +350,17 @@ struct Limits {
 }
 
 /// Rule `fold-fits-the-summarizer`: the whole turns whose text fits what the request leaves.
-fn new_history(material: &Material, limits: &Limits, inputs: String) -> SummaryHistory {
+fn new_built(material: &Material, limits: &Limits) -> Built {
     let no_ledger = ResourceLedger::default();
     let room = history_room(limits, material.previous_summary, material.previous_ledger.unwrap_or(&no_ledger));
-    SummaryHistory { begun_from: None, writer: Some(TurnWriter::default()), room, text: String::new(), taken: 0, inputs, ledger: None, registers: None }
+    Built { writer: Some(TurnWriter::default()), room, text: String::new(), taken: 0, ledger: None, registers: None }
 }
 
 /// Writes about `bytes` more of the history; once it is all written, it becomes `text` and `taken`.
-fn write_history(material: &Material, history: &mut SummaryHistory, bytes: usize) {
-    let Some(writer) = history.writer.as_mut() else { return };
-    if writer.write(&material.messages, &SerializeOptions::default(), material.followed_by_user, history.room, bytes) {
-        (history.text, history.taken) = history.writer.take().map(TurnWriter::finish).unwrap_or_default();
+fn write_history(material: &Material, built: &mut Built, bytes: usize) {
+    let Some(writer) = built.writer.as_mut() else { return };
+    if writer.write(&material.messages, &SerializeOptions::default(), material.followed_by_user, built.room, bytes) {
+        (built.text, built.taken) = built.writer.take().map(TurnWriter::finish).unwrap_or_default();
     }
 }
 
@@ -383,9 +384,9 @@ fn registers_of(material: &Material, folded: &[&Node], ledger: &ResourceLedger, 
     Registers { user_words, cited_pages, recall_handles }
 }
 
-fn request_with_budget(material: &Material, history: SummaryHistory, ledger: FoldLedger, registers: Registers, limits: &Limits, round: &Round) -> Result<SummaryRequest> {
+fn request_with_budget(material: &Material, built: Built, ledger: FoldLedger, registers: Registers, limits: &Limits, round: &Round) -> Result<SummaryRequest> {
     let options = SerializeOptions::default();
-    let SummaryHistory { text: whole, taken, .. } = history;
+    let Built { text: whole, taken, .. } = built;
     let folded = folded_of(material, taken)?;
     let continues_at = (taken < material.messages.len()).then_some(round.from + taken);
     let (provider_summary, read_from) = provider_summary(folded);
@@ -487,30 +488,9 @@ fn summarized_material<'a>(session: &'a Session, branch: &Branch, plan: &Plan, r
     let previous_user_words = previous.map(|c| c.user_words.as_slice()).unwrap_or_default();
     let previous_cited_pages = previous.map(|c| c.cited_pages.as_slice()).unwrap_or_default();
     let previous_recall_handles = previous.map(|c| c.recall_handles.as_slice()).unwrap_or_default();
-    // The core's plans list the ids in branch order: one walk matching them in turn, no set of every
-    // remaining id of a long fold each round.
-    let mut positions = Vec::with_capacity(ids.len());
-    for (position, &i) in branch.nodes.iter().enumerate() {
-        let node = &session.nodes[i];
-        if ids.get(positions.len()).is_some_and(|id| *id == node.id) && node.message().is_some() {
-            positions.push(position);
-        }
-    }
-    if positions.len() < ids.len() {
-        // Any other order: one pass with the ids in a set (a search per id was quadratic).
-        let wanted: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
-        let mut found: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        positions.clear();
-        for (position, &i) in branch.nodes.iter().enumerate() {
-            let node = &session.nodes[i];
-            if node.message().is_some() && wanted.contains(node.id.as_str()) && found.insert(node.id.as_str()) {
-                positions.push(position);
-            }
-        }
-        if let Some(id) = ids.iter().find(|id| !found.contains(id.as_str())) {
-            return Err(Error::new(ErrorCode::InvalidPlan, format!("plan.summarizeIds: {id} is not a message on the active branch")));
-        }
-    }
+    let positions = branch
+        .positions_of(session, ids, |node| node.message().is_some())
+        .map_err(|id| Error::new(ErrorCode::InvalidPlan, format!("plan.summarizeIds: {id} is not a message on the active branch")))?;
     if positions.is_empty() && previous_summary.is_none() {
         return Err(Error::new(ErrorCode::InvalidPlan, "plan has nothing to summarize: no summarizeIds and no previous checkpoint"));
     }
