@@ -27,5 +27,5 @@ export interface InternalSessionIndexClass {
   /** The checks `compact` rejects with before it loads anything: model, mode, draft, overhead. */
   checkCompactInputs(model: unknown, mode: unknown, draft: unknown, overhead: unknown): void;
   /** The summary to commit for the summarizer's text: repaired (`kept`) or the extractive one of `requestText` (`embedded`) when invalid. */
-  settleSummary(summary: string, requestText: string): { summary: string; repair?: SummaryRepair };
+  settleSummary(summary: string, requestText: string | undefined): { summary: string; repair?: SummaryRepair };
 }

@@ -11,7 +11,7 @@ use crate::session::{read_branch_to, Branch, IdIndex, Node, NodeKind, Session};
 use crate::estimate::{estimate_branch, BranchTokens, Estimate, EstimateRequest, ModelProfile};
 use crate::projection::summary_message_json;
 use crate::plan::{cache_breakpoints_branch, plan_branch, plan_branch_cached, Breakpoint, CacheOptions, Plan, PlanOptions};
-use crate::summarize::{begin_request_parts, next_request_part, summary_request_with_parts, RequestParts, Round, SummaryRequest};
+use crate::summarize::{begin_request_parts, finished_request, next_request_part, summary_request_resolved, RequestParts, Round, SummaryRequest};
 use crate::zotero::ResolvedItems;
 
 #[derive(Debug, Clone)]
@@ -24,10 +24,9 @@ pub struct SessionIndex {
     /// The projected summary message (JSON text) of the last checkpoint projected, by its position:
     /// a checkpoint node is never replaced in place, so the text of a position never changes.
     summary_message: RefCell<Option<(usize, Rc<str>)>>,
-    /// The parts of a summary request `prepare_summary_request` began, with the inputs it began
-    /// from; forgotten when the session changes, used once by the `summary_request` with the same
-    /// inputs.
-    prepared: Option<RequestParts>,
+    /// The parts of a summary request `begin_summary_request` began, under the number it answered;
+    /// forgotten when the session changes.
+    prepared: Option<(u32, RequestParts)>,
 }
 
 impl SessionIndex {
@@ -156,28 +155,45 @@ impl SessionIndex {
     }
 
     /// Begins `summary_request`'s work for this plan, model and round in parts, one per call (this
-    /// one, then `continue_summary_request`), kept for the `summary_request` with the same inputs: the
-    /// serialized history in steps of about 256 KB, then the ledger, then the registers of the
-    /// messages it holds. A runner builds a large request in several tasks, with the page running
-    /// between them; the answer is the same either way. True while a part is left.
-    pub fn prepare_summary_request(&mut self, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<bool> {
+    /// one, then `continue_summary_request`): the serialized history in steps of about 256 KB, then
+    /// the ledger, the cited pages and the other registers of the messages it holds, then the
+    /// request's JSON text, which `take_summary_request` hands out. A runner builds a large request in several tasks, with the
+    /// page running between them, and the last task only hands it out; the request is the one
+    /// `summary_request` builds in one call. Answers the number the other calls name the parts by,
+    /// new in the whole module (two runs on one index, or on indexes a store makes anew, never
+    /// continue or take each other's parts).
+    pub fn begin_summary_request(&mut self, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<u32> {
         self.prepared = None;
-        self.prepared = Some(begin_request_parts(&self.session, &self.branch, plan, model, round)?);
-        Ok(true)
+        let parts = begin_request_parts(&self.session, &self.branch, plan, model, round)?;
+        let number = next_parts_number();
+        self.prepared = Some((number, parts));
+        Ok(number)
     }
 
-    /// The next part of the request `prepare_summary_request` began (its inputs do not cross again);
-    /// false, with nothing done, when none is left or the session changed since.
-    pub fn continue_summary_request(&mut self) -> Result<bool> {
+    /// The next part of the request begun under `number` (its inputs do not cross again); false,
+    /// with nothing done, when none is left, the session changed since, or others were begun.
+    pub fn continue_summary_request(&mut self, number: u32) -> Result<bool> {
         match self.prepared.as_mut() {
-            Some(parts) => next_request_part(&self.session, &self.branch, parts),
-            None => Ok(false),
+            Some((begun, parts)) if *begun == number => next_request_part(&self.session, &self.branch, parts),
+            _ => Ok(false),
         }
     }
 
-    /// `summary_request_resolved` on the held session, with the parts prepared for these inputs.
-    pub fn summary_request(&mut self, plan: &Plan, model: &ModelProfile, resolved: &ResolvedItems, round: &Round) -> Result<SummaryRequest> {
-        summary_request_with_parts(&self.session, &self.branch, plan, model, resolved, round, self.prepared.take())
+    /// The JSON text of the request begun under `number`, once every part is built (the session
+    /// unchanged since it began); None otherwise, and the parts kept.
+    pub fn take_summary_request(&mut self, number: u32) -> Option<String> {
+        match self.prepared.take() {
+            Some((begun, parts)) if begun == number && parts.is_finished() => finished_request(parts),
+            other => {
+                self.prepared = other;
+                None
+            }
+        }
+    }
+
+    /// `summary_request_resolved` on the held session.
+    pub fn summary_request(&self, plan: &Plan, model: &ModelProfile, resolved: &ResolvedItems, round: &Round) -> Result<SummaryRequest> {
+        summary_request_resolved(&self.session, &self.branch, plan, model, resolved, round)
     }
 
     /// `cacheBreakpoints` on the held session.
@@ -190,4 +206,11 @@ impl SessionIndex {
     ) -> Result<Vec<Breakpoint>> {
         cache_breakpoints_branch(&self.session, &self.branch, &mut self.tokens, model, request, draft_id, cache)
     }
+}
+
+/// A number for each request begun in parts, unique in the module for its first 2^32 - 1.
+fn next_parts_number() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static BEGUN: AtomicU32 = AtomicU32::new(0);
+    BEGUN.fetch_add(1, Ordering::Relaxed).wrapping_add(1).max(1)
 }

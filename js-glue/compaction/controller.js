@@ -7,8 +7,8 @@
 // store's held index, or one load): a submit checks whether the draft is stored, plans the preflight
 // and projects what is sent in one read; the runner summarizes and commits only when the plan says
 // compact. Works in Zotero's plugin sandbox: the signal is ../util/abort-signal.js's (no AbortController).
-
-import { checkResolveItem, planOn, readOptions, readPlanned, summarizeAndCommit } from './runner.js';
+import { planOn, readPlanned, summarizeAndCommit } from './runner.js';
+import { checkResolveItem, readOptions } from './run-options.js';
 import { createAbortSignalLike, untilAborted } from '../util/abort-signal.js';
 import { codedError as controllerError, messageOf } from '../util/coded-error.js';
 import { checkOverheadCounts } from './counts.js';

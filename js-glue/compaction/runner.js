@@ -14,26 +14,26 @@
 import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compaction.js';
 import { codedError, messageOf } from '../util/coded-error.js';
 import { readSession } from '../session/session-read.js';
-import { prepareSummaryRequest } from '../session/session-index.js';
+import { requestParts } from '../session/session-index.js';
 import { pause } from '../util/pause.js';
-import { attempt, callMethod, get, hasMethod, isObject, plainCopy } from '../util/caller-calls.js';
+import { attempt, callMethod, get, isObject, plainCopy } from '../util/caller-calls.js';
 import { isAborted, neverAbortingSignal, raced } from '../util/abort-signal.js';
-import { checkResolveItem, resolveItems } from './resolve-items.js';
+import { resolveItems } from './resolve-items.js';
+import { readOptions } from './run-options.js';
 
 /** Requests whose prompt has this many characters are summarized with a pause before and after (about 10 ms of work each). */
 const PAUSE_FROM_CHARS = 1 << 18;
 /** Folds from this many estimated tokens (about PAUSE_FROM_CHARS of text) get their first request in a read of its own. */
 const OWN_READ_FROM_TOKENS = 1 << 16;
-/** Most reads a round's request is prepared in before it is asked for whole (a 200k window's: about six; 1M: about twenty). */
+/** Most reads a round's request is built in, in parts, before it is built whole (a 200k window's: about seven; 1M: about twenty). */
 const MAX_REQUEST_PARTS = 32;
 
-// The controller checks the option where it enters, as compact() does.
-export { checkResolveItem };
 
 /**
  * @import { AbortSignalLike, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Session, SessionStore, Summarize, SummaryRepair, SummaryRequest, SummaryRound } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndexClass } from '../wasm-internals.js'
  * @import { SessionIndex as HeldIndex } from '../session/session-index.js'
+ * @import { Run } from './run-options.js'
  * @import { ResolveItem } from './resolve-items.js'
  */
 /**
@@ -68,8 +68,6 @@ export { checkResolveItem };
  *   | { status: 'failed', reason: 'store-failed' | 'summarizer-failed' | ErrorCode | (string & {}), message: string, error?: unknown }} CompactOutcome
  */
 /**
- * @typedef {{ store: object, sessionId: string, model: ModelProfile, planOptions: PlanOptions, summarize: Function, signal: AbortSignalLike | null, resolveItem: ResolveItem | null }} Run
- *   what readOptions takes of the options
  * @typedef {{ outcome: CompactOutcome } | { outcome?: undefined, plan: Plan, request?: SummaryRequest }} Prepared
  * @typedef {{ verdict: CommitCheck, leafId: string, branchRevision: number }} HeldCheck
  */
@@ -153,19 +151,19 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
   let request = planned;
   for (;;) {
     if (!request) {
-      // The request in parts (its history in steps, its ledger, its registers), then the request:
-      // each in a read after a pause. A part that cannot go on (the session changed, an index new
-      // at this read) ends them, and the request is then built whole.
-      for (let step = 0, more = true; ; step++) {
+      // The request in parts (its history in steps, its ledger, its registers, the request), each in
+      // a read after a pause, then taken in one more. Parts that cannot go on (the session changed,
+      // an index new at this read) are not taken, and the request is then built whole.
+      for (let step = 0, number = 0, more = true; ; step++) {
         await pause();
         if (isAborted(run.signal)) return cancelled();
         if (more && step < MAX_REQUEST_PARTS) {
-          const part = await readPlanned(run, (index) => prepareRoundOn(index, run, plan, round, step === 0), kept);
+          const part = await readPlanned(run, (index) => prepareRoundOn(index, run, plan, round, number), kept);
           if (part.outcome) return part.outcome;
-          more = Boolean(part.more);
+          ({ number, more } = part);
           continue;
         }
-        const next = await readPlanned(run, (index) => roundRequestOn(index, run, plan, round), kept);
+        const next = await readPlanned(run, (index) => roundRequestOn(index, run, plan, round, number), kept);
         if (next.outcome) return next.outcome;
         request = next.request;
         break;
@@ -176,11 +174,14 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
     if (made.outcome) return made.outcome;
     const from = made.continuesAt;
     if (from === undefined) {
+      const large = plan.tokensBefore >= OWN_READ_FROM_TOKENS;
+      // The checkpoint took its task; the commit's check and writes take one of their own. After
+      // it, a store whose index catches up at its next read takes the checkpoint in another, and
+      // the caller's next read (the controller's estimate of the send) in a third.
+      if (large) await pause();
       if (isAborted(run.signal)) return cancelled();
       const committed = await commit(run, plan, made.node, made.repair);
-      if (plan.tokensBefore >= OWN_READ_FROM_TOKENS) {
-        // A store whose index catches up at its next read takes the checkpoint in a task of its
-        // own, and the caller's next read (the controller's estimate of the send) in another.
+      if (large) {
         await pause();
         if (committed.status === 'committed') await readSession(run.store, run.sessionId, () => null, { load: false });
         await pause();
@@ -232,36 +233,38 @@ async function summarizeRound(run, plan, planned, round, kept) {
 }
 
 /**
- * The next part of a round's request (a step of its history, its ledger, its registers), kept on
- * `index` for `roundRequestOn`, and whether a part is left; or the outcome that ends the run
- * (`stale`, as there). The first part is begun with the plan and the round, after the stale check;
- * the later ones go on without them crossing again (a late round's checkpoint is half a megabyte).
- * A core error is left to `roundRequestOn` to report.
- * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound | undefined} round @param {boolean} first
- * @returns {{ more: boolean, request?: undefined, outcome?: undefined } | { outcome: CompactOutcome, request?: undefined, more?: undefined }}
+ * The next part of a round's request (a step of its history, its ledger, its registers, the
+ * request), kept on `index` under `number` for `roundRequestOn`, and whether a part is left; or the
+ * outcome that ends the run (`stale`, as there). The first part (`number` 0) is begun with the plan
+ * and the round, after the stale check; the later ones go on without them crossing again (a late
+ * round's checkpoint is half a megabyte). A core error is left to `roundRequestOn` to report.
+ * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound | undefined} round @param {number} number
+ * @returns {{ number: number, more: boolean, outcome?: undefined } | { outcome: CompactOutcome }}
  */
-function prepareRoundOn(index, run, plan, round, first) {
+function prepareRoundOn(index, run, plan, round, number) {
   try {
     // Checked once: a session that moves afterwards drops the parts, so none goes on.
-    if (!first) return { more: prepareSummaryRequest(index) };
+    if (number !== 0) return { number, more: requestParts.next(index, number) };
     const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
     if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
-    return { more: prepareSummaryRequest(index, { plan, model: run.model, options: round ? { round } : undefined }) };
+    return { number: requestParts.begin(index, plan, run.model, round ? { round } : undefined), more: true };
   } catch {
     // The same error again from summaryRequest, which reports it.
-    return { more: false };
+    return { number: 0, more: false };
   }
 }
 
 /**
- * The request of a round on `index` (the first without `round`), or the outcome that ends the run:
- * `stale` as soon as the session moved (the commit would refuse it: no more summarizer calls for
- * it), `failed` for a core error.
- * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound} [round]
+ * The request of a round on `index`: the one built in parts under `number` (the session unchanged
+ * since their stale check), else built whole; or the outcome that ends the run: `stale` as soon as
+ * the session moved (no more summarizer calls for it), `failed` for a core error.
+ * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound | undefined} round @param {number} number
  * @returns {{ request: SummaryRequest, outcome?: undefined } | { outcome: CompactOutcome }}
  */
-function roundRequestOn(index, run, plan, round) {
+function roundRequestOn(index, run, plan, round, number) {
   try {
+    const built = number !== 0 ? requestParts.take(index, number) : undefined;
+    if (built) return { request: built };
     const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
     if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
     return { request: round ? index.summaryRequest(plan, run.model, { round }) : index.summaryRequest(plan, run.model) };
@@ -414,49 +417,6 @@ async function commitIn(run, plan, node, tx, checked, repair) {
   const nodes = Array.isArray(fresh.nodes) ? fresh.nodes : JSON.parse(JSON.stringify(fresh)).nodes;
   const session = { nodes: nodes.concat([checkpoint]), leafId: node.id, branchRevision: revision };
   return outcome('committed', plan.reason, repair ? { plan, session, checkpoint, summaryRepair: repair } : { plan, session, checkpoint });
-}
-
-// ---- options ----------------------------------------------------------------------------------
-
-/** The run `compact(options)` makes, its options checked and copied. @param {unknown} options @returns {Run} */
-export function readOptions(options) {
-  if (!isObject(options)) throw invalid('compact options must be an object { store, sessionId, model, summarize, ... }');
-  const store = get(options, 'store');
-  if (!isObject(store) || !hasMethod(store, 'load') || !hasMethod(store, 'transaction')) {
-    throw invalid('options.store must have load(sessionId) and transaction(sessionId, fn)');
-  }
-  const sessionId = get(options, 'sessionId');
-  if (typeof sessionId !== 'string' || sessionId === '') throw invalid('options.sessionId must be a non-empty string');
-  const model = get(options, 'model');
-  const mode = get(options, 'mode');
-  const draft = get(options, 'draft');
-  const overhead = get(options, 'overhead');
-  // The model first, then mode, draft and overhead as plan options (invalid-model, invalid-options).
-  /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).checkCompactInputs(model, mode, draft, overhead);
-  /** @type {PlanOptions & Record<string, unknown>} */
-  const planOptions = { mode: mode ?? 'manual' };
-  if (draft !== undefined && draft !== null) planOptions.draft = draft;
-  if (overhead !== undefined && overhead !== null) planOptions.overhead = overhead;
-  // The prompt cache's profile and the time (plan options, validated by the plan).
-  for (const key of ['cache', 'now']) {
-    const value = get(options, key);
-    if (value !== undefined && value !== null) planOptions[key] = value;
-  }
-  const summarize = get(options, 'summarize');
-  if (typeof summarize !== 'function') throw invalid('options.summarize must be a function (request, signal) => Promise<string>');
-  let signal = get(options, 'signal');
-  if (signal === undefined || signal === null) signal = null;
-  else if (!isObject(signal) || !hasMethod(signal, 'addEventListener')) {
-    throw invalid("options.signal must have `aborted` and addEventListener('abort', listener)");
-  }
-  const resolveItem = checkResolveItem(get(options, 'resolveItem'), 'compact options');
-  // Read now, as they were when compact was called (checked to be JSON data above).
-  return { store, sessionId, model: plainCopy(model), planOptions: plainCopy(planOptions), summarize, signal, resolveItem };
-}
-
-/** @param {string} message */
-function invalid(message) {
-  return codedError('invalid-options', message);
 }
 
 // ---- outcomes ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { codedError } from '../util/coded-error.js';
 import { ObjectNodes, TextNodes } from './node-source.js';
 
 /**
- * @import { BranchReadResult, CacheBreakpointOptions, CommitCheck, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode, SummaryRequestOptions } from '../bibgenie_compaction.js'
+ * @import { BranchReadResult, CacheBreakpointOptions, CommitCheck, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode, SummaryRequest, SummaryRequestOptions } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndex } from '../wasm-internals.js'
  */
 
@@ -29,8 +29,13 @@ let freeStored;
 let warmStored;
 /** @type {(index: SessionIndex, id: string) => string | undefined} */
 let storedTextOf;
-/** @type {(index: SessionIndex, plan?: Plan, model?: ModelProfile, options?: SummaryRequestOptions) => boolean} */
-let prepareRequest;
+/**
+ * The wasm index's request in parts (`skip_typescript`: the runner's alone).
+ * @typedef {{ beginSummaryRequest(plan: Plan, model: ModelProfile, options?: SummaryRequestOptions): number,
+ *   continueSummaryRequest(number: number): boolean, takeSummaryRequest(number: number): SummaryRequest | undefined }} WasmRequestParts
+ */
+/** @type {(index: SessionIndex) => WasmRequestParts} */
+let wasmOf;
 
 const dispose = typeof Symbol === 'function' && Symbol.dispose;
 
@@ -205,7 +210,7 @@ export class SessionIndex {
     freeStored = (index) => index.#index.free();
     warmStored = (index, count) => /** @type {any} */ (index.#index).warmTokens(count);
     storedTextOf = (index, id) => /** @type {TextNodes} */ (index.#nodes).textOf(id);
-    prepareRequest = (index, plan, model, options) => /** @type {any} */ (index.#index).prepareSummaryRequest(plan, model, options);
+    wasmOf = (index) => /** @type {WasmRequestParts} */ (/** @type {unknown} */ (index.#index));
   }
 }
 if (dispose) /** @type {Record<symbol, unknown>} */ (/** @type {object} */ (SessionIndex.prototype))[dispose] = SessionIndex.prototype.free;
@@ -228,17 +233,20 @@ export const storeHeldIndex = {
 };
 
 /**
- * Builds a part of `index.summaryRequest(plan, model, options)` (a step of its serialized history,
- * its ledger, its registers) and keeps it for that call, so that the runner builds a large request
- * in several tasks; the request is the same either way (never exported by the package). Begun with
- * `begin`, the next part without it; true while a part is left (false, with nothing done, when the
- * session changed since it began).
- * @param {SessionIndex} index @param {{ plan: Plan, model: ModelProfile, options?: SummaryRequestOptions }} [begin]
- * @returns {boolean}
+ * `index.summaryRequest(plan, model, options)` built in parts, a call each (a step of its serialized
+ * history, its ledger, its registers, the request), so that the runner builds a large request in
+ * several tasks; the request is the same either way (never exported by the package). `begin` answers
+ * the number `next` (true while a part is left) and `take` (the request once every part is built,
+ * else undefined) name the parts by; a change to the session drops them.
  */
-export function prepareSummaryRequest(index, begin) {
-  return begin ? prepareRequest(index, begin.plan, begin.model, begin.options) : prepareRequest(index);
-}
+export const requestParts = {
+  /** @param {SessionIndex} index @param {Plan} plan @param {ModelProfile} model @param {SummaryRequestOptions} [options] */
+  begin: (index, plan, model, options) => wasmOf(index).beginSummaryRequest(plan, model, options),
+  /** @param {SessionIndex} index @param {number} number */
+  next: (index, number) => wasmOf(index).continueSummaryRequest(number),
+  /** @param {SessionIndex} index @param {number} number */
+  take: (index, number) => wasmOf(index).takeSummaryRequest(number),
+};
 
 const utf8 = new TextEncoder();
 /** The UTF-8 of the node being appended; grown as needed, reused for every node. */

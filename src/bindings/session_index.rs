@@ -243,18 +243,29 @@ impl SessionIndex {
     }
 
     /// The runner's steps of a large request (`summaryRequest`'s serialized history, its ledger, its
-    /// registers), kept for the `summaryRequest` with the same plan, model and round that follows
-    /// them in another task: begun with the inputs, continued without them (`plan` undefined: a
-    /// late round's checkpoint is half a megabyte to cross); true while a step is left.
-    #[wasm_bindgen(js_name = prepareSummaryRequest, skip_typescript)]
-    pub fn prepare_summary_request(&mut self, plan: JsValue, model: JsValue, options: JsValue) -> Result<bool, JsValue> {
-        if plan.is_undefined() {
-            return Ok(self.inner.continue_summary_request()?);
-        }
+    /// registers, the request), each in a task of its own: begun with the inputs, answering the
+    /// number `continueSummaryRequest` (true while a step is left) and `takeSummaryRequest` (the
+    /// request once built, else undefined) name them by, so that the inputs (a late round's
+    /// checkpoint is half a megabyte) cross once.
+    #[wasm_bindgen(js_name = beginSummaryRequest, skip_typescript)]
+    pub fn begin_summary_request(&mut self, plan: JsValue, model: JsValue, options: JsValue) -> Result<u32, JsValue> {
         let plan = plan_from_js(&plan)?;
         let model = model_from_js(&model)?;
         let (_, round) = super::summarize::request_options_from_js(&options)?;
-        Ok(self.inner.prepare_summary_request(&plan, &model, &round)?)
+        Ok(self.inner.begin_summary_request(&plan, &model, &round)?)
+    }
+
+    #[wasm_bindgen(js_name = continueSummaryRequest, skip_typescript)]
+    pub fn continue_summary_request(&mut self, number: u32) -> Result<bool, JsValue> {
+        Ok(self.inner.continue_summary_request(number)?)
+    }
+
+    #[wasm_bindgen(js_name = takeSummaryRequest, skip_typescript)]
+    pub fn take_summary_request(&mut self, number: u32) -> Result<JsValue, JsValue> {
+        match self.inner.take_summary_request(number) {
+            Some(request) => from_json_text(&request),
+            None => Ok(JsValue::UNDEFINED),
+        }
     }
 
     /// `checkCommit` on the held session (the store's index, brought up to date by the read it is
@@ -304,10 +315,13 @@ impl SessionIndex {
     /// rearranged (`kept`) or, when nothing usable came back, the extractive summary (`embedded`) of
     /// `requestText`, the summary request's JSON as it was before the summarizer saw it.
     #[wasm_bindgen(js_name = settleSummary, skip_typescript)]
-    pub fn settle_summary(summary: JsValue, request_text: &str) -> Result<JsValue, JsValue> {
+    // `requestText` crosses only for a summary that needs the embedded one (a long session's
+    // request is megabytes to copy into the module).
+    pub fn settle_summary(summary: JsValue, request_text: JsValue) -> Result<JsValue, JsValue> {
         let summary = super::args::summary_from_js(&summary)?;
         let request = || {
-            crate::text::parse_lenient::<serde_json::Value>(request_text)
+            let text = request_text.as_string().ok_or_else(|| Error::new(ErrorCode::InvalidRequest, "requestText is not a string"))?;
+            crate::text::parse_lenient::<serde_json::Value>(&text)
                 .map_err(|e| e.to_string())
                 .and_then(|request| crate::summarize::SummaryRequest::from_value(&request))
                 .map_err(|message| Error::new(ErrorCode::InvalidRequest, message))

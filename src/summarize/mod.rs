@@ -13,7 +13,7 @@ pub use extractive::extractive_summary;
 pub use repair::{repair_summary, settle_summary, RepairKind, SettledSummary, SummaryRepair};
 pub use request::{
     SummaryRequest, SummaryRequestOptions, system_prompt, summary_request, summary_request_on_branch, summary_request_resolved, delimiters, Round,
-    begin_request_parts, next_request_part, summary_request_with_parts, RequestParts,
+    begin_request_parts, finished_request, next_request_part, RequestParts,
 };
 pub use sections::SECTIONS;
 pub use serialize::{DEFAULT_MAX_TOOL_RESULT_CHARS, SerializeOptions, serialize, serialize_ui_messages, looks_structural};

@@ -215,12 +215,20 @@ pub fn summary_request_resolved(
     resolved: &ResolvedItems,
     round: &Round,
 ) -> Result<SummaryRequest> {
-    summary_request_with_parts(session, branch, plan, model, resolved, round, None)
+    let limits = limits_of(model)?;
+    let material = summarized_material(session, branch, plan, round)?;
+    let mut built = new_built(&material, &limits);
+    write_history(&material, &mut built, usize::MAX);
+    let folded = folded_of(&material, built.taken)?;
+    let ledger = fold_ledger(&material, folded, resolved);
+    let registers = registers_of(&material, folded, cited_pages_of(&material, folded, &ledger.merged, resolved));
+    request_with_budget(&material, built.text, built.taken, ledger, registers, &limits, round)
 }
 
-/// The first part of `summary_request_resolved`'s work (about `HISTORY_STEP_BYTES` of the serialized
-/// history), which a held session builds in a call of its own (`SessionIndex::prepare_summary_request`)
-/// so that a large request is not built in one task; `next_request_part` builds the others.
+/// The first part of `summary_request_on_branch`'s work (about `HISTORY_STEP_BYTES` of the serialized
+/// history), which a held session builds in a call of its own (`SessionIndex::begin_summary_request`)
+/// so that a large request is not built in one task; `next_request_part` builds the others, and
+/// `finished_request` hands out the request they made.
 pub fn begin_request_parts(session: &Session, branch: &Branch, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<RequestParts> {
     let limits = limits_of(model)?;
     let material = summarized_material(session, branch, plan, round)?;
@@ -233,7 +241,8 @@ pub fn begin_request_parts(session: &Session, branch: &Branch, plan: &Plan, mode
 const HISTORY_STEP_BYTES: usize = 1 << 18;
 
 /// A round's request in parts (`begin_request_parts`, then `next_request_part` once per part): the
-/// inputs it was begun from, which the later parts read, and what is built so far.
+/// inputs it was begun from, which the later parts read, and what is built so far (at last the
+/// request itself).
 #[derive(Debug, Clone)]
 pub struct RequestParts {
     begun_from: Box<(Plan, ModelProfile, Round)>,
@@ -241,7 +250,8 @@ pub struct RequestParts {
 }
 
 /// The serialized turns, written in steps, and how many of the round's messages they hold; then the
-/// ledger and the registers of those messages, collected with no item ids resolved.
+/// ledger, the cited pages and the other registers of those messages, collected with no item ids
+/// resolved; then the request made of them, as the JSON text it crosses as.
 #[derive(Debug, Clone)]
 struct Built {
     /// The history being written; `None` once it is `text`.
@@ -250,7 +260,11 @@ struct Built {
     text: String,
     taken: usize,
     ledger: Option<FoldLedger>,
+    /// How many of the messages the cited pages were looked for in, and those found in them.
+    cited: (usize, Vec<CitedPage>),
+    cited_pages: Option<Vec<CitedPage>>,
     registers: Option<Registers>,
+    request: Option<String>,
 }
 
 /// The ledger merged with the previous one, this fold's alone, and the item ids it names.
@@ -270,11 +284,12 @@ struct Registers {
 
 /// The next part of a request's work on `parts` (begun by `begin_request_parts` on the same session,
 /// unchanged since): more of the history, then the ledger of the messages it holds, then their
-/// registers; whether a part is left after it (false, with nothing done, once none is).
+/// cited pages, then their other registers, then the request; whether a part is left after it
+/// (false, with nothing done, once none is).
 pub fn next_request_part(session: &Session, branch: &Branch, parts: &mut RequestParts) -> Result<bool> {
-    let (plan, _, round) = &*parts.begun_from;
+    let (plan, model, round) = &*parts.begun_from;
     let built = &mut parts.built;
-    if built.registers.is_some() {
+    if built.request.is_some() {
         return Ok(false);
     }
     let material = summarized_material(session, branch, plan, round)?;
@@ -284,56 +299,38 @@ pub fn next_request_part(session: &Session, branch: &Branch, parts: &mut Request
     }
     let folded = folded_of(&material, built.taken)?;
     let none = ResolvedItems::new();
-    match &built.ledger {
-        None => built.ledger = Some(fold_ledger(&material, folded, &none)),
-        Some(ledger) => built.registers = Some(registers_of(&material, folded, &ledger.merged, &none)),
+    if let Some(registers) = built.registers.take() {
+        let (history, ledger) = (std::mem::take(&mut built.text), built.ledger.take());
+        let ledger = ledger.ok_or_else(|| Error::new(ErrorCode::Internal, "summary request parts without their ledger"))?;
+        let request = request_with_budget(&material, history, built.taken, ledger, registers, &limits_of(model)?, round)?;
+        built.request = Some(serde_json::to_string(&request).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?);
+    } else if let Some(cited_pages) = built.cited_pages.take() {
+        built.registers = Some(registers_of(&material, folded, cited_pages));
+    } else if let Some(ledger) = &built.ledger {
+        // The cited pages in steps too: each tool output is read as a tree to find them.
+        let (at, found) = &mut built.cited;
+        let end = step_end(folded, *at, HISTORY_STEP_BYTES);
+        found.extend(registers::collect_cited_pages_resolved(&folded[*at..end], &ledger.merged, &none));
+        *at = end;
+        if end == folded.len() {
+            built.cited_pages = Some(registers::merge_cited_pages(material.previous_cited_pages, std::mem::take(found)));
+        }
+    } else {
+        built.ledger = Some(fold_ledger(&material, folded, &none));
     }
-    Ok(built.registers.is_none())
+    Ok(built.request.is_none())
 }
 
-/// `summary_request_resolved`, with the parts `begin_request_parts` built on the same session when
-/// given; used only when begun from the same plan, round and limits.
-pub fn summary_request_with_parts(
-    session: &Session,
-    branch: &Branch,
-    plan: &Plan,
-    model: &ModelProfile,
-    resolved: &ResolvedItems,
-    round: &Round,
-    parts: Option<RequestParts>,
-) -> Result<SummaryRequest> {
-    let limits = limits_of(model)?;
-    let material = summarized_material(session, branch, plan, round)?;
-    let mut built = match parts {
-        Some(parts) if begun_from(&parts, plan, &limits, round)? => parts.built,
-        _ => new_built(&material, &limits),
-    };
-    write_history(&material, &mut built, usize::MAX);
-    // Collected without item ids: for a request that resolves some, collected again.
-    let folded = folded_of(&material, built.taken)?;
-    let ledger = match built.ledger.take() {
-        Some(ledger) if resolved.is_empty() => ledger,
-        _ => fold_ledger(&material, folded, resolved),
-    };
-    let registers = match built.registers.take() {
-        Some(registers) if resolved.is_empty() => registers,
-        _ => registers_of(&material, folded, &ledger.merged, resolved),
-    };
-    request_with_budget(&material, built, ledger, registers, &limits, round)
+impl RequestParts {
+    /// Whether every part is built (`next_request_part` answered false).
+    pub fn is_finished(&self) -> bool {
+        self.built.request.is_some()
+    }
 }
 
-/// Whether `parts` were begun from this plan, round and limits: compared as JSON text (the
-/// serializers the types have anyway, where comparing field by field would add equality code for
-/// each to the wasm), the limits as the two `history_room` reads.
-fn begun_from(parts: &RequestParts, plan: &Plan, limits: &Limits, round: &Round) -> Result<bool> {
-    let (begun_plan, begun_model, begun_round) = &*parts.begun_from;
-    Ok(inputs_text(begun_plan, &limits_of(begun_model)?, begun_round)? == inputs_text(plan, limits, round)?)
-}
-
-fn inputs_text(plan: &Plan, limits: &Limits, round: &Round) -> Result<String> {
-    let json = |result: serde_json::Result<String>| result.map_err(|e| Error::new(ErrorCode::Internal, e.to_string()));
-    let limits = format!("{} {}", limits.input, limits.summary);
-    Ok(crate::text::tuple_key(&[&json(serde_json::to_string(plan))?, &json(serde_json::to_string(round))?, &limits]))
+/// The JSON text of the request `parts` made, once every part is built.
+pub fn finished_request(parts: RequestParts) -> Option<String> {
+    parts.built.request
 }
 
 fn limits_of(model: &ModelProfile) -> Result<Limits> {
@@ -353,7 +350,7 @@ struct Limits {
 fn new_built(material: &Material, limits: &Limits) -> Built {
     let no_ledger = ResourceLedger::default();
     let room = history_room(limits, material.previous_summary, material.previous_ledger.unwrap_or(&no_ledger));
-    Built { writer: Some(TurnWriter::default()), room, text: String::new(), taken: 0, ledger: None, registers: None }
+    Built { writer: Some(TurnWriter::default()), room, text: String::new(), taken: 0, ledger: None, cited: (0, Vec::new()), cited_pages: None, registers: None, request: None }
 }
 
 /// Writes about `bytes` more of the history; once it is all written, it becomes `text` and `taken`.
@@ -376,17 +373,37 @@ fn fold_ledger(material: &Material, folded: &[&Node], resolved: &ResolvedItems) 
     FoldLedger { merged: ledger::merge(material.previous_ledger.unwrap_or(&no_ledger), &fold), fold, item_ids }
 }
 
-fn registers_of(material: &Material, folded: &[&Node], ledger: &ResourceLedger, resolved: &ResolvedItems) -> Registers {
+fn cited_pages_of(material: &Material, folded: &[&Node], ledger: &ResourceLedger, resolved: &ResolvedItems) -> Vec<CitedPage> {
+    registers::merge_cited_pages(material.previous_cited_pages, registers::collect_cited_pages_resolved(folded, ledger, resolved))
+}
+
+/// The end of the messages from `at` that hold about `bytes` of JSON text (one at least).
+fn step_end(messages: &[&Node], at: usize, bytes: usize) -> usize {
+    let mut taken = 0;
+    messages.get(at..).unwrap_or_default().iter().position(|node| {
+        taken += node.raw.as_str().len();
+        taken >= bytes
+    }).map_or(messages.len(), |k| at + k + 1)
+}
+
+fn registers_of(material: &Material, folded: &[&Node], cited_pages: Vec<CitedPage>) -> Registers {
     let user_words = registers::merge_user_words(material.previous_user_words, registers::collect_user_words(folded));
-    let cited = registers::collect_cited_pages_resolved(folded, ledger, resolved);
-    let cited_pages = registers::merge_cited_pages(material.previous_cited_pages, cited);
     let recall_handles = registers::merge_recall_handles(material.previous_recall_handles, folded);
     Registers { user_words, cited_pages, recall_handles }
 }
 
-fn request_with_budget(material: &Material, built: Built, ledger: FoldLedger, registers: Registers, limits: &Limits, round: &Round) -> Result<SummaryRequest> {
+/// The request of the round's history (`whole`, the serialized first `taken` messages) with its
+/// ledger and registers.
+fn request_with_budget(
+    material: &Material,
+    whole: String,
+    taken: usize,
+    ledger: FoldLedger,
+    registers: Registers,
+    limits: &Limits,
+    round: &Round,
+) -> Result<SummaryRequest> {
     let options = SerializeOptions::default();
-    let Built { text: whole, taken, .. } = built;
     let folded = folded_of(material, taken)?;
     let continues_at = (taken < material.messages.len()).then_some(round.from + taken);
     let (provider_summary, read_from) = provider_summary(folded);

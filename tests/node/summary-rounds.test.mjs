@@ -99,11 +99,13 @@ test('a large fold: the event loop runs after the plan, between the parts of its
   assert.deepEqual(upToSummary, [...Array.from({ length: reads }, () => ['read', 'tick']).flat(), 'summarize']);
 });
 
-test('every round of a large fold, however short its request, is summarized in a task of its own and its checkpoint built in another', async () => {
+test('every round of a large fold, however short its request, is summarized in a task of its own and its checkpoint built in another; the commit in a third', async () => {
   const model = WIDE;
   const chat = wideChat(700);
   const { store, sessionId } = await storeWith(chat);
   const events = [];
+  const transaction = store.transaction.bind(store);
+  store.transaction = (id, fn) => { events.push('transaction'); return transaction(id, fn); };
   let running = true;
   const tick = () => { if (events.length && events.at(-1) !== 'tick') events.push('tick'); if (running) setTimeout(tick, 0); };
   setTimeout(tick, 0);
@@ -125,6 +127,9 @@ test('every round of a large fold, however short its request, is summarized in a
   for (let at = events.indexOf('summarize'); at >= 0; at = events.indexOf('summarize', at + 1)) {
     assert.deepEqual(events.slice(at, at + 3), ['summarize', 'tick', 'checkpoint'], `round at event ${at}`);
   }
+  // The last round's checkpoint carries the whole fold's registers: the commit's check and writes run after it in a task of their own.
+  const lastCheckpoint = events.lastIndexOf('checkpoint', events.indexOf('transaction'));
+  assert.deepEqual(events.slice(lastCheckpoint, lastCheckpoint + 3), ['checkpoint', 'tick', 'transaction']);
 });
 
 test('a session that moves between the parts of a request ends the run stale before any summarizer call', async () => {

@@ -217,12 +217,13 @@ fn without_nonce(request: &SummaryRequest) -> Value {
     value
 }
 
-/// A held session builds a round's request in parts, a call each (`prepare_summary_request`, then
-/// `continue_summary_request`: the runner's tasks), and the rest in `summary_request`: the same
-/// requests, round after round, as in one call; parts prepared for other inputs, or before the session
-/// changed, are never used.
+/// A held session builds a round's request in parts, a call each (`begin_summary_request`, then
+/// `continue_summary_request` until none is left: the runner's tasks), and hands it out
+/// (`take_summary_request`): the same requests, round after round, as in one call. Parts are taken
+/// only when every one is built, by the number they were begun under, on the session they were
+/// begun on.
 #[test]
-fn a_request_prepared_in_two_calls_is_the_request_built_in_one() {
+fn a_request_built_in_parts_is_the_request_built_in_one() {
     use bibgenie_compaction::SessionIndex;
     let none = Default::default();
     // On 200k the history of a round is about 800 KB: written in several parts.
@@ -233,63 +234,42 @@ fn a_request_prepared_in_two_calls_is_the_request_built_in_one() {
         let mut index = SessionIndex::from_session(s.clone());
         let mut round = Round::default();
         for (k, (expected, summary)) in reference.iter().enumerate() {
-            // The first round in every part; later ones with one to four parts prepared, the rest left to the request.
-            let (mut parts, mut more) = (1, index.prepare_summary_request(&p, &m, &round).unwrap());
-            while more && (k == 0 || parts <= k % 4) {
-                more = index.continue_summary_request().unwrap();
+            let number = index.begin_summary_request(&p, &m, &round).unwrap();
+            let mut parts = 1;
+            while index.continue_summary_request(number).unwrap() {
+                assert!(index.take_summary_request(number).is_none(), "{window}: round {k}: taken before its last part");
                 parts += 1;
             }
             if k == 0 {
-                // The history in one part or more, then the ledger, then the registers.
-                assert!(parts >= if window == 200_000 { 4 } else { 3 }, "{window}: {parts} parts");
+                // The history in one part or more, then the ledger, the cited pages and the other
+                // registers (each answering that a part is left), then the request (that none is).
+                assert!(parts >= if window == 200_000 { 5 } else { 4 }, "{window}: {parts} parts");
             }
-            let request = index.summary_request(&p, &m, &none, &round).unwrap();
+            assert!(index.take_summary_request(number.wrapping_add(1)).is_none(), "{window}: taken under another number");
+            let request = SummaryRequest::from_value(&serde_json::from_str(&index.take_summary_request(number).unwrap()).unwrap()).unwrap();
             assert_eq!(without_nonce(&request), without_nonce(expected), "{window}: round {k}");
+            assert!(index.take_summary_request(number).is_none(), "{window}: taken twice");
             let node = bibgenie_compaction::commit::checkpoint_node_for_request(&p, summary, &request, "r").unwrap();
             round = Round { from: request.continues_at.unwrap_or(0), previous: Some(bibgenie_compaction::session::Checkpoint::from_value(&node["checkpoint"]).unwrap()) };
         }
-        // Prepared for the first round, asked for another: that round's own request.
-        let second = Round { from: reference[0].0.continues_at.unwrap(), previous: round.previous.clone() };
-        index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
-        let fresh = summary_request_resolved(&s, &bibgenie_compaction::session::read_branch(&s), &p, &m, &none, &second).unwrap();
-        assert_eq!(without_nonce(&index.summary_request(&p, &m, &none, &second).unwrap()), without_nonce(&fresh), "{window}: another round");
-        // Prepared for a plan, asked for a smaller one (its first turns only): the smaller plan's request.
-        let mut smaller = p.clone();
-        smaller.summarize_ids.truncate(6);
-        index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
-        let fresh = summary_request_resolved(&s, &bibgenie_compaction::session::read_branch(&s), &smaller, &m, &none, &Round::default()).unwrap();
-        assert_eq!(without_nonce(&index.summary_request(&smaller, &m, &none, &Round::default()).unwrap()), without_nonce(&fresh), "{window}: another plan");
-        // Every part prepared, then a summarized message updated in place: the request of the session as it is now.
-        let (mut nodes, leaf) = long_chat(turns);
+        // Begun again: the parts begun before are neither continued nor taken.
+        let first = index.begin_summary_request(&p, &m, &Round::default()).unwrap();
+        let second = index.begin_summary_request(&p, &m, &Round::default()).unwrap();
+        assert_ne!(first, second, "{window}: a new number for new parts");
+        assert!(!index.continue_summary_request(first).unwrap(), "{window}: the older parts go on");
+        while index.continue_summary_request(second).unwrap() {}
+        assert!(index.take_summary_request(first).is_none(), "{window}: the older parts are taken");
+        // Another index's parts: never its own, though begun with the same inputs.
+        let mut other = SessionIndex::from_session(s.clone());
+        assert!(!other.continue_summary_request(second).unwrap() && other.take_summary_request(second).is_none(), "{window}: another index's parts");
+        // Every part built, then a summarized message updated in place: the parts are dropped.
+        let (mut nodes, _) = long_chat(turns);
         let at = nodes.iter().position(|n| n["role"] == "assistant").unwrap();
         nodes[at]["parts"] = json!([{ "type": "text", "text": "Updated in place: the pilot found nothing (ABCD2345, p. 4)." }]);
-        index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
-        while index.continue_summary_request().unwrap() {}
         index.replace_node(bibgenie_compaction::session::Node::parse_strict(nodes[at].clone()).unwrap()).unwrap();
-        let updated = session(nodes, &leaf);
-        let fresh = summary_request_resolved(&updated, &bibgenie_compaction::session::read_branch(&updated), &p, &m, &none, &Round::default()).unwrap();
-        assert!(!index.continue_summary_request().unwrap(), "{window}: nothing to continue after the change");
+        assert!(!index.continue_summary_request(second).unwrap(), "{window}: nothing to continue after the change");
+        assert!(index.take_summary_request(second).is_none(), "{window}: nothing to take after the change");
         let request = index.summary_request(&p, &m, &none, &Round::default()).unwrap();
         assert!(request.history.contains("Updated in place"), "{window}: the history is read again");
-        assert_eq!(without_nonce(&request), without_nonce(&fresh), "{window}: updated in place");
     }
-    // Every part prepared (no item ids resolved), asked with the app's item ids: collected again with them.
-    let quote = json!({ "citations": [{ "itemId": 123, "page": 4, "text": "Fat is the main fuel." }] });
-    let nodes = vec![
-        user("U1", None, "Quote it."),
-        assistant_tool("A1", "U1", "quote", "output-available", json!({}), Some(quote)),
-        user("U2", Some("A1"), "And the next one?"),
-        assistant("A2", "U2", "Here it is."),
-    ];
-    let s = session(nodes, "A2");
-    let m = model(32_000, None);
-    let p = manual_plan(&s, &m);
-    let items: bibgenie_compaction::zotero::ResolvedItems = [(123, bibgenie_compaction::zotero::ResolvedItem { library_id: 1, key: "WXYZ2345".into() })].into();
-    let mut index = SessionIndex::from_session(s.clone());
-    index.prepare_summary_request(&p, &m, &Round::default()).unwrap();
-    while index.continue_summary_request().unwrap() {}
-    let request = index.summary_request(&p, &m, &items, &Round::default()).unwrap();
-    assert!(request.ledger.entries.iter().any(|e| e.key == "WXYZ2345"), "the resolved item joins the ledger");
-    let fresh = summary_request_resolved(&s, &bibgenie_compaction::session::read_branch(&s), &p, &m, &items, &Round::default()).unwrap();
-    assert_eq!(without_nonce(&request), without_nonce(&fresh));
 }
