@@ -258,6 +258,7 @@ fn checkpoint_node_made(
         summary_budget: summary_budget.filter(|_| plan.user_words_budget.is_some() || plan.cited_pages_budget.is_some()),
         provider_part: None,
         recall_handles: carried.recall_handles.clone(),
+        rendered: Default::default(),
     };
     // Written as text: a late round's checkpoint is half a megabyte, and a `Value` tree of it (to
     // add the node's fields) costs a parse and a second write of it all.

@@ -107,8 +107,17 @@ pub fn summary_message_text(checkpoint: &Checkpoint) -> String {
 pub const BESIDE_PROVIDER_BLOCK: &str = "[Research checkpoint] The provider's summary above stands for the earlier part of this \
 conversation; below is what was carried beside it.";
 
-/// `summary_message_text`, or without the summary (beside a provider's readable block, which is it).
+/// `summary_message_text`, or without the summary (beside a provider's readable block, which is it);
+/// the text with it made once per checkpoint read.
 fn summary_message_text_with(checkpoint: &Checkpoint, with_summary: bool) -> String {
+    if with_summary {
+        checkpoint.rendered.get_or_init(|| render_summary_message_text(checkpoint, true)).to_string()
+    } else {
+        render_summary_message_text(checkpoint, false)
+    }
+}
+
+fn render_summary_message_text(checkpoint: &Checkpoint, with_summary: bool) -> String {
     let budget = checkpoint.ledger_budget.unwrap_or_else(|| ledger::projected_budget(&checkpoint.summary));
     let projected = ledger::project_ledger(&checkpoint.ledger, &checkpoint.summary, budget);
     let (words_fallback, pages_fallback) = registers::budgets_for_summary_budget(crate::tokens::estimate_text(&checkpoint.summary));

@@ -30,6 +30,7 @@ impl Checkpoint {
             summary_budget: f.optional("summaryBudget", count)?,
             recall_handles: f.defaulted("recallHandles", strings)?,
             provider_part: f.optional("providerPart", |v| Ok(v.clone()))?,
+            rendered: Default::default(),
         })
     }
 

@@ -322,6 +322,41 @@ pub struct Checkpoint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(skip))]
     pub provider_part: Option<Value>,
+    /// The text of its projected summary message once made (`projection::summary_message_text`): a
+    /// held session's next estimate and projection both read it, and a late fold's registers take
+    /// milliseconds to choose from. Not part of the checkpoint: never written, never compared, not
+    /// copied with it (a copy may be changed; the checkpoints of a session never are).
+    #[serde(skip)]
+    #[cfg_attr(all(test, not(target_arch = "wasm32")), ts(skip))]
+    pub rendered: Rendered,
+}
+
+/// A text made once from the value that holds it (which never changes once read), kept beside it.
+#[derive(Default)]
+pub struct Rendered(std::cell::OnceCell<String>);
+
+impl Clone for Rendered {
+    fn clone(&self) -> Rendered {
+        Rendered::default()
+    }
+}
+
+impl Rendered {
+    pub fn get_or_init(&self, make: impl FnOnce() -> String) -> &str {
+        self.0.get_or_init(make)
+    }
+}
+
+impl PartialEq for Rendered {
+    fn eq(&self, _: &Rendered) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Rendered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Rendered")
+    }
 }
 
 impl Node {
