@@ -49,8 +49,29 @@ pub fn request_options_from_js(options: &JsValue) -> Result<(ResolvedItems, Roun
 /// `extractiveSummary(request) -> string`: the eight sections filled without a model.
 #[wasm_bindgen(js_name = extractiveSummary)]
 pub fn extractive_summary(#[wasm_bindgen(unchecked_param_type = "SummaryRequest")] request: JsValue) -> Result<String, JsValue> {
-    let request = read_js(&request, ErrorCode::InvalidRequest, SummaryRequest::from_value)?;
+    let request = read_js(&summarized_fields(&request), ErrorCode::InvalidRequest, SummaryRequest::from_value)?;
     Ok(summarize::extractive_summary(&request))
+}
+
+/// What `extractiveSummary` reads of a request: its history, previous summary, ledger and budget,
+/// and `system` and `prompt` only as far as being strings (the prompt holds the history again, and
+/// the registers a late round carries are half a megabyte: neither is summarized, so neither
+/// crosses). Anything but an object, or one whose fields throw when read, is read whole, so that
+/// the reader gives its error.
+fn summarized_fields(request: &JsValue) -> JsValue {
+    if !request.is_object() || js_sys::Array::is_array(request) {
+        return request.clone();
+    }
+    let fields = js_sys::Object::new();
+    for name in ["system", "prompt", "maxOutputTokens", "ledger", "history", "previousSummary"] {
+        let key = JsValue::from_str(name);
+        let Ok(value) = js_sys::Reflect::get(request, &key) else { return request.clone() };
+        let value = if value.is_string() && (name == "system" || name == "prompt") { JsValue::from_str("") } else { value };
+        if js_sys::Reflect::set(&fields, &key, &value).is_err() {
+            return request.clone();
+        }
+    }
+    fields.into()
 }
 
 /// `validateSummary(text)`: returns nothing for a valid summary, throws `invalid-summary` otherwise.

@@ -660,7 +660,7 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         for (at, sentence) in said.iter().enumerate() {
             // Rule `said-again-is-a-formula`: a sentence the summary already holds word for word
             // ("Here is the next paper.") closes and concludes nothing.
-            if draft.lines.iter().any(|l| line_body(&l.text) == sentence) {
+            if draft.lines.iter().any(|l| l.text.ends_with(sentence.as_str()) && line_body(&l.text) == sentence) {
                 continue;
             }
             if assistant_sentence(&mut draft, sentence)
@@ -686,7 +686,8 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
             let fields: Vec<&str> = tool.split(" | ").collect();
             let name = fields.first().copied().unwrap_or("tool");
             let status = fields.get(2).copied().unwrap_or("");
-            let content = crate::text::single_line(&block.lines.join(" "));
+            // Not for a result, which is not copied (most of a history's text).
+            let content = || crate::text::single_line(&block.lines.join(" "));
             match status {
                 "result" => {
                     // What it returned is not copied: the ledger keeps every Zotero object, the
@@ -695,13 +696,13 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                 "error" => {
                     // A tool that fails again replaces its earlier line: the latest error says what
                     // not to repeat, and a flaky tool does not fill the budget with its history.
-                    let error = crate::text::clip(&content, ERROR_MAX_CHARS);
+                    let error = crate::text::clip(&content(), ERROR_MAX_CHARS);
                     let opening = format!("- (tool, failed) Blocked: {name} failed:");
                     draft.lines.retain(|l| !l.text.starts_with(&opening));
                     draft.add(PROGRESS, Tier::Failed, "tool, failed", &format!("Blocked: {name} failed: {error}"));
                 }
-                "denied by the user" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Denied the tool call {name}. {content}")),
-                "approval refused" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Refused approval for {name}. {content}")),
+                "denied by the user" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Denied the tool call {name}. {}", content())),
+                "approval refused" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Refused approval for {name}. {}", content())),
                 "awaiting approval" => draft.add(PROGRESS, Tier::Progress, "", &format!("Active: {name} awaits the user's approval")),
                 "interrupted, no result" => draft.add(PROGRESS, Tier::Progress, "", &format!("Interrupted: {name} ended without a result")),
                 _ => {}
