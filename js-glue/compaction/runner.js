@@ -224,7 +224,7 @@ async function summarizeRound(run, plan, planned, round, kept) {
     const settled = /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).settleSummary(summarized.summary, requestText);
     const node = checkpointNode(plan, settled.summary, JSON.parse(ledger), budget, JSON.parse(carried));
     // Not in the generated Checkpoint type (ts-rs cannot name a UIMessage part): checked by isProviderSummary.
-    if (summarized.providerPart) /** @type {any} */ (node.checkpoint).providerPart = summarized.providerPart;
+    if (summarized.providerPart) /** @type {any} */ (node.checkpoint).providerPart = plainCopy(summarized.providerPart);
     const continuesAt = request.continuesAt ?? undefined;
     return { node, ...(settled.repair ? { repair: settled.repair } : {}), continuesAt };
   } catch (error) {
@@ -412,11 +412,12 @@ async function commitIn(run, plan, node, tx, checked, repair) {
   await callMethod(tx, 'setLeaf', [node.id, revision]);
   // Cancelled while writing: reject so the store rolls the writes back.
   if (isAborted(run.signal)) throw codedError('internal', 'compaction cancelled during the commit');
-  const checkpoint = plainCopy(node);
   // Not a real array (JSON-equivalent only, e.g. through toJSON): the nodes as checkCommit read them.
   const nodes = Array.isArray(fresh.nodes) ? fresh.nodes : JSON.parse(JSON.stringify(fresh)).nodes;
-  const session = { nodes: nodes.concat([checkpoint]), leafId: node.id, branchRevision: revision };
-  return outcome('committed', plan.reason, repair ? { plan, session, checkpoint, summaryRepair: repair } : { plan, session, checkpoint });
+  // The node checkpointNode made is the run's alone (its provider part a copy), and the store has a
+  // copy of its own: the outcome's, not copied again (a late fold's is half a megabyte).
+  const session = { nodes: nodes.concat([node]), leafId: node.id, branchRevision: revision };
+  return outcome('committed', plan.reason, repair ? { plan, session, checkpoint: node, summaryRepair: repair } : { plan, session, checkpoint: node });
 }
 
 // ---- outcomes ---------------------------------------------------------------------------------

@@ -356,6 +356,21 @@ test('the options object is not mutated', async () => {
   assert.equal(JSON.stringify(options), before);
 });
 
+test('the committed checkpoint is the outcome\'s: changing it leaves the stored node as written, and changing the provider part the summarizer gave changes neither', async () => {
+  const { store, sessionId } = await storeWith(linearSession(4));
+  const providerPart = { type: 'text', text: 'The provider\'s summary.', providerMetadata: { anthropic: { type: 'compaction' } } };
+  const outcome = await compact({ store, sessionId, model: MODEL, mode: 'manual', summarize: async () => ({ summary: validSummary(), providerPart }) });
+  assert.equal(outcome.status, 'committed', outcome.message);
+  const storedNode = async () => JSON.stringify((await store.load(sessionId)).nodes.find((n) => n.id === outcome.checkpoint.id));
+  const before = await storedNode();
+  assert.ok(before.includes('The provider'), before.slice(0, 200));
+  outcome.checkpoint.checkpoint.summary = 'changed by the app';
+  outcome.session.nodes.at(-1).checkpoint.ledger = null;
+  providerPart.text = 'changed by the summarizer';
+  assert.equal(await storedNode(), before);
+  assert.equal(outcome.checkpoint.checkpoint.providerPart.text, 'The provider\'s summary.', 'the outcome keeps the part as it was given');
+});
+
 test('re-entrant calls from the callbacks do not throw "recursive use of an object"', async () => {
   const { store, sessionId } = await storeWith(linearSession(4));
   const other = await storeWith(linearSession(4));
