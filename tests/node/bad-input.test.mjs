@@ -312,6 +312,22 @@ test('stores: every refusal carries its code, and a refused call writes nothing'
   await assert.rejects(store.load('s'), hasCode('store-closed'));
 });
 
+test('extractiveSummary: a request that is not one is invalid-request; it reads what it summarizes, whatever else the request carries', () => {
+  const session = linear(6);
+  const plan = compaction.plan(session, MODEL, { mode: 'manual' });
+  const request = compaction.summaryRequest(session, plan, MODEL);
+  const summary = compaction.extractiveSummary(request);
+  const bad = [null, 'request', 12, [request], {}, { ...request, system: 5 }, { ...request, prompt: null }, { ...request, history: 7 },
+    { ...request, ledger: 'none' }, { ...request, maxOutputTokens: -1 }, { ...request, previousSummary: 3 },
+    { ...request, get history() { throw new Error('a getter that throws'); } }];
+  for (const [at, value] of bad.entries()) {
+    assert.throws(() => compaction.extractiveSummary(value), (error) => error.code === 'invalid-request', `case ${at}`);
+  }
+  // The prompt holds the history again and the registers are carried by code: neither changes the summary.
+  assert.equal(compaction.extractiveSummary({ ...request, prompt: 'another prompt', userWords: [], citedPages: [], recallHandles: [] }), summary);
+  assert.equal(compaction.extractiveSummary(deepFreeze(JSON.parse(JSON.stringify(request)))), summary);
+});
+
 test('lookupLedger: a bad ledger is invalid-ledger, a bad query invalid-options; the ledger is not changed', () => {
   const ledger = deepFreeze({
     entries: [
