@@ -30,7 +30,7 @@ const MAX_REQUEST_PARTS = 32;
 
 
 /**
- * @import { AbortSignalLike, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, ModelProfile, Overhead, Plan, PlanOptions, PlanReason, Session, SessionStore, Summarize, SummaryRepair, SummaryRequest, SummaryRound } from '../bibgenie_compaction.js'
+ * @import { AbortSignalLike, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, ModelProfile, Overhead, Plan, PlanOptions, PlanReason, ResolvedItem, Session, SessionStore, Summarize, SummaryRepair, SummaryRequest, SummaryRequestOptions, SummaryRound } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndexClass } from '../wasm-internals.js'
  * @import { SessionIndex as HeldIndex } from '../session/session-index.js'
  * @import { Run } from './run-options.js'
@@ -151,26 +151,11 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
   let request = planned;
   for (;;) {
     if (!request) {
-      // The request in parts (its history in steps, its ledger, its registers, the request), each in
-      // a read after a pause, then taken in one more. Parts that cannot go on (the session changed,
-      // an index new at this read) are not taken, and the request is then built whole.
-      for (let step = 0, number = 0, more = true; ; step++) {
-        await pause();
-        if (isAborted(run.signal)) return cancelled();
-        if (more && step < MAX_REQUEST_PARTS) {
-          const part = await readPlanned(run, (index) => prepareRoundOn(index, run, plan, round, number), kept);
-          if (part.outcome) return part.outcome;
-          ({ number, more } = part);
-          continue;
-        }
-        const next = await readPlanned(run, (index) => roundRequestOn(index, run, plan, round, number), kept);
-        if (next.outcome) return next.outcome;
-        request = next.request;
-        break;
-      }
+      const built = await requestInParts(run, plan, round, undefined, kept);
+      if (built.outcome) return built.outcome;
+      request = built.request;
     }
-    // Set: the last step (roundRequestOn) answers with the request or an outcome.
-    const made = await summarizeRound(run, plan, /** @type {SummaryRequest} */ (request), round, kept);
+    const made = await summarizeRound(run, plan, request, round, kept);
     if (made.outcome) return made.outcome;
     const from = made.continuesAt;
     if (from === undefined) {
@@ -194,6 +179,31 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
 }
 
 /**
+ * A round's request (with the app's `items` when given) in parts: its history in steps, its ledger,
+ * its cited pages, its other registers, the request, each in a read after a pause, then taken in
+ * one more. Parts that cannot go on (the session changed, an index new at this read) are not taken,
+ * and the request is then built whole; or the outcome that ends the run.
+ * @param {Run} run @param {Plan} plan @param {SummaryRound | undefined} round @param {Record<number, ResolvedItem> | undefined} items
+ * @param {{ index: HeldIndex | null }} kept
+ * @returns {Promise<{ request: SummaryRequest, outcome?: undefined } | { outcome: CompactOutcome }>}
+ */
+async function requestInParts(run, plan, round, items, kept) {
+  const options = round || items ? { ...(items ? { items } : {}), ...(round ? { round } : {}) } : undefined;
+  for (let step = 0, number = 0, more = true; ; step++) {
+    await pause();
+    if (isAborted(run.signal)) return { outcome: cancelled() };
+    if (more && step < MAX_REQUEST_PARTS) {
+      const part = await readPlanned(run, (index) => prepareRoundOn(index, run, plan, options, number), kept);
+      if (part.outcome) return { outcome: part.outcome };
+      ({ number, more } = part);
+      continue;
+    }
+    // The last step (roundRequestOn) answers with the request or an outcome.
+    return readPlanned(run, (index) => roundRequestOn(index, run, plan, options, number), kept);
+  }
+}
+
+/**
  * One round: the request with the app's item ids resolved, the summary, the checkpoint node it
  * makes (the summary repaired when invalid) and where the next round starts, or the outcome that
  * ends the run.
@@ -201,7 +211,9 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
  * @returns {Promise<{ node: CheckpointNode, repair?: SummaryRepair, continuesAt?: number, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
 async function summarizeRound(run, plan, planned, round, kept) {
-  const request = await withResolvedItems(run, plan, planned, round, kept);
+  const resolved = await withResolvedItems(run, plan, planned, round, kept);
+  if (resolved.outcome) return { outcome: resolved.outcome };
+  const request = resolved.request;
   // A large request took its slice to build, and a summarizer that answers in the same task (the
   // embedded one) takes another to read it: the page runs between them, and before the checkpoint.
   // Every round of a large fold too: a late round's checkpoint carries the whole fold's ledger and
@@ -236,18 +248,19 @@ async function summarizeRound(run, plan, planned, round, kept) {
  * The next part of a round's request (a step of its history, its ledger, its registers, the
  * request), kept on `index` under `number` for `roundRequestOn`, and whether a part is left; or the
  * outcome that ends the run (`stale`, as there). The first part (`number` 0) is begun with the plan
- * and the round, after the stale check; the later ones go on without them crossing again (a late
- * round's checkpoint is half a megabyte). A core error is left to `roundRequestOn` to report.
- * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound | undefined} round @param {number} number
+ * and the request's options (the round, the items), after the stale check; the later ones go on
+ * without them crossing again (a late round's checkpoint is half a megabyte). A core error is left
+ * to `roundRequestOn` to report.
+ * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRequestOptions | undefined} options @param {number} number
  * @returns {{ number: number, more: boolean, outcome?: undefined } | { outcome: CompactOutcome }}
  */
-function prepareRoundOn(index, run, plan, round, number) {
+function prepareRoundOn(index, run, plan, options, number) {
   try {
     // Checked once: a session that moves afterwards drops the parts, so none goes on.
     if (number !== 0) return { number, more: requestParts.next(index, number) };
     const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
     if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
-    return { number: requestParts.begin(index, plan, run.model, round ? { round } : undefined), more: true };
+    return { number: requestParts.begin(index, plan, run.model, options), more: true };
   } catch {
     // The same error again from summaryRequest, which reports it.
     return { number: 0, more: false };
@@ -258,16 +271,16 @@ function prepareRoundOn(index, run, plan, round, number) {
  * The request of a round on `index`: the one built in parts under `number` (the session unchanged
  * since their stale check), else built whole; or the outcome that ends the run: `stale` as soon as
  * the session moved (no more summarizer calls for it), `failed` for a core error.
- * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRound | undefined} round @param {number} number
+ * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRequestOptions | undefined} options @param {number} number
  * @returns {{ request: SummaryRequest, outcome?: undefined } | { outcome: CompactOutcome }}
  */
-function roundRequestOn(index, run, plan, round, number) {
+function roundRequestOn(index, run, plan, options, number) {
   try {
     const built = number !== 0 ? requestParts.take(index, number) : undefined;
     if (built) return { request: built };
     const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
     if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
-    return { request: round ? index.summaryRequest(plan, run.model, { round }) : index.summaryRequest(plan, run.model) };
+    return { request: index.summaryRequest(plan, run.model, options) };
   } catch (error) {
     return { outcome: failed(error) };
   }
@@ -275,25 +288,19 @@ function roundRequestOn(index, run, plan, round, number) {
 
 /**
  * The request again with the app's answers for the numeric item ids it lists (`resolveItem`), built
- * in one more read of the session; the request as planned when there is nothing to ask, nothing was
- * resolved or that read fails (the commit check still decides whether the session moved).
+ * in parts as the request was; the request as planned when there is nothing to ask, nothing was
+ * resolved or the build fails (the commit check still decides whether the session moved); the
+ * outcome when the run is cancelled meanwhile or the session moved.
  * @param {Run} run @param {Plan} plan @param {SummaryRequest} request @param {SummaryRound} [round] @param {{ index: HeldIndex | null }} [kept]
- * @returns {Promise<SummaryRequest>}
+ * @returns {Promise<{ request: SummaryRequest, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
 async function withResolvedItems(run, plan, request, round, kept) {
   const ids = request.itemIds ?? [];
-  if (run.resolveItem === null || ids.length === 0) return request;
+  if (run.resolveItem === null || ids.length === 0) return { request };
   const items = await resolveItems(run.resolveItem, ids, (promise) => raced(run.signal, promise));
-  if (Object.keys(items).length === 0 || isAborted(run.signal)) return request;
-  const again = (/** @type {HeldIndex} */ index) => {
-    try {
-      return index.summaryRequest(plan, run.model, round ? { items, round } : { items });
-    } catch {
-      return null;
-    }
-  };
-  const read = await readSession(run.store, run.sessionId, again, { wait: (promise) => raced(run.signal, promise), kept });
-  return 'value' in read && read.value !== null ? /** @type {SummaryRequest} */ (read.value) : request;
+  if (Object.keys(items).length === 0 || isAborted(run.signal)) return { request };
+  const again = await requestInParts(run, plan, round, items, kept ?? { index: null });
+  return again.outcome?.status === 'failed' ? { request } : again;
 }
 
 /**

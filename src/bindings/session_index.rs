@@ -251,8 +251,8 @@ impl SessionIndex {
     pub fn begin_summary_request(&mut self, plan: JsValue, model: JsValue, options: JsValue) -> Result<u32, JsValue> {
         let plan = plan_from_js(&plan)?;
         let model = model_from_js(&model)?;
-        let (_, round) = super::summarize::request_options_from_js(&options)?;
-        Ok(self.inner.begin_summary_request(&plan, &model, &round)?)
+        let (resolved, round) = super::summarize::request_options_from_js(&options)?;
+        Ok(self.inner.begin_summary_request(&plan, &model, &resolved, &round)?)
     }
 
     #[wasm_bindgen(js_name = continueSummaryRequest, skip_typescript)]

@@ -228,13 +228,20 @@ pub fn summary_request_resolved(
 /// The first part of `summary_request_on_branch`'s work (about `HISTORY_STEP_BYTES` of the serialized
 /// history), which a held session builds in a call of its own (`SessionIndex::begin_summary_request`)
 /// so that a large request is not built in one task; `next_request_part` builds the others, and
-/// `finished_request` hands out the request they made.
-pub fn begin_request_parts(session: &Session, branch: &Branch, plan: &Plan, model: &ModelProfile, round: &Round) -> Result<RequestParts> {
+/// `finished_request` hands out the request they made: `summary_request_resolved`'s for these inputs.
+pub fn begin_request_parts(
+    session: &Session,
+    branch: &Branch,
+    plan: &Plan,
+    model: &ModelProfile,
+    resolved: &ResolvedItems,
+    round: &Round,
+) -> Result<RequestParts> {
     let limits = limits_of(model)?;
     let material = summarized_material(session, branch, plan, round)?;
     let mut built = new_built(&material, &limits);
     write_history(&material, &mut built, HISTORY_STEP_BYTES);
-    Ok(RequestParts { begun_from: Box::new((plan.clone(), model.clone(), round.clone())), built })
+    Ok(RequestParts { begun_from: Box::new((plan.clone(), model.clone(), resolved.clone(), round.clone())), built })
 }
 
 /// About how much history text one part writes: a 200k window's history (about 800 KB) in four.
@@ -245,13 +252,13 @@ const HISTORY_STEP_BYTES: usize = 1 << 18;
 /// request itself).
 #[derive(Debug, Clone)]
 pub struct RequestParts {
-    begun_from: Box<(Plan, ModelProfile, Round)>,
+    begun_from: Box<(Plan, ModelProfile, ResolvedItems, Round)>,
     built: Built,
 }
 
 /// The serialized turns, written in steps, and how many of the round's messages they hold; then the
-/// ledger, the cited pages and the other registers of those messages, collected with no item ids
-/// resolved; then the request made of them, as the JSON text it crosses as.
+/// ledger, the cited pages and the other registers of those messages; then the request made of them,
+/// as the JSON text it crosses as.
 #[derive(Debug, Clone)]
 struct Built {
     /// The history being written; `None` once it is `text`.
@@ -287,7 +294,7 @@ struct Registers {
 /// cited pages, then their other registers, then the request; whether a part is left after it
 /// (false, with nothing done, once none is).
 pub fn next_request_part(session: &Session, branch: &Branch, parts: &mut RequestParts) -> Result<bool> {
-    let (plan, model, round) = &*parts.begun_from;
+    let (plan, model, resolved, round) = &*parts.begun_from;
     let built = &mut parts.built;
     if built.request.is_some() {
         return Ok(false);
@@ -298,7 +305,6 @@ pub fn next_request_part(session: &Session, branch: &Branch, parts: &mut Request
         return Ok(true);
     }
     let folded = folded_of(&material, built.taken)?;
-    let none = ResolvedItems::new();
     if let Some(registers) = built.registers.take() {
         let (history, ledger) = (std::mem::take(&mut built.text), built.ledger.take());
         let ledger = ledger.ok_or_else(|| Error::new(ErrorCode::Internal, "summary request parts without their ledger"))?;
@@ -310,13 +316,13 @@ pub fn next_request_part(session: &Session, branch: &Branch, parts: &mut Request
         // The cited pages in steps too: each tool output is read as a tree to find them.
         let (at, found) = &mut built.cited;
         let end = step_end(folded, *at, HISTORY_STEP_BYTES);
-        found.extend(registers::collect_cited_pages_resolved(&folded[*at..end], &ledger.merged, &none));
+        found.extend(registers::collect_cited_pages_resolved(&folded[*at..end], &ledger.merged, resolved));
         *at = end;
         if end == folded.len() {
             built.cited_pages = Some(registers::merge_cited_pages(material.previous_cited_pages, std::mem::take(found)));
         }
     } else {
-        built.ledger = Some(fold_ledger(&material, folded, &none));
+        built.ledger = Some(fold_ledger(&material, folded, resolved));
     }
     Ok(built.request.is_none())
 }

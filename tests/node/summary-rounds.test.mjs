@@ -132,6 +132,39 @@ test('every round of a large fold, however short its request, is summarized in a
   assert.deepEqual(events.slice(lastCheckpoint, lastCheckpoint + 3), ['checkpoint', 'tick', 'transaction']);
 });
 
+test('a large fold whose item ids the app resolves: the request with them is built in parts too, the event loop running between them', async () => {
+  const model = WIDE;
+  const chat = wideChat(300);
+  // Every tenth answer is a library search that names its result by the app's numeric id.
+  for (const [k, node] of chat.nodes.entries()) {
+    if (node.role === 'assistant' && k % 20 === 1) {
+      node.parts.unshift({ type: 'tool-search_library', toolCallId: `call-${node.id}`, state: 'output-available', input: { query: 'dropout' }, output: { results: [{ itemId: 100 + k, title: `Trial ${k}` }] } });
+    }
+  }
+  const { store, sessionId } = await storeWith(chat);
+  const events = [];
+  const read = store.withSessionIndex.bind(store);
+  store.withSessionIndex = (id, use) => read(id, (index) => { events.push('read'); return use(index); });
+  let running = true;
+  const tick = () => { if (events.length && events.at(-1) !== 'tick') events.push('tick'); if (running) setTimeout(tick, 0); };
+  setTimeout(tick, 0);
+  // A Zotero key (eight of 23456789ABCDEFGHIJKMNPQRSTUVWXYZ) made of the id's digits.
+  const keyOf = (itemID) => `ITEM${[...String(itemID).padStart(4, '0')].map((d) => '23456789AB'[Number(d)]).join('')}`;
+  const resolveItem = (itemID) => { events.push('resolve'); return { libraryID: 1, key: keyOf(itemID) }; };
+  const { summarize, calls } = scriptedSummarizer(() => { events.push('summarize'); return validSummary(); });
+  const outcome = await compact({ store, sessionId, model, mode: 'manual', summarize, resolveItem });
+  running = false;
+  assert.equal(outcome.status, 'committed', outcome.message);
+  assert.equal(calls.length, 1, 'one round');
+  assert.ok(calls[0].request.ledger.entries.some((e) => e.key === keyOf(101)), 'the resolved keys are in the request');
+  // After the app answered: the request's history in steps, its ledger, cited pages, registers and
+  // the request, each in a read of its own with the loop running between them, then the summary.
+  const afterResolve = events.slice(events.lastIndexOf('resolve') + 1, events.indexOf('summarize') + 1);
+  const reads = afterResolve.filter((e) => e === 'read').length;
+  assert.ok(reads >= 6, afterResolve.join(' '));
+  assert.deepEqual(afterResolve, [...Array.from({ length: reads }, () => ['tick', 'read']).flat(), 'tick', 'summarize']);
+});
+
 test('a session that moves between the parts of a request ends the run stale before any summarizer call', async () => {
   const chat = wideChat(300);
   const { store, sessionId } = await storeWith(chat);

@@ -234,7 +234,7 @@ fn a_request_built_in_parts_is_the_request_built_in_one() {
         let mut index = SessionIndex::from_session(s.clone());
         let mut round = Round::default();
         for (k, (expected, summary)) in reference.iter().enumerate() {
-            let number = index.begin_summary_request(&p, &m, &round).unwrap();
+            let number = index.begin_summary_request(&p, &m, &none, &round).unwrap();
             let mut parts = 1;
             while index.continue_summary_request(number).unwrap() {
                 assert!(index.take_summary_request(number).is_none(), "{window}: round {k}: taken before its last part");
@@ -253,8 +253,8 @@ fn a_request_built_in_parts_is_the_request_built_in_one() {
             round = Round { from: request.continues_at.unwrap_or(0), previous: Some(bibgenie_compaction::session::Checkpoint::from_value(&node["checkpoint"]).unwrap()) };
         }
         // Begun again: the parts begun before are neither continued nor taken.
-        let first = index.begin_summary_request(&p, &m, &Round::default()).unwrap();
-        let second = index.begin_summary_request(&p, &m, &Round::default()).unwrap();
+        let first = index.begin_summary_request(&p, &m, &none, &Round::default()).unwrap();
+        let second = index.begin_summary_request(&p, &m, &none, &Round::default()).unwrap();
         assert_ne!(first, second, "{window}: a new number for new parts");
         assert!(!index.continue_summary_request(first).unwrap(), "{window}: the older parts go on");
         while index.continue_summary_request(second).unwrap() {}
@@ -272,4 +272,24 @@ fn a_request_built_in_parts_is_the_request_built_in_one() {
         let request = index.summary_request(&p, &m, &none, &Round::default()).unwrap();
         assert!(request.history.contains("Updated in place"), "{window}: the history is read again");
     }
+    // Begun with the app's item ids resolved: the request with them, as built in one call.
+    let quote = json!({ "citations": [{ "itemId": 123, "page": 4, "text": "Fat is the main fuel." }] });
+    let nodes = vec![
+        user("U1", None, "Quote it."),
+        assistant_tool("A1", "U1", "quote", "output-available", json!({}), Some(quote)),
+        user("U2", Some("A1"), "And the next one?"),
+        assistant("A2", "U2", "Here it is."),
+    ];
+    let s = session(nodes, "A2");
+    let m = model(32_000, None);
+    let p = manual_plan(&s, &m);
+    let items: bibgenie_compaction::zotero::ResolvedItems = [(123, bibgenie_compaction::zotero::ResolvedItem { library_id: 1, key: "WXYZ2345".into() })].into();
+    let mut index = SessionIndex::from_session(s.clone());
+    let number = index.begin_summary_request(&p, &m, &items, &Round::default()).unwrap();
+    while index.continue_summary_request(number).unwrap() {}
+    let request = SummaryRequest::from_value(&serde_json::from_str(&index.take_summary_request(number).unwrap()).unwrap()).unwrap();
+    assert!(request.ledger.entries.iter().any(|e| e.key == "WXYZ2345"), "the resolved item joins the ledger");
+    assert!(request.cited_pages.iter().any(|c| c.key == "WXYZ2345"), "and the cited pages");
+    let fresh = summary_request_resolved(&s, &bibgenie_compaction::session::read_branch(&s), &p, &m, &items, &Round::default()).unwrap();
+    assert_eq!(without_nonce(&request), without_nonce(&fresh));
 }
