@@ -19,26 +19,45 @@ pub fn collect<'a>(messages: impl IntoIterator<Item = &'a Message>) -> ResourceL
 /// `{ libraryID, key }` pairs, numeric item ids `resolved` maps to keys), and the item ids it did not
 /// map (unique, in order, at most `zotero::MAX_ITEM_IDS`).
 pub fn collect_resolved<'a>(messages: impl IntoIterator<Item = &'a Message>, resolved: &ResolvedItems) -> (ResourceLedger, Vec<u64>) {
-    let mut by_key = Upserts::default();
-    let mut refs = Refs::default();
-    for message in messages {
-        for part in &message.parts {
-            if let Part::Text { text } = part {
-                refs.text(text);
-            }
-            for value in part_values(part) {
-                for object in zotero::find(&value) {
-                    by_key.upsert(object.entry);
+    let mut collecting = Collecting::default();
+    collecting.feed(messages, resolved);
+    collecting.finish()
+}
+
+/// [`collect_resolved`] in steps: the messages fed in order, in as many calls as the caller likes
+/// (a long fold's summary request, a part per task), give the ledger fed at once.
+#[derive(Debug, Clone, Default)]
+pub struct Collecting {
+    by_key: Upserts,
+    refs: Refs,
+}
+
+impl Collecting {
+    pub fn feed<'a>(&mut self, messages: impl IntoIterator<Item = &'a Message>, resolved: &ResolvedItems) {
+        let Collecting { by_key, refs } = self;
+        for message in messages {
+            for part in &message.parts {
+                if let Part::Text { text } = part {
+                    refs.text(text);
                 }
-                zotero::find_refs(&value, resolved, &mut refs);
-            }
-            // After the part's objects: a bare reference adds no label over the object's own.
-            for entry in refs.entries.drain(..) {
-                by_key.upsert(entry);
+                for value in part_values(part) {
+                    for object in zotero::find(&value) {
+                        by_key.upsert(object.entry);
+                    }
+                    zotero::find_refs(&value, resolved, refs);
+                }
+                // After the part's objects: a bare reference adds no label over the object's own.
+                for entry in refs.entries.drain(..) {
+                    by_key.upsert(entry);
+                }
             }
         }
     }
-    (by_key.into_ledger(), refs.unresolved)
+
+    /// The ledger and the item ids not resolved.
+    pub fn finish(self) -> (ResourceLedger, Vec<u64>) {
+        (self.by_key.into_ledger(), self.refs.unresolved)
+    }
 }
 
 /// The JSON of a part that may hold Zotero data; tool data as its [`lookup_tree`].

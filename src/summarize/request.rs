@@ -266,6 +266,8 @@ struct Built {
     room: Option<u64>,
     text: String,
     taken: usize,
+    /// How many of the messages the ledger was collected from, and what it holds so far.
+    collecting: (usize, ledger::Collecting),
     ledger: Option<FoldLedger>,
     /// How many of the messages the cited pages were looked for in, and those found in them.
     cited: (usize, Vec<CitedPage>),
@@ -322,7 +324,14 @@ pub fn next_request_part(session: &Session, branch: &Branch, parts: &mut Request
             built.cited_pages = Some(registers::merge_cited_pages(material.previous_cited_pages, std::mem::take(found)));
         }
     } else {
-        built.ledger = Some(fold_ledger(&material, folded, resolved));
+        // The ledger in steps too: each tool output is read as a tree for its Zotero objects.
+        let (at, collecting) = &mut built.collecting;
+        let end = step_end(folded, *at, HISTORY_STEP_BYTES);
+        collecting.feed(folded[*at..end].iter().filter_map(|node| node.message()), resolved);
+        *at = end;
+        if end == folded.len() {
+            built.ledger = Some(fold_ledger_of(&material, std::mem::take(collecting).finish()));
+        }
     }
     Ok(built.request.is_none())
 }
@@ -356,7 +365,7 @@ struct Limits {
 fn new_built(material: &Material, limits: &Limits) -> Built {
     let no_ledger = ResourceLedger::default();
     let room = history_room(limits, material.previous_summary, material.previous_ledger.unwrap_or(&no_ledger));
-    Built { writer: Some(TurnWriter::default()), room, text: String::new(), taken: 0, ledger: None, cited: (0, Vec::new()), cited_pages: None, registers: None, request: None }
+    Built { writer: Some(TurnWriter::default()), room, text: String::new(), taken: 0, collecting: (0, ledger::Collecting::default()), ledger: None, cited: (0, Vec::new()), cited_pages: None, registers: None, request: None }
 }
 
 /// Writes about `bytes` more of the history; once it is all written, it becomes `text` and `taken`.
@@ -374,8 +383,12 @@ fn folded_of<'m, 'a>(material: &'m Material<'a>, taken: usize) -> Result<&'m [&'
 }
 
 fn fold_ledger(material: &Material, folded: &[&Node], resolved: &ResolvedItems) -> FoldLedger {
+    fold_ledger_of(material, ledger::collect_resolved(folded.iter().filter_map(|node| node.message()), resolved))
+}
+
+/// The fold's ledger and the item ids it names, merged with the previous one.
+fn fold_ledger_of(material: &Material, (fold, item_ids): (ResourceLedger, Vec<u64>)) -> FoldLedger {
     let no_ledger = ResourceLedger::default();
-    let (fold, item_ids) = ledger::collect_resolved(folded.iter().filter_map(|node| node.message()), resolved);
     FoldLedger { merged: ledger::merge(material.previous_ledger.unwrap_or(&no_ledger), &fold), fold, item_ids }
 }
 

@@ -89,7 +89,7 @@ impl ResourceLedger {
 pub(crate) type KeyPositions = BTreeMap<(LedgerKind, String), usize>;
 
 /// Ledger entries being merged: unique by (kind, key), in (kind, key) order once done.
-#[derive(Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Upserts {
     by_key: KeyPositions,
     entries: Vec<LedgerEntry>,

@@ -219,7 +219,7 @@ pub fn item_id_of(map: &Map<String, Value>) -> Option<u64> {
 
 /// What [`find_refs`] found: ledger entries, and the item ids `resolved` did not know (unique, in
 /// order, at most [`MAX_ITEM_IDS`]).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Refs {
     pub entries: Vec<LedgerEntry>,
     pub unresolved: Vec<u64>,

@@ -696,3 +696,22 @@ fn links_in_tool_data_survive_the_lookup_tree() {
     assert_eq!(from_lookup.entries, from_full.entries);
     assert_eq!((from_lookup.unresolved, from_lookup.entries.len()), (vec![9], 1));
 }
+
+#[test]
+fn a_ledger_collected_in_steps_is_the_ledger_collected_at_once() {
+    // A long fold's summary request collects its ledger a part per task: every split of the
+    // messages, fed in order, gives the ledger and the unresolved ids of one pass.
+    let session = research_session();
+    let messages = messages(&session);
+    let resolved: bibgenie_compaction::zotero::ResolvedItems =
+        [(123, bibgenie_compaction::zotero::ResolvedItem { library_id: 1, key: "WXYZ2345".into() })].into();
+    let whole = ledger::collect_resolved(messages.iter().copied(), &resolved);
+    assert!(whole.0.entries.len() >= 5, "a session with several objects: {}", whole.0.entries.len());
+    for step in 1..=messages.len() {
+        let mut collecting = ledger::Collecting::default();
+        for chunk in messages.chunks(step) {
+            collecting.feed(chunk.iter().copied(), &resolved);
+        }
+        assert_eq!(collecting.finish(), whole, "steps of {step} messages");
+    }
+}
