@@ -49,29 +49,41 @@ pub fn request_options_from_js(options: &JsValue) -> Result<(ResolvedItems, Roun
 /// `extractiveSummary(request) -> string`: the eight sections filled without a model.
 #[wasm_bindgen(js_name = extractiveSummary)]
 pub fn extractive_summary(#[wasm_bindgen(unchecked_param_type = "SummaryRequest")] request: JsValue) -> Result<String, JsValue> {
-    let request = read_js(&summarized_fields(&request), ErrorCode::InvalidRequest, SummaryRequest::from_value)?;
+    let (fields, history) = summarized_fields(&request);
+    let mut request = read_js(&fields, ErrorCode::InvalidRequest, SummaryRequest::from_value)?;
+    if let Some(history) = history {
+        request.history = history;
+    }
     Ok(summarize::extractive_summary(&request))
 }
 
 /// What `extractiveSummary` reads of a request: its history, previous summary, ledger and budget,
 /// and `system` and `prompt` only as far as being strings (the prompt holds the history again, and
 /// the registers a late round carries are half a megabyte: neither is summarized, so neither
-/// crosses). Anything but an object, or one whose fields throw when read, is read whole, so that
+/// crosses). The history, megabytes on a large window, crosses as a string of its own, not inside a
+/// JSON text. Anything but an object, or one whose fields throw when read, is read whole, so that
 /// the reader gives its error.
-fn summarized_fields(request: &JsValue) -> JsValue {
+fn summarized_fields(request: &JsValue) -> (JsValue, Option<String>) {
+    let whole = || (request.clone(), None);
     if !request.is_object() || js_sys::Array::is_array(request) {
-        return request.clone();
+        return whole();
     }
     let fields = js_sys::Object::new();
+    let mut history = None;
     for name in ["system", "prompt", "maxOutputTokens", "ledger", "history", "previousSummary"] {
         let key = JsValue::from_str(name);
-        let Ok(value) = js_sys::Reflect::get(request, &key) else { return request.clone() };
-        let value = if value.is_string() && (name == "system" || name == "prompt") { JsValue::from_str("") } else { value };
+        let Ok(mut value) = js_sys::Reflect::get(request, &key) else { return whole() };
+        if value.is_string() && matches!(name, "system" | "prompt" | "history") {
+            if name == "history" {
+                history = value.as_string();
+            }
+            value = JsValue::from_str("");
+        }
         if js_sys::Reflect::set(&fields, &key, &value).is_err() {
-            return request.clone();
+            return whole();
         }
     }
-    fields.into()
+    (fields.into(), history)
 }
 
 /// `validateSummary(text)`: returns nothing for a valid summary, throws `invalid-summary` otherwise.

@@ -95,30 +95,31 @@ const HYPOTHESIS_CUES: [&str; 22] = [
     "仮説", "かもしれ",
 ];
 
-/// One message of a serialized history (see `serialize`).
+/// One message of a serialized history (see `serialize`), its lines borrowed from the history (most
+/// of a long one is tool results no rule reads).
 #[derive(Debug, Default)]
-struct HistoryMessage {
-    role: String,
-    blocks: Vec<Block>,
+struct HistoryMessage<'h> {
+    role: &'h str,
+    blocks: Vec<Block<'h>>,
 }
 
 #[derive(Debug, Default)]
-struct Block {
+struct Block<'h> {
     /// The header without its dashes: "text", "tool zoteroSearch | call c1 | result", ...
-    header: String,
-    lines: Vec<String>,
+    header: &'h str,
+    lines: Vec<&'h str>,
 }
 
-fn parse_history(history: &str) -> Vec<HistoryMessage> {
+fn parse_history(history: &str) -> Vec<HistoryMessage<'_>> {
     let mut messages: Vec<HistoryMessage> = Vec::new();
     for line in history.lines() {
         if let Some(header) = structural_header(line) {
             if let Some(rest) = header.strip_prefix("message ") {
                 let fields: Vec<&str> = rest.split(" | ").collect();
-                let role = fields.get(1).copied().unwrap_or("").to_string();
-                messages.push(HistoryMessage { role, blocks: vec![Block { header: "text".into(), lines: Vec::new() }] });
+                let role = fields.get(1).copied().unwrap_or("");
+                messages.push(HistoryMessage { role, blocks: vec![Block { header: "text", lines: Vec::new() }] });
             } else if let Some(message) = messages.last_mut() {
-                message.blocks.push(Block { header: header.to_string(), lines: Vec::new() });
+                message.blocks.push(Block { header, lines: Vec::new() });
             }
             continue;
         }
@@ -127,7 +128,7 @@ fn parse_history(history: &str) -> Vec<HistoryMessage> {
             _ => line,
         };
         if let Some(block) = messages.last_mut().and_then(|m| m.blocks.last_mut()) {
-            block.lines.push(line.to_string());
+            block.lines.push(line);
         }
     }
     messages
@@ -150,10 +151,11 @@ fn sentences(text: &str) -> Vec<String> {
 }
 
 fn push_sentence(out: &mut Vec<String>, sentence: &str) {
-    let sentence = crate::text::single_line(sentence);
-    let sentence = sentence.trim_start_matches(['-', '*', '#', '>', ' ']).trim();
+    // The list and quote marks off first, then one copy with its whitespace folded.
+    let body = sentence.trim_start_matches(|c: char| matches!(c, '-' | '*' | '#' | '>') || c.is_whitespace());
+    let sentence = crate::text::single_line(body);
     if sentence.chars().count() >= 3 {
-        out.push(sentence.to_string());
+        out.push(sentence);
     }
 }
 
@@ -547,7 +549,7 @@ fn bullet(source: &str, text: &str) -> String {
 }
 
 fn message_text(message: &HistoryMessage) -> String {
-    message.blocks.iter().filter(|b| b.header == "text").flat_map(|b| b.lines.iter()).cloned().collect::<Vec<_>>().join("\n")
+    message.blocks.iter().filter(|b| b.header == "text").flat_map(|b| b.lines.iter().copied()).collect::<Vec<_>>().join("\n")
 }
 
 /// Files one user sentence under the kind it states; `None` when it states none (a question, a
