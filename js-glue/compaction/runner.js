@@ -25,8 +25,8 @@ import { readOptions } from './run-options.js';
 const PAUSE_FROM_CHARS = 1 << 18;
 /** Folds from this many estimated tokens (about PAUSE_FROM_CHARS of text) get their first request in a read of its own. */
 const OWN_READ_FROM_TOKENS = 1 << 16;
-/** Most reads a round's request is built in, in parts, before it is built whole (a 200k window's: about seven; 1M: about twenty). */
-const MAX_REQUEST_PARTS = 32;
+/** Most reads a round's request is built in, in parts, before it is built whole (a round's history, ledger and cited pages in steps of about 256 KB each: a 200k window's about ten, a 1M window's about forty-five). */
+const MAX_REQUEST_PARTS = 256;
 
 
 /**
@@ -219,14 +219,16 @@ async function summarizeRound(run, plan, planned, round, kept) {
   // Every round of a large fold too: a late round's checkpoint carries the whole fold's ledger and
   // registers, however short its own request.
   const large = plan.tokensBefore >= OWN_READ_FROM_TOKENS || (typeof request.prompt === 'string' && request.prompt.length >= PAUSE_FROM_CHARS);
-  if (large) await pause();
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it
   // (the ledger and the registers built by code: a summarizer cannot change them).
-  // The whole request too: an invalid summary falls back to the extractive summary of it.
+  // The whole request too: an invalid summary falls back to the extractive summary of it. Copied
+  // in a task of its own on a large fold (megabytes on a large window), not the summarizer's.
+  if (large) await pause();
   const requestText = JSON.stringify(request);
   const ledger = JSON.stringify(request.ledger);
   const carried = JSON.stringify({ userWords: request.userWords ?? [], citedPages: request.citedPages ?? [], recallHandles: request.recallHandles ?? [] });
   const budget = request.maxOutputTokens;
+  if (large) await pause();
 
   const summarized = await summarizeWith(run, request);
   if (summarized.outcome) return { outcome: summarized.outcome };
