@@ -6,6 +6,8 @@
 
 export const SEED = 20_250_310;
 export const MODEL = { id: 'bench-200k', contextWindow: 200_000, maxOutputTokens: 32_000 };
+/** A 1M-window model (Gemini's, Claude's 1M): the largest summary request a round builds. */
+export const WIDE_MODEL = { id: 'bench-1m', contextWindow: 1_000_000, maxOutputTokens: 64_000 };
 export const LIMIT_MS = 50;
 // Zotero's plugin scope has no `performance` (and adding one would change the package's own slice
 // clock, which falls back to Date.now()): the scope's bench hands its own clock to useClock.
@@ -52,13 +54,13 @@ const answer = (k, parentId) => ({ id: `mt-a${k}`, parentId, role: 'assistant', 
  * `open()` makes the store (again, for the reopen); `fits`: a checkpoint every 50 messages, so the
  * projection (the tail after the last) fits the window.
  */
-export async function chatSends({ api, syntheticSession, messages, storeName, open, fits, reopen = false, log = () => {} }) {
+export async function chatSends({ api, syntheticSession, messages, storeName, open, fits, reopen = false, log = () => {}, model = MODEL }) {
   const session = syntheticSession({ messages, seed: SEED, checkpoints: fits ? Math.max(1, Math.floor(messages / 50) - 1) : 0 });
   let store = open();
   const { sessionId } = await store.importSession(session);
-  const controller = (s) => new api.CompactionController({ store: s, sessionId, model: MODEL, summarize: (request) => api.extractiveSummary(request) });
+  const controller = (s) => new api.CompactionController({ store: s, sessionId, model, summarize: (request) => api.extractiveSummary(request) });
   const rows = [];
-  const chat = fits ? 'a chat that fits' : 'a chat that must compact';
+  const chat = `${fits ? 'a chat that fits' : 'a chat that must compact'}${model === MODEL ? '' : `, ${model.id}`}`;
   const row = async (name, fn) => {
     const r = await watched(fn);
     const floor = await control(r.wall);

@@ -3,7 +3,7 @@
 // `globalThis.bench` as page.mjs is.
 import * as api from 'bibgenie-compaction';
 import { syntheticSession } from '../../tests/fixtures/session-generator.mjs';
-import { LIMIT_MS, blockTable, chatSends } from './main-thread-core.mjs';
+import { LIMIT_MS, WIDE_MODEL, blockTable, chatSends } from './main-thread-core.mjs';
 import { timerResolutionMs } from './lib.mjs';
 
 const bench = { lines: [], done: false, error: null, sections: null, timerMs: null, userAgent: navigator.userAgent };
@@ -21,6 +21,8 @@ try {
       rows.push(...(await chatSends({ api, syntheticSession, messages, storeName: 'MemoryStore', open: () => new api.MemoryStore(), fits, log })));
     }
   }
+  // A model with a 1M window: a round's summary request is five times the 200k model's.
+  rows.push(...(await chatSends({ api, syntheticSession, messages: Math.max(...sizes), storeName: 'MemoryStore', open: () => new api.MemoryStore(), fits: false, log, model: WIDE_MODEL })));
   bench.sections = [{
     title: 'What a user waits for: the longest main-thread block of a call, in a page',
     markdown: [

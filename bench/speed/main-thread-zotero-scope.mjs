@@ -7,7 +7,7 @@
 // setTimeout. Strings only cross the sandbox boundary.
 /* global BibgenieCompaction, Zotero, ChromeUtils */
 import { syntheticSession } from '../../tests/fixtures/session-generator.mjs';
-import { LIMIT_MS, blockTable, chatSends, useClock } from './main-thread-core.mjs';
+import { LIMIT_MS, WIDE_MODEL, blockTable, chatSends, useClock } from './main-thread-core.mjs';
 import { timerResolutionMs } from './lib.mjs';
 
 /**
@@ -54,6 +54,12 @@ function start(input) {
         }
       }
     }
+    // A model with a 1M window, on the plugin's store: a round's summary request is five times the 200k model's.
+    const wideStore = stores.includes('ZoteroDBStore') ? 'ZoteroDBStore' : 'MemoryStore';
+    const openWide = wideStore === 'ZoteroDBStore'
+      ? () => new api.ZoteroDBStore(new Zotero.DBConnection(`${dbPrefix}-wide`), { closeConnection: true })
+      : () => new api.MemoryStore();
+    rows.push(...(await chatSends({ api, syntheticSession, messages: Math.max(...sizes), storeName: wideStore, open: openWide, fits: false, log, model: WIDE_MODEL })));
     const globals = Object.fromEntries(['performance', 'console', 'queueMicrotask', 'structuredClone', 'AbortController']
       .map((g) => [g, typeof globalThis[g]]));
     state.result = { table: blockTable(rows), limitMs: LIMIT_MS, clock: clock.name, timerMs: timerResolutionMs(clock.now), globals, version: api.version() };

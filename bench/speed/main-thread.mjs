@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { LIMIT_MS, MODEL, SEED, blockTable, chatSends } from './main-thread-core.mjs';
+import { LIMIT_MS, MODEL, SEED, WIDE_MODEL, blockTable, chatSends } from './main-thread-core.mjs';
 
 const args = process.argv.slice(2);
 const sizes = args.find((a) => a.startsWith('--sizes='))?.split('=')[1].split(',').map(Number) ?? [1_000, 10_000];
@@ -21,10 +21,10 @@ const Database = createRequire(import.meta.url)(fileURLToPath(new URL('../../tes
 const now = () => performance.now();
 const log = (line) => process.stderr.write(`${line}\n`);
 
-async function sends(messages, storeName, fits, dir) {
+async function sends(messages, storeName, fits, dir, model = MODEL) {
   const file = join(dir, `mt-${messages}-${fits}.sqlite`);
   const open = () => (storeName === 'SqliteStore' ? new api.SqliteStore(Database, file) : new api.MemoryStore());
-  return chatSends({ api, syntheticSession, messages, storeName, open, fits, reopen: storeName === 'SqliteStore', log });
+  return chatSends({ api, syntheticSession, messages, storeName, open, fits, reopen: storeName === 'SqliteStore', log, model });
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -60,6 +60,8 @@ try {
     results.push(...(await sends(messages, 'MemoryStore', false, dir)));
     colds.push(cold(messages));
   }
+  // A model with a 1M window: a round's summary request is five times the 200k model's.
+  results.push(...(await sends(Math.max(...sizes), 'MemoryStore', false, dir, WIDE_MODEL)));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

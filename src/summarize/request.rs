@@ -244,7 +244,8 @@ pub fn begin_request_parts(
     Ok(RequestParts { begun_from: Box::new((plan.clone(), model.clone(), resolved.clone(), round.clone())), built })
 }
 
-/// About how much history text one part writes: a 200k window's history (about 800 KB) in four.
+/// About how much text one part writes (the history) or reads (the messages' JSON, for the ledger
+/// and the cited pages): a 200k window's history (about 800 KB) in four.
 const HISTORY_STEP_BYTES: usize = 1 << 18;
 
 /// A round's request in parts (`begin_request_parts`, then `next_request_part` once per part): the
