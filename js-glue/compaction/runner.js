@@ -148,14 +148,15 @@ export async function summarizeAndCommit(run, prepared) {
 async function summarizeInRounds(run, { plan, request: planned }, kept) {
   /** @type {SummaryRound | undefined} */
   let round;
-  let request = planned;
+  /** @type {{ request: SummaryRequest, text?: string } | undefined} */
+  let built = planned && { request: planned };
   for (;;) {
-    if (!request) {
-      const built = await requestInParts(run, plan, round, undefined, kept);
-      if (built.outcome) return built.outcome;
-      request = built.request;
+    if (!built) {
+      const next = await requestInParts(run, plan, round, undefined, kept);
+      if (next.outcome) return next.outcome;
+      built = next;
     }
-    const made = await summarizeRound(run, plan, request, round, kept);
+    const made = await summarizeRound(run, plan, built, round, kept);
     if (made.outcome) return made.outcome;
     const from = made.continuesAt;
     if (from === undefined) {
@@ -174,18 +175,18 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
       return committed;
     }
     round = { from, previous: made.node.checkpoint };
-    request = undefined;
+    built = undefined;
   }
 }
 
 /**
  * A round's request (with the app's `items` when given) in parts: its history in steps, its ledger,
  * its cited pages, its other registers, the request, each in a read after a pause, then taken in
- * one more. Parts that cannot go on (the session changed, an index new at this read) are not taken,
- * and the request is then built whole; or the outcome that ends the run.
+ * one more, with its JSON text. Parts that cannot go on (the session changed, an index new at this
+ * read) are not taken, and the request is then built whole; or the outcome that ends the run.
  * @param {Run} run @param {Plan} plan @param {SummaryRound | undefined} round @param {Record<number, ResolvedItem> | undefined} items
  * @param {{ index: HeldIndex | null }} kept
- * @returns {Promise<{ request: SummaryRequest, outcome?: undefined } | { outcome: CompactOutcome }>}
+ * @returns {Promise<{ request: SummaryRequest, text?: string, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
 async function requestInParts(run, plan, round, items, kept) {
   const options = round || items ? { ...(items ? { items } : {}), ...(round ? { round } : {}) } : undefined;
@@ -207,7 +208,8 @@ async function requestInParts(run, plan, round, items, kept) {
  * One round: the request with the app's item ids resolved, the summary, the checkpoint node it
  * makes (the summary repaired when invalid) and where the next round starts, or the outcome that
  * ends the run.
- * @param {Run} run @param {Plan} plan @param {SummaryRequest} planned @param {SummaryRound} [round] @param {{ index: HeldIndex | null }} [kept]
+ * @param {Run} run @param {Plan} plan @param {{ request: SummaryRequest, text?: string }} planned the request, and its JSON text when taken as text
+ * @param {SummaryRound} [round] @param {{ index: HeldIndex | null }} [kept]
  * @returns {Promise<{ node: CheckpointNode, repair?: SummaryRepair, continuesAt?: number, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
 async function summarizeRound(run, plan, planned, round, kept) {
@@ -221,10 +223,10 @@ async function summarizeRound(run, plan, planned, round, kept) {
   const large = plan.tokensBefore >= OWN_READ_FROM_TOKENS || (typeof request.prompt === 'string' && request.prompt.length >= PAUSE_FROM_CHARS);
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it
   // (the ledger and the registers built by code: a summarizer cannot change them).
-  // The whole request too: an invalid summary falls back to the extractive summary of it. Copied
-  // in a task of its own on a large fold (megabytes on a large window), not the summarizer's.
-  if (large) await pause();
-  const requestText = JSON.stringify(request);
+  // The whole request too: an invalid summary falls back to the extractive summary of it: the text
+  // it was taken as, else copied in a task of its own on a large fold (megabytes on a large window).
+  if (large && resolved.text === undefined) await pause();
+  const requestText = resolved.text ?? JSON.stringify(request);
   const ledger = JSON.stringify(request.ledger);
   const carried = JSON.stringify({ userWords: request.userWords ?? [], citedPages: request.citedPages ?? [], recallHandles: request.recallHandles ?? [] });
   const budget = request.maxOutputTokens;
@@ -274,12 +276,13 @@ function prepareRoundOn(index, run, plan, options, number) {
  * since their stale check), else built whole; or the outcome that ends the run: `stale` as soon as
  * the session moved (no more summarizer calls for it), `failed` for a core error.
  * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRequestOptions | undefined} options @param {number} number
- * @returns {{ request: SummaryRequest, outcome?: undefined } | { outcome: CompactOutcome }}
+ * @returns {{ request: SummaryRequest, text?: string, outcome?: undefined } | { outcome: CompactOutcome }}
  */
 function roundRequestOn(index, run, plan, options, number) {
   try {
-    const built = number !== 0 ? requestParts.take(index, number) : undefined;
-    if (built) return { request: built };
+    // Parsed here, its text kept: the request as it was before a summarizer could change it.
+    const text = number !== 0 ? requestParts.take(index, number) : undefined;
+    if (text !== undefined) return { request: JSON.parse(text), text };
     const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
     if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
     return { request: index.summaryRequest(plan, run.model, options) };
@@ -293,16 +296,16 @@ function roundRequestOn(index, run, plan, options, number) {
  * in parts as the request was; the request as planned when there is nothing to ask, nothing was
  * resolved or the build fails (the commit check still decides whether the session moved); the
  * outcome when the run is cancelled meanwhile or the session moved.
- * @param {Run} run @param {Plan} plan @param {SummaryRequest} request @param {SummaryRound} [round] @param {{ index: HeldIndex | null }} [kept]
- * @returns {Promise<{ request: SummaryRequest, outcome?: undefined } | { outcome: CompactOutcome }>}
+ * @param {Run} run @param {Plan} plan @param {{ request: SummaryRequest, text?: string }} planned @param {SummaryRound} [round] @param {{ index: HeldIndex | null }} [kept]
+ * @returns {Promise<{ request: SummaryRequest, text?: string, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
-async function withResolvedItems(run, plan, request, round, kept) {
-  const ids = request.itemIds ?? [];
-  if (run.resolveItem === null || ids.length === 0) return { request };
+async function withResolvedItems(run, plan, planned, round, kept) {
+  const ids = planned.request.itemIds ?? [];
+  if (run.resolveItem === null || ids.length === 0) return planned;
   const items = await resolveItems(run.resolveItem, ids, (promise) => raced(run.signal, promise));
-  if (Object.keys(items).length === 0 || isAborted(run.signal)) return { request };
+  if (Object.keys(items).length === 0 || isAborted(run.signal)) return planned;
   const again = await requestInParts(run, plan, round, items, kept ?? { index: null });
-  return again.outcome?.status === 'failed' ? { request } : again;
+  return again.outcome?.status === 'failed' ? planned : again;
 }
 
 /**

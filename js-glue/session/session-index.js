@@ -10,7 +10,7 @@ import { codedError } from '../util/coded-error.js';
 import { ObjectNodes, TextNodes } from './node-source.js';
 
 /**
- * @import { BranchReadResult, CacheBreakpointOptions, CommitCheck, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode, SummaryRequest, SummaryRequestOptions } from '../bibgenie_compaction.js'
+ * @import { BranchReadResult, CacheBreakpointOptions, CommitCheck, EstimateOptions, ModelProfile, Plan, PlanOptions, Projection, Session, SessionNode, SummaryRequestOptions } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndex } from '../wasm-internals.js'
  */
 
@@ -32,7 +32,7 @@ let storedTextOf;
 /**
  * The wasm index's request in parts (`skip_typescript`: the runner's alone).
  * @typedef {{ beginSummaryRequest(plan: Plan, model: ModelProfile, options?: SummaryRequestOptions): number,
- *   continueSummaryRequest(number: number): boolean, takeSummaryRequest(number: number): SummaryRequest | undefined }} WasmRequestParts
+ *   continueSummaryRequest(number: number): boolean, takeSummaryRequest(number: number): string | undefined }} WasmRequestParts
  */
 /** @type {(index: SessionIndex) => WasmRequestParts} */
 let wasmOf;
@@ -236,8 +236,8 @@ export const storeHeldIndex = {
  * `index.summaryRequest(plan, model, options)` built in parts, a call each (a step of its serialized
  * history, its ledger, its registers, the request), so that the runner builds a large request in
  * several tasks; the request is the same either way (never exported by the package). `begin` answers
- * the number `next` (true while a part is left) and `take` (the request once every part is built,
- * else undefined) name the parts by; a change to the session drops them.
+ * the number `next` (true while a part is left) and `take` (the request's JSON text once every part
+ * is built, else undefined) name the parts by; a change to the session drops them.
  */
 export const requestParts = {
   /** @param {SessionIndex} index @param {Plan} plan @param {ModelProfile} model @param {SummaryRequestOptions} [options] */

@@ -245,7 +245,7 @@ impl SessionIndex {
     /// The runner's steps of a large request (`summaryRequest`'s serialized history, its ledger, its
     /// registers, the request), each in a task of its own: begun with the inputs, answering the
     /// number `continueSummaryRequest` (true while a step is left) and `takeSummaryRequest` (the
-    /// request once built, else undefined) name them by, so that the inputs (a late round's
+    /// request's JSON text once built, else undefined) name them by, so that the inputs (a late round's
     /// checkpoint is half a megabyte) cross once.
     #[wasm_bindgen(js_name = beginSummaryRequest, skip_typescript)]
     pub fn begin_summary_request(&mut self, plan: JsValue, model: JsValue, options: JsValue) -> Result<u32, JsValue> {
@@ -261,11 +261,8 @@ impl SessionIndex {
     }
 
     #[wasm_bindgen(js_name = takeSummaryRequest, skip_typescript)]
-    pub fn take_summary_request(&mut self, number: u32) -> Result<JsValue, JsValue> {
-        match self.inner.take_summary_request(number) {
-            Some(request) => from_json_text(&request),
-            None => Ok(JsValue::UNDEFINED),
-        }
+    pub fn take_summary_request(&mut self, number: u32) -> Option<String> {
+        self.inner.take_summary_request(number)
     }
 
     /// `checkCommit` on the held session (the store's index, brought up to date by the read it is

@@ -165,6 +165,24 @@ test('a large fold whose item ids the app resolves: the request with them is bui
   assert.deepEqual(afterResolve, [...Array.from({ length: reads }, () => ['tick', 'read']).flat(), 'tick', 'summarize']);
 });
 
+test('a large fold\'s request built in parts: an empty summary falls back to the embedded summary of the request as it was before the summarizer changed it', async () => {
+  const { store, sessionId } = await storeWith(wideChat(300));
+  let asked;
+  const outcome = await compact({
+    store, sessionId, model: WIDE, mode: 'manual',
+    summarize: async (request) => {
+      asked = JSON.parse(JSON.stringify(request));
+      request.history = 'changed by the summarizer';
+      request.ledger.entries = [];
+      return '';
+    },
+  });
+  assert.equal(outcome.status, 'committed', outcome.message);
+  assert.equal(outcome.summaryRepair.kind, 'embedded');
+  assert.ok(asked.history.length >= 262_144, `a large request: ${asked.history.length}`);
+  assert.equal(outcome.checkpoint.checkpoint.summary, extractiveSummary(asked));
+});
+
 test('a session that moves between the parts of a request ends the run stale before any summarizer call', async () => {
   const chat = wideChat(300);
   const { store, sessionId } = await storeWith(chat);
