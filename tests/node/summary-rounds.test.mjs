@@ -68,23 +68,32 @@ function wideChat(turns) {
   return chat;
 }
 
-test('a large fold: the event loop runs after the plan, between the parts of its first request, before that request is summarized, and after the commit', async () => {
-  // One round on a 200k model, of about 600 KB: the plan's read does not build it too, and the summarizer does not read it in the same task.
-  const model = WIDE;
-  const chat = wideChat(300);
-  const { store, sessionId } = await storeWith(chat);
+/**
+ * `events` of the store's reads ('read') and of the timers that ran between them ('tick', one for
+ * a run of them), until `stop()`.
+ */
+function readsAndTicks(store) {
   const events = [];
   const read = store.withSessionIndex.bind(store);
   store.withSessionIndex = (id, use) => read(id, (index) => { events.push('read'); return use(index); });
   let running = true;
   const tick = () => { if (events.length && events.at(-1) !== 'tick') events.push('tick'); if (running) setTimeout(tick, 0); };
   setTimeout(tick, 0);
+  return { events, stop: () => { running = false; } };
+}
+
+test('a large fold: the event loop runs after the plan, between the parts of its first request, before that request is summarized, and after the commit', async () => {
+  // One round on a 200k model, of about 600 KB: the plan's read does not build it too, and the summarizer does not read it in the same task.
+  const model = WIDE;
+  const chat = wideChat(300);
+  const { store, sessionId } = await storeWith(chat);
+  const { events, stop } = readsAndTicks(store);
   const transaction = store.transaction.bind(store);
   store.transaction = async (id, fn) => { const done = await transaction(id, fn); events.push('committed'); return done; };
   const { summarize, calls } = scriptedSummarizer(() => { events.push('summarize'); return validSummary(); });
   const outcome = await compact({ store, sessionId, model, mode: 'manual', summarize });
   events.push('resolved');
-  running = false;
+  stop();
   assert.equal(outcome.status, 'committed', outcome.message);
   assert.equal(calls.length, 1, 'one round');
   // The store's index takes the checkpoint in a read of its own, and the caller's next step (the
@@ -142,18 +151,13 @@ test('a large fold whose item ids the app resolves: the request with them is bui
     }
   }
   const { store, sessionId } = await storeWith(chat);
-  const events = [];
-  const read = store.withSessionIndex.bind(store);
-  store.withSessionIndex = (id, use) => read(id, (index) => { events.push('read'); return use(index); });
-  let running = true;
-  const tick = () => { if (events.length && events.at(-1) !== 'tick') events.push('tick'); if (running) setTimeout(tick, 0); };
-  setTimeout(tick, 0);
+  const { events, stop } = readsAndTicks(store);
   // A Zotero key (eight of 23456789ABCDEFGHIJKMNPQRSTUVWXYZ) made of the id's digits.
   const keyOf = (itemID) => `ITEM${[...String(itemID).padStart(4, '0')].map((d) => '23456789AB'[Number(d)]).join('')}`;
   const resolveItem = (itemID) => { events.push('resolve'); return { libraryID: 1, key: keyOf(itemID) }; };
   const { summarize, calls } = scriptedSummarizer(() => { events.push('summarize'); return validSummary(); });
   const outcome = await compact({ store, sessionId, model, mode: 'manual', summarize, resolveItem });
-  running = false;
+  stop();
   assert.equal(outcome.status, 'committed', outcome.message);
   assert.equal(calls.length, 1, 'one round');
   assert.ok(calls[0].request.ledger.entries.some((e) => e.key === keyOf(101)), 'the resolved keys are in the request');
