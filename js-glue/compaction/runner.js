@@ -28,7 +28,6 @@ const OWN_READ_FROM_TOKENS = 1 << 16;
 /** Most reads a round's request is built in, in parts, before it is built whole (a round's history, ledger and cited pages in steps of about 256 KB each: a 200k window's about ten, a 1M window's about forty-five). */
 const MAX_REQUEST_PARTS = 256;
 
-
 /**
  * @import { AbortSignalLike, CacheProfile, CheckpointNode, CommitCheck, CommitRefusal, CompactionMode, Draft, ErrorCode, ModelProfile, Overhead, Plan, PlanOptions, PlanReason, ResolvedItem, Session, SessionStore, Summarize, SummaryRepair, SummaryRequest, SummaryRequestOptions, SummaryRound } from '../bibgenie_compaction.js'
  * @import { InternalSessionIndexClass } from '../wasm-internals.js'
@@ -209,7 +208,7 @@ async function requestInParts(run, plan, round, items, kept) {
  * makes (the summary repaired when invalid) and where the next round starts, or the outcome that
  * ends the run.
  * @param {Run} run @param {Plan} plan @param {{ request: SummaryRequest, text?: string }} planned the request, and its JSON text when taken as text
- * @param {SummaryRound} [round] @param {{ index: HeldIndex | null }} [kept]
+ * @param {SummaryRound | undefined} round @param {{ index: HeldIndex | null }} kept
  * @returns {Promise<{ node: CheckpointNode, repair?: SummaryRepair, continuesAt?: number, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
 async function summarizeRound(run, plan, planned, round, kept) {
@@ -296,7 +295,7 @@ function roundRequestOn(index, run, plan, options, number) {
  * in parts as the request was; the request as planned when there is nothing to ask, nothing was
  * resolved or the build fails (the commit check still decides whether the session moved); the
  * outcome when the run is cancelled meanwhile or the session moved.
- * @param {Run} run @param {Plan} plan @param {{ request: SummaryRequest, text?: string }} planned @param {SummaryRound} [round] @param {{ index: HeldIndex | null }} [kept]
+ * @param {Run} run @param {Plan} plan @param {{ request: SummaryRequest, text?: string }} planned @param {SummaryRound | undefined} round @param {{ index: HeldIndex | null }} kept
  * @returns {Promise<{ request: SummaryRequest, text?: string, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
 async function withResolvedItems(run, plan, planned, round, kept) {
@@ -304,7 +303,7 @@ async function withResolvedItems(run, plan, planned, round, kept) {
   if (run.resolveItem === null || ids.length === 0) return planned;
   const items = await resolveItems(run.resolveItem, ids, (promise) => raced(run.signal, promise));
   if (Object.keys(items).length === 0 || isAborted(run.signal)) return planned;
-  const again = await requestInParts(run, plan, round, items, kept ?? { index: null });
+  const again = await requestInParts(run, plan, round, items, kept);
   return again.outcome?.status === 'failed' ? planned : again;
 }
 
