@@ -154,14 +154,14 @@ impl SessionIndex {
         plan_branch_cached(&self.session, &self.branch, &mut self.tokens, model, options, cache)
     }
 
-    /// Begins `summary_request`'s work for this plan, model, resolved items and round in parts, one per call (this
-    /// one, then `continue_summary_request`): the serialized history in steps of about 256 KB, then
-    /// the ledger, the cited pages and the other registers of the messages it holds, then the
-    /// request's JSON text, which `take_summary_request` hands out. A runner builds a large request in several tasks, with the
-    /// page running between them, and the last task only hands it out; the request is the one
-    /// `summary_request` builds in one call. Answers the number the other calls name the parts by,
-    /// new in the whole module (two runs on one index, or on indexes a store makes anew, never
-    /// continue or take each other's parts).
+    /// Begins `summary_request`'s work for this plan, model, resolved items and round in parts, one
+    /// per call (this one, then `continue_summary_request`): the serialized history, the ledger and
+    /// the cited pages of the messages it holds, each in steps of about 256 KB, then their other
+    /// registers, then the request's JSON text, which `take_summary_request` hands out. A runner
+    /// builds a large request in several tasks, with the page running between them, and the last
+    /// task only hands it out; the request is the one `summary_request` builds in one call. Answers
+    /// the number the other calls name the parts by, new in the whole module (two runs on one index,
+    /// or on indexes a store makes anew, never continue or take each other's parts).
     pub fn begin_summary_request(&mut self, plan: &Plan, model: &ModelProfile, resolved: &ResolvedItems, round: &Round) -> Result<u32> {
         self.prepared = None;
         let parts = begin_request_parts(&self.session, &self.branch, plan, model, resolved, round)?;

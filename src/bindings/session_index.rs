@@ -311,9 +311,9 @@ impl SessionIndex {
     /// `{ summary }` when valid, else `{ summary, repair: { kind, problem } }` with the model's text
     /// rearranged (`kept`) or, when nothing usable came back, the extractive summary (`embedded`) of
     /// `requestText`, the summary request's JSON as it was before the summarizer saw it.
+    /// `requestText` crosses only for a summary that needs the embedded one (a long session's
+    /// request is megabytes to copy into the module).
     #[wasm_bindgen(js_name = settleSummary, skip_typescript)]
-    // `requestText` crosses only for a summary that needs the embedded one (a long session's
-    // request is megabytes to copy into the module).
     pub fn settle_summary(summary: JsValue, request_text: JsValue) -> Result<JsValue, JsValue> {
         let summary = super::args::summary_from_js(&summary)?;
         let request = || {
