@@ -170,8 +170,8 @@ pub fn checkpoint_node_within(
 }
 
 /// `checkpoint_node_within` as the node's JSON text, with `createdAt` when given: what the
-/// `checkpointNode` export hands back, read back once by the typed reader (a checkpoint node of a
-/// long session is half a megabyte: a copy of its tree and a second reader cost more than the rest).
+/// `checkpointNode` export hands back (a checkpoint node of a long session is half a megabyte: no
+/// tree of it is made, and it is read back only in debug builds).
 pub fn checkpoint_node_text(
     plan: &Plan,
     summary: &str,

@@ -215,10 +215,7 @@ pub fn summary_request_resolved(
     resolved: &ResolvedItems,
     round: &Round,
 ) -> Result<SummaryRequest> {
-    let limits = limits_of(model)?;
-    let material = summarized_material(session, branch, plan, round)?;
-    let mut built = new_built(&material, &limits);
-    write_history(&material, &mut built, usize::MAX);
+    let (limits, material, built) = begun(session, branch, plan, model, round, usize::MAX)?;
     let folded = folded_of(&material, built.taken)?;
     let ledger = fold_ledger(&material, folded, resolved);
     let registers = registers_of(&material, folded, cited_pages_of(&material, folded, &ledger.merged, resolved));
@@ -237,11 +234,18 @@ pub fn begin_request_parts(
     resolved: &ResolvedItems,
     round: &Round,
 ) -> Result<RequestParts> {
+    let (_, _, built) = begun(session, branch, plan, model, round, HISTORY_STEP_BYTES)?;
+    Ok(RequestParts { begun_from: Box::new((plan.clone(), model.clone(), resolved.clone(), round.clone())), built })
+}
+
+/// The limits and material of a request, and its history written up to about `bytes`: where the
+/// request built in one call and the one built in parts both start.
+fn begun<'a>(session: &'a Session, branch: &Branch, plan: &Plan, model: &ModelProfile, round: &'a Round, bytes: usize) -> Result<(Limits, Material<'a>, Built)> {
     let limits = limits_of(model)?;
     let material = summarized_material(session, branch, plan, round)?;
     let mut built = new_built(&material, &limits);
-    write_history(&material, &mut built, HISTORY_STEP_BYTES);
-    Ok(RequestParts { begun_from: Box::new((plan.clone(), model.clone(), resolved.clone(), round.clone())), built })
+    write_history(&material, &mut built, bytes);
+    Ok((limits, material, built))
 }
 
 /// About how much text one part writes (the history) or reads (the messages' JSON, for the ledger
