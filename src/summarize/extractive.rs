@@ -661,8 +661,14 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         let concluding = &concluding[concluding.len().saturating_sub(2)..];
         for (at, sentence) in said.iter().enumerate() {
             // Rule `said-again-is-a-formula`: a sentence the summary already holds word for word
-            // ("Here is the next paper.") closes and concludes nothing.
-            if draft.lines.iter().any(|l| l.text.ends_with(sentence.as_str()) && line_body(&l.text) == sentence) {
+            // ("Here is the next paper.") closes and concludes nothing, and the line that holds it
+            // moves to the front, the first a budget leaves out: a formula is said again, a conclusion
+            // once.
+            if let Some(held) = draft.lines.iter().position(|l| l.text.ends_with(sentence.as_str()) && line_body(&l.text) == sentence) {
+                if matches!(draft.lines[held].tier, Tier::Concluded | Tier::Noted) {
+                    let line = draft.lines.remove(held);
+                    draft.lines.insert(0, line);
+                }
                 continue;
             }
             if assistant_sentence(&mut draft, sentence)

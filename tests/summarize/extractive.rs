@@ -467,6 +467,11 @@ fn the_assistants_decisions_failures_tasks_and_hypotheses_reach_the_checkpoint_m
 /// One compaction after every (user, assistant) step, each checkpoint folding the previous one; the
 /// summaries in order.
 fn compact_each_step(steps: &[(&str, &str)]) -> Vec<String> {
+    compact_each_step_within(steps, 0)
+}
+
+/// `compact_each_step` with each summary request's `maxOutputTokens` set to `budget` (0: the model's).
+fn compact_each_step_within(steps: &[(&str, &str)], budget: u64) -> Vec<String> {
     let mut nodes: Vec<Value> = Vec::new();
     let mut summaries = Vec::new();
     let mut parent: Option<String> = None;
@@ -478,7 +483,10 @@ fn compact_each_step(steps: &[(&str, &str)]) -> Vec<String> {
         let session = session_of(nodes.clone(), &leaf);
         let ids = [format!("U{n}"), format!("A{n}")];
         let p = plan(&[ids[0].as_str(), ids[1].as_str()], None, previous.as_deref(), &leaf);
-        let request = summary_request(&session, &p, &model(32_000, None)).unwrap();
+        let mut request = summary_request(&session, &p, &model(32_000, None)).unwrap();
+        if budget > 0 {
+            request.max_output_tokens = budget;
+        }
         let summary = extractive_summary(&request);
         assert_eq!(validate_summary(&summary), Ok(()), "{summary}");
         let id = format!("C{n}");
@@ -688,6 +696,46 @@ fn a_sentence_said_again_word_for_word_is_no_update() {
     }
 }
 
+/// Issue 40, rule `said-again-is-a-formula`: a formula ("Here is the next paper.", a whole answer)
+/// was filed once as a concluded line and kept its place when said again (in the same fold or a
+/// later one), so on a small budget it outlived older conclusions said once. Said again, the line
+/// now moves to the front, the first the budget leaves out. English, German, Japanese.
+#[test]
+fn a_conclusion_said_once_outlives_a_formula_said_again() {
+    use bibgenie_compaction::tokens::estimate_text;
+    const JA: [&str; 6] = [
+        "犬舎のコホートは別に統合します", "高齢犬の試験は感度分析に回します", "断食期間は十二時間で揃えます",
+        "体重の結果は副次評価項目にします", "獣医の記録は補足資料に載せます", "小型犬のデータは除外しました",
+    ];
+    for (formula, conclude) in [
+        ("Here is the next paper.", "Arm {n} is out of the pool for good (C{n})."),
+        ("Hier ist das nächste Paper.", "Arm {n} fliegt endgültig aus dem Pool (C{n})."),
+        ("次の論文です。", "{ja}（C{n}）。"),
+    ] {
+        let conclusion = |n: usize| conclude.replace("{n}", &n.to_string()).replace("{ja}", JA[n % JA.len()]);
+        // Said twice in one fold.
+        let answers: Vec<String> = (10..16).map(conclusion).collect();
+        let mut turns: Vec<(&str, &str)> = answers.iter().map(|a| ("go on", a.as_str())).collect();
+        turns.extend([("next", formula), ("next", formula)]);
+        let summary = fold_turns_within(&turns, 360);
+        assert!(summary.contains("- Left out"), "the budget binds: {summary}");
+        assert!(!summary.contains(formula) && summary.contains("C15") && summary.contains("C13"), "{summary}");
+        // Held by the summary, said again in a later fold.
+        let answers: Vec<String> = [10, 11].map(conclusion).into_iter().chain([formula.to_string()]).chain((12..15).map(conclusion)).collect();
+        let last = format!("{formula}\n\n{}", conclusion(15));
+        let mut steps: Vec<(&str, &str)> = answers.iter().map(|a| ("go on", a.as_str())).collect();
+        steps.push(("next", &last));
+        // A budget whose concluded third holds the lines before the last fold and no more.
+        let held = &compact_each_step(&steps[..steps.len() - 1]).pop().unwrap();
+        let concluded: u64 = held.lines().filter(|l| l.starts_with("- (inferred, concluded)")).map(estimate_text).sum();
+        let summaries = compact_each_step_within(&steps, 3 * concluded + 2);
+        let (before, after) = (&summaries[summaries.len() - 2], summaries.last().unwrap());
+        assert!(before.contains(formula) && before.contains("C11"), "{before}");
+        assert!(after.contains("- Left out"), "the budget binds: {after}");
+        assert!(!after.contains(formula) && after.contains("C11") && after.contains("C15"), "{after}");
+    }
+}
+
 /// One compaction folding the user's `messages` (each answered "Noted.") after a goal.
 fn fold_user_messages(messages: &[&str]) -> String {
     fold_turns(&messages.iter().map(|m| (*m, "Noted.")).collect::<Vec<_>>())
@@ -695,6 +743,11 @@ fn fold_user_messages(messages: &[&str]) -> String {
 
 /// One compaction folding `turns` (user, assistant) after a goal.
 fn fold_turns(turns: &[(&str, &str)]) -> String {
+    fold_turns_within(turns, 0)
+}
+
+/// `fold_turns` with the request's `maxOutputTokens` set to `budget` (0: the model's).
+fn fold_turns_within(turns: &[(&str, &str)], budget: u64) -> String {
     let mut nodes = vec![json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a review of fasting in dogs." }] })];
     nodes.push(json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [{ "type": "text", "text": "Noted." }] }));
     let mut ids = vec!["U0".to_string(), "A0".to_string()];
@@ -707,7 +760,10 @@ fn fold_turns(turns: &[(&str, &str)]) -> String {
     let last = turns.len();
     nodes.push(json!({ "id": "UX", "parentId": format!("A{last}"), "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }));
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-    let request = summary_request(&session_of(nodes, "UX"), &plan(&ids, Some("UX"), None, "UX"), &model(32_000, None)).unwrap();
+    let mut request = summary_request(&session_of(nodes, "UX"), &plan(&ids, Some("UX"), None, "UX"), &model(32_000, None)).unwrap();
+    if budget > 0 {
+        request.max_output_tokens = budget;
+    }
     extractive_summary(&request)
 }
 
