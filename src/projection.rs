@@ -151,11 +151,11 @@ fn registers_and_recall(checkpoint: &Checkpoint, words_budget: u64, pages_budget
     let mut recall = registers::project_recall_handles(&checkpoint.recall_handles, room / 5);
     let taken = if recall.is_empty() { 0 } else { crate::tokens::estimate_text(&recall) + RECALL_JOIN_SLACK };
     let total = room.saturating_sub(taken);
-    let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, (pages_budget + unused / 2).min(total));
+    let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, (pages_budget + unused / 2).min(total), &checkpoint.summary);
     let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)), &checkpoint.summary);
     if unused > 0 || taken > 0 {
         // Only ever more pages than the first pass: the words took their room after it.
-        let more = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)));
+        let more = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)), &checkpoint.summary);
         if more.len() >= pages.len() {
             pages = more;
         }

@@ -88,16 +88,8 @@ pub fn project_user_words(words: &[UserWords], budget: u64, summary: &str) -> St
             said_again[pair[1]] = true;
         }
     }
-    // Rule `shown-once`: a message that is a line of the summary (without its bullet and source
-    // mark) ranks with them too. Compared with each line: a set of strings costs the wasm more than
-    // the summary's few hundred lines cost here.
-    let shown: Vec<&str> = summary
-        .lines()
-        .map(|l| {
-            let l = l.trim_start().trim_start_matches("- ");
-            l.strip_prefix('(').and_then(|r| r.split_once(") ")).map_or(l, |(_, body)| body).trim()
-        })
-        .collect();
+    // Rule `shown-once`: a message that is a line of the summary ranks with them too.
+    let shown = line_bodies(summary);
     let rank = |i: usize| {
         let text = words[i].text.trim();
         if is_acknowledgement(text) || shown.contains(&text) || said_again[i] {
@@ -113,6 +105,18 @@ pub fn project_user_words(words: &[UserWords], budget: u64, summary: &str) -> St
     let left_out_allowance = estimate_text(&left_out_words_line(words.len()));
     let render = |chosen: &[bool]| render_register(USER_WORDS_HEADING, &lines, chosen, left_out_words_line);
     fit(&lines, &order, budget, estimate_text(USER_WORDS_HEADING) + left_out_allowance, render)
+}
+
+/// The summary's lines without their bullet and source mark. Compared with each line: a set of
+/// strings costs the wasm more than the summary's few hundred lines cost here.
+fn line_bodies(summary: &str) -> Vec<&str> {
+    summary
+        .lines()
+        .map(|l| {
+            let l = l.trim_start().trim_start_matches("- ");
+            l.strip_prefix('(').and_then(|r| r.split_once(") ")).map_or(l, |(_, body)| body).trim()
+        })
+        .collect()
 }
 
 /// A register as projected: its heading, the chosen lines in order, and a line counting the rest.
@@ -143,8 +147,9 @@ fn left_out_pages_line(left_out: usize) -> String {
 
 /// Rule `cited-pages-budget`: the heading and the cited pages within `budget` tokens, the newest
 /// first, one per key and locator (its newest sentence), shown oldest first, and a line counting the
-/// rest. Empty when there are none or nothing fits.
-pub fn project_cited_pages(pages: &[CitedPage], budget: u64) -> String {
+/// rest. Rule `shown-once`: a page whose sentence is a line of `summary` comes after the others (the
+/// model reads it there, with its key and page). Empty when there are none or nothing fits.
+pub fn project_cited_pages(pages: &[CitedPage], budget: u64, summary: &str) -> String {
     let mut newest = std::collections::HashSet::new();
     let distinct: Vec<&CitedPage> = {
         let mut kept: Vec<&CitedPage> = pages.iter().rev().filter(|p| newest.insert(crate::text::tuple_key(&[&p.key, &p.locator]))).collect();
@@ -152,7 +157,12 @@ pub fn project_cited_pages(pages: &[CitedPage], budget: u64) -> String {
         kept
     };
     let lines: Vec<String> = distinct.iter().map(|p| page_line(p)).collect();
-    let order: Vec<usize> = (0..lines.len()).rev().collect();
+    let shown = line_bodies(summary);
+    let in_summary: Vec<bool> = distinct.iter().map(|p| !p.text.is_empty() && shown.contains(&p.text.trim())).collect();
+    let mut order: Vec<usize> = Vec::with_capacity(lines.len());
+    for wanted in [false, true] {
+        order.extend((0..lines.len()).rev().filter(|&i| in_summary[i] == wanted));
+    }
     let allowance = estimate_text(CITED_PAGES_HEADING) + estimate_text(&left_out_pages_line(pages.len()));
     let render = |chosen: &[bool]| render_register(CITED_PAGES_HEADING, &lines, chosen, left_out_pages_line);
     fit(&lines, &order, budget, allowance, render)

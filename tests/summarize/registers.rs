@@ -334,7 +334,7 @@ fn long_pasted_material_is_excerpted_and_keeps_the_instruction_after_it() {
     assert!(text.chars().count() < 900 && text.contains("characters left out") && text.ends_with("UNIQUE-INSTRUCTION"), "{text}");
     // Within a tiny budget nothing is shown rather than a register over it.
     assert_eq!(project_user_words(&request.user_words, 5, ""), "");
-    assert_eq!(project_cited_pages(&[], 1_000), "");
+    assert_eq!(project_cited_pages(&[], 1_000, ""), "");
 }
 
 
@@ -459,5 +459,31 @@ fn a_message_the_summary_shows_ranks_after_one_it_does_not() {
         assert!(projected.contains("ONLY-HERE") && !projected.contains("SHOWN-TOO"), "{projected}");
         // Without it in the summary the newest statement wins, as before.
         assert!(project_user_words(&words, budget, "").contains("SHOWN-TOO"));
+    }
+}
+
+/// Issue 40, rule `shown-once` for the cited pages: a page whose sentence the summary shows as a line
+/// (an answer's conclusion that cites it) took the cited-pages room a second time on a small window;
+/// it now comes after the others, and an older page only the register carries is shown instead.
+/// English, German, Japanese.
+#[test]
+fn a_cited_page_the_summary_shows_comes_after_one_it_does_not() {
+    use bibgenie_compaction::session::CitedPage;
+    for (older, newer, locator) in [
+        ("In ABCD2345, p. 12, sleep onset fell by 20 minutes ONLY-HERE.", "In WXYZ6789, p. 40, total sleep rose by 18 minutes SHOWN-TOO.", "p. 12"),
+        ("In ABCD2345, S. 12, sank die Einschlaflatenz um 20 Minuten ONLY-HERE.", "In WXYZ6789, S. 40, stieg die Schlafdauer um 18 Minuten SHOWN-TOO.", "S. 12"),
+        ("ABCD2345の12ページでは入眠潜時が20分短縮した ONLY-HERE。", "WXYZ6789の40ページでは総睡眠時間が18分延びた SHOWN-TOO。", "12ページ"),
+    ] {
+        let page = |key: &str, locator: &str, text: &str, id: &str| CitedPage { key: key.into(), locator: locator.into(), text: text.into(), id: id.into() };
+        let pages = vec![page("ABCD2345", locator, older, "A1"), page("WXYZ6789", "p. 40", newer, "A2")];
+        let summary = format!("## Research Progress\n- (inferred, concluded) {newer}\n");
+        // Room for one page.
+        let line = |p: &CitedPage| estimate_text(&format!("- {} {}: {}\n", p.key, p.locator, p.text));
+        let left_out = estimate_text("- 2 more cited pages are kept in this checkpoint and not shown here.");
+        let budget = estimate_text(CITED_PAGES_HEADING) + left_out + line(&pages[0]).max(line(&pages[1])) + 2;
+        assert!(budget < estimate_text(CITED_PAGES_HEADING) + left_out + line(&pages[0]) + line(&pages[1]), "room for one only");
+        assert!(!project_cited_pages(&pages, budget, "").contains("ONLY-HERE"), "room for the newest only");
+        let projected = project_cited_pages(&pages, budget, &summary);
+        assert!(projected.contains("ONLY-HERE") && !projected.contains("SHOWN-TOO"), "{projected}");
     }
 }
