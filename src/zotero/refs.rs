@@ -253,6 +253,11 @@ impl Refs {
 /// label ("DEADLINE", "ABCD2345" in prose, "keys: ABCD2345") is never taken for a key.
 pub fn labelled_keys(text: &str) -> Vec<&str> {
     let mut keys = Vec::new();
+    // Most of a tool's text (a PDF's pages) says "key" nowhere: one pass over its bytes, not a split.
+    let bytes = text.as_bytes();
+    if !(2..bytes.len()).any(|i| bytes[i] | 0x20 == b'y' && bytes[i - 2..i].eq_ignore_ascii_case(b"ke")) {
+        return keys;
+    }
     let mut previous = "";
     for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
         if is_zotero_key(word) && (previous.eq_ignore_ascii_case("key") || previous.ends_with("Key")) {
@@ -410,6 +415,10 @@ mod tests {
     fn labelled_keys_in_tool_text() {
         let text = "1. **Nguyen (2019)** Heat and asthma\n   - Item key: `ABCD2345`\n   - key=WXYZ6789; itemKey: QRST6789, item_key \"MNPQ2345\"";
         assert_eq!(labelled_keys(text), vec!["ABCD2345", "WXYZ6789", "QRST6789", "MNPQ2345"]);
+        // The label at the very start, in capitals, after text outside ASCII (the pass over bytes).
+        for labelled in ["Key ABCD2345", "KEY: ABCD2345", "Schlüssel für Élodie — parentKey ABCD2345"] {
+            assert_eq!(labelled_keys(labelled), vec!["ABCD2345"], "{labelled}");
+        }
         for prose in ["monkey: ABCD2345", "MONKEY ABCD2345", "the DEADLINE is ABCD2345", "keyword ABCD2345", "keys: ABCD2345", "Item key: ABCD23456", "key ABCD2O45", "keyABCD2345"] {
             assert!(labelled_keys(prose).is_empty(), "{prose}");
         }
