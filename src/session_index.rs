@@ -136,7 +136,7 @@ impl SessionIndex {
             self.tokens.sync(&self.session, &self.branch.nodes[..upto], &Default::default());
             return false;
         }
-        self.tokens.warm_frame(&self.session, count, &Default::default())
+        self.tokens.warm_frame(&self.session, count)
     }
 
     /// The estimate cache, for checks that a call after one append costs one node.

@@ -38,16 +38,21 @@ pub const JOIN_SLACK_TOKENS: u64 = 8;
 /// plus the left-out line (rule `ledger-projection-budget`), whatever the
 /// ledger's size.
 pub fn bounded_frame_tokens(capacity: &super::capacity::Capacity, options: &EstimateOptions) -> u64 {
+    bound_for_ledger_budget(super::capacity::projected_ledger_budget(capacity), options)
+}
+
+/// The largest `bounded_frame_tokens` of any model (its summary budget at `SUMMARY_CEILING`): a
+/// frame past it is past every plan's bound.
+pub fn largest_frame_bound() -> u64 {
+    let budget = super::capacity::ledger_budget_for_summary_budget(super::capacity::SUMMARY_CEILING);
+    bound_for_ledger_budget(budget, &EstimateOptions::default())
+}
+
+fn bound_for_ledger_budget(ledger_budget: u64, options: &EstimateOptions) -> u64 {
     let empty = frame_of_text(summary_text_with_ledger("", ""), options);
-    [
-        empty,
-        estimate_text(LEDGER_HEADING),
-        estimate_text(&left_out_line(usize::MAX)),
-        super::capacity::projected_ledger_budget(capacity),
-        JOIN_SLACK_TOKENS,
-    ]
-    .into_iter()
-    .fold(0, u64::saturating_add)
+    [empty, estimate_text(LEDGER_HEADING), estimate_text(&left_out_line(usize::MAX)), ledger_budget, JOIN_SLACK_TOKENS]
+        .into_iter()
+        .fold(0, u64::saturating_add)
 }
 
 /// A merged ledger entry and the counts of its rendered line (with its line break).
@@ -83,6 +88,9 @@ pub struct FrameCache {
     line_at: KeyPositions,
     lines: Vec<Line>,
     line_counts: RunCounts,
+    /// The largest figure of the span so far, after each message that brought entries (and of the
+    /// checkpoint's own ledger): a later entry may shorten a merged line, so the figure is not monotone.
+    peak: u64,
     /// Work counters: message nodes whose entries were collected, entries merged into a span.
     nodes_collected: usize,
     entries_merged: usize,
@@ -124,6 +132,30 @@ impl FrameCache {
         end: usize,
         options: &EstimateOptions,
     ) -> u64 {
+        self.merge_span(session, branch, checkpoint, start, end, u64::MAX);
+        self.figure(options)
+    }
+
+    /// The largest frame along the projection of `branch[start..end]` (after each message that brought
+    /// ledger entries), merging only until it reaches `limit`: a plan counts the frame at most at its
+    /// bound, so the rest of a long span's tool outputs need not be read. The same answer whatever was
+    /// merged before (the index) or not (a stateless call): each message's figure is the same, and the
+    /// largest is reached at or after the first that passes `limit`.
+    pub fn peak_tokens(
+        &mut self,
+        session: &Session,
+        branch: &[usize],
+        checkpoint: Option<usize>,
+        start: usize,
+        end: usize,
+        limit: u64,
+    ) -> u64 {
+        self.merge_span(session, branch, checkpoint, start, end, limit);
+        self.peak
+    }
+
+    /// Merges the span's positions up to `end`, stopping after the message that takes `peak` to `limit`.
+    fn merge_span(&mut self, session: &Session, branch: &[usize], checkpoint: Option<usize>, start: usize, end: usize, limit: u64) {
         if self.span != Some((checkpoint, start)) || self.through > end {
             self.span = Some((checkpoint, start));
             self.through = start;
@@ -134,12 +166,18 @@ impl FrameCache {
             for entry in carried.map(|c| c.ledger.entries.as_slice()).unwrap_or_default() {
                 self.merge(entry);
             }
+            self.peak = self.figure(&EstimateOptions::default());
         }
         if self.node_entries.len() < session.nodes.len() {
             self.node_entries.resize(session.nodes.len(), None);
         }
-        for position in self.through..end {
-            let Some(&index) = branch.get(position) else { break };
+        while self.through < end && self.peak < limit {
+            let position = self.through;
+            self.through += 1;
+            let Some(&index) = branch.get(position) else {
+                self.through = end;
+                break;
+            };
             let Some(message) = session.nodes.get(index).and_then(|n| n.message()) else { continue };
             let entries = match self.node_entries[index].take() {
                 Some(entries) => entries,
@@ -151,10 +189,11 @@ impl FrameCache {
             for entry in &entries {
                 self.merge(entry);
             }
+            if !entries.is_empty() {
+                self.peak = self.peak.max(self.figure(&EstimateOptions::default()));
+            }
             self.node_entries[index] = Some(entries);
         }
-        self.through = end;
-        self.figure(options)
     }
 
     /// Upserts `entry` as `ledger::merge` does (a newer label, parent, detail or library wins where known).

@@ -452,15 +452,25 @@ impl BranchTokens {
         self.frame.borrow_mut().tokens(session, &self.nodes, checkpoint, span.fold_start, span.end, options)
     }
 
+    /// The largest summary frame along the current span, read only until it reaches `limit`
+    /// (`FrameCache::peak_tokens`): what a plan counts, at most its bound.
+    pub fn summary_frame_peak(&self, session: &Session, limit: u64) -> u64 {
+        let span = self.span();
+        let checkpoint = span.checkpoint.and_then(|c| self.node_at(c));
+        self.frame.borrow_mut().peak_tokens(session, &self.nodes, checkpoint, span.fold_start, span.end, limit)
+    }
+
     /// Merges the ledger entries of up to `count` more positions of the current span into the summary
-    /// frame (what the first plan of a long unsummarized branch reads); true once it holds the span.
-    pub fn warm_frame(&self, session: &Session, count: usize, options: &EstimateOptions) -> bool {
+    /// frame (what the first plan of a long unsummarized branch reads); true once it holds the span, or
+    /// once the frame passed the bound of any model's (a plan reads no further; `summary_frame_peak`).
+    pub fn warm_frame(&self, session: &Session, count: usize) -> bool {
         let span = self.span();
         let checkpoint = span.checkpoint.and_then(|c| self.node_at(c));
         let mut frame = self.frame.borrow_mut();
         let end = frame.merged_through(checkpoint, span.fold_start).saturating_add(count).min(span.end);
-        frame.tokens(session, &self.nodes, checkpoint, span.fold_start, end, options);
-        end == span.end
+        let limit = super::frame::largest_frame_bound().saturating_sub(super::frame::JOIN_SLACK_TOKENS);
+        let peak = frame.peak_tokens(session, &self.nodes, checkpoint, span.fold_start, end, limit);
+        end == span.end || peak >= limit
     }
 
     /// (message nodes whose ledger entries were collected, ledger entries merged) since creation.

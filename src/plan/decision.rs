@@ -345,17 +345,18 @@ impl Planner<'_> {
         }
     }
 
-    /// The summary frame: the whole merged ledger's, or the bound of its projected part when that is
-    /// smaller (rule `ledger-projection-budget`: the ledger's size no longer grows the projection).
-    /// The whole frame is measured without the summary; the summary's text joins runs at its edges, so
-    /// it gets the same slack as the bound (a plan at the safe limit was one token short without it).
-    /// The registers beside it are counted at their budgets (rule `register-budgets`).
+    /// The summary frame: the merged ledger's (its largest along the span: a later entry may shorten a
+    /// line), or the bound of its projected part when that is smaller (rule `ledger-projection-budget`:
+    /// the ledger's size no longer grows the projection, and a span's tool outputs are read only until
+    /// the ledger passes the bound). The frame is measured without the summary; the summary's text
+    /// joins runs at its edges, so it gets the same slack as the bound (a plan at the safe limit was one
+    /// token short without it). The registers beside it are counted at their budgets (rule
+    /// `register-budgets`).
     fn frame(&self) -> u64 {
-        let whole = self.tokens.summary_frame_tokens(self.session, self.estimate_options);
-        whole
-            .saturating_add(crate::estimate::JOIN_SLACK_TOKENS)
-            .min(crate::estimate::bounded_frame_tokens(&self.capacity, self.estimate_options))
-            .saturating_add(crate::estimate::register_frame_tokens(&self.capacity))
+        let slack = crate::estimate::JOIN_SLACK_TOKENS;
+        let bound = crate::estimate::bounded_frame_tokens(&self.capacity, self.estimate_options);
+        let ledger = self.tokens.summary_frame_peak(self.session, bound.saturating_sub(slack));
+        ledger.saturating_add(slack).min(bound).saturating_add(crate::estimate::register_frame_tokens(&self.capacity))
     }
 
     /// Rules `auto-at-threshold`, `auto-only-when-stable`, `auto-boundary-advances`, `auto-frees-room`.

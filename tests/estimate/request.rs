@@ -312,6 +312,75 @@ fn summary_frame_cached_matches_from_scratch() {
     assert!(checkpoints >= 5, "the sequence checkpoints several times ({checkpoints})");
 }
 
+/// Rule `ledger-projection-budget`: a plan counts the summary frame at most at its bound, so it reads
+/// a span's tool outputs only until the merged ledger passes the bound (a cold plan read every tool
+/// output of a long research session for a figure it then capped), and the index's plan, which may
+/// have merged more, is the stateless plan.
+#[test]
+fn a_plan_reads_the_ledger_only_until_it_passes_the_bound() {
+    use bibgenie_compaction::plan::{plan, PlanOptions};
+    use bibgenie_compaction::session_index::SessionIndex;
+    let m = model(200_000, None);
+    let mut nodes = vec![user("U0", None, "find the membrane papers")];
+    let mut leaf = "U0".to_string();
+    for n in 0..200 {
+        let items: Vec<Value> = (0..5)
+            .map(|i| json!({ "key": format!("K{n:03}{i:04}"), "itemType": "journalArticle", "title": format!("Fouling of treated membranes in pilot plant {n}, arm {i}, over two winters") }))
+            .collect();
+        let id = format!("A{n}");
+        nodes.push(assistant_tool(&id, &leaf, "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(json!(items))));
+        leaf = id;
+    }
+    nodes.push(user("U1", Some(&leaf), "which ones used ozone?"));
+    let s = session(nodes, "U1");
+    let options = PlanOptions::from_value(&json!({ "mode": "manual" })).unwrap();
+    let stateless = plan(&s, &m, &options).unwrap();
+    assert_eq!(stateless.action, bibgenie_compaction::plan::PlanAction::Compact, "{stateless:?}");
+    let mut index = SessionIndex::from_session(s.clone());
+    assert_eq!(index.plan(&m, &options).unwrap(), stateless);
+    let (read, _) = index.branch_tokens().ledger_work();
+    assert!(read < 40, "the ledger passes the bound within a few messages of 200, read {read}");
+    // The index that merged the whole span first (an estimate's frame) plans the same.
+    let mut warmed = SessionIndex::from_session(s);
+    warmed.estimate(&m, &EstimateRequest::default()).unwrap();
+    warmed.branch_tokens().summary_frame_tokens(warmed.session(), &m.estimate_options());
+    assert_eq!(warmed.plan(&m, &options).unwrap(), stateless);
+    assert_eq!(warmed.branch_tokens().ledger_work().0, 202, "every message read");
+}
+
+/// A later entry can shorten a merged ledger line (a short label after a long title), so the frame of
+/// the whole span can be under what it was part way: a plan counts the largest (an upper bound of any
+/// boundary's ledger), the same whichever part the index merged before.
+#[test]
+fn a_plan_counts_the_largest_frame_along_the_span() {
+    use bibgenie_compaction::plan::{plan, PlanOptions};
+    use bibgenie_compaction::session_index::SessionIndex;
+    let m = model(200_000, None);
+    let items = |title: &dyn Fn(usize) -> String| -> Value {
+        json!((0..12).map(|i| json!({ "key": format!("ITEM{i:04}"), "itemType": "journalArticle", "title": title(i) })).collect::<Vec<_>>())
+    };
+    let long = |i: usize| format!("A long and winding title about membrane fouling, number {i}, with its subtitle");
+    let short = |_: usize| "x".to_string();
+    let nodes = vec![
+        user("U0", None, "find the membrane papers"),
+        assistant_tool("A1", "U0", "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(items(&long))),
+        user("U1", Some("A1"), "relabel them"),
+        assistant_tool("A2", "U1", "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(items(&short))),
+        user("U2", Some("A2"), "go on"),
+    ];
+    let s = session(nodes.clone(), "U2");
+    let peak = frame_from_scratch(&session(nodes[..2].to_vec(), "A1"), &m);
+    let mut index = SessionIndex::from_session(s.clone());
+    index.estimate(&m, &EstimateRequest::default()).unwrap();
+    let last = index.branch_tokens().summary_frame_tokens(index.session(), &m.estimate_options());
+    assert!(last < peak, "the short labels shorten the ledger: {last} < {peak}");
+    assert_eq!(last, frame_from_scratch(&s, &m));
+    assert_eq!(index.branch_tokens().summary_frame_peak(index.session(), u64::MAX), peak);
+    let options = PlanOptions::from_value(&json!({ "mode": "manual" })).unwrap();
+    let stateless = plan(&s, &m, &options).unwrap();
+    assert_eq!(index.plan(&m, &options).unwrap(), stateless);
+}
+
 /// Rule `usage-covers-step` (issue 38): a tool loop cut after its third step keeps step 3's usage, whose
 /// request did not hold step 3's tool output nor step 4; the estimate adds them on top of the usage.
 #[test]

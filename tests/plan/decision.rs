@@ -541,6 +541,35 @@ fn session_index_tokens_warmed_in_parts_answer_as_in_one_piece() {
 }
 
 #[test]
+fn session_index_warming_stops_reading_the_ledger_past_every_bound() {
+    // A research branch whose search results pass any plan's ledger bound early: warming reads the
+    // tool outputs only that far (a plan counts the frame at most at its bound), and the plans after it,
+    // for a small and a large model, are those of an index that never warmed and of the stateless call.
+    let mut nodes = vec![user("U0", None, "find the membrane papers")];
+    let mut leaf = "U0".to_string();
+    for n in 0..300 {
+        let items: Vec<Value> = (0..5)
+            .map(|i| json!({ "key": format!("K{n:03}{i:04}"), "itemType": "journalArticle", "title": format!("Fouling of treated membranes in pilot plant {n}, arm {i}") }))
+            .collect();
+        let id = format!("T{n}");
+        nodes.push(assistant_tool(&id, &leaf, "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(json!(items))));
+        leaf = id;
+    }
+    let mut warmed = SessionIndex::from_session(session(nodes.clone(), &leaf));
+    while !warmed.warm_tokens(16) {}
+    let (read, _) = warmed.branch_tokens().ledger_work();
+    assert!(read < 100, "the ledger passes every bound well before 301 messages: read {read}");
+    let draft = preflight("a new question");
+    for m in [small_model(), model(1_000_000, None)] {
+        let mut cold = SessionIndex::from_session(session(nodes.clone(), &leaf));
+        let planned = warmed.plan(&m, &draft).unwrap();
+        assert_eq!(planned, cold.plan(&m, &draft).unwrap());
+        assert_eq!(planned, plan(warmed.session(), &m, &draft).unwrap());
+    }
+    assert_eq!(warmed.branch_tokens().ledger_work().0, read, "the plans read no more");
+}
+
+#[test]
 fn tokens_after_estimate_bounds_the_committed_projection() {
     // Found by tests/model_based.rs: the ledger of a large search result goes into the projected summary
     // message, but the plan counted only the previous checkpoint's ledger; with the extractive summary the
