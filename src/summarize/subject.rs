@@ -18,12 +18,16 @@ const NAMING_ANY_LENGTH: usize = 5;
 pub(super) struct Subject(pub(super) Vec<u64>);
 
 /// Content tokens: words of `MIN_WORD_CHARS`+ letters or digits (case folded), and for CJK text
-/// its character pairs (CJK has no spaces; a pair is about a word).
+/// its character pairs (CJK has no spaces; a pair is about a word). Vietnamese writes a space between
+/// syllables and most words are two of them ("giấc ngủ", "ngày nghỉ"), few of five letters: its
+/// tokens are also the pairs of syllables a plain space joins.
 pub(super) fn content_tokens(text: &str) -> Subject {
     let mut tokens = Vec::new();
     let mut word = Fnv::new();
     let (mut word_chars, mut word_bytes, mut word_digit) = (0usize, 0usize, false);
     let mut previous_cjk: Option<char> = None;
+    let syllables = !text.is_ascii() && text.chars().any(is_vietnamese);
+    let mut previous_syllable: Option<u64> = None;
     for c in text.chars().map(crate::text::fold_char).chain(std::iter::once(' ')) {
         let cjk = is_cjk(c);
         if cjk {
@@ -43,10 +47,26 @@ pub(super) fn content_tokens(text: &str) -> Subject {
             if word_chars >= MIN_WORD_CHARS || (word_bytes >= 3 && word_digit) {
                 insert(&mut tokens, word.finish());
             }
+            if syllables && word_chars > 0 {
+                let syllable = word.finish();
+                if let Some(p) = previous_syllable {
+                    // Ordered: "ngày nghỉ" is not "nghỉ ngày".
+                    insert(&mut tokens, p.rotate_left(29).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ syllable);
+                }
+                previous_syllable = (c == ' ').then_some(syllable);
+            } else if c != ' ' {
+                previous_syllable = None;
+            }
             (word, word_chars, word_bytes, word_digit) = (Fnv::new(), 0, 0, false);
         }
     }
     Subject(tokens)
+}
+
+/// Letters only Vietnamese writes among Latin scripts: ă, đ, ơ, ư and the tone-marked vowels of Latin
+/// Extended Additional (U+1EA0-U+1EF9), lower or upper case.
+fn is_vietnamese(c: char) -> bool {
+    matches!(c as u32, 0x102 | 0x103 | 0x110 | 0x111 | 0x1A0 | 0x1A1 | 0x1AF | 0x1B0 | 0x1EA0..=0x1EF9)
 }
 
 /// Adds `token` in order, once: a binary search and a shift, where a sort would instantiate the

@@ -138,6 +138,9 @@ pub fn fold_char(c: char) -> char {
             char::from_u32(c as u32 + 0x20).unwrap_or(c)
         }
         '\u{400}'..='\u{40F}' => char::from_u32(c as u32 + 0x50).unwrap_or(c),
+        // Vietnamese: Ă Đ Ơ Ư and the tone-marked vowels (upper case at even code points).
+        '\u{102}' | '\u{110}' | '\u{1A0}' | '\u{1AF}' => char::from_u32(c as u32 + 1).unwrap_or(c),
+        '\u{1EA0}'..='\u{1EF9}' if (c as u32) % 2 == 0 => char::from_u32(c as u32 + 1).unwrap_or(c),
         _ => c,
     }
 }

@@ -533,6 +533,28 @@ fn a_task_done_and_a_hypothesis_rejected_are_closed_by_the_later_message() {
     assert!(section_of(last, "Findings and Evidence").contains("(inferred, update) The Lee data show"), "{last}");
 }
 
+/// Issue 40: Vietnamese writes a space between syllables, and most of its words are two syllables of
+/// under five letters, so its sentences had almost no content tokens and no reply closed a line (a
+/// confirmed idea stayed shown as open, on every window). The pairs of syllables a space joins are
+/// its tokens now; a line the reply does not name stays, and the upper and lower case of its letters
+/// are one token.
+#[test]
+fn a_vietnamese_reply_closes_the_line_it_names_by_its_syllable_pairs() {
+    let open = "Tôi đã đọc nghiên cứu của Kim. Một cách hiểu là lợi ích đến từ giấc ngủ bù vào ngày nghỉ (OPEN-VI).";
+    let other = "Đã đọc. Nhóm chó già nhịn ăn được gộp riêng (KEEP-VI).";
+    let reply = "Tôi đã xem nhật ký. Nhật ký Ngày Nghỉ xác nhận giấc ngủ bù mang lại lợi ích (SHUT-VI).";
+    let summaries = compact_each_step(&[
+        ("Tôi đang viết tổng quan về nhịn ăn ở chó.", "Đã ghi nhận."),
+        ("tiếp tục", open),
+        ("tiếp tục", other),
+        ("còn nhật ký thì sao?", reply),
+    ]);
+    assert!(summaries[2].contains("OPEN-VI"), "the idea is filed: {}", summaries[2]);
+    let last = summaries.last().unwrap();
+    assert!(!last.contains("OPEN-VI") && last.contains("SHUT-VI"), "the confirmed idea is still shown: {last}");
+    assert!(last.contains("KEEP-VI"), "a line the reply does not name was closed: {last}");
+}
+
 /// Issue 40, rule `names-only-that-line`: a later answer that closes an earlier one in other words
 /// shares fewer than half its words (`same-subject` missed it and the rejected idea stayed current),
 /// but two words no other line holds name it; topic words every line has name nothing, and the
@@ -647,10 +669,12 @@ fn an_answers_last_sentence_is_its_conclusion_in_any_language() {
 #[test]
 fn concluded_lines_take_at_most_a_third_of_a_small_budget() {
     use bibgenie_compaction::tokens::estimate_text;
+    // Each answer a conclusion of its own: sentences that differ only by a number share their content
+    // words (Vietnamese: their syllable pairs) and update the one before, as they should.
     for (language, conclude) in [
         ("en", "Arm {n} is out of the pool (C{n})."),
         ("de", "Arm {n} ist aus dem Pool raus (C{n})."),
-        ("vi", "Nhánh {n} bị loại khỏi gộp (C{n})."),
+        ("vi", "Nhánh {n} bị loại, theo bảng {n} (C{n})."),
     ] {
         let mut nodes = vec![json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a review on fasting in dogs." }] })];
         let mut ids = vec!["U0".to_string()];
