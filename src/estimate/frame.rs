@@ -121,41 +121,12 @@ impl FrameCache {
         (self.nodes_collected, self.entries_merged)
     }
 
-    /// The frame of the projection of `branch[start..end]` after the checkpoint at node index `checkpoint`.
-    /// `branch` must extend the branch of the previous call unless `forget_span` was called since.
-    pub fn tokens(
-        &mut self,
-        session: &Session,
-        branch: &[usize],
-        checkpoint: Option<usize>,
-        start: usize,
-        end: usize,
-        options: &EstimateOptions,
-    ) -> u64 {
-        self.merge_span(session, branch, checkpoint, start, end, u64::MAX);
-        self.figure(options)
-    }
-
-    /// The largest frame along the projection of `branch[start..end]` (after each message that brought
-    /// ledger entries), merging only until it reaches `limit`: a plan counts the frame at most at its
-    /// bound, so the rest of a long span's tool outputs need not be read. The same answer whatever was
-    /// merged before (the index) or not (a stateless call): each message's figure is the same, and the
-    /// largest is reached at or after the first that passes `limit`.
-    pub fn peak_tokens(
-        &mut self,
-        session: &Session,
-        branch: &[usize],
-        checkpoint: Option<usize>,
-        start: usize,
-        end: usize,
-        limit: u64,
-    ) -> u64 {
-        self.merge_span(session, branch, checkpoint, start, end, limit);
-        self.peak
-    }
-
-    /// Merges the span's positions up to `end`, stopping after the message that takes `peak` to `limit`.
-    fn merge_span(&mut self, session: &Session, branch: &[usize], checkpoint: Option<usize>, start: usize, end: usize, limit: u64) {
+    /// Merges the ledger entries of the projection of `branch[start..end]` after the checkpoint at node
+    /// index `checkpoint`, stopping after the message that takes `peak` to `limit` (`u64::MAX`: the
+    /// whole span): a plan counts the frame at most at its bound, so the rest of a long span's tool
+    /// outputs need not be read. `branch` must extend the branch of the previous call unless
+    /// `forget_span` was called since.
+    pub fn read_span(&mut self, session: &Session, branch: &[usize], checkpoint: Option<usize>, start: usize, end: usize, limit: u64) {
         if self.span != Some((checkpoint, start)) || self.through > end {
             self.span = Some((checkpoint, start));
             self.through = start;
@@ -194,6 +165,14 @@ impl FrameCache {
             }
             self.node_entries[index] = Some(entries);
         }
+    }
+
+    /// The largest frame along the span read (after each message that brought ledger entries, and of
+    /// the checkpoint's own ledger). The same whatever was read before (the index) or not (a stateless
+    /// call) once `read_span` stopped at a `limit`: each message's figure is the same, and the largest
+    /// is reached at or after the first that passes it.
+    pub fn peak(&self) -> u64 {
+        self.peak
     }
 
     /// Upserts `entry` as `ledger::merge` does (a newer label, parent, detail or library wins where known).
@@ -235,7 +214,7 @@ impl FrameCache {
 
     /// The summary message's estimate: heading + every line, the last one without its trailing whitespace
     /// (`ledger::render` trims the end), framed as `estimate_message` frames a one-part text message.
-    fn figure(&self, options: &EstimateOptions) -> u64 {
+    pub fn figure(&self, options: &EstimateOptions) -> u64 {
         let Some(last) = self.line_at.values().next_back().map(|&at| &self.lines[at]) else {
             return frame_tokens(ResourceLedger::default(), options);
         };

@@ -449,15 +449,19 @@ impl BranchTokens {
     pub fn summary_frame_tokens(&self, session: &Session, options: &EstimateOptions) -> u64 {
         let span = self.span();
         let checkpoint = span.checkpoint.and_then(|c| self.node_at(c));
-        self.frame.borrow_mut().tokens(session, &self.nodes, checkpoint, span.fold_start, span.end, options)
+        let mut frame = self.frame.borrow_mut();
+        frame.read_span(session, &self.nodes, checkpoint, span.fold_start, span.end, u64::MAX);
+        frame.figure(options)
     }
 
     /// The largest summary frame along the current span, read only until it reaches `limit`
-    /// (`FrameCache::peak_tokens`): what a plan counts, at most its bound.
+    /// (`FrameCache::peak`): what a plan counts, at most its bound.
     pub fn summary_frame_peak(&self, session: &Session, limit: u64) -> u64 {
         let span = self.span();
         let checkpoint = span.checkpoint.and_then(|c| self.node_at(c));
-        self.frame.borrow_mut().peak_tokens(session, &self.nodes, checkpoint, span.fold_start, span.end, limit)
+        let mut frame = self.frame.borrow_mut();
+        frame.read_span(session, &self.nodes, checkpoint, span.fold_start, span.end, limit);
+        frame.peak()
     }
 
     /// Merges the ledger entries of up to `count` more positions of the current span into the summary
@@ -469,8 +473,8 @@ impl BranchTokens {
         let mut frame = self.frame.borrow_mut();
         let end = frame.merged_through(checkpoint, span.fold_start).saturating_add(count).min(span.end);
         let limit = super::frame::largest_frame_bound().saturating_sub(super::frame::JOIN_SLACK_TOKENS);
-        let peak = frame.peak_tokens(session, &self.nodes, checkpoint, span.fold_start, end, limit);
-        end == span.end || peak >= limit
+        frame.read_span(session, &self.nodes, checkpoint, span.fold_start, end, limit);
+        end == span.end || frame.peak() >= limit
     }
 
     /// (message nodes whose ledger entries were collected, ledger entries merged) since creation.

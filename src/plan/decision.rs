@@ -43,7 +43,7 @@
 //! `boundary.rs`.
 //!
 //! Token fields: `tokensBefore` is the estimate of the projection (with the draft in preflight);
-//! `tokensAfterEstimate` = summary budget + summary frame (preamble and ledger, see `summary_frame_tokens`) + kept tail
+//! `tokensAfterEstimate` = summary budget + summary frame (preamble and ledger, see `Planner::frame`) + kept tail
 //! (every message from the new boundary to the leaf) + overhead (+ draft in preflight). For a `none`
 //! plan it equals `tokensBefore`. `firstKeptMessageId` of a `none` plan is the current boundary.
 //! The draft is only read in preflight.
