@@ -475,7 +475,7 @@ fn a_cited_page_the_summary_shows_comes_after_one_it_does_not() {
         ("ABCD2345の12ページでは入眠潜時が20分短縮した ONLY-HERE。", "WXYZ6789の40ページでは総睡眠時間が18分延びた SHOWN-TOO。", "12ページ"),
     ] {
         let page = |key: &str, locator: &str, text: &str, id: &str| CitedPage { key: key.into(), locator: locator.into(), text: text.into(), id: id.into() };
-        let pages = vec![page("ABCD2345", locator, older, "A1"), page("WXYZ6789", "p. 40", newer, "A2")];
+        let pages = vec![page("ABCD2345", locator, older, "A1"), page("WXYZ6789", &locator.replace("12", "40"), newer, "A2")];
         let summary = format!("## Research Progress\n- (inferred, concluded) {newer}\n");
         // Room for one page.
         let line = |p: &CitedPage| estimate_text(&format!("- {} {}: {}\n", p.key, p.locator, p.text));
