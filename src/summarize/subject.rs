@@ -5,6 +5,8 @@
 /// Shortest word (characters) that counts as content in spaced scripts: shorter ones are mostly
 /// function words ("the", "und", "with").
 const MIN_WORD_CHARS: usize = 5;
+/// Letters of a word that make its token: endings past them are inflection.
+const STEM_CHARS: usize = 7;
 /// Shared content words needed, at least, and as a share (percent) of the earlier line's.
 const MIN_SHARED: usize = 3;
 const MIN_SHARED_PERCENT: usize = 50;
@@ -39,7 +41,11 @@ pub(super) fn content_tokens(text: &str) -> Subject {
             previous_cjk = None;
         }
         if c.is_alphanumeric() && !cjk {
-            word = word.char(c);
+            // A word is known by its first letters: inflected forms ("koreanischen", "koreanischer")
+            // name one thing.
+            if word_chars < STEM_CHARS || word_digit || c.is_ascii_digit() {
+                word = word.char(c);
+            }
             word_chars += 1;
             word_bytes += c.len_utf8();
             word_digit |= c.is_ascii_digit();

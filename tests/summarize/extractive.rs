@@ -533,6 +533,26 @@ fn a_task_done_and_a_hypothesis_rejected_are_closed_by_the_later_message() {
     assert!(section_of(last, "Findings and Evidence").contains("(inferred, update) The Lee data show"), "{last}");
 }
 
+/// Issue 40: a reply names a line in inflected forms ("Abbruchrate", "koreanischer" for the task's
+/// "Abbruchraten", "koreanischen"); a word is now known by its first seven letters, so the done task
+/// is closed, and a line the reply does not name stays.
+#[test]
+fn a_reply_in_other_inflections_closes_the_line_it_names() {
+    let task = "Ich habe die Tabelle gelesen. Ich schulde dir noch die Prüfung der Abbruchraten in den zwei koreanischen Studien (TASK-DE).";
+    let other = "Gelesen. Die Fastenkohorte der Beagle-Senioren bekommt einen eigenen Pool (KEEP-DE).";
+    let done = "Ich habe nachgesehen. Die Abbruchrate beider koreanischer Kohorten ist jetzt erledigt (DONE-DE).";
+    let summaries = compact_each_step(&[
+        ("Ich schreibe eine Übersicht über Fasten bei Hunden.", "Notiert."),
+        ("weiter", task),
+        ("weiter", other),
+        ("und die Abbrüche?", done),
+    ]);
+    assert!(summaries[2].contains("TASK-DE"), "the task is filed: {}", summaries[2]);
+    let last = summaries.last().unwrap();
+    assert!(!last.contains("TASK-DE") && last.contains("DONE-DE"), "the done task is still shown: {last}");
+    assert!(last.contains("KEEP-DE"), "a line the reply does not name was closed: {last}");
+}
+
 /// Issue 40: Vietnamese writes a space between syllables, and most of its words are two syllables of
 /// under five letters, so its sentences had almost no content tokens and no reply closed a line (a
 /// confirmed idea stayed shown as open, on every window). The pairs of syllables a space joins are
