@@ -70,6 +70,22 @@ pub fn linear(turns: usize, words_per_message: usize) -> (Vec<Value>, String) {
     (nodes, parent.unwrap_or_default())
 }
 
+/// A research branch: a question, then `searches` tool messages in a row, each a `zoteroSearch` result
+/// of five journal articles with keys and titles of their own; returns nodes and the leaf id.
+pub fn search_results(searches: usize) -> (Vec<Value>, String) {
+    let mut nodes = vec![user("U0", None, "find the membrane papers")];
+    let mut leaf = "U0".to_string();
+    for n in 0..searches {
+        let items: Vec<Value> = (0..5)
+            .map(|i| json!({ "key": format!("K{n:03}{i:04}"), "itemType": "journalArticle", "title": format!("Fouling of treated membranes in pilot plant {n}, arm {i}, over two winters") }))
+            .collect();
+        let id = format!("T{n}");
+        nodes.push(assistant_tool(&id, &leaf, "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(json!(items))));
+        leaf = id;
+    }
+    (nodes, leaf)
+}
+
 // ---- planning builders (capacity, estimate and plan tests) ----
 
 use bibgenie_compaction::estimate::{estimate_message, EstimateOptions, ModelProfile};

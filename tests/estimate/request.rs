@@ -321,16 +321,7 @@ fn a_plan_reads_the_ledger_only_until_it_passes_the_bound() {
     use bibgenie_compaction::plan::{plan, PlanOptions};
     use bibgenie_compaction::session_index::SessionIndex;
     let m = model(200_000, None);
-    let mut nodes = vec![user("U0", None, "find the membrane papers")];
-    let mut leaf = "U0".to_string();
-    for n in 0..200 {
-        let items: Vec<Value> = (0..5)
-            .map(|i| json!({ "key": format!("K{n:03}{i:04}"), "itemType": "journalArticle", "title": format!("Fouling of treated membranes in pilot plant {n}, arm {i}, over two winters") }))
-            .collect();
-        let id = format!("A{n}");
-        nodes.push(assistant_tool(&id, &leaf, "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(json!(items))));
-        leaf = id;
-    }
+    let (mut nodes, leaf) = search_results(200);
     nodes.push(user("U1", Some(&leaf), "which ones used ozone?"));
     let s = session(nodes, "U1");
     let options = PlanOptions::from_value(&json!({ "mode": "manual" })).unwrap();

@@ -545,16 +545,7 @@ fn session_index_warming_stops_reading_the_ledger_past_every_bound() {
     // A research branch whose search results pass any plan's ledger bound early: warming reads the
     // tool outputs only that far (a plan counts the frame at most at its bound), and the plans after it,
     // for a small and a large model, are those of an index that never warmed and of the stateless call.
-    let mut nodes = vec![user("U0", None, "find the membrane papers")];
-    let mut leaf = "U0".to_string();
-    for n in 0..300 {
-        let items: Vec<Value> = (0..5)
-            .map(|i| json!({ "key": format!("K{n:03}{i:04}"), "itemType": "journalArticle", "title": format!("Fouling of treated membranes in pilot plant {n}, arm {i}") }))
-            .collect();
-        let id = format!("T{n}");
-        nodes.push(assistant_tool(&id, &leaf, "zoteroSearch", "output-available", json!({ "q": "membranes" }), Some(json!(items))));
-        leaf = id;
-    }
+    let (nodes, leaf) = search_results(300);
     let mut warmed = SessionIndex::from_session(session(nodes.clone(), &leaf));
     while !warmed.warm_tokens(16) {}
     let (read, _) = warmed.branch_tokens().ledger_work();

@@ -538,19 +538,13 @@ fn a_task_done_and_a_hypothesis_rejected_are_closed_by_the_later_message() {
 /// is closed, and a line the reply does not name stays.
 #[test]
 fn a_reply_in_other_inflections_closes_the_line_it_names() {
-    let task = "Ich habe die Tabelle gelesen. Ich schulde dir noch die Prüfung der Abbruchraten in den zwei koreanischen Studien (TASK-DE).";
-    let other = "Gelesen. Die Fastenkohorte der Beagle-Senioren bekommt einen eigenen Pool (KEEP-DE).";
-    let done = "Ich habe nachgesehen. Die Abbruchrate beider koreanischer Kohorten ist jetzt erledigt (DONE-DE).";
-    let summaries = compact_each_step(&[
-        ("Ich schreibe eine Übersicht über Fasten bei Hunden.", "Notiert."),
-        ("weiter", task),
-        ("weiter", other),
-        ("und die Abbrüche?", done),
-    ]);
-    assert!(summaries[2].contains("TASK-DE"), "the task is filed: {}", summaries[2]);
-    let last = summaries.last().unwrap();
-    assert!(!last.contains("TASK-DE") && last.contains("DONE-DE"), "the done task is still shown: {last}");
-    assert!(last.contains("KEEP-DE"), "a line the reply does not name was closed: {last}");
+    assert_reply_closes_only_the_line_it_names(
+        ("Ich schreibe eine Übersicht über Fasten bei Hunden.", "Notiert.", "weiter", "und die Abbrüche?"),
+        "Ich habe die Tabelle gelesen. Ich schulde dir noch die Prüfung der Abbruchraten in den zwei koreanischen Studien (OPEN-DE).",
+        "Gelesen. Die Fastenkohorte der Beagle-Senioren bekommt einen eigenen Pool (KEEP-DE).",
+        "Ich habe nachgesehen. Die Abbruchrate beider koreanischer Kohorten ist jetzt erledigt (SHUT-DE).",
+        "DE",
+    );
 }
 
 /// Issue 40: Vietnamese writes a space between syllables, and most of its words are two syllables of
@@ -560,19 +554,26 @@ fn a_reply_in_other_inflections_closes_the_line_it_names() {
 /// are one token.
 #[test]
 fn a_vietnamese_reply_closes_the_line_it_names_by_its_syllable_pairs() {
-    let open = "Tôi đã đọc nghiên cứu của Kim. Một cách hiểu là lợi ích đến từ giấc ngủ bù vào ngày nghỉ (OPEN-VI).";
-    let other = "Đã đọc. Nhóm chó già nhịn ăn được gộp riêng (KEEP-VI).";
-    let reply = "Tôi đã xem nhật ký. Nhật ký Ngày Nghỉ xác nhận giấc ngủ bù mang lại lợi ích (SHUT-VI).";
-    let summaries = compact_each_step(&[
-        ("Tôi đang viết tổng quan về nhịn ăn ở chó.", "Đã ghi nhận."),
-        ("tiếp tục", open),
-        ("tiếp tục", other),
-        ("còn nhật ký thì sao?", reply),
-    ]);
-    assert!(summaries[2].contains("OPEN-VI"), "the idea is filed: {}", summaries[2]);
+    assert_reply_closes_only_the_line_it_names(
+        ("Tôi đang viết tổng quan về nhịn ăn ở chó.", "Đã ghi nhận.", "tiếp tục", "còn nhật ký thì sao?"),
+        "Tôi đã đọc nghiên cứu của Kim. Một cách hiểu là lợi ích đến từ giấc ngủ bù vào ngày nghỉ (OPEN-VI).",
+        "Đã đọc. Nhóm chó già nhịn ăn được gộp riêng (KEEP-VI).",
+        "Tôi đã xem nhật ký. Nhật ký Ngày Nghỉ xác nhận giấc ngủ bù mang lại lợi ích (SHUT-VI).",
+        "VI",
+    );
+}
+
+/// Compacts a goal, `open` (an answer whose last sentence is filed), `other` and `reply`, one step each
+/// (the user's `goal`, the answer to it, what the user says before `open` and `other`, and before
+/// `reply`): `open` (tag `OPEN-<tag>`) is filed, then closed by `reply` (`SHUT-<tag>`), and `other`
+/// (`KEEP-<tag>`), which the reply does not name, stays.
+fn assert_reply_closes_only_the_line_it_names((goal, noted, go_on, ask): (&str, &str, &str, &str), open: &str, other: &str, reply: &str, tag: &str) {
+    let summaries = compact_each_step(&[(goal, noted), (go_on, open), (go_on, other), (ask, reply)]);
+    let [open_tag, shut_tag, keep_tag] = ["OPEN", "SHUT", "KEEP"].map(|t| format!("{t}-{tag}"));
+    assert!(summaries[2].contains(&open_tag), "the line is filed: {}", summaries[2]);
     let last = summaries.last().unwrap();
-    assert!(!last.contains("OPEN-VI") && last.contains("SHUT-VI"), "the confirmed idea is still shown: {last}");
-    assert!(last.contains("KEEP-VI"), "a line the reply does not name was closed: {last}");
+    assert!(!last.contains(&open_tag) && last.contains(&shut_tag), "the closed line is still shown: {last}");
+    assert!(last.contains(&keep_tag), "a line the reply does not name was closed: {last}");
 }
 
 /// Issue 40, rule `names-only-that-line`: a later answer that closes an earlier one in other words
