@@ -175,7 +175,9 @@ fn find_cue(sentence: &str, cues: &[&str]) -> Option<(usize, usize)> {
     }
     // ASCII cues match as whole words, ignoring ASCII case (the cues are ASCII; full Unicode
     // lowering pulls its case tables into the wasm, 8 KB gzipped), compared in place at each word
-    // start: a summary asks this of every sentence for every kind, so it allocates nothing.
+    // start: a summary asks this of every sentence for every kind, so it allocates nothing. A word
+    // ends at a CJK character too: Chinese and Japanese write a Latin name between their own
+    // characters, with no space ("期刊只接受Vancouver编号", "はAPAで").
     let bytes = sentence.as_bytes();
     let mut after_word = false;
     for (at, c) in sentence.char_indices() {
@@ -188,15 +190,21 @@ fn find_cue(sentence: &str, cues: &[&str]) -> Option<(usize, usize)> {
                     && rest.len() >= cue.len()
                     && rest[..cue.len()].eq_ignore_ascii_case(cue.as_bytes())
                     // The matched bytes are ASCII, so `at + cue.len()` is a character boundary.
-                    && sentence[at + cue.len()..].chars().next().is_none_or(|next| !next.is_alphanumeric())
+                    && sentence[at + cue.len()..].chars().next().is_none_or(|next| !continues_word(next))
             });
             if let Some(cue) = found {
                 return Some((at, at + cue.len()));
             }
         }
-        after_word = c.is_alphanumeric();
+        after_word = continues_word(c);
     }
     None
+}
+
+/// A character that goes on the word before it, for whole-word cues: a letter or digit of a script
+/// that puts spaces between its words.
+fn continues_word(c: char) -> bool {
+    c.is_alphanumeric() && !is_cjk(c)
 }
 
 /// Rule `requirement-cues-outrank-questions`: a sentence with an explicit requirement cue is a
