@@ -120,6 +120,16 @@ pub(super) fn same_subject(earlier: &Subject, later: &Subject) -> bool {
     shared >= MIN_SHARED && shared * 100 >= shorter * MIN_SHARED_PERCENT
 }
 
+/// Which lines [`named_line`] may name, and how.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Candidate {
+    No,
+    /// Named by two tokens that are a fifth of its own, or `NAMING_ANY_LENGTH`.
+    ByShare,
+    /// Named by any two tokens only it holds (rule `news-of-an-idea-closes-it`).
+    ByTwo,
+}
+
 /// Rule `names-only-that-line`: the line of `lines` that `later` names, by the tokens the two share
 /// that no other line holds: the words that name that one thing in this summary (a topic word every
 /// line has names nothing). Counted when they are two or more and at least a fifth of the line's
@@ -129,7 +139,7 @@ pub(super) fn same_subject(earlier: &Subject, later: &Subject) -> bool {
 ///
 /// One pass over the lines counts, for each of `later`'s tokens, the lines that hold it: a sentence is
 /// compared with every line of a long fold, so no line is compared with every other.
-pub(super) fn named_line<'a>(later: &Subject, lines: impl Iterator<Item = &'a Subject>, candidate: impl Fn(usize) -> bool) -> Option<usize> {
+pub(super) fn named_line<'a>(later: &Subject, lines: impl Iterator<Item = &'a Subject>, candidate: impl Fn(usize) -> Candidate) -> Option<usize> {
     // For each of `later`'s tokens: how many lines hold it, and the last one that does.
     let mut holders = vec![(0usize, 0usize); later.0.len()];
     let mut sizes = Vec::new();
@@ -156,8 +166,15 @@ pub(super) fn named_line<'a>(later: &Subject, lines: impl Iterator<Item = &'a Su
     }
     let mut best = (1, None);
     for (line, &n) in named.iter().enumerate() {
-        let counted = n >= 2 && (n * 5 >= sizes[line] || n >= NAMING_ANY_LENGTH);
-        if counted && n >= best.0 && candidate(line) {
+        if n < 2 || n < best.0 {
+            continue;
+        }
+        let counted = match candidate(line) {
+            Candidate::No => false,
+            Candidate::ByShare => n * 5 >= sizes[line] || n >= NAMING_ANY_LENGTH,
+            Candidate::ByTwo => true,
+        };
+        if counted {
             best = (n, Some(line));
         }
     }

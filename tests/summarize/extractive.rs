@@ -481,6 +481,24 @@ fn the_assistants_decisions_failures_tasks_and_hypotheses_reach_the_checkpoint_m
     assert!(!summary.contains("The pooled hazard ratio is 0.71."), "{summary}");
 }
 
+/// Issue 40: an idea the assistant hedges in German, Chinese, Japanese or Vietnamese is a hypothesis,
+/// marked unverified; it was filed as the answer's conclusion.
+#[test]
+fn an_idea_hedged_in_any_language_is_a_hypothesis() {
+    for idea in [
+        "Der Effekt ist bei reinen Nachtschichten vielleicht größer (IDEA-DE).",
+        "Möglicherweise kommt der Nutzen aus dem Erholungsschlaf (IDEA-DE2).",
+        "纯夜班的效果也许比轮班更大（IDEA-ZH）。",
+        "夜勤専従の方が交代制より効果が大きいのではないか（IDEA-JA）。",
+        "Có lẽ hiệu quả lớn hơn ở ca đêm cố định (IDEA-VI).",
+    ] {
+        let summary = extractive_summary(&two_turns("Go on.", idea));
+        let tag = idea.split("IDEA-").nth(1).unwrap().split(')').next().unwrap().trim_end_matches('）');
+        let lines: Vec<&str> = summary.lines().filter(|l| l.contains(&format!("IDEA-{tag}"))).collect();
+        assert!(!lines.is_empty() && lines.iter().all(|l| l.starts_with("- (inferred, hypothesis, unverified)")), "{idea}: {summary}");
+    }
+}
+
 // ---- Issue 34: the summary writes what needs judgment, and what later messages close ----
 
 /// One compaction after every (user, assistant) step, each checkpoint folding the previous one; the
@@ -579,6 +597,27 @@ fn a_vietnamese_reply_closes_the_line_it_names_by_its_syllable_pairs() {
         "Đã đọc. Nhóm chó già nhịn ăn được gộp riêng (KEEP-VI).",
         "Tôi đã xem nhật ký. Nhật ký Ngày Nghỉ xác nhận giấc ngủ bù mang lại lợi ích (SHUT-VI).",
         "VI",
+    );
+}
+
+/// Issue 40, rule `news-of-an-idea-closes-it`: the assistant's verdict on an open hypothesis names it
+/// by one word of a long line (a Chinese line has a token per character pair, most of them not the
+/// idea's); two tokens only that line holds close it, and a line the verdict does not name stays.
+#[test]
+fn a_verdict_naming_an_open_idea_by_one_word_closes_it() {
+    assert_reply_closes_only_the_line_it_names(
+        ("我在写一篇关于犬类禁食的综述，看禁食能不能延长老年犬的寿命。", "好的。", "继续", "分层结果呢？"),
+        "我读了Kim的队列。小型犬的获益也许比大型犬更明显，因为它们的基础代谢率更高，而且骨骼生长板闭合得更早（OPEN-ZH）。",
+        "读完了。交叉设计的试验单独合并（KEEP-ZH）。",
+        "我看了分层表。小型犬和老年犬的效应量相同，这个想法不成立（SHUT-ZH）。",
+        "ZH",
+    );
+    assert_reply_closes_only_the_line_it_names(
+        ("I am writing a review on fasting in old dogs.", "Noted.", "go on", "and the strata?"),
+        "I read the Kim cohort. Perhaps toy breeds gain more than giant ones, since their basal metabolic rate runs higher and their growth plates close earlier in life (OPEN-EN).",
+        "I read it. The crossover trials get a pool of their own (KEEP-EN).",
+        "I checked the strata table. Toy breeds and giant breeds show the same effect, so that is off the table (SHUT-EN).",
+        "EN",
     );
 }
 
