@@ -78,23 +78,31 @@ const CORRECTION_CUES: [&str; 13] = [
     "actually", "correction", "i meant", "i mean", "that's wrong", "that is wrong", "not correct", "mistake", "rather than",
     "不对", "更正", "其实", "訂正",
 ];
-/// Words of work still to do (user or assistant).
-const TASK_CUES: [&str; 19] = [
-    "next step", "still need", "still to do", "to do", "todo", "remaining", "pending", "not yet", "later", "remember to", "will check", "remains to", "open task", "下一步", "待办", "尚未", "稍后", "まだ", "次に",
+/// Words of work still to do (user or assistant), in each language the assistant is used in.
+/// Not a bare "next" in any language: "Đây là bài tiếp theo" is "here is the next paper".
+const TASK_CUES: [&str; 39] = [
+    "next step", "still need", "still to do", "to do", "todo", "remaining", "pending", "not yet", "later", "remember to",
+    "will check", "remains to", "open task", "need to", "needs to", "have to", "has to", "nächster schritt", "als nächstes",
+    "noch offen", "noch zu tun", "muss noch", "müssen noch", "steht noch", "später", "bước tiếp theo", "vẫn còn",
+    "còn phải", "chưa xong", "下一步", "待办", "尚未", "稍后", "接下来", "还要", "还需要", "まだ", "次に", "必要があ",
 ];
 /// Words of an approach that failed (assistant text; tool errors are failures by their state).
-const FAILURE_CUES: [&str; 20] = [
+const FAILURE_CUES: [&str; 36] = [
     "failed", "fails", "did not work", "didn't work", "does not work", "doesn't work", "no results", "returned nothing",
-    "dead end", "gave up", "abandoned", "not possible", "could not", "couldn't", "unable to", "timed out", "失败", "无法",
-    "失敗", "できなかった",
+    "dead end", "gave up", "abandoned", "not possible", "could not", "couldn't", "unable to", "timed out", "fehlgeschlagen",
+    "nicht funktioniert", "keine ergebnisse", "sackgasse", "aufgegeben", "nicht möglich", "konnte nicht", "thất bại",
+    "không thành công", "không có kết quả", "bế tắc", "失败", "无法", "走不通", "没有结果", "放弃", "失敗", "できなかった",
+    "うまくいかな", "断念",
 ];
 /// Words of a hypothesis: such a sentence stays marked as one, never a finding. The hedges of each
 /// language the assistant is used in (an idea without one was filed as concluded).
-const HYPOTHESIS_CUES: [&str; 33] = [
+const HYPOTHESIS_CUES: [&str; 53] = [
     "hypothesis", "hypothesize", "hypothesise", "hypothesized", "i suspect", "we suspect", "might", "may be", "maybe",
-    "perhaps", "possibly", "plausibly", "could be", "i think", "i guess", "unverified", "tentative", "vielleicht",
-    "vermutlich", "wahrscheinlich", "möglicherweise", "có lẽ", "giả thuyết", "假设", "推测", "可能", "也许", "或许", "说不定",
-    "仮説", "かもしれ", "のではないか", "おそらく",
+    "perhaps", "possibly", "plausibly", "could be", "i think", "i guess", "my guess", "my bet", "i bet", "unverified",
+    "tentative", "hypothese", "ich vermute", "wir vermuten", "ich glaube", "ich denke", "ich tippe", "vielleicht",
+    "vermutlich", "wahrscheinlich", "möglicherweise", "unbestätigt", "có lẽ", "giả thuyết", "tôi đoán", "tôi nghĩ",
+    "tôi cho rằng", "chưa kiểm chứng", "假设", "推测", "可能", "也许", "或许", "说不定", "我猜", "猜测", "我认为", "我觉得",
+    "未经证实", "仮説", "かもしれ", "のではないか", "おそらく", "と思",
 ];
 
 /// One message of a serialized history (see `serialize`), its lines borrowed from the history (most
@@ -463,17 +471,17 @@ impl Draft {
             // other line holds name that one assistant line (the user's own lines need `same-subject`).
             // Rule `closed-stays-closed`: not a line that closed another (a task done, an idea
             // rejected): a later plan that shares its term ("the subgroup plot") is no news of it.
-            // Rule `news-of-an-idea-closes-it`: an open hypothesis is tentative, so the assistant's
-            // next word on it (a result that settles it, a rejection) replaces it when two tokens name
-            // it, however long it is: a Chinese idea has a token per character pair, and the verdict
-            // names it by one word ("纯夜班") of them.
+            // Rule `news-of-an-idea-closes-it`: an open hypothesis or task waits for news, so the
+            // assistant's next word on it (a result that settles it, a rejection, a task reported
+            // done) replaces it when two tokens name it, however long it is: a Chinese idea has a
+            // token per character pair, and the verdict names it by one word ("纯夜班") of them.
             let lines = &self.lines;
             let by_assistant = source == "inferred";
             let candidate = |i: usize| {
                 let line = &lines[i];
                 if wanted & 1 << line.tier as u32 == 0 || !line.text.starts_with("- (inferred") || line.text.starts_with("- (inferred, update)") {
                     Candidate::No
-                } else if by_assistant && line.tier == Tier::Hypothesis {
+                } else if by_assistant && matches!(line.tier, Tier::Hypothesis | Tier::Task) {
                     Candidate::ByTwo
                 } else {
                     Candidate::ByShare

@@ -499,6 +499,46 @@ fn an_idea_hedged_in_any_language_is_a_hypothesis() {
     }
 }
 
+/// Issue 40: the assistant's open tasks, failed approaches and guesses are filed in each language the
+/// assistant is used in, not only English (they were filed as the answer's conclusion, or not at all).
+#[test]
+fn the_assistants_tasks_failures_and_guesses_are_filed_in_every_language() {
+    for (answer, mark) in [
+        ("Als Nächstes prüfe ich die Dosistabelle der Kim-Studie (TASK-DE).", "- (inferred, open task)"),
+        ("Bước tiếp theo là kiểm tra bảng liều của nghiên cứu Kim (TASK-VI).", "- (inferred, open task)"),
+        ("接下来我核对Kim研究的剂量表（TASK-ZH）。", "- (inferred, open task)"),
+        ("Kim研究の用量表を確認する必要があります（TASK-JA）。", "- (inferred, open task)"),
+        ("The dose table of the Kim trial still needs to be checked (TASK-EN).", "- (inferred, open task)"),
+        ("Der Export aus Scopus ist dreimal fehlgeschlagen (FAIL-DE).", "- (inferred, failed)"),
+        ("Tải dữ liệu từ Scopus ba lần đều thất bại (FAIL-VI).", "- (inferred, failed)"),
+        ("Scopus导出这条路走不通 （FAIL-ZH）。", "- (inferred, failed)"),
+        ("Scopusからの取得はうまくいかなかった（FAIL-JA）。", "- (inferred, failed)"),
+        ("Ich tippe darauf, dass der Effekt bei Welpen kleiner ist (GUESS-DE).", "- (inferred, hypothesis, unverified)"),
+        ("Tôi đoán hiệu quả ở chó con nhỏ hơn (GUESS-VI).", "- (inferred, hypothesis, unverified)"),
+        ("我猜幼犬的效果更小（GUESS-ZH）。", "- (inferred, hypothesis, unverified)"),
+        ("子犬では効果が小さいと思います（GUESS-JA）。", "- (inferred, hypothesis, unverified)"),
+        ("My bet is that the effect is smaller in puppies (GUESS-EN).", "- (inferred, hypothesis, unverified)"),
+    ] {
+        let summary = extractive_summary(&two_turns("Go on.", answer));
+        let tag = answer.split(['(', '（']).last().unwrap().split([')', '）']).next().unwrap();
+        let lines: Vec<&str> = summary.lines().filter(|l| l.contains(tag)).collect();
+        assert!(!lines.is_empty() && lines.iter().all(|l| l.starts_with(mark)), "{answer}: {summary}");
+    }
+}
+
+/// Issue 40, rule `news-of-an-idea-closes-it` for tasks: the assistant's report that an open task is
+/// done names it by two words of a long line; two tokens only that task holds close it.
+#[test]
+fn a_report_naming_an_open_task_by_two_words_closes_it() {
+    assert_reply_closes_only_the_line_it_names(
+        ("I am writing a review on fasting in old dogs.", "Noted.", "go on", "any news?"),
+        "I read the Kim cohort. Next I still need to pull the supplementary sleep diaries, the actigraphy exports and the adverse event listings of the Okafor trial for the extraction sheet (OPEN-EN).",
+        "I read it. The crossover studies get a pool of their own (KEEP-EN).",
+        "I looked again. The Okafor diaries are in (SHUT-EN).",
+        "EN",
+    );
+}
+
 // ---- Issue 34: the summary writes what needs judgment, and what later messages close ----
 
 /// One compaction after every (user, assistant) step, each checkpoint folding the previous one; the
