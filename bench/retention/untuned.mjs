@@ -1,5 +1,6 @@
 // Issue 40: retention on sessions the rules were not written against. Drives the development corpus
-// (untuned-sessions.mjs) or the held-out one (untuned-heldout.mjs, `--heldout`) turn by turn through
+// (untuned-sessions.mjs), the held-out one (untuned-heldout.mjs, `--heldout`) or a third held-out one
+// (untuned-third.mjs, `--third`: another topic, languages and tool shapes) turn by turn through
 // CompactionController + MemoryStore with the embedded extractiveSummary on 8k, 32k, 128k and 200k,
 // and after every compaction reads everything the model is sent: the projection's summary message
 // (summary, the user's words, the cited pages, the ledger part) and the tail. Per kind: the share of
@@ -8,14 +9,15 @@
 // superseded, completed, rejected or retracted facts shown inside the summary; projections over the
 // safe input limit. Prints markdown; nothing asserts.
 //
-//   node bench/retention/untuned.mjs [--heldout] [--quick]     (BIBGENIE_PKG_DIR: the built package)
+//   node bench/retention/untuned.mjs [--heldout | --third] [--quick]     (BIBGENIE_PKG_DIR: the built package)
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeUntunedSession, LANGUAGES } from './untuned-sessions.mjs';
 import { driveTurns } from './drive.mjs';
 
 const heldout = process.argv.includes('--heldout');
+const third = process.argv.includes('--third');
 const quick = process.argv.includes('--quick');
-const make = heldout ? (await import('./untuned-heldout.mjs')).makeHeldoutSession : makeUntunedSession;
+const make = third ? (await import('./untuned-third.mjs')).makeThirdSession : heldout ? (await import('./untuned-heldout.mjs')).makeHeldoutSession : makeUntunedSession;
 const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
 const api = await import(pathToFileURL(`${pkgDir}/index.js`).href);
 await api.init();
@@ -106,7 +108,7 @@ for (const m of MODELS) {
   log(`${m.name}: ${counts.get(m.name).join(', ')} compactions (${Math.round((performance.now() - started) / 1000)} s)`);
 }
 const pct = (pair) => (pair && pair[1] ? `${Math.round((100 * pair[0]) / pair[1])}%` : '–');
-const out = [`## Untuned sessions, ${heldout ? 'held-out' : 'development'} corpus (bench/retention/untuned.mjs${heldout ? ' --heldout' : ''})`, ''];
+const out = [`## Untuned sessions, ${third ? 'third' : heldout ? 'held-out' : 'development'} corpus (bench/retention/untuned.mjs${third ? ' --third' : heldout ? ' --heldout' : ''})`, ''];
 out.push(`${TURNS} turns per session in ${languages.join(', ')}; compactions: ${MODELS.map((m) => `${m.name} ${counts.get(m.name).join(' · ')}`).join('; ')}.`, '');
 out.push(`| kind (required at that moment) | ${MODELS.map((m) => m.name).join(' | ')} |`, `|---|${MODELS.map(() => '---:').join('|')}|`);
 for (const [kind, label] of Object.entries(KINDS)) {
