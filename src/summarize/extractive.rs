@@ -53,9 +53,11 @@ const DECISION_CUES: [&str; 22] = [
     "chose", "focus on", "settled on", "switch to", "switching to", "i will use", "i'll use", "决定", "改用", "就用", "決定",
 ];
 /// Names and words of citation styles: a user sentence with one states the style (the newest wins).
-const STYLE_CUES: [&str; 18] = [
+/// Chinese and Japanese write the names of places in their own script (哈佛, ハーバード).
+const STYLE_CUES: [&str; 24] = [
     "citation style", "reference style", "citation format", "reference format", "apa", "mla", "ama", "chicago",
     "vancouver", "harvard", "ieee", "turabian", "gb/t 7714", "csl", "引用格式", "参考文献格式", "引用スタイル", "参考文献の書式",
+    "哈佛", "温哥华", "芝加哥", "ハーバード", "バンクーバー", "シカゴ",
 ];
 /// Words of a deadline; with a date or number in the sentence it states the deadline (the newest wins).
 const DEADLINE_CUES: [&str; 8] = ["deadline", "due", "submit by", "submission", "截止", "期限", "締め切り", "締切"];

@@ -447,13 +447,16 @@ fn a_later_citation_style_replaces_the_carried_one() {
 
 /// Issue 40: Chinese and Japanese write a style's Latin name between their own characters, with no
 /// space; it is a whole word there too, so the sentence states the style and a newer one replaces it
-/// (it was filed as a plain rule, and the old style stayed shown as current).
+/// (it was filed as a plain rule, and the old style stayed shown as current). A newer style named in
+/// their own script (シカゴ, 芝加哥) replaces it too: else the old one, now filed, stayed.
 #[test]
 fn a_style_named_between_cjk_characters_is_the_style_a_newer_one_replaces() {
     for (goal, old, new) in [
         ("我在写一篇关于犬类禁食的综述。", "期刊只接受Vancouver编号，全部改一下 OLD-ZH", "换了目标期刊，用Harvard NEW-ZH"),
         ("犬の絶食についてレビューを書いています。", "雑誌はVancouverの番号式しか受け付けません OLD-JA", "投稿先が変わったのでHarvard方式で NEW-JA"),
         ("我在写一篇关于犬类禁食的综述。", "参考文献用APA格式 OLD-APA", "改成Chicago格式吧 NEW-CHICAGO"),
+        ("犬の絶食についてレビューを書いています。", "文献はAPAで OLD-APA-JA", "編集部の指定でシカゴ方式に変わりました NEW-JA-KANA"),
+        ("我在写一篇关于犬类禁食的综述。", "参考文献用APA格式 OLD-APA-ZH", "导师说改用芝加哥格式 NEW-ZH-HANZI"),
     ] {
         let summaries = compact_each_step(&[(goal, "好的。"), (old, "好的。"), (new, "好的。")]);
         let [old_tag, new_tag] = [old, new].map(|s| s.rsplit(' ').next().unwrap());
