@@ -484,26 +484,9 @@ fn the_assistants_decisions_failures_tasks_and_hypotheses_reach_the_checkpoint_m
     assert!(!summary.contains("The pooled hazard ratio is 0.71."), "{summary}");
 }
 
-/// Issue 40: an idea the assistant hedges in German, Chinese, Japanese or Vietnamese is a hypothesis,
-/// marked unverified; it was filed as the answer's conclusion.
-#[test]
-fn an_idea_hedged_in_any_language_is_a_hypothesis() {
-    for idea in [
-        "Der Effekt ist bei reinen Nachtschichten vielleicht größer (IDEA-DE).",
-        "Möglicherweise kommt der Nutzen aus dem Erholungsschlaf (IDEA-DE2).",
-        "纯夜班的效果也许比轮班更大（IDEA-ZH）。",
-        "夜勤専従の方が交代制より効果が大きいのではないか（IDEA-JA）。",
-        "Có lẽ hiệu quả lớn hơn ở ca đêm cố định (IDEA-VI).",
-    ] {
-        let summary = extractive_summary(&two_turns("Go on.", idea));
-        let tag = idea.split("IDEA-").nth(1).unwrap().split(')').next().unwrap().trim_end_matches('）');
-        let lines: Vec<&str> = summary.lines().filter(|l| l.contains(&format!("IDEA-{tag}"))).collect();
-        assert!(!lines.is_empty() && lines.iter().all(|l| l.starts_with("- (inferred, hypothesis, unverified)")), "{idea}: {summary}");
-    }
-}
-
 /// Issue 40: the assistant's open tasks, failed approaches and guesses are filed in each language the
-/// assistant is used in, not only English (they were filed as the answer's conclusion, or not at all).
+/// assistant is used in, not only English (they were filed as the answer's conclusion, or not at all):
+/// an unverified idea was shown as "concluded".
 #[test]
 fn the_assistants_tasks_failures_and_guesses_are_filed_in_every_language() {
     for (answer, mark) in [
@@ -521,6 +504,11 @@ fn the_assistants_tasks_failures_and_guesses_are_filed_in_every_language() {
         ("我猜幼犬的效果更小（GUESS-ZH）。", "- (inferred, hypothesis, unverified)"),
         ("子犬では効果が小さいと思います（GUESS-JA）。", "- (inferred, hypothesis, unverified)"),
         ("My bet is that the effect is smaller in puppies (GUESS-EN).", "- (inferred, hypothesis, unverified)"),
+        ("Der Effekt ist bei Welpen vielleicht größer (IDEA-DE).", "- (inferred, hypothesis, unverified)"),
+        ("Möglicherweise kommt der Nutzen aus dem längeren Schlaf (IDEA-DE2).", "- (inferred, hypothesis, unverified)"),
+        ("幼犬的获益也许比成年犬更大（IDEA-ZH）。", "- (inferred, hypothesis, unverified)"),
+        ("子犬の方が成犬より効果が大きいのではないか（IDEA-JA）。", "- (inferred, hypothesis, unverified)"),
+        ("Có lẽ hiệu quả lớn hơn ở chó con (IDEA-VI).", "- (inferred, hypothesis, unverified)"),
     ] {
         let summary = extractive_summary(&two_turns("Go on.", answer));
         let tag = answer.split(['(', '（']).last().unwrap().split([')', '）']).next().unwrap();
