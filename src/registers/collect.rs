@@ -67,7 +67,7 @@ pub fn collect_cited_pages_resolved(nodes: &[&Node], ledger: &ResourceLedger, re
                 Part::Text { text } if message.role == Role::Assistant => cite_sentences(text, &keys, &node.id, &mut found),
                 Part::Tool(tool) => {
                     if let Some(output) = &tool.output {
-                        cite_value(&output.to_value(), &Citing { keys: &keys, resolved, id: &node.id }, &mut found);
+                        cite_value(&output.to_value(), &Citing { keys: &keys, ledger, resolved, id: &node.id }, &mut found);
                     }
                 }
                 _ => {}
@@ -149,6 +149,23 @@ fn ledger_keys(ledger: &ResourceLedger) -> HashSet<String> {
         }
     }
     keys
+}
+
+/// Rule `cited-by-its-item`: a page an annotation, an attachment or a child note cites is cited by
+/// the item they belong to, the key a researcher cites, through the ledger's parents (an annotation
+/// is a child of its PDF, the PDF of the item; a Zotero annotation object names its own key first).
+/// Looked up in the ledger's entries in turn: only an object with a quote and a page asks, and a map
+/// of every key would be one more hash table type in the wasm (1.5 KB).
+fn citable_key<'a>(key: &'a str, ledger: &'a ResourceLedger) -> &'a str {
+    let mut key = key;
+    // Zotero nests at most annotation -> attachment -> item; the bound also stops a cycle.
+    for _ in 0..3 {
+        match ledger.entries.iter().find(|e| e.key == key).and_then(|e| e.parent_key.as_deref()).filter(|p| is_key_shaped(p)) {
+            Some(parent) => key = parent,
+            None => break,
+        }
+    }
+    key
 }
 
 fn named_keys<'a>(text: &'a str, keys: &HashSet<String>) -> Vec<&'a str> {
@@ -234,6 +251,7 @@ const QUOTE_FIELDS: [&str; 6] = ["annotationText", "text", "quote", "snippet", "
 /// What cited pages of one tool result are looked up with.
 struct Citing<'a> {
     keys: &'a HashSet<String>,
+    ledger: &'a ResourceLedger,
     resolved: &'a ResolvedItems,
     id: &'a str,
 }
@@ -249,7 +267,8 @@ fn cite_value(value: &Value, citing: &Citing, found: &mut Vec<CitedPage>) {
                 .iter()
                 .filter_map(|f| map.get(*f).and_then(Value::as_str))
                 .chain(resolved_key())
-                .find(|k| keys.contains(*k));
+                .find(|k| keys.contains(*k))
+                .map(|k| citable_key(k, citing.ledger));
             let page = map.iter().find(|(name, v)| is_page_field(name) && (v.is_string() || v.is_u64())).map(|(_, v)| match v {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),

@@ -368,6 +368,30 @@ fn cited_pages_are_statements_not_bibliographic_fields_or_page_text() {
     assert!(cited.iter().any(|(locator, text)| *locator == "p. 1252" && text.contains("PROSE-FINDING")), "{cited:?}");
 }
 
+/// Issue 40, rule `cited-by-its-item`: Zotero's annotation objects name their own key first, and an
+/// annotation is a child of its PDF, the PDF of the item; the page they cite is cited by the item, the
+/// key a researcher cites (it was cited by the annotation's own key).
+#[test]
+fn an_annotation_cites_its_page_for_the_item_it_belongs_to() {
+    let item = json!({ "key": "ITEM2345", "version": 3, "itemType": "journalArticle", "title": "Microplastics in perch", "date": "2021" });
+    let attachment = json!({ "key": "ATTA2345", "version": 4, "itemType": "attachment", "parentItem": "ITEM2345", "contentType": "application/pdf", "filename": "perch.pdf" });
+    let annotation = json!({ "key": "ANNT2345", "version": 5, "itemType": "annotation", "parentItem": "ATTA2345", "annotationType": "highlight",
+        "annotationText": "Fibres were found in 40% of the perch ANNOTATED.", "annotationComment": "", "annotationPageLabel": "12" });
+    let nodes = vec![
+        json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "what does the perch paper say?" }] }),
+        json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [
+            { "type": "tool-zoteroSearch", "toolCallId": "s0", "state": "output-available", "input": { "q": "perch" }, "output": [item, attachment] },
+            { "type": "tool-zoteroAnnotations", "toolCallId": "n0", "state": "output-available", "input": { "itemKey": "ATTA2345" }, "output": [annotation] },
+            { "type": "text", "text": "Here are the highlights." },
+        ] }),
+    ];
+    let session = session_of(nodes, "A0");
+    let request = summary_request(&session, &plan(&["U0", "A0"], None, None, "A0"), &model(32_768, None)).unwrap();
+    let cited: Vec<(&str, &str, &str)> = request.cited_pages.iter().map(|c| (c.key.as_str(), c.locator.as_str(), c.text.as_str())).collect();
+    assert!(cited.iter().any(|&(key, locator, text)| key == "ITEM2345" && locator == "p. 12" && text.contains("ANNOTATED")), "{cited:?}");
+    assert!(cited.iter().all(|&(key, _, _)| key != "ANNT2345" && key != "ATTA2345"), "{cited:?}");
+}
+
 /// Issue 40, rule `registers-take-unused-summary`: the room a short summary leaves of its budget
 /// shows more of the user's words (a requirement said mid-session was left out at the fixed two
 /// fifths), still within what the plan counted (`tokensAfterEstimate`) and the safe limit.
