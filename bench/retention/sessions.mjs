@@ -25,6 +25,35 @@ export function rng(seed) {
   };
 }
 
+/**
+ * The fact planner of the untuned corpora: `plant` puts a template's text at a turn with a probe that
+ * `tag()` draws, `chain` plants one fact per percentage of the session, each superseded by the next.
+ * `plan` maps a turn to what is said there, `{ who, text }`; `facts` holds the planted facts.
+ */
+export function factPlanner(tag, at) {
+  const facts = [];
+  const plan = new Map();
+  const add = (turn, who, text) => plan.set(turn, [...(plan.get(turn) ?? []), { who, text }]);
+  const fill = (s, vars) => s.replace(/\{(\w)\}/g, (_, v) => String(vars[v] ?? ''));
+  const plant = (kind, turn, who, template, vars = {}, extra = {}) => {
+    const probe = tag();
+    add(turn, who, fill(template, { ...vars, t: probe }));
+    const fact = { kind, turn, probe, ...extra };
+    facts.push(fact);
+    return fact;
+  };
+  const chain = (kind, pcts, templates, vars = () => ({})) => {
+    let prev = null;
+    return pcts.map((pct, i) => {
+      const f = plant(kind, at(pct), 'user', templates[i], vars(i));
+      if (prev) prev.staleBy = f.probe;
+      prev = f;
+      return f;
+    });
+  };
+  return { facts, plan, add, fill, plant, chain };
+}
+
 const TOPICS = ['caloric restriction', 'intermittent fasting', 'protein intake', 'body condition score', 'osteoarthritis onset', 'gut microbiome', 'IGF-1 levels', 'kidney function'];
 const SURNAMES = ['Kim', 'Lee', 'Ostrowski', 'Laflamme', 'Wang', 'Tanaka', 'Suzuki', 'Chen', 'Müller', 'Rossi', 'Smith', 'Nguyen'];
 const JOURNALS = ['Journal of Veterinary Internal Medicine', 'Veterinary Journal', 'GeroScience', '中国兽医学报', '日本獣医師会雑誌', 'PLOS ONE'];

@@ -3,7 +3,7 @@
 // MCP-style search that answers in markdown text, PDF pages as `{ page, content }`, annotations as
 // text lines "“quote” (KEY, p. N)", notes, failing tools with JSON error outputs. Same fact kinds and
 // the same fact record as untuned-sessions.mjs; tags look like `⟨ABCD⟩`.
-import { rng } from './sessions.mjs';
+import { factPlanner, rng } from './sessions.mjs';
 
 export const LANGUAGES = ['en', 'de', 'zh', 'ja', 'vi', 'mixed'];
 const ALPHA = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -132,27 +132,9 @@ export function makeHeldoutSession(seed, language, turns, window) {
   const r = rng(seed * 69621 + LANGUAGES.indexOf(language) * 3571 + window * 3);
   const al = language === 'mixed' ? 'en' : language;
   const at = (pct) => Math.max(1, Math.floor((pct * turns) / 100));
-  const facts = [];
-  const plan = new Map();
   const extras = new Map();
-  const add = (turn, who, text) => plan.set(turn, [...(plan.get(turn) ?? []), { who, text }]);
   const tag = () => `⟨${Array.from({ length: 4 }, () => ALPHA[r.int(0, ALPHA.length - 1)]).join('')}⟩`;
-  const fill = (s, vars) => s.replace(/\{(\w)\}/g, (_, v) => String(vars[v] ?? ''));
-  const plant = (kind, turn, who, template, vars = {}, extra = {}) => {
-    const probe = tag();
-    add(turn, who, fill(template, { ...vars, t: probe }));
-    const fact = { kind, turn, probe, ...extra };
-    facts.push(fact);
-    return fact;
-  };
-  const chain = (kind, pcts, templates, vars = () => ({})) => {
-    let prev = null;
-    pcts.forEach((pct, i) => {
-      const f = plant(kind, at(pct), 'user', templates[i], vars(i));
-      if (prev) prev.staleBy = f.probe;
-      prev = f;
-    });
-  };
+  const { facts, plan, plant, chain } = factPlanner(tag, at);
   plant('goal', 0, 'user', U.goal[language]);
   chain('constraint', [6, 53], [U.rule1[language], U.rule1b[language]]);
   plant('constraint', at(23), 'user', U.rule2[language]);

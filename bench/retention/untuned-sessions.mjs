@@ -7,7 +7,7 @@
 // or rejected; tasks get done. Zotero Web API items (with their bibliographic `pages` field), long
 // PDF page texts, failing tools. Each fact carries a tag `[XXXX]` so a projection can be searched for
 // it. The held-out corpus (untuned-heldout.mjs) uses other phrasings and tool shapes.
-import { rng } from './sessions.mjs';
+import { factPlanner, rng } from './sessions.mjs';
 
 export const LANGUAGES = ['en', 'de', 'zh', 'ja', 'vi', 'mixed'];
 const ALPHA = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -170,19 +170,9 @@ export function makeUntunedSession(seed, language, turns, window) {
   const r = rng(seed * 48271 + LANGUAGES.indexOf(language) * 7907 + window);
   const al = assistantLanguage(language);
   const at = (pct) => Math.max(1, Math.floor((pct * turns) / 100));
-  const facts = [];
-  const plan = new Map();
   const extras = new Map(); // turn -> tool parts to add
-  const add = (turn, who, text) => plan.set(turn, [...(plan.get(turn) ?? []), { who, text }]);
   const tag = () => `[${Array.from({ length: 4 }, () => ALPHA[r.int(0, ALPHA.length - 1)]).join('')}]`;
-  const fill = (s, vars) => s.replace(/\{(\w)\}/g, (_, v) => String(vars[v] ?? ''));
-  const plant = (kind, turn, who, template, vars = {}, extra = {}) => {
-    const probe = tag();
-    add(turn, who, fill(template, { ...vars, t: probe }));
-    const fact = { kind, turn, probe, ...extra };
-    facts.push(fact);
-    return fact;
-  };
+  const { facts, plan, plant, chain } = factPlanner(tag, at);
   const supersede = (older, newer) => { older.staleBy = newer.probe; };
 
   plant('goal', 0, 'user', U.goal[language][0], { x: INTERVENTIONS[language] });
@@ -190,18 +180,8 @@ export function makeUntunedSession(seed, language, turns, window) {
   supersede(a, plant('constraint', at(46), 'user', U.sampleB[language][0]));
   plant('constraint', at(19), 'user', U.exclude[language][0]);
   plant('constraint', at(62), 'user', U.lateRule[language][0]);
-  let prev = null;
-  [11, 41, 77].forEach((pct, i) => {
-    const f = plant('deadline', at(pct), 'user', U.deadline[i][language], { x: U.dates[language][i] });
-    if (prev) supersede(prev, f);
-    prev = f;
-  });
-  prev = null;
-  [4, 37, 71].forEach((pct, i) => {
-    const f = plant('style', at(pct), 'user', U.style[i][language]);
-    if (prev) supersede(prev, f);
-    prev = f;
-  });
+  chain('deadline', [11, 41, 77], U.deadline.map((d) => d[language]), (i) => ({ x: U.dates[language][i] }));
+  chain('style', [4, 37, 71], U.style.map((s) => s[language]));
   const anchor = r.key();
   const core = r.key();
   const d1 = plant('designation', at(15), 'user', U.designate[language][0], { k: anchor }, { key: anchor });

@@ -12,7 +12,7 @@
 // child notes through a `dynamic-tool` part (note HTML), failing tools answering
 // { isError: true, content: [...] } and `output-error` parts with errorText, plus step-start and
 // reasoning parts. Same fact kinds and fact record as untuned-heldout.mjs; tags look like `«AB3D»`.
-import { rng } from './sessions.mjs';
+import { factPlanner, rng } from './sessions.mjs';
 
 export const LANGUAGES = ['en', 'de', 'zh', 'ja', 'vi', 'mixed'];
 const TAG_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ3479';
@@ -415,11 +415,8 @@ export function makeThirdSession(seed, language, turns, window) {
   const al = language === 'mixed' ? 'en' : language;
   const paperLang = al === 'zh' || al === 'ja' ? al : 'en';
   const at = (pct) => Math.min(turns - 1, Math.max(1, Math.floor((pct * turns) / 100)));
-  const facts = [];
-  const plan = new Map();
   const extras = new Map();
   const used = new Set();
-  const add = (turn, who, text) => plan.set(turn, [...(plan.get(turn) ?? []), { who, text }]);
   const addPart = (turn, part) => extras.set(turn, [...(extras.get(turn) ?? []), part]);
   const tag = () => {
     let t;
@@ -428,23 +425,7 @@ export function makeThirdSession(seed, language, turns, window) {
     used.add(t);
     return t;
   };
-  const fill = (s, vars) => s.replace(/\{(\w)\}/g, (_, v) => String(vars[v] ?? ''));
-  const plant = (kind, turn, who, template, vars = {}, extra = {}) => {
-    const probe = tag();
-    add(turn, who, fill(template, { ...vars, t: probe }));
-    const fact = { kind, turn, probe, ...extra };
-    facts.push(fact);
-    return fact;
-  };
-  const chain = (kind, pcts, templates, vars = () => ({})) => {
-    let prev = null;
-    return pcts.map((pct, i) => {
-      const f = plant(kind, at(pct), 'user', templates[i], vars(i));
-      if (prev) prev.staleBy = f.probe;
-      prev = f;
-      return f;
-    });
-  };
+  const { facts, plan, add, fill, plant, chain } = factPlanner(tag, at);
 
   // The user's side.
   plant('goal', 0, 'user', U.goal[language]);
