@@ -50,6 +50,9 @@ impl Collecting {
                 for entry in refs.entries.drain(..) {
                     by_key.upsert(entry);
                 }
+                for entry in refs.named.drain(..) {
+                    by_key.add_unless_known(entry);
+                }
             }
         }
     }
@@ -74,6 +77,10 @@ fn part_values(part: &Part) -> Vec<Cow<'_, serde_json::Value>> {
 /// citations, reader locations, Web API envelopes, `libraryID` and item ids). Keep in step with `zotero/`: `tests/ledger.rs` compares the
 /// ledger of [`lookup_tree`] with that of the full tree on every fixture and generated session.
 fn is_lookup_field(name: &str) -> bool {
+    // A field named as a key labels its value (`zotero::find_refs`).
+    if name.ends_with("Key") {
+        return true;
+    }
     // By length first: most keys of tool data are compared with a handful of names, not all of them.
     match name.len() {
         3 => matches!(name, "key" | "tag" | "DOI" | "cfi"),

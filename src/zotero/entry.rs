@@ -126,6 +126,13 @@ impl Upserts {
     }
 
     /// The entries sorted by (kind, key).
+    /// Adds `entry` when no entry has its key, of any kind (a key whose kind is a guess).
+    pub(crate) fn add_unless_known(&mut self, entry: LedgerEntry) {
+        if !self.entries.iter().any(|known| known.key == entry.key) {
+            self.upsert(entry);
+        }
+    }
+
     pub(crate) fn into_ledger(self) -> ResourceLedger {
         let mut entries: Vec<Option<LedgerEntry>> = self.entries.into_iter().map(Some).collect();
         ResourceLedger { entries: self.by_key.into_values().filter_map(|at| entries[at].take()).collect() }

@@ -222,6 +222,9 @@ pub fn item_id_of(map: &Map<String, Value>) -> Option<u64> {
 #[derive(Debug, Clone, Default)]
 pub struct Refs {
     pub entries: Vec<LedgerEntry>,
+    /// Keys only a field's name labels (`itemKey`): their kind is a guess, so they add nothing over
+    /// an entry of the same key.
+    pub named: Vec<LedgerEntry>,
     pub unresolved: Vec<u64>,
 }
 
@@ -292,7 +295,14 @@ fn walk(value: &Value, resolved: &ResolvedItems, refs: &mut Refs, depth: usize) 
             if let Some(id) = item_id_of(map) {
                 refs.item_id(id, resolved, label);
             }
-            map.values().for_each(|child| walk(child, resolved, refs, depth + 1));
+            // Rule `labelled-key-is-a-key` in JSON: a field named as a key (`itemKey`, `parentKey`,
+            // `attachmentKey`: a tool's input names the item it asks about) labels its value.
+            for (name, child) in map {
+                match child.as_str().filter(|key| name.ends_with("Key") && is_zotero_key(key)) {
+                    Some(key) => refs.named.push(entry(key_field_kind(name), key, None, None, None)),
+                    None => walk(child, resolved, refs, depth + 1),
+                }
+            }
         }
         Value::Array(items) => items.iter().for_each(|item| walk(item, resolved, refs, depth + 1)),
         Value::String(text) => match embedded_json(text) {
@@ -304,6 +314,16 @@ fn walk(value: &Value, resolved: &ResolvedItems, refs: &mut Refs, depth: usize) 
             }
         },
         _ => {}
+    }
+}
+
+/// The kind of the object a key field names: `attachmentKey` an attachment, `collectionKey` a
+/// collection, any other an item.
+fn key_field_kind(name: &str) -> LedgerKind {
+    match name {
+        "attachmentKey" | "attachmentItemKey" => LedgerKind::Attachment,
+        "collectionKey" | "parentCollectionKey" => LedgerKind::Collection,
+        _ => LedgerKind::Item,
     }
 }
 

@@ -715,3 +715,25 @@ fn a_ledger_collected_in_steps_is_the_ledger_collected_at_once() {
         assert_eq!(collecting.finish(), whole, "steps of {step} messages");
     }
 }
+
+/// Rule `labelled-key-is-a-key`, in JSON: a tool asked about an item by a field named as a key
+/// (`{ itemKey }`, `{ attachmentKey }`) names that item, though nothing it returns is Zotero's JSON;
+/// a key-shaped value of any other field is no key.
+#[test]
+fn a_field_named_as_a_key_labels_its_value() {
+    let nodes = vec![
+        json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "read it" }] }),
+        json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [
+            { "type": "tool-fulltext", "toolCallId": "c1", "state": "output-available", "input": { "itemKey": "ABCD2345" },
+              "output": { "content": "Heat pumps kept the flats warm.", "indexedPages": 12, "totalPages": 12 } },
+            { "type": "tool-read_page", "toolCallId": "c2", "state": "output-available", "input": { "attachmentKey": "WXYZ6789", "page": 3 }, "output": "page text" },
+            { "type": "tool-status", "toolCallId": "c3", "state": "output-available", "input": { "mode": "DEADLINE", "itemKey": "not a key" }, "output": { "state": "HJKL6789" } },
+            { "type": "text", "text": "Read." } ] }),
+    ];
+    let session = session_of(nodes, "A1");
+    let ledger = ledger::collect(messages(&session));
+    entry(&ledger, LedgerKind::Item, "ABCD2345");
+    entry(&ledger, LedgerKind::Attachment, "WXYZ6789");
+    assert_eq!(ledger.entries.len(), 2, "{ledger:#?}");
+    assert_same_ledger(&serde_json::to_string(&json!({ "itemKey": "ABCD2345", "nested": [{ "parentKey": "WXYZ6789" }] })).unwrap());
+}
