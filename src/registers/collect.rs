@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::session::{CitedPage, Message, Node, Part, Role, UserWords};
 use crate::zotero::{self, ResolvedItems, ResourceLedger, ZoteroLink};
 
-use super::locator::find_locator;
+use super::locator::{find_locator, names_a_page};
 
 /// A user message longer than this (characters) is excerpted: pasted material (an abstract, a table)
 /// keeps its opening and its end, where the user's own instruction usually is.
@@ -64,10 +64,15 @@ pub fn collect_cited_pages_resolved(nodes: &[&Node], ledger: &ResourceLedger, re
         let Some(message) = node.message() else { continue };
         for part in &message.parts {
             match part {
-                Part::Text { text } if message.role == Role::Assistant => cite_sentences(text, &keys, &node.id, &mut found),
+                // A researcher's own "as KEY shows on p. 14" cites a page as the assistant's does.
+                Part::Text { text } => cite_sentences(text, &keys, None, &node.id, &mut found),
                 Part::Tool(tool) => {
                     if let Some(output) = &tool.output {
-                        cite_value(&output.to_value(), &Citing { keys: &keys, ledger, resolved, id: &node.id }, &mut found);
+                        // Rule `a-tool-result-is-about-its-input`: what a tool returns for an item
+                        // (its notes, its text) is about the item its input names.
+                        let input = tool.input.as_ref().map(|i| i.to_value());
+                        let asked = input.as_ref().and_then(|i| i.as_object()).and_then(|i| key_of(i, &keys, ledger, resolved));
+                        cite_value(&output.to_value(), &Citing { keys: &keys, ledger, resolved, id: &node.id }, asked, &mut found);
                     }
                 }
                 _ => {}
@@ -160,7 +165,7 @@ fn citable_key<'a>(key: &'a str, ledger: &'a ResourceLedger) -> &'a str {
     let mut key = key;
     // Zotero nests at most annotation -> attachment -> item; the bound also stops a cycle.
     for _ in 0..3 {
-        match ledger.entries.iter().find(|e| e.key == key).and_then(|e| e.parent_key.as_deref()).filter(|p| is_key_shaped(p)) {
+        match ledger.entries.iter().find(|e| e.key == key && e.parent_key.is_some()).and_then(|e| e.parent_key.as_deref()).filter(|p| is_key_shaped(p)) {
             Some(parent) => key = parent,
             None => break,
         }
@@ -178,17 +183,23 @@ fn named_keys<'a>(text: &'a str, keys: &HashSet<String>) -> Vec<&'a str> {
     named
 }
 
-fn cite_sentences(text: &str, keys: &HashSet<String>, id: &str, found: &mut Vec<CitedPage>) {
-    // Most texts name no key: skip the sentence split for them.
-    if named_keys(text, keys).is_empty() {
+/// Sentences of `text` that cite a page: those naming a key of `keys` with a locator, and with a
+/// reader link; with `own`, the key of the object `text` belongs to, a sentence that gives a locator
+/// and names no key cites it for `own` (rule `a-note-cites-its-item`).
+fn cite_sentences<'a>(text: &'a str, keys: &HashSet<String>, own: Option<&'a str>, id: &str, found: &mut Vec<CitedPage>) {
+    // Most texts name no key: skip the sentence split for them. A text without a space is a token
+    // (a colour, a date, a position), no sentence of its object.
+    let own = own.filter(|_| text.contains(char::is_whitespace));
+    if own.is_none() && named_keys(text, keys).is_empty() {
         return;
     }
     let all = sentences(text);
     for (at, span) in all.iter().enumerate() {
-        // Only a sentence with a key or a link can cite. Folding whitespace neither makes nor splits
-        // either: the others are never folded, and the span names the keys its sentence does.
-        let named = named_keys(span, keys);
-        if named.is_empty() && !span.contains("zotero://") {
+        // Only a sentence with a key or a link can cite, or any of its object's own text. Folding
+        // whitespace neither makes nor splits either: the others are never folded, and the span names
+        // the keys its sentence does.
+        let mut named = named_keys(span, keys);
+        if named.is_empty() && own.is_none() && !span.contains("zotero://") {
             continue;
         }
         let sentence = crate::text::single_line(span);
@@ -198,7 +209,15 @@ fn cite_sentences(text: &str, keys: &HashSet<String>, id: &str, found: &mut Vec<
             cite_links(&sentence, before, &links, keys, id, found);
             continue;
         }
+        let by_own = named.is_empty();
+        if by_own {
+            named.extend(own);
+        }
         let Some(locator) = (!named.is_empty()).then(|| find_locator(&sentence)).flatten() else { continue };
+        // Without its key, only a page cites it: "Fig. 3" or "Vol. 2" of a text is no citation.
+        if by_own && !names_a_page(&locator) {
+            continue;
+        }
         let text = crate::text::clip(&sentence, CITED_SENTENCE_MAX_CHARS);
         for key in named {
             found.push(CitedPage { key: key.to_string(), locator: locator.clone(), text: text.clone(), id: id.to_string() });
@@ -246,7 +265,16 @@ fn is_page_field(name: &str) -> bool {
 }
 
 const KEY_FIELDS: [&str; 5] = ["key", "itemKey", "parentItem", "parentKey", "attachmentKey"];
-const QUOTE_FIELDS: [&str; 6] = ["annotationText", "text", "quote", "snippet", "annotationComment", "comment"];
+/// What a page says: a highlight, a snippet; then the reader's own words about it.
+const QUOTE_FIELDS: [&str; 4] = ["annotationText", "text", "quote", "snippet"];
+const COMMENT_FIELDS: [&str; 2] = ["annotationComment", "comment"];
+/// Zotero's objects that are not a bibliographic record: their text is what someone wrote about
+/// their item, where a record's fields (a title's "Vol. 3", `pages`) are metadata.
+const CHILD_ITEM_TYPES: [&str; 3] = ["note", "annotation", "attachment"];
+
+fn is_quote_field(name: &str) -> bool {
+    QUOTE_FIELDS.contains(&name) || COMMENT_FIELDS.contains(&name)
+}
 
 /// What cited pages of one tool result are looked up with.
 struct Citing<'a> {
@@ -256,19 +284,26 @@ struct Citing<'a> {
     id: &'a str,
 }
 
-fn cite_value(value: &Value, citing: &Citing, found: &mut Vec<CitedPage>) {
+/// The citable key an object names (`KEY_FIELDS`, or an item id `resolved` maps to a key).
+fn key_of<'a>(map: &'a serde_json::Map<String, Value>, keys: &HashSet<String>, ledger: &'a ResourceLedger, resolved: &'a ResolvedItems) -> Option<&'a str> {
+    let resolved_key = || zotero::item_id_of(map).and_then(|n| resolved.get(&n)).map(|item| item.key.as_str());
+    KEY_FIELDS
+        .iter()
+        .filter_map(|f| map.get(*f).and_then(Value::as_str))
+        .chain(resolved_key())
+        .find(|k| keys.contains(*k))
+        .map(|k| citable_key(k, ledger))
+}
+
+/// Cited pages of a tool result's `value`; `own` is the key of the object it belongs to (the
+/// enclosing object's, or the item the tool was asked about), which a text giving a page cites.
+fn cite_value<'a>(value: &'a Value, citing: &Citing<'a>, own: Option<&'a str>, found: &mut Vec<CitedPage>) {
     let (keys, id) = (citing.keys, citing.id);
     match value {
-        Value::String(text) => cite_sentences(text, keys, id, found),
-        Value::Array(items) => items.iter().for_each(|v| cite_value(v, citing, found)),
+        Value::String(text) => cite_sentences(text, keys, own, id, found),
+        Value::Array(items) => items.iter().for_each(|v| cite_value(v, citing, own, found)),
         Value::Object(map) => {
-            let resolved_key = || zotero::item_id_of(map).and_then(|n| citing.resolved.get(&n)).map(|item| item.key.as_str());
-            let key = KEY_FIELDS
-                .iter()
-                .filter_map(|f| map.get(*f).and_then(Value::as_str))
-                .chain(resolved_key())
-                .find(|k| keys.contains(*k))
-                .map(|k| citable_key(k, citing.ledger));
+            let key = key_of(map, keys, citing.ledger, citing.resolved);
             let page = map.iter().find(|(name, v)| is_page_field(name) && (v.is_string() || v.is_u64())).map(|(_, v)| match v {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
@@ -276,40 +311,61 @@ fn cite_value(value: &Value, citing: &Citing, found: &mut Vec<CitedPage>) {
             // Rule `cited-page-is-a-statement`: an object cites a page only with what the page says, in
             // a quote of statement length (an annotation, a snippet). An item record's `pages` field
             // (bibliographic metadata) has no quote; a page read's whole text is no statement.
-            let quote = QUOTE_FIELDS.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).find(|q| !q.trim().is_empty());
-            // Folding whitespace keeps every other character: a quote with more of them than the
-            // bound (a page's text) is never folded.
-            let short = |q: &&str| q.chars().filter(|c| !c.is_whitespace()).count() <= CITED_QUOTE_MAX_CHARS;
-            let quote = quote.filter(short).map(crate::text::single_line);
-            let stated = quote.as_deref().filter(|q| q.chars().count() <= CITED_QUOTE_MAX_CHARS);
-            let quoted = |quote: &str| crate::text::clip(quote, CITED_SENTENCE_MAX_CHARS);
-            let cited = matches!((key, &page, stated), (Some(_), Some(p), Some(_)) if !p.trim().is_empty());
-            if let (true, Some(key), Some(page), Some(quote)) = (cited, key, &page, stated) {
-                found.push(CitedPage { key: key.to_string(), locator: format!("p. {page}"), text: quoted(quote), id: id.to_string() });
+            let stated = statement(map);
+            let cited = matches!((key, &page, &stated), (Some(_), Some(p), Some(_)) if !p.trim().is_empty());
+            if let (true, Some(key), Some(page), Some(quote)) = (cited, key, &page, &stated) {
+                found.push(CitedPage { key: key.to_string(), locator: format!("p. {page}"), text: quote.clone(), id: id.to_string() });
             }
             // A quote beside a reader link (`{ text, url: "zotero://open-pdf/…?page=7" }`): the link's page.
             let mut linked_fields: Vec<&str> = Vec::new();
-            if let Some(quote) = stated.filter(|_| key.is_none()) {
+            if let Some(quote) = stated.as_ref().filter(|_| key.is_none()) {
                 for (name, v) in map {
-                    let Some(text) = v.as_str().filter(|t| t.contains("zotero://") && !QUOTE_FIELDS.contains(&name.as_str())) else { continue };
+                    let Some(text) = v.as_str().filter(|t| t.contains("zotero://") && !is_quote_field(name)) else { continue };
                     for link in zotero::find_links(text).into_iter().filter(|l| keys.contains(&l.key)) {
                         if let Some(page) = &link.page {
-                            found.push(CitedPage { key: link.key.clone(), locator: format!("p. {page}"), text: quoted(quote), id: id.to_string() });
+                            found.push(CitedPage { key: link.key.clone(), locator: format!("p. {page}"), text: quote.clone(), id: id.to_string() });
                             linked_fields.push(name);
                         }
                     }
                 }
             }
+            // Rule `a-note-cites-its-item`: a child note's "Table 3 on p. 12: …" cites its item's page.
+            let record = map.get("itemType").and_then(Value::as_str).is_some_and(|t| !CHILD_ITEM_TYPES.contains(&t));
+            let own = if record { None } else { key.or(own) };
             for (name, v) in map {
                 // A quote already taken with its object is not read again as a sentence, nor its link.
-                if (cited || !linked_fields.is_empty()) && QUOTE_FIELDS.contains(&name.as_str()) || linked_fields.contains(&name.as_str()) {
+                if (cited || !linked_fields.is_empty()) && is_quote_field(name) || linked_fields.contains(&name.as_str()) {
                     continue;
                 }
-                cite_value(v, citing, found);
+                match v {
+                    Value::String(text) if own.is_some() && name == "note" => cite_sentences(&crate::text::strip_html(text), keys, own, id, found),
+                    _ => cite_value(v, citing, own, found),
+                }
             }
         }
         _ => {}
     }
+}
+
+/// What a tool data object says of its page, clipped: its quote of statement length (an
+/// annotation's highlight, a snippet) and the reader's comment on it, either alone or both. A longer
+/// quote is the page's text (a page read), not a statement about it.
+fn statement(map: &serde_json::Map<String, Value>) -> Option<String> {
+    let first = |fields: &[&str]| fields.iter().filter_map(|f| map.get(*f).and_then(Value::as_str)).find(|q| !q.trim().is_empty());
+    // Folding whitespace keeps every other character: a text with more of them than the bound is
+    // never folded.
+    let short = |q: &&str| q.chars().filter(|c| !c.is_whitespace()).count() <= CITED_QUOTE_MAX_CHARS;
+    let stated = |fields: &[&str]| first(fields).filter(short).map(crate::text::single_line).filter(|q| q.chars().count() <= CITED_QUOTE_MAX_CHARS);
+    let (quote, comment) = (stated(&QUOTE_FIELDS), stated(&COMMENT_FIELDS));
+    let text = match (quote, comment) {
+        // Rule `a-comment-is-a-statement`: the reader's comment is kept whole, the quote clipped first.
+        (Some(quote), Some(comment)) => {
+            let room = CITED_SENTENCE_MAX_CHARS.saturating_sub(comment.chars().count() + " — …".chars().count()).max(CITED_SENTENCE_MAX_CHARS / 4);
+            format!("{} — {comment}", crate::text::clip(&quote, room))
+        }
+        (quote, comment) => quote.or(comment)?,
+    };
+    Some(crate::text::clip(&text, CITED_SENTENCE_MAX_CHARS))
 }
 
 /// Sentences of `text`, not split after a short abbreviation ("p. 14", "S. 3", "et al. 2020"): the

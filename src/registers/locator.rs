@@ -15,6 +15,9 @@ const PAGE_WORDS: [&str; 22] = [
 ];
 /// CJK marks after the number.
 const CJK_PAGE_MARKS: [&str; 5] = ["页", "頁", "ページ", "쪽", "페이지"];
+/// Abbreviations of "page" (a locator's word lowercased): other abbreviations also mark a locator
+/// ("Fig. 3", "Vol. 2", "Tab. 1"), but not a page.
+const PAGE_ABBREVIATIONS: [&str; 9] = ["p", "pp", "s", "ss", "tr", "pág", "págs", "pag", "стр"];
 /// Longest abbreviation (letters before the dot) read as a locator word.
 const MAX_ABBREVIATION_LETTERS: usize = 4;
 
@@ -48,6 +51,13 @@ pub fn find_locator(text: &str) -> Option<String> {
         i = end.max(i + 1);
     }
     None
+}
+
+/// Whether a locator `find_locator` gave names a page: by a page word, a page abbreviation or a CJK
+/// page mark, not a figure, table, volume or section.
+pub fn names_a_page(locator: &str) -> bool {
+    let word = crate::text::fold_case(locator.split(|c: char| c == '.' || c.is_whitespace() || c.is_ascii_digit()).next().unwrap_or(""));
+    CJK_PAGE_MARKS.iter().any(|m| locator.ends_with(m)) || PAGE_ABBREVIATIONS.contains(&word.as_str()) || PAGE_WORDS.contains(&word.as_str())
 }
 
 /// A digit after a letter of a spaced script is part of a word or key ("ABCD2345"); CJK text glues
@@ -152,5 +162,15 @@ mod tests {
         assert_eq!(found("Weber et al. 2020 found 14 dogs"), None);
         assert_eq!(found("in 2020 we had 14 dogs"), None);
         assert_eq!(found("ABCD2345 is the key"), None);
+    }
+
+    #[test]
+    fn a_page_is_named_by_its_word_not_by_any_abbreviation() {
+        for page in ["p. 14", "pp. 3–5", "S. 22", "p14", "trang 37", "第14页", "14ページ", "стр. 112", "page 9", "pág. 4"] {
+            assert!(super::names_a_page(page), "{page}");
+        }
+        for other in ["Fig. 3", "Vol. 2", "Tab. 1", "Eq. 4", "2021: 88", "§ 3"] {
+            assert!(!super::names_a_page(other), "{other}");
+        }
     }
 }

@@ -146,8 +146,8 @@ fn left_out_pages_line(left_out: usize) -> String {
 }
 
 /// Rule `cited-pages-budget`: the heading and the cited pages within `budget` tokens, the newest
-/// first, one per key and locator (its newest sentence), shown oldest first, and a line counting the
-/// rest. Rule `shown-once`: a page whose sentence is a line of `summary` comes after the others (the
+/// first (each item's newest before any item's second), one per key and locator (its newest
+/// sentence), shown oldest first, and a line counting the rest. Rule `shown-once`: a page whose sentence is a line of `summary` comes after the others (the
 /// model reads it there, with its key and page). Empty when there are none or nothing fits.
 pub fn project_cited_pages(pages: &[CitedPage], budget: u64, summary: &str) -> String {
     let mut newest = std::collections::HashSet::new();
@@ -159,10 +159,18 @@ pub fn project_cited_pages(pages: &[CitedPage], budget: u64, summary: &str) -> S
     let lines: Vec<String> = distinct.iter().map(|p| page_line(p)).collect();
     let shown = line_bodies(summary);
     let in_summary: Vec<bool> = distinct.iter().map(|p| !p.text.is_empty() && shown.contains(&p.text.trim())).collect();
-    let mut order: Vec<usize> = Vec::with_capacity(lines.len());
-    for wanted in [false, true] {
-        order.extend((0..lines.len()).rev().filter(|&i| in_summary[i] == wanted));
+    // Rule `each-paper-then-more-pages`: each item's newest page before a second page of any item, so
+    // a paper read closely (thirty highlights) does not push every earlier paper out.
+    let mut by_key: Vec<usize> = (0..lines.len()).collect();
+    crate::order::sort_positions(&mut by_key, &|a, b| distinct[a].key.cmp(&distinct[b].key).then(b.cmp(&a)));
+    let mut rank = vec![0usize; lines.len()];
+    for pair in by_key.windows(2) {
+        if distinct[pair[0]].key == distinct[pair[1]].key {
+            rank[pair[1]] = rank[pair[0]] + 1;
+        }
     }
+    let mut order: Vec<usize> = (0..lines.len()).rev().collect();
+    crate::order::sort_positions(&mut order, &|a, b| in_summary[a].cmp(&in_summary[b]).then(rank[a].cmp(&rank[b])));
     let allowance = estimate_text(CITED_PAGES_HEADING) + estimate_text(&left_out_pages_line(pages.len()));
     let render = |chosen: &[bool]| render_register(CITED_PAGES_HEADING, &lines, chosen, left_out_pages_line);
     fit(&lines, &order, budget, allowance, render)

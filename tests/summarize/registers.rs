@@ -392,6 +392,88 @@ fn an_annotation_cites_its_page_for_the_item_it_belongs_to() {
     assert!(cited.iter().all(|&(key, _, _)| key != "ANNT2345" && key != "ATTA2345"), "{cited:?}");
 }
 
+/// Issue 40, rule `a-comment-is-a-statement`: a reader's comment on a highlight ("so 40% of the
+/// carp had fragments here") is what they concluded from that page; it was dropped when the highlight
+/// had text, as only the first quote field was read.
+#[test]
+fn an_annotations_comment_is_cited_with_its_highlight() {
+    let item = json!({ "key": "ITEM2345", "version": 3, "itemType": "journalArticle", "title": "Microplastics in carp", "date": "2021" });
+    let annotation = |key: &str, text: &str, comment: &str, page: &str| json!({ "key": key, "version": 5, "itemType": "annotation",
+        "parentItem": "ITEM2345", "annotationType": "highlight", "annotationText": text, "annotationComment": comment,
+        "annotationPageLabel": page, "annotationColor": "#ffd400", "annotationPosition": "{\"pageIndex\":6,\"rects\":[[1,2,3,4]]}" });
+    let long_highlight = "Fish were dissected on ice and the whole tract was weighed before digestion. ".repeat(12);
+    let nodes = vec![
+        json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "my notes on the carp paper?" }] }),
+        json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [
+            { "type": "tool-zoteroSearch", "toolCallId": "s0", "state": "output-available", "input": { "q": "carp" }, "output": [item] },
+            { "type": "tool-zoteroAnnotations", "toolCallId": "n0", "state": "output-available", "input": { "itemKey": "ITEM2345" }, "output": [
+                annotation("ANNA2345", "see table 2", "so 40% of the carp had fragments here, far more than the perch COMMENTED", "7"),
+                annotation("ANNB2345", &long_highlight, "dissection protocol LONG-QUOTE", "8"),
+                annotation("ANNC2345", "Blanks held no particles HIGHLIGHT-ONLY.", "", "9"),
+            ] },
+            { "type": "text", "text": "Here are your annotations." },
+        ] }),
+    ];
+    let session = session_of(nodes, "A0");
+    let request = summary_request(&session, &plan(&["U0", "A0"], None, None, "A0"), &model(32_768, None)).unwrap();
+    let cited: Vec<(&str, &str, &str)> = request.cited_pages.iter().map(|c| (c.key.as_str(), c.locator.as_str(), c.text.as_str())).collect();
+    let at = |page: &str, marker: &str| cited.iter().any(|&(key, locator, text)| key == "ITEM2345" && locator == page && text.contains(marker));
+    assert!(at("p. 7", "see table 2") && at("p. 7", "COMMENTED"), "the highlight and the comment on it: {cited:?}");
+    assert!(at("p. 8", "LONG-QUOTE") && cited.iter().all(|c| c.1 != "p. 8" || !c.2.contains("weighed before")), "a page's text is no statement, its comment is: {cited:?}");
+    assert!(at("p. 9", "HIGHLIGHT-ONLY"), "{cited:?}");
+    assert_eq!(cited.len(), 3, "one cited page per annotation: {cited:?}");
+}
+
+/// Issue 40, rule `a-note-cites-its-item`: a child note that gives a page ("Table 3 on p. 12: …")
+/// cites its item's page, without naming the item's key; an item record's own fields (a title's
+/// "Vol. 3") are metadata, not a cited page.
+#[test]
+fn a_child_notes_page_is_cited_for_its_item() {
+    let item = json!({ "key": "ITEM2345", "version": 3, "itemType": "journalArticle", "title": "Plastics in perch, Vol. 3 of the survey", "date": "2021" });
+    let note = json!({ "key": "NOTE2345", "version": 4, "itemType": "note", "parentItem": "ITEM2345",
+        "note": "<h1>Extraction notes</h1><p>Table 3 on p. 12: gut counts rise with the histology score NOTED.</p><p>Check the blanks &amp; the controls.</p>" });
+    let nodes = vec![
+        json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "what did I note on the perch paper?" }] }),
+        json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [
+            { "type": "tool-zoteroSearch", "toolCallId": "s0", "state": "output-available", "input": { "q": "perch" }, "output": [item] },
+            { "type": "dynamic-tool", "toolName": "zoteroChildNotes", "toolCallId": "c0", "state": "output-available", "input": { "itemKey": "ITEM2345" }, "output": [note] },
+            { "type": "text", "text": "Your note is above." },
+        ] }),
+    ];
+    let session = session_of(nodes, "A0");
+    let request = summary_request(&session, &plan(&["U0", "A0"], None, None, "A0"), &model(32_768, None)).unwrap();
+    let cited: Vec<(&str, &str, &str)> = request.cited_pages.iter().map(|c| (c.key.as_str(), c.locator.as_str(), c.text.as_str())).collect();
+    assert!(cited.iter().any(|&(key, locator, text)| key == "ITEM2345" && locator == "p. 12" && text.contains("NOTED") && !text.contains('<')), "{cited:?}");
+    assert_eq!(cited.len(), 1, "the title's volume and the sentence without a page are not cited: {cited:?}");
+}
+
+/// Issue 40, rules `a-tool-result-is-about-its-input` and `a-note-cites-its-item`: a tool asked about an
+/// item that answers in Markdown ("On p. 7 …") cites that item's page; "Fig. 2" of the same text is no
+/// page. And a researcher's own sentence naming a key and a page is a cited page, as the assistant's.
+#[test]
+fn a_notes_tool_cites_the_page_for_the_item_it_was_asked_about_and_the_user_cites_too() {
+    let item = json!({ "key": "ITEM2345", "version": 3, "itemType": "journalArticle", "title": "Heat pumps in cold flats", "date": "2022" });
+    let markdown = "## My notes\n\nOn p. 7 the seasonal COP falls below 2.1 in January MARKDOWN-NOTE.\n\nFig. 2 shows the sites FIGURE.";
+    let nodes = vec![
+        json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "find the heat pump field trials" }] }),
+        json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [
+            { "type": "tool-zoteroSearch", "toolCallId": "s0", "state": "output-available", "input": { "q": "heat pump" }, "output": [item] },
+            { "type": "text", "text": "One trial." },
+        ] }),
+        json!({ "id": "U1", "parentId": "A0", "role": "user", "parts": [{ "type": "text", "text": "ok. as ITEM2345 says on p. 3, the tenants kept the old radiators USER-CITED. my notes on it?" }] }),
+        json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [
+            { "type": "dynamic-tool", "toolName": "zoteroNotes", "toolCallId": "n0", "state": "output-available", "input": { "itemKey": "ITEM2345" }, "output": markdown },
+            { "type": "text", "text": "Your notes are above." },
+        ] }),
+    ];
+    let session = session_of(nodes, "A1");
+    let request = summary_request(&session, &plan(&["U0", "A0", "U1", "A1"], None, None, "A1"), &model(32_768, None)).unwrap();
+    let cited: Vec<(&str, &str, &str)> = request.cited_pages.iter().map(|c| (c.key.as_str(), c.locator.as_str(), c.text.as_str())).collect();
+    assert!(cited.iter().any(|&(key, locator, text)| key == "ITEM2345" && locator == "p. 7" && text.contains("MARKDOWN-NOTE")), "{cited:?}");
+    assert!(cited.iter().any(|&(key, locator, text)| key == "ITEM2345" && locator == "p. 3" && text.contains("USER-CITED")), "{cited:?}");
+    assert!(cited.iter().all(|&(_, _, text)| !text.contains("FIGURE")), "{cited:?}");
+}
+
 /// Issue 40, rule `registers-take-unused-summary`: the room a short summary leaves of its budget
 /// shows more of the user's words (a requirement said mid-session was left out at the fixed two
 /// fifths), still within what the plan counted (`tokensAfterEstimate`) and the safe limit.
@@ -510,4 +592,22 @@ fn a_cited_page_the_summary_shows_comes_after_one_it_does_not() {
         let projected = project_cited_pages(&pages, budget, &summary);
         assert!(projected.contains("ONLY-HERE") && !projected.contains("SHOWN-TOO"), "{projected}");
     }
+}
+
+/// Issue 40, rule `each-paper-then-more-pages`: a paper read closely (a highlight on every page) does
+/// not push the earlier papers' cited pages out: each item's newest page comes before a second page
+/// of any item, still newest first, still shown oldest first.
+#[test]
+fn a_paper_read_closely_leaves_room_for_the_papers_before_it() {
+    use bibgenie_compaction::session::CitedPage;
+    let page = |key: &str, n: usize, text: String| CitedPage { key: key.into(), locator: format!("p. {n}"), text, id: format!("A{n}") };
+    let mut pages = vec![page("ABCD2345", 3, "Blanks held no fibres EARLIER-PAPER.".into()), page("EFGH2345", 8, "Carp held most fragments SECOND-PAPER.".into())];
+    pages.extend((1..=30).map(|n| page("WXYZ6789", 100 + n, format!("Highlight {n} of the close reading CLOSE-{n:02}."))));
+    let line = |p: &CitedPage| estimate_text(&format!("- {} {}: {}\n", p.key, p.locator, p.text));
+    let budget = estimate_text(CITED_PAGES_HEADING) + estimate_text("- 30 more cited pages are kept in this checkpoint and not shown here.") + 4 * line(&pages[31]);
+    let projected = project_cited_pages(&pages, budget, "");
+    assert!(projected.contains("EARLIER-PAPER") && projected.contains("SECOND-PAPER") && projected.contains("CLOSE-30"), "{projected}");
+    assert!(!projected.contains("CLOSE-01"), "the close reading's newest pages fill the rest: {projected}");
+    let earlier = projected.find("EARLIER-PAPER").unwrap();
+    assert!(earlier < projected.find("SECOND-PAPER").unwrap() && projected.find("SECOND-PAPER").unwrap() < projected.find("CLOSE-30").unwrap(), "oldest first: {projected}");
 }
