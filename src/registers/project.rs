@@ -147,8 +147,9 @@ fn left_out_pages_line(left_out: usize) -> String {
 
 /// Rule `cited-pages-budget`: the heading and the cited pages within `budget` tokens, the newest
 /// first (each item's newest before any item's second), one per key and locator (its newest
-/// sentence), shown oldest first, and a line counting the rest. Rule `shown-once`: a page whose sentence is a line of `summary` comes after the others (the
-/// model reads it there, with its key and page). Empty when there are none or nothing fits.
+/// sentence), shown oldest first, and a line counting the rest. Rule `shown-once`: a page whose
+/// sentence is a line of `summary` comes after the others (the model reads it there, with its key
+/// and page). Empty when there are none or nothing fits.
 pub fn project_cited_pages(pages: &[CitedPage], budget: u64, summary: &str) -> String {
     let mut newest = std::collections::HashSet::new();
     let distinct: Vec<&CitedPage> = {

@@ -121,7 +121,7 @@ pub(super) fn same_subject(earlier: &Subject, later: &Subject) -> bool {
 }
 
 /// Which lines [`named_line`] may name, and how.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub(super) enum Candidate {
     No,
     /// Named by two tokens that are a fifth of its own, or `NAMING_ANY_LENGTH`.

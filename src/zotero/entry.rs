@@ -125,14 +125,20 @@ impl Upserts {
         }
     }
 
-    /// The entries sorted by (kind, key).
-    /// Adds `entry` when no entry has its key, of any kind (a key whose kind is a guess).
+    /// Adds `entry` when no item, attachment, annotation or collection has its key (a key whose
+    /// kind is a guess). Looked up by kind: a long session's tool inputs name thousands of keys.
     pub(crate) fn add_unless_known(&mut self, entry: LedgerEntry) {
-        if !self.entries.iter().any(|known| known.key == entry.key) {
-            self.upsert(entry);
+        let mut probe = (LedgerKind::Item, entry.key.clone());
+        for kind in [LedgerKind::Item, LedgerKind::Attachment, LedgerKind::Annotation, LedgerKind::Collection] {
+            probe.0 = kind;
+            if self.by_key.contains_key(&probe) {
+                return;
+            }
         }
+        self.upsert(entry);
     }
 
+    /// The entries sorted by (kind, key).
     pub(crate) fn into_ledger(self) -> ResourceLedger {
         let mut entries: Vec<Option<LedgerEntry>> = self.entries.into_iter().map(Some).collect();
         ResourceLedger { entries: self.by_key.into_values().filter_map(|at| entries[at].take()).collect() }
