@@ -78,7 +78,7 @@ fn part_values(part: &Part) -> Vec<Cow<'_, serde_json::Value>> {
 /// ledger of [`lookup_tree`] with that of the full tree on every fixture and generated session.
 fn is_lookup_field(name: &str) -> bool {
     // A field named as a key labels its value (`zotero::find_refs`).
-    if name.ends_with("Key") {
+    if zotero::is_key_field(name) {
         return true;
     }
     // By length first: most keys of tool data are compared with a handful of names, not all of them.

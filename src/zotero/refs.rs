@@ -298,7 +298,7 @@ fn walk(value: &Value, resolved: &ResolvedItems, refs: &mut Refs, depth: usize) 
             // Rule `labelled-key-is-a-key` in JSON: a field named as a key (`itemKey`, `parentKey`,
             // `attachmentKey`: a tool's input names the item it asks about) labels its value.
             for (name, child) in map {
-                match child.as_str().filter(|key| name.ends_with("Key") && is_zotero_key(key)) {
+                match child.as_str().filter(|key| is_key_field(name) && is_zotero_key(key)) {
                     Some(key) => refs.named.push(entry(key_field_kind(name), key, None, None, None)),
                     None => walk(child, resolved, refs, depth + 1),
                 }
@@ -315,6 +315,12 @@ fn walk(value: &Value, resolved: &ResolvedItems, refs: &mut Refs, depth: usize) 
         },
         _ => {}
     }
+}
+
+/// A field named as a key (`itemKey`, `parentKey`, `attachmentKey`): its value is one. The ledger's
+/// lookup tree keeps every such field, so both ask this.
+pub fn is_key_field(name: &str) -> bool {
+    name.ends_with("Key")
 }
 
 /// The kind of the object a key field names: `attachmentKey` an attachment, `collectionKey` a
