@@ -305,7 +305,8 @@ pub const REGISTER_JOIN_SLACK: u64 = 16;
 /// share of the summary budget `S` (2/5 and 1/5: the user's own words first, they are what a summary
 /// most often loses), within the room `R` that rule `compaction-frees-room` leaves below half the
 /// automatic threshold after the summary, the projected ledger and the tail. 8k: 326 and 163; 32k:
-/// 1,310 and 655; 128k and up: 3,276 and 1,638.
+/// 1,310 and 655; 128k and up: 3,276 and 1,638. A plan adds the tail budget its kept tail leaves
+/// (rule `registers-take-unused-tail`).
 pub fn register_budgets(capacity: &Capacity) -> (u64, u64) {
     let taken = [capacity.summary_max_output_tokens, projected_ledger_budget(capacity), capacity.tail_budget, REGISTER_JOIN_SLACK]
         .into_iter()

@@ -314,6 +314,20 @@ impl Planner<'_> {
             .fold(0u64, u64::saturating_add)
     }
 
+    /// Rule `registers-take-unused-tail`: the tail budget the kept tail leaves (a tail is cut at whole
+    /// turns, so it is mostly a quarter short) goes to the registers, within the room the plan's
+    /// own checks leave: the request must still fit the safe limit and free room. The projection
+    /// after the compaction stays within rule `compaction-frees-room`, which counts the tail whole.
+    fn unused_tail(&self, boundary: Boundary, frame: u64) -> u64 {
+        let kept = self.tokens.sum(boundary.position(&self.span), self.span.end);
+        let after = self.after(boundary, frame);
+        self.capacity
+            .tail_budget
+            .saturating_sub(kept)
+            .min(self.capacity.safe_input_limit.saturating_sub(after))
+            .min(self.before.saturating_sub(after + 1))
+    }
+
     fn compact(&self, reason: &str, boundary: Boundary, frame: u64, send: Option<SendDecision>) -> Plan {
         let end = boundary.position(&self.span);
         // Rule `summarize-previous-tail`: from the previous boundary (not from the previous checkpoint),
@@ -323,6 +337,8 @@ impl Planner<'_> {
             .filter(|&i| self.session.nodes[i].message().is_some())
             .map(|i| self.session.nodes[i].id.clone())
             .collect();
+        let (words, pages) = crate::estimate::register_budgets(&self.capacity);
+        let unused_tail = if (words, pages) == (0, 0) { 0 } else { self.unused_tail(boundary, frame) };
         Plan {
             action: PlanAction::Compact,
             reason: reason.into(),
@@ -335,11 +351,11 @@ impl Planner<'_> {
             summarize_ids,
             basis: self.basis.clone(),
             tokens_before: self.before,
-            tokens_after_estimate: self.after(boundary, frame),
+            tokens_after_estimate: self.after(boundary, frame) + unused_tail,
             send,
             ledger_budget: Some(crate::estimate::projected_ledger_budget(&self.capacity)),
-            user_words_budget: Some(crate::estimate::register_budgets(&self.capacity).0),
-            cited_pages_budget: Some(crate::estimate::register_budgets(&self.capacity).1),
+            user_words_budget: Some(words + unused_tail * 2 / 3),
+            cited_pages_budget: Some(pages + (unused_tail - unused_tail * 2 / 3)),
             cache: None,
             cost: None,
         }

@@ -627,3 +627,34 @@ fn a_plan_reads_back_from_its_json() {
     assert_eq!(Plan::from_value(&missing).unwrap_err(), "missing field `reason`");
     assert_eq!(Plan::from_value(&json!("compact")).unwrap_err(), "invalid type: string \"compact\", expected struct Plan");
 }
+
+/// Issue 40, rule `registers-take-unused-tail`: a tail is cut at whole turns, so it mostly keeps less
+/// than its budget; what it leaves goes to the registers (two thirds to the user's words), within
+/// rule `compaction-frees-room`'s half of the threshold, and the plan counts it.
+#[test]
+fn the_tail_budget_the_kept_tail_leaves_goes_to_the_registers() {
+    let m = small_model();
+    let c = capacity(&m).unwrap();
+    let (words, pages) = bibgenie_compaction::estimate::register_budgets(&c);
+    // Turns of about half the tail budget: the tail keeps one and leaves close to half.
+    let (nodes, leaf) = linear(20, 400);
+    let p = plan_of(&nodes, &leaf, &m, &options(Mode::Auto));
+    assert_eq!(p.action, PlanAction::Compact);
+    let kept = tail_tokens(&nodes, &leaf, p.first_kept_message_id.as_deref().expect("a verbatim tail"), &m);
+    let left = c.tail_budget - kept;
+    assert!(left > c.tail_budget / 4, "the turns leave too little of the tail budget for this test: {left}");
+    assert_eq!(p.user_words_budget, Some(words + left * 2 / 3));
+    assert_eq!(p.cited_pages_budget, Some(pages + left - left * 2 / 3));
+    // Counted after the compaction, which stays within half the threshold (plus the frame's join slack).
+    let registers = bibgenie_compaction::estimate::register_frame_tokens(&c);
+    assert!(p.tokens_after_estimate >= c.summary_max_output_tokens + registers + kept + left);
+    assert!(p.tokens_after_estimate <= c.auto_compact_at / 2 + 64, "{} over half the threshold", p.tokens_after_estimate);
+
+    // A tail that fills its budget leaves the registers their capacity's budgets.
+    let (nodes, leaf) = long_branch();
+    let p = plan_of(&nodes, &leaf, &m, &options(Mode::Auto));
+    let kept = tail_tokens(&nodes, &leaf, p.first_kept_message_id.as_deref().unwrap(), &m);
+    let left = c.tail_budget - kept;
+    assert!(left < 64, "{left}");
+    assert_eq!(p.user_words_budget.unwrap() + p.cited_pages_budget.unwrap(), words + pages + left);
+}

@@ -120,7 +120,7 @@ fn registers_part(message: &str) -> &str {
 fn grow(seed: u64, language: &str, window: u64, compactions: usize, summarizer: Summarizer) -> Run {
     let m = model(window, None);
     let c = capacity(&m).unwrap();
-    let (words_budget, pages_budget) = register_budgets(&c);
+    let (least_words, least_pages) = register_budgets(&c);
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut nodes: Vec<Value> = Vec::new();
     let mut leaf: Option<String> = None;
@@ -180,6 +180,10 @@ fn grow(seed: u64, language: &str, window: u64, compactions: usize, summarizer: 
         })
         .pop()
         .unwrap();
+        // Rule `registers-take-unused-tail`: the plan's budgets are the capacity's, and more when the
+        // kept tail leaves some of its own.
+        let (words_budget, pages_budget) = (p.user_words_budget.unwrap(), p.cited_pages_budget.unwrap());
+        assert!(words_budget >= least_words && pages_budget >= least_pages, "{language} {window}: budgets below the capacity's");
         let id = format!("ckpt{turn}");
         nodes.push(checkpoint_node_for_request(&p, &summary, &request, &id).unwrap());
         leaf = Some(id.clone());
