@@ -151,17 +151,18 @@ fn registers_and_recall(checkpoint: &Checkpoint, words_budget: u64, pages_budget
     let mut recall = registers::project_recall_handles(&checkpoint.recall_handles, room / 5);
     let taken = if recall.is_empty() { 0 } else { crate::tokens::estimate_text(&recall) + RECALL_JOIN_SLACK };
     let total = room.saturating_sub(taken);
-    let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, (pages_budget + unused / 2).min(total), &checkpoint.summary);
-    let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(crate::tokens::estimate_text(&pages)), &checkpoint.summary);
-    if unused > 0 || taken > 0 {
-        // Only ever more pages than the first pass: the words took their room after it.
-        let more = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(crate::tokens::estimate_text(&words)), &checkpoint.summary);
-        if more.len() >= pages.len() {
-            pages = more;
-        }
-    }
-    // Priced together: made shorter by what the three pass the room by, else left out.
     let est = crate::tokens::estimate_text;
+    let mut pages = registers::project_cited_pages(&checkpoint.cited_pages, (pages_budget + unused / 2).min(total), &checkpoint.summary);
+    // Rule `chatter-after-pages`: the user's acknowledgements and repeated messages ("next one pls")
+    // take only what the cited pages leave: a page with its finding says more than a "k".
+    let statements = registers::project_user_words_without_chatter(&checkpoint.user_words, total.saturating_sub(est(&pages)), &checkpoint.summary);
+    // Only ever more pages than the first pass: the words took their room after it.
+    let more = registers::project_cited_pages(&checkpoint.cited_pages, total.saturating_sub(est(&statements)), &checkpoint.summary);
+    if more.len() >= pages.len() {
+        pages = more;
+    }
+    let words = registers::project_user_words(&checkpoint.user_words, total.saturating_sub(est(&pages)), &checkpoint.summary);
+    // Priced together: made shorter by what the three pass the room by, else left out.
     let over = |recall: &str| (est(&(words.clone() + &pages + recall)).max(est(&words) + est(&(pages.clone() + recall))) + RECALL_JOIN_SLACK).saturating_sub(room);
     let excess = over(&recall);
     if excess > 0 {

@@ -14,6 +14,8 @@ use super::locator::{find_locator, names_a_page};
 pub const USER_WORDS_MAX_CHARS: usize = 800;
 const EXCERPT_HEAD_CHARS: usize = 520;
 const EXCERPT_TAIL_CHARS: usize = 220;
+/// Between an annotation's highlight and the reader's comment on it, in one cited page.
+pub const COMMENT_JOIN: &str = " — ";
 /// Longest cited sentence kept, in characters.
 const CITED_SENTENCE_MAX_CHARS: usize = 320;
 /// Longest quote (characters) of a tool data object that is read as a statement citing its page; a
@@ -360,8 +362,8 @@ fn statement(map: &serde_json::Map<String, Value>) -> Option<String> {
     let text = match (quote, comment) {
         // Rule `a-comment-is-a-statement`: the reader's comment is kept whole, the quote clipped first.
         (Some(quote), Some(comment)) => {
-            let room = CITED_SENTENCE_MAX_CHARS.saturating_sub(comment.chars().count() + " — …".chars().count()).max(CITED_SENTENCE_MAX_CHARS / 4);
-            format!("{} — {comment}", crate::text::clip(&quote, room))
+            let room = CITED_SENTENCE_MAX_CHARS.saturating_sub(comment.chars().count() + COMMENT_JOIN.chars().count() + 1).max(CITED_SENTENCE_MAX_CHARS / 4);
+            format!("{}{COMMENT_JOIN}{comment}", crate::text::clip(&quote, room))
         }
         (quote, comment) => quote.or(comment)?,
     };

@@ -60,6 +60,17 @@ fn is_acknowledgement(text: &str) -> bool {
 /// those that are a line of `summary` last; a message that does not
 /// fit is skipped for older, shorter ones. A last line counts the messages left out. Empty when nothing fits.
 pub fn project_user_words(words: &[UserWords], budget: u64, summary: &str) -> String {
+    project_words(words, budget, summary, true)
+}
+
+/// `project_user_words` without the messages that rank last (acknowledgements, messages said more
+/// than once, those the summary shows): rule `chatter-after-pages` gives the cited pages the room
+/// before them.
+pub fn project_user_words_without_chatter(words: &[UserWords], budget: u64, summary: &str) -> String {
+    project_words(words, budget, summary, false)
+}
+
+fn project_words(words: &[UserWords], budget: u64, summary: &str, chatter: bool) -> String {
     let mut lines: Vec<String> = words.iter().enumerate().map(|(i, w)| user_line(i + 1, w)).collect();
     let mut order: Vec<usize> = Vec::with_capacity(words.len());
     // A first message over its third is shortened to its opening and end rather than left out.
@@ -99,7 +110,7 @@ pub fn project_user_words(words: &[UserWords], budget: u64, summary: &str) -> St
         }
     };
     let ranks: Vec<u8> = (0..words.len()).map(rank).collect();
-    for wanted in 0..3 {
+    for wanted in 0..if chatter { 3 } else { 2 } {
         order.extend((start..words.len()).rev().filter(|&i| ranks[i] == wanted));
     }
     let left_out_allowance = estimate_text(&left_out_words_line(words.len()));
@@ -149,7 +160,8 @@ fn left_out_pages_line(left_out: usize) -> String {
 /// first (each item's newest before any item's second), one per key and locator (its newest
 /// sentence), shown oldest first, and a line counting the rest. Rule `shown-once`: a page whose
 /// sentence is a line of `summary` comes after the others (the model reads it there, with its key
-/// and page). Empty when there are none or nothing fits.
+/// and page), and before those a page that says only what other pages say (rule
+/// `said-of-many-pages-says-little`). Empty when there are none or nothing fits.
 pub fn project_cited_pages(pages: &[CitedPage], budget: u64, summary: &str) -> String {
     let mut newest = std::collections::HashSet::new();
     let distinct: Vec<&CitedPage> = {
@@ -170,11 +182,41 @@ pub fn project_cited_pages(pages: &[CitedPage], budget: u64, summary: &str) -> S
             rank[pair[1]] = rank[pair[0]] + 1;
         }
     }
+    let repeated = said_of_other_pages(&distinct);
     let mut order: Vec<usize> = (0..lines.len()).rev().collect();
-    crate::order::sort_positions(&mut order, &|a, b| in_summary[a].cmp(&in_summary[b]).then(rank[a].cmp(&rank[b])));
+    crate::order::sort_positions(&mut order, &|a, b| {
+        in_summary[a].cmp(&in_summary[b]).then(repeated[a].cmp(&repeated[b])).then(rank[a].cmp(&rank[b]))
+    });
     let allowance = estimate_text(CITED_PAGES_HEADING) + estimate_text(&left_out_pages_line(pages.len()));
     let render = |chosen: &[bool]| render_register(CITED_PAGES_HEADING, &lines, chosen, left_out_pages_line);
     fit(&lines, &order, budget, allowance, render)
+}
+
+/// Rule `said-of-many-pages-says-little`: whether every part of a page's text (a highlight, the
+/// reader's comment on it) is also a part of another page's: a reader's shorthand ("method ok",
+/// "see table 2") or a tool's boilerplate says nothing of that page; a page with a part of its own
+/// (a highlight, a finding) does.
+fn said_of_other_pages(pages: &[&CitedPage]) -> Vec<bool> {
+    let mut parts: Vec<(usize, &str)> = Vec::new();
+    for (i, page) in pages.iter().enumerate() {
+        let (quote, comment) = page.text.split_once(super::collect::COMMENT_JOIN).unwrap_or((&page.text, ""));
+        parts.extend([(i, quote.trim()), (i, comment.trim())].into_iter().filter(|(_, part)| !part.is_empty()));
+    }
+    let mut by_text: Vec<usize> = (0..parts.len()).collect();
+    crate::order::sort_positions(&mut by_text, &|a, b| parts[a].1.cmp(parts[b].1));
+    let mut shared = vec![false; parts.len()];
+    for pair in by_text.windows(2) {
+        let (a, b) = (parts[pair[0]], parts[pair[1]]);
+        if a.1 == b.1 && a.0 != b.0 {
+            shared[pair[0]] = true;
+            shared[pair[1]] = true;
+        }
+    }
+    let mut own = vec![false; pages.len()];
+    for (&(page, _), shared) in parts.iter().zip(shared) {
+        own[page] |= !shared;
+    }
+    pages.iter().zip(own).map(|(p, own)| !own && !p.text.is_empty()).collect()
 }
 
 /// The recall note's sentence, with the handles shown (`shown`, newest first) and how many are older.

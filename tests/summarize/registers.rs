@@ -615,3 +615,51 @@ fn a_paper_read_closely_leaves_room_for_the_papers_before_it() {
     let earlier = projected.find("EARLIER-PAPER").unwrap();
     assert!(earlier < projected.find("SECOND-PAPER").unwrap() && projected.find("SECOND-PAPER").unwrap() < projected.find("CLOSE-30").unwrap(), "oldest first: {projected}");
 }
+
+/// Issue 40, rule `chatter-after-pages`: the user's acknowledgements and repeated messages take only
+/// the room the cited pages leave; before, they filled the user's words' budget on every small
+/// window while pages stating findings were left out.
+#[test]
+fn the_users_chatter_takes_only_the_room_the_cited_pages_leave() {
+    let chatter = ["next one pls", "k", "show me the abstract", "lol my cat sat on the keyboard"];
+    let mut words = vec![json!({ "id": "U0", "text": "only fish caught in the wild count for this review RULE-WILD" })];
+    words.extend((1..=80).map(|n| json!({ "id": format!("U{n}"), "text": chatter[n % chatter.len()] })));
+    let keys = ["ABCD2345", "EFGH2345", "JKLM2345", "NPQR2345", "STUV2345", "WXYZ2345", "ABCD6789", "EFGH6789", "JKLM6789", "NPQR6789"];
+    let pages: Vec<Value> = keys
+        .iter()
+        .enumerate()
+        .map(|(n, key)| json!({ "key": key, "locator": format!("p. {}", n + 3), "text": format!("Carp held {} fragments per gut FINDING-{n}.", n + 2), "id": format!("A{n}") }))
+        .collect();
+    let line = estimate_text("- ABCD2345 p. 3: Carp held 2 fragments per gut FINDING-0.\n");
+    let words_budget = estimate_text(USER_WORDS_HEADING) + 40 + 30 * estimate_text("- [80] show me the abstract\n");
+    let pages_budget = estimate_text(CITED_PAGES_HEADING) + 20 + 2 * line;
+    let checkpoint = Checkpoint::from_value(&json!({ "summary": "## Research Goal\n- (user) microplastics in fish", "firstKeptMessageId": null,
+        "previousCheckpointId": null, "mode": "auto", "tokensBefore": 1, "tokensAfter": 1, "basis": { "leafId": "A1", "branchRevision": 1 },
+        "userWords": words, "citedPages": pages, "userWordsBudget": words_budget, "citedPagesBudget": pages_budget }))
+    .unwrap();
+    let message = summary_message_text(&checkpoint);
+    let registers = registers_part(&message);
+    assert!(registers.contains("RULE-WILD"), "{registers}");
+    let findings = (0..keys.len()).filter(|n| registers.contains(&format!("FINDING-{n}."))).count();
+    assert!(findings >= 8, "only {findings} pages beside the chatter:\n{registers}");
+    assert!(estimate_text(registers) <= words_budget + pages_budget + 16, "{registers}");
+}
+
+/// Issue 40, rule `said-of-many-pages-says-little`: a page whose highlight and comment other pages
+/// carry too ("see table 2 — method ok") ranks after the pages with something of their own, so a
+/// reader's shorthand on thirty papers does not push out the one comment that states a finding.
+#[test]
+fn a_page_that_says_what_other_pages_say_ranks_after_a_finding() {
+    use bibgenie_compaction::session::CitedPage;
+    let page = |n: usize, text: &str| CitedPage { key: format!("K{n:03}ABCD").chars().take(8).collect(), locator: format!("p. {n}"), text: text.into(), id: format!("A{n}") };
+    let mut pages = vec![
+        page(3, "see table 2 — so 79% of the carp had fragments here OWN-COMMENT"),
+        page(4, "Fibres made up 42% of everything recovered OWN-HIGHLIGHT"),
+    ];
+    pages.extend((5..35).map(|n| page(n, if n % 2 == 0 { "see table 2 — method ok" } else { "No particles were found in the blanks. — ?" })));
+    let line = estimate_text("- K003ABCD p. 3: see table 2 — so 79% of the carp had fragments here OWN-COMMENT\n");
+    let budget = estimate_text(CITED_PAGES_HEADING) + estimate_text("- 30 more cited pages are kept in this checkpoint and not shown here.") + 4 * line;
+    let projected = project_cited_pages(&pages, budget, "");
+    assert!(projected.contains("OWN-COMMENT") && projected.contains("OWN-HIGHLIGHT"), "{projected}");
+    assert!(projected.contains("method ok"), "the rest of the room still shows the newest others: {projected}");
+}
