@@ -47,10 +47,11 @@ const GOAL_CUES: [&str; 20] = [
     "we are writing", "narrow", "broaden", "refine", "scope", "the review is about", "the review covers", "研究目标",
     "研究目的", "目标", "研究テーマ", "目的",
 ];
-/// Words that mark a sentence as a decision.
-const DECISION_CUES: [&str; 22] = [
+/// Words that mark a sentence as a decision (Japanese in the polite form an assistant writes).
+const DECISION_CUES: [&str; 25] = [
     "let's", "let us", "we will", "we'll", "decide", "decided", "decision", "go with", "going with", "instead", "choose",
     "chose", "focus on", "settled on", "switch to", "switching to", "i will use", "i'll use", "决定", "改用", "就用", "決定",
+    "ことにしました", "ことにします", "決めました",
 ];
 /// Names and words of citation styles: a user sentence with one states the style (the newest wins).
 /// Chinese and Japanese write the names of places in their own script (哈佛, ハーバード).
@@ -88,13 +89,14 @@ const TASK_CUES: [&str; 39] = [
     "noch offen", "noch zu tun", "muss noch", "müssen noch", "steht noch", "später", "bước tiếp theo", "vẫn còn",
     "còn phải", "chưa xong", "下一步", "待办", "尚未", "稍后", "接下来", "还要", "还需要", "まだ", "次に", "必要があ",
 ];
-/// Words of an approach that failed (assistant text; tool errors are failures by their state).
-const FAILURE_CUES: [&str; 36] = [
+/// Words of an approach that failed (assistant text; tool errors are failures by their state); the
+/// Japanese also in the polite form an assistant writes (できませんでした, うまくいきませんでした).
+const FAILURE_CUES: [&str; 38] = [
     "failed", "fails", "did not work", "didn't work", "does not work", "doesn't work", "no results", "returned nothing",
     "dead end", "gave up", "abandoned", "not possible", "could not", "couldn't", "unable to", "timed out", "fehlgeschlagen",
     "nicht funktioniert", "keine ergebnisse", "sackgasse", "aufgegeben", "nicht möglich", "konnte nicht", "thất bại",
     "không thành công", "không có kết quả", "bế tắc", "失败", "无法", "走不通", "没有结果", "放弃", "失敗", "できなかった",
-    "うまくいかな", "断念",
+    "うまくいかな", "断念", "できませんでした", "うまくいきません",
 ];
 /// Words of a hypothesis: such a sentence stays marked as one, never a finding. The hedges of each
 /// language the assistant is used in (an idea without one was filed as concluded).

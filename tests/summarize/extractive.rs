@@ -1027,3 +1027,17 @@ fn a_later_plan_sharing_a_term_does_not_close_a_rejection() {
         assert!(last.contains(&tag(later, "NEXT-")), "{last}");
     }
 }
+
+/// Japanese assistants write politely: "うまくいきませんでした" and "できませんでした" are the failures
+/// that the plain "うまくいかない" and "できなかった" name, and "ことにしました" a decision.
+#[test]
+fn polite_japanese_failures_and_decisions_are_filed() {
+    let summary = extractive_summary(&two_turns(
+        "続けてください。",
+        "腸組織1グラムあたりに換算する案はうまくいきませんでした（FAIL-A）。\n\n台帳の自動照合もできませんでした（FAIL-B）。\n\n組織病理は記述的にまとめることにしました（DECIDE）。\n\n以上です。",
+    ));
+    for tag in ["FAIL-A", "FAIL-B"] {
+        assert!(summary.lines().any(|l| l.starts_with("- (inferred, failed)") && l.contains(tag)), "{tag}: {summary}");
+    }
+    assert!(summary.lines().any(|l| l.starts_with("- (inferred, decision)") && l.contains("DECIDE")), "{summary}");
+}
