@@ -125,7 +125,8 @@ fn render_summary_message_text(checkpoint: &Checkpoint, with_summary: bool) -> S
         (checkpoint.user_words_budget.unwrap_or(words_fallback), checkpoint.cited_pages_budget.unwrap_or(pages_fallback));
     // Rule `registers-take-unused-summary`: the room the summary leaves of its budget (which
     // `tokensAfter` counts whole) goes to the registers: the cited pages take up to half of it, the
-    // user's words the rest, and the pages then what the words leave.
+    // user's words the rest, and the pages then what the words leave (the user's chatter last, rule
+    // `chatter-after-pages`).
     let unused = checkpoint
         .summary_budget
         .map_or(0, |budget| budget.saturating_sub(crate::tokens::estimate_text(&checkpoint.summary) + UNUSED_SUMMARY_SLACK));

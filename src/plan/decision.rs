@@ -315,12 +315,12 @@ impl Planner<'_> {
     }
 
     /// Rule `registers-take-unused-tail`: the tail budget the kept tail leaves (a tail is cut at whole
-    /// turns, so it is mostly a quarter short) goes to the registers, within the room the plan's
-    /// own checks leave: the request must still fit the safe limit and free room. The projection
-    /// after the compaction stays within rule `compaction-frees-room`, which counts the tail whole.
-    fn unused_tail(&self, boundary: Boundary, frame: u64) -> u64 {
+    /// turns, so it mostly keeps less than its budget) goes to the registers, within the room the
+    /// plan's own checks leave: the request must still fit the safe limit and free room. The
+    /// projection after the compaction (`after`, without it) stays within rule
+    /// `compaction-frees-room`, which counts the tail whole.
+    fn unused_tail(&self, boundary: Boundary, after: u64) -> u64 {
         let kept = self.tokens.sum(boundary.position(&self.span), self.span.end);
-        let after = self.after(boundary, frame);
         self.capacity
             .tail_budget
             .saturating_sub(kept)
@@ -337,8 +337,9 @@ impl Planner<'_> {
             .filter(|&i| self.session.nodes[i].message().is_some())
             .map(|i| self.session.nodes[i].id.clone())
             .collect();
+        let after = self.after(boundary, frame);
         let (words, pages) = crate::estimate::register_budgets(&self.capacity);
-        let unused_tail = if (words, pages) == (0, 0) { 0 } else { self.unused_tail(boundary, frame) };
+        let unused_tail = if (words, pages) == (0, 0) { 0 } else { self.unused_tail(boundary, after) };
         Plan {
             action: PlanAction::Compact,
             reason: reason.into(),
@@ -351,7 +352,7 @@ impl Planner<'_> {
             summarize_ids,
             basis: self.basis.clone(),
             tokens_before: self.before,
-            tokens_after_estimate: self.after(boundary, frame) + unused_tail,
+            tokens_after_estimate: after + unused_tail,
             send,
             ledger_budget: Some(crate::estimate::projected_ledger_budget(&self.capacity)),
             user_words_budget: Some(words + unused_tail * 2 / 3),
