@@ -87,18 +87,9 @@ fn project_words(words: &[UserWords], budget: u64, summary: &str, chatter: bool)
     // Statements (what the user asks for or rules) before questions, acknowledgements last; the
     // newest first in each.
     // Rule `said-again-is-chatter`: a message the user sent more than once ("next one please",
-    // "sorry, meeting") says nothing new; a requirement or a date is said once. Found among the
-    // messages sorted by their text: compared pairwise, a chat of 5,000 user messages held the first
-    // projection after its compaction for 0.2 s.
-    let mut by_text: Vec<usize> = (0..words.len()).collect();
-    crate::order::sort_positions(&mut by_text, &|a, b| words[a].text.trim().cmp(words[b].text.trim()));
-    let mut said_again = vec![false; words.len()];
-    for pair in by_text.windows(2) {
-        if words[pair[0]].text.trim() == words[pair[1]].text.trim() {
-            said_again[pair[0]] = true;
-            said_again[pair[1]] = true;
-        }
-    }
+    // "sorry, meeting") says nothing new; a requirement or a date is said once.
+    let texts: Vec<(usize, &str)> = words.iter().enumerate().map(|(i, w)| (i, w.text.trim())).collect();
+    let said_again = said_by_another(&texts);
     // Rule `shown-once`: a message that is a line of the summary ranks with them too.
     let shown = line_bodies(summary);
     let rank = |i: usize| {
@@ -202,21 +193,30 @@ fn said_of_other_pages(pages: &[&CitedPage]) -> Vec<bool> {
         let (quote, comment) = page.text.split_once(super::collect::COMMENT_JOIN).unwrap_or((&page.text, ""));
         parts.extend([(i, quote.trim()), (i, comment.trim())].into_iter().filter(|(_, part)| !part.is_empty()));
     }
-    let mut by_text: Vec<usize> = (0..parts.len()).collect();
-    crate::order::sort_positions(&mut by_text, &|a, b| parts[a].1.cmp(parts[b].1));
-    let mut shared = vec![false; parts.len()];
-    for pair in by_text.windows(2) {
-        let (a, b) = (parts[pair[0]], parts[pair[1]]);
-        if a.1 == b.1 && a.0 != b.0 {
-            shared[pair[0]] = true;
-            shared[pair[1]] = true;
-        }
-    }
     let mut own = vec![false; pages.len()];
-    for (&(page, _), shared) in parts.iter().zip(shared) {
+    for (&(page, _), shared) in parts.iter().zip(said_by_another(&parts)) {
         own[page] |= !shared;
     }
     pages.iter().zip(own).map(|(p, own)| !own && !p.text.is_empty()).collect()
+}
+
+/// For each `(owner, text)`: whether another owner says the same text (rules `said-again-is-chatter`
+/// and `said-of-many-pages-says-little`). Found among the texts sorted: compared pairwise, a chat of
+/// 5,000 user messages held the first projection after its compaction for 0.2 s. Only neighbours
+/// are compared, so of one owner's two equal texts only one is marked (a page whose highlight is its
+/// comment word for word).
+fn said_by_another(texts: &[(usize, &str)]) -> Vec<bool> {
+    let mut by_text: Vec<usize> = (0..texts.len()).collect();
+    crate::order::sort_positions(&mut by_text, &|a, b| texts[a].1.cmp(texts[b].1));
+    let mut said = vec![false; texts.len()];
+    for pair in by_text.windows(2) {
+        let (a, b) = (texts[pair[0]], texts[pair[1]]);
+        if a.1 == b.1 && a.0 != b.0 {
+            said[pair[0]] = true;
+            said[pair[1]] = true;
+        }
+    }
+    said
 }
 
 /// The recall note's sentence, with the handles shown (`shown`, newest first) and how many are older.
