@@ -6,7 +6,8 @@
 // (summary, the user's words, the cited pages, the ledger part) and the tail. Per kind: the share of
 // the facts required at that moment (said before the kept tail, not superseded by a fact also said
 // before it) that the projection shows (a finding only on one line with its key and page); stale:
-// superseded, completed, rejected or retracted facts shown inside the summary; projections over the
+// superseded, completed, rejected or retracted facts shown inside the summary (also counted by kind,
+// so a corpus whose sentences stay unread can say where they are); projections over the
 // safe input limit. Prints markdown; nothing asserts.
 //
 // `--fourth`: a fourth held-out corpus (untuned-fourth.mjs: its own topic, languages and tool shapes).
@@ -46,6 +47,7 @@ const KINDS = {
 const tally = new Map();
 const worst = new Map();
 const stale = new Map();
+const staleKinds = new Map(); // `${model}|${kind}` -> stale lines of that kind: where they are, without reading them
 const limits = new Map();
 const counts = new Map();
 const misses = new Map(); // `${model}|${kind}` -> Map(sample text -> n)
@@ -95,6 +97,7 @@ async function runSession(language, seed, { name, model }) {
     for (const f of facts.filter((x) => folded(x) && folded(byProbe.get(x.staleBy)))) {
       const shown = summary.includes(f.probe);
       bump(stale, name, shown);
+      if (shown) staleKinds.set(`${name}|${f.kind}`, (staleKinds.get(`${name}|${f.kind}`) ?? 0) + 1);
       if (shown && process.env.RETENTION_DEBUG) log(`stale ${name} ${language} #${count} ${f.kind} ${f.probe}: ${summary.split('\n').filter((l) => l.includes(f.probe)).join(' / ').slice(0, 240)}`);
     }
     if (process.env.RETENTION_DUMP && count === Number(process.env.RETENTION_DUMP)) log(`--- ${name} ${language} #${count}\n${message}`);
@@ -122,7 +125,9 @@ for (const [kind, label] of Object.entries(KINDS)) {
 }
 out.push(`| stale shown as current (in the summary) | ${MODELS.map((m) => `${(stale.get(m.name) ?? [0, 0])[0]} of ${(stale.get(m.name) ?? [0, 0])[1]}`).join(' | ')} |`);
 out.push(`| projections over the safe input limit | ${MODELS.map((m) => `${(limits.get(m.name) ?? [0, 0])[0]} of ${(limits.get(m.name) ?? [0, 0])[1]}`).join(' | ')} |`);
-out.push('', '(worst single projection in brackets)', '', 'Misses (fact: projections missing it):');
+out.push('', '(worst single projection in brackets)', '');
+const staleLine = (m) => Object.keys(KINDS).filter((k) => staleKinds.has(`${m.name}|${k}`)).map((k) => `${k} ${staleKinds.get(`${m.name}|${k}`)}`).join(', ');
+out.push(`Stale lines by kind: ${MODELS.map((m) => `${m.name}: ${staleLine(m) || 'none'}`).join('; ')}.`, '', 'Misses (fact: projections missing it):');
 for (const m of MODELS) {
   for (const kind of Object.keys(KINDS)) {
     const miss = misses.get(`${m.name}|${kind}`);
