@@ -18,12 +18,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeUntunedSession, LANGUAGES as DEV_LANGUAGES } from './untuned-sessions.mjs';
 import { driveTurns } from './drive.mjs';
 
-const heldout = process.argv.includes('--heldout');
-const third = process.argv.includes('--third');
-const fourth = process.argv.includes('--fourth') ? await import('./untuned-fourth.mjs') : null;
-const fifth = process.argv.includes('--fifth') ? await import('./untuned-fifth.mjs') : null;
+// The corpus a flag picks (the first of these the arguments name), else the development one.
+const CORPORA = [
+  { flag: '--fifth', name: 'fifth', file: './untuned-fifth.mjs', make: 'makeFifthSession' },
+  { flag: '--fourth', name: 'fourth', file: './untuned-fourth.mjs', make: 'makeFourthSession' },
+  { flag: '--third', name: 'third', file: './untuned-third.mjs', make: 'makeThirdSession' },
+  { flag: '--heldout', name: 'held-out', file: './untuned-heldout.mjs', make: 'makeHeldoutSession' },
+];
+const corpus = CORPORA.find((c) => process.argv.includes(c.flag));
+const corpusModule = corpus ? await import(corpus.file) : null;
 const quick = process.argv.includes('--quick');
-const make = fifth ? fifth.makeFifthSession : fourth ? fourth.makeFourthSession : third ? (await import('./untuned-third.mjs')).makeThirdSession : heldout ? (await import('./untuned-heldout.mjs')).makeHeldoutSession : makeUntunedSession;
+const make = corpusModule ? corpusModule[corpus.make] : makeUntunedSession;
 const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
 const api = await import(pathToFileURL(`${pkgDir}/index.js`).href);
 await api.init();
@@ -35,7 +40,7 @@ const MODELS = [
   { name: '128k', model: { id: 'u-128k', contextWindow: 128_000, maxOutputTokens: 16_384 } },
   { name: '200k', model: { id: 'u-200k', contextWindow: 200_000, maxOutputTokens: 32_000 } },
 ].filter((m) => !process.env.RETENTION_MODELS || process.env.RETENTION_MODELS.split(',').includes(m.name));
-const LANGUAGES = fifth ? fifth.LANGUAGES : fourth ? fourth.LANGUAGES : DEV_LANGUAGES;
+const LANGUAGES = corpusModule ? corpusModule.LANGUAGES : DEV_LANGUAGES;
 const languages = process.env.RETENTION_LANGUAGES ? process.env.RETENTION_LANGUAGES.split(',') : LANGUAGES;
 const TURNS = quick ? 120 : Number(process.env.RETENTION_TURNS ?? 300);
 const KINDS = {
@@ -117,7 +122,7 @@ for (const m of MODELS) {
   log(`${m.name}: ${counts.get(m.name).join(', ')} compactions (${Math.round((performance.now() - started) / 1000)} s)`);
 }
 const pct = (pair) => (pair && pair[1] ? `${Math.round((100 * pair[0]) / pair[1])}%` : '–');
-const out = [`## Untuned sessions, ${fifth ? 'fifth' : fourth ? 'fourth' : third ? 'third' : heldout ? 'held-out' : 'development'} corpus (bench/retention/untuned.mjs${fifth ? ' --fifth' : fourth ? ' --fourth' : third ? ' --third' : heldout ? ' --heldout' : ''})`, ''];
+const out = [`## Untuned sessions, ${corpus ? corpus.name : 'development'} corpus (bench/retention/untuned.mjs${corpus ? ` ${corpus.flag}` : ''})`, ''];
 out.push(`${TURNS} turns per session in ${languages.join(', ')}; compactions: ${MODELS.map((m) => `${m.name} ${counts.get(m.name).join(' · ')}`).join('; ')}.`, '');
 out.push(`| kind (required at that moment) | ${MODELS.map((m) => m.name).join(' | ')} |`, `|---|${MODELS.map(() => '---:').join('|')}|`);
 for (const [kind, label] of Object.entries(KINDS)) {
