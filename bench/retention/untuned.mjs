@@ -12,14 +12,16 @@
 //
 // `--fourth`: a fourth held-out corpus (untuned-fourth.mjs: its own topic, languages and tool shapes).
 // `--fifth`: a fifth held-out corpus (untuned-fifth.mjs: likewise, written without reading the rules).
+// `--sixth`: a sixth held-out corpus (untuned-sixth.mjs: legal scholarship, likewise written without reading the rules).
 //
-//   node bench/retention/untuned.mjs [--heldout | --third | --fourth | --fifth] [--quick]     (BIBGENIE_PKG_DIR: the built package)
+//   node bench/retention/untuned.mjs [--heldout | --third | --fourth | --fifth | --sixth] [--quick]     (BIBGENIE_PKG_DIR: the built package)
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeUntunedSession, LANGUAGES as DEV_LANGUAGES } from './untuned-sessions.mjs';
 import { driveTurns } from './drive.mjs';
 
 // The corpus a flag picks (the first of these the arguments name), else the development one.
 const CORPORA = [
+  { flag: '--sixth', name: 'sixth', file: './untuned-sixth.mjs', make: 'makeSixthSession' },
   { flag: '--fifth', name: 'fifth', file: './untuned-fifth.mjs', make: 'makeFifthSession' },
   { flag: '--fourth', name: 'fourth', file: './untuned-fourth.mjs', make: 'makeFourthSession' },
   { flag: '--third', name: 'third', file: './untuned-third.mjs', make: 'makeThirdSession' },
