@@ -24,9 +24,10 @@
 // "para 29", "Rn. 187", "p. 62", "punto 4.2", "pp. 21-22", "с. 996", "п. 19", "ст. 2.1.15, комм. 2",
 // "Nb 14", "ss. 330–332", "pkt 5 uzasadnienia", "ص 195", "ص ٧", "المادة 246", "art. 1112 al. 2", "s. 70",
 // or a bare page label from a PDF marker or an annotation), one of them corrected later by the user,
-// sitting in the assistant's prose, in the user's message, inside a full-text read only (key in the call's input, page only from the "[[page N]]" marker), in an
-// annotation's comment (page from annotationPageLabel, once keyed by the attachment) or in an HTML child
-// note, and once in prose right after a case-law database search. A user who only states something gets
+// sitting in the assistant's prose, in the user's message, inside a full-text read only (key in the
+// call's input, page only from the "[[page N]]" marker), in an annotation's comment (page from
+// annotationPageLabel, once keyed by the attachment) or in an HTML child note, and once in prose right
+// after a case-law database search. A user who only states something gets
 // a short acknowledgement (no tool calls); questions get tool calls that fit them.
 // Tool shapes (AI SDK v5 UIMessage parts): `tool-searchItems` answering the Web API's array of items
 // ({ key, version, library, links, meta, data }) under { headers: { Total-Results }, body };
