@@ -7,9 +7,9 @@ pub fn single_line(text: &str) -> String {
 }
 
 /// The sentences of `text` as its spans, a line break left out, whitespace not folded (`single_line`):
-/// split after a line break or `。！？`, and after `.!?` before whitespace or the end; with
-/// `abbreviations`, not after a dot that closes an initial ("J. Smith") or comes before a digit
-/// ("p. 14", "al. 2020") or a lowercase word ("vgl. die").
+/// split after a line break or `。！？`, and after `.!?` before whitespace or the end, but not after a
+/// locator's abbreviation ("pp. 227"); with `abbreviations`, not after a dot that closes an initial
+/// ("J. Smith") or comes before a digit ("p. 14", "al. 2020") or a lowercase word ("vgl. die").
 pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -18,7 +18,8 @@ pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
         let ends = match c {
             '\n' | '。' | '！' | '？' => true,
             '.' | '!' | '?' => {
-                text[after..].chars().next().is_none_or(char::is_whitespace) && !(abbreviations && c == '.' && after_abbreviation(text, i))
+                text[after..].chars().next().is_none_or(char::is_whitespace)
+                    && !(c == '.' && (before_locator(text, i) || abbreviations && after_abbreviation(text, i)))
             }
             _ => false,
         };
@@ -29,6 +30,17 @@ pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
     }
     out.push(&text[start..]);
     out
+}
+
+/// Rule `a-locator-is-inside-its-sentence`: the dot at byte `dot` ends a short word (one to four
+/// letters, any script) and a number follows: a locator's abbreviation ("pp. 227", "hlm. 12",
+/// "fol. 23", "стр. 5"), which a citation puts mid-sentence, so the claim keeps its page.
+fn before_locator(text: &str, dot: usize) -> bool {
+    let letters = text[..dot].chars().rev().take_while(|c| c.is_alphabetic()).count();
+    let word_start = text[..dot].char_indices().rev().nth(letters.saturating_sub(1)).map_or(0, |(at, _)| at);
+    (1..=4).contains(&letters)
+        && !text[..word_start].chars().next_back().is_some_and(char::is_alphanumeric)
+        && text[dot + 1..].trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())
 }
 
 /// The dot at byte `dot` closes an initial or comes before a digit or a lowercase word.
@@ -142,5 +154,18 @@ pub fn fold_char(c: char) -> char {
         '\u{102}' | '\u{110}' | '\u{1A0}' | '\u{1AF}' => char::from_u32(c as u32 + 1).unwrap_or(c),
         '\u{1EA0}'..='\u{1EF9}' if (c as u32) % 2 == 0 => char::from_u32(c as u32 + 1).unwrap_or(c),
         _ => c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sentence_spans;
+
+    #[test]
+    fn a_locator_stays_inside_its_sentence() {
+        let text = "Lindqvist puts the delay at six days (JGRAE8XC, pp. 227–230). Then: hlm. 12 and fol. 23v. Done.";
+        assert_eq!(sentence_spans(text, false), ["Lindqvist puts the delay at six days (JGRAE8XC, pp. 227–230).", " Then: hlm. 12 and fol. 23v.", " Done.", ""]);
+        // A longer word before the dot ends its sentence, and a dot before a word ends one too.
+        assert_eq!(sentence_spans("It was closed. 1866 was worse. Ok. fine", false), ["It was closed.", " 1866 was worse.", " Ok.", " fine"]);
     }
 }
