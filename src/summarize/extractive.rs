@@ -10,7 +10,8 @@ use super::subject::{content_tokens, is_cjk, named_line, same_subject, shared_co
 // next compaction can carry it forward, supersede it or trim it by kind without reinterpreting it:
 // `(user)`, `(user, style)`, `(user, deadline)`, `(user, key)`, `(user, correction)`,
 // `(user, open task)`, `(user, stated)`, `(user, verbatim)`, `(tool)`, `(tool, failed)`, `(inferred, decision)`,
-// `(inferred, failed)`, `(inferred, open task)`, `(inferred, hypothesis, unverified)`, `(inferred)`.
+// `(inferred, failed)`, `(inferred, open task)`, `(inferred, hypothesis, unverified)`, `(inferred)`,
+// `(inferred, settled)` and `(user, settled)` (a verdict on a hypothesis, kept as the hypothesis was).
 
 /// Longest sentence or excerpt copied into the extractive summary, in characters.
 const EXCERPT_MAX_CHARS: usize = 300;
@@ -26,12 +27,17 @@ const MIN_STATE_CHARS: usize = 16;
 
 /// Words that make a user sentence a requirement or constraint, even in a question ("only
 /// peer-reviewed studies, ok?"): explicit limits, exclusions, deadlines.
-const REQUIREMENT_CUES: [&str; 39] = [
+const REQUIREMENT_CUES: [&str; 71] = [
     "must", "only", "don't", "dont", "do not", "never", "always", "require", "required", "requires",
     "exclude", "excluding", "at least", "at most", "no more than", "make sure", "peer-reviewed", "peer reviewed",
     "citation style", "deadline", "due by", "inclusion criteria", "exclusion criteria", "skip", "forget", "stop",
     "ignore", "no longer", "anymore", "limit", "restrict",
     "必须", "只", "不要", "不能", "务必", "请勿", "截止", "だけ",
+    // French, Portuguese, Spanish, Turkish, Indonesian, Korean.
+    "uniquement", "seulement", "jamais", "obligatoire", "au moins", "pas plus de", "apenas", "somente", "nunca",
+    "obrigatório", "pelo menos", "no máximo", "solamente", "únicamente", "al menos", "como máximo", "sadece", "yalnızca",
+    "asla", "zorunlu", "en az", "en fazla", "hanya", "jangan", "wajib", "tidak boleh", "nggak boleh", "반드시", "절대",
+    "제외", "최소", "최대",
 ];
 /// Softer words that make a statement a constraint ("we need three cohort studies"), but not a
 /// question ("should we look at paper 7 next?"): explicit cues outrank question words.
@@ -48,16 +54,25 @@ const GOAL_CUES: [&str; 20] = [
     "研究目的", "目标", "研究テーマ", "目的",
 ];
 /// Words that mark a sentence as a decision (Japanese in the polite form an assistant writes).
-const DECISION_CUES: [&str; 25] = [
+const DECISION_CUES: [&str; 48] = [
     "let's", "let us", "we will", "we'll", "decide", "decided", "decision", "go with", "going with", "instead", "choose",
     "chose", "focus on", "settled on", "switch to", "switching to", "i will use", "i'll use", "决定", "改用", "就用", "決定",
     "ことにしました", "ことにします", "決めました",
+    "décidé", "décision", "on part sur", "decidi", "decidimos", "decisão", "optei", "optamos", "decidí", "decisión",
+    "opté", "karar verdim", "karar verdik", "kararım", "kararımız", "memutuskan", "diputuskan", "keputusan", "결정했",
+    "결정하", "하기로 했", "기로 했습니다", "기로 했어요",
 ];
 /// Names and words of citation styles: a user sentence with one states the style (the newest wins).
-/// Chinese and Japanese write the names of places in their own script (哈佛, ハーバード).
-const STYLE_CUES: [&str; 24] = [
-    "citation style", "reference style", "citation format", "reference format", "apa", "mla", "ama", "chicago",
-    "vancouver", "harvard", "ieee", "turabian", "gb/t 7714", "csl", "引用格式", "参考文献格式", "引用スタイル", "参考文献の書式",
+/// The names are those of the styles Zotero installs and of national standards; the words say
+/// "citation style" in each language the assistant is used in. Chinese and Japanese write the names
+/// of places in their own script (哈佛, ハーバード).
+const STYLE_CUES: [&str; 54] = [
+    "citation style", "reference style", "referencing style", "bibliography style", "citation format", "reference format",
+    "apa", "mla", "ama", "chicago", "vancouver", "harvard", "ieee", "turabian", "mhra", "apsa", "acs", "cite them right",
+    "gb/t 7714", "iso 690", "din 1505", "abnt", "gost", "sist02", "csl", "zitierstil", "zitierweise", "style de citation",
+    "style bibliographique", "normes bibliographiques", "estilo de citação", "estilo de citacao", "estilo de citación",
+    "estilo de cita", "atıf stili", "atıf biçimi", "kaynak gösterme", "gaya sitasi", "gaya kutipan", "gaya selingkung",
+    "인용 양식", "인용 스타일", "참고문헌 양식", "kiểu trích dẫn", "引用格式", "参考文献格式", "引用スタイル", "参考文献の書式",
     "哈佛", "温哥华", "芝加哥", "ハーバード", "バンクーバー", "シカゴ",
 ];
 /// Words of a deadline; with a date or number in the sentence it states the deadline (the newest wins).
@@ -71,42 +86,86 @@ const DATE_CUES: [&str; 16] = [
 /// Only the user's own taking back: no bare "forget" ("don't forget the table" keeps what it names);
 /// no 算了, which 计算了 ("calculated") holds (a CJK cue matches inside words); nothing a researcher
 /// says of the world: 撤回 (a journal retracting a paper), "no longer applies", "gilt nicht mehr".
-const RETRACTION_CUES: [&str; 20] = [
+const RETRACTION_CUES: [&str; 37] = [
     "scratch that", "never mind", "nevermind", "forget what i said", "forget what i wrote", "ignore what i said",
     "ignore the earlier", "ignore my earlier", "ignore that rule", "disregard what", "take that back", "cancel that",
-    "vergiss das", "vergiss, was", "streich das", "取り消し", "忘れてください", "作废", "不要了", "当我没说",
+    "vergiss das", "vergiss, was", "streich das", "oublie ça", "oubliez ça", "laisse tomber", "esquece isso",
+    "esqueça isso", "deixa pra lá", "olvida eso", "olvídalo", "boşver", "vazgeçtim", "lupakan saja", "lupain aja",
+    "abaikan yang tadi", "nggak jadi", "gak jadi", "없던 걸로", "취소할게", "取り消し", "忘れてください", "作废", "不要了",
+    "当我没说",
 ];
 /// Words of a user correcting what was said or done before.
-const CORRECTION_CUES: [&str; 13] = [
+const CORRECTION_CUES: [&str; 25] = [
     "actually", "correction", "i meant", "i mean", "that's wrong", "that is wrong", "not correct", "mistake", "rather than",
-    "不对", "更正", "其实", "訂正",
+    "korrektur", "berichtigung", "rectification", "correção", "correcao", "corrección", "düzeltme", "duzeltme", "koreksi",
+    "ralat", "정정", "đính chính", "不对", "更正", "其实", "訂正",
+];
+/// Negations: with a key and a locator, and a word of the claim, a user putting its page right ("not
+/// where you had it", "bukan yang kamu sebut", "não onde"); rule `a-page-put-right-replaces-the-claim`.
+const NEGATION_CUES: [&str; 22] = [
+    "not", "no", "nicht", "kein", "non", "pas", "não", "nao", "değil", "degil", "bukan", "không phải", "아니", "不是",
+    "ではな", "じゃな", "wrong", "falsch", "faux", "errado", "yanlış", "salah",
+];
+/// Words of a verdict on an idea: it holds or it does not (rule `a-verdict-settles-its-idea`).
+const VERDICT_CUES: [&str; 63] = [
+    "doesn't hold", "does not hold", "holds up", "ruled out", "rules out", "not supported", "is supported", "confirmed",
+    "confirms", "refuted", "refutes", "disproved", "disproves", "drop that idea", "drop the idea", "drop this idea",
+    "hält nicht", "widerlegt", "bestätigt", "verworfen", "trifft nicht zu", "trifft zu", "ne tient pas", "tient la route",
+    "confirmé", "réfuté", "infirmé", "não se sustenta", "se sustenta", "confirmada", "confirmado",
+    "refutada", "refutado", "no se sostiene", "se sostiene", "tutmuyor", "doğrulandı", "doğruluyor", "çürütül", "geçersiz",
+    "tidak bertahan", "terbukti", "dikonfirmasi", "terkonfirmasi", "dibantah", "ditinggalkan", "성립하지 않", "성립합니다",
+    "확인되었", "확인됐", "기각", "반박", "틀렸", "không đứng vững", "được xác nhận", "bác bỏ", "不成立", "证实", "推翻",
+    "成り立たな", "裏付けられ", "否定され", "外れ",
+];
+/// Words of a task reported done (rule `a-task-reported-done-closes-it`).
+const DONE_CUES: [&str; 36] = [
+    "done", "finished", "completed", "erledigt", "fertig", "abgeschlossen", "terminé", "fini", "c'est fait", "terminei",
+    "terminamos", "concluí", "terminado", "listo", "bitirdim", "bitti", "tamamladım", "tamamlandı",
+    "selesai", "sudah beres", "udah beres", "kelar", "끝났", "끝냈", "완료", "다 했", "xong", "đã hoàn thành", "完成了", "做完",
+    "搞定", "終わりました", "終わった", "完了", "済み", "済ませ",
 ];
 /// Words of work still to do (user or assistant), in each language the assistant is used in.
 /// Not a bare "next" in any language: "Đây là bài tiếp theo" is "here is the next paper".
-const TASK_CUES: [&str; 39] = [
+const TASK_CUES: [&str; 67] = [
     "next step", "still need", "still to do", "to do", "todo", "remaining", "pending", "not yet", "later", "remember to",
     "will check", "remains to", "open task", "need to", "needs to", "have to", "has to", "nächster schritt", "als nächstes",
     "noch offen", "noch zu tun", "muss noch", "müssen noch", "steht noch", "später", "bước tiếp theo", "vẫn còn",
     "còn phải", "chưa xong", "下一步", "待办", "尚未", "稍后", "接下来", "还要", "还需要", "まだ", "次に", "必要があ",
+    "à faire", "reste à", "prochaine étape", "plus tard", "pas encore", "a fazer", "ainda falta", "ainda preciso",
+    "próximo passo", "mais tarde", "pendiente", "por hacer", "próximo paso", "más tarde", "yapılacak", "sonraki adım",
+    "daha sonra", "henüz", "hatırlat", "nanti", "belum", "masih harus", "langkah berikutnya", "ingatkan", "할 일",
+    "다음 단계", "나중에", "아직",
 ];
 /// Words of an approach that failed (assistant text; tool errors are failures by their state); the
 /// Japanese also in the polite form an assistant writes (できませんでした, うまくいきませんでした).
-const FAILURE_CUES: [&str; 38] = [
+const FAILURE_CUES: [&str; 70] = [
     "failed", "fails", "did not work", "didn't work", "does not work", "doesn't work", "no results", "returned nothing",
     "dead end", "gave up", "abandoned", "not possible", "could not", "couldn't", "unable to", "timed out", "fehlgeschlagen",
     "nicht funktioniert", "keine ergebnisse", "sackgasse", "aufgegeben", "nicht möglich", "konnte nicht", "thất bại",
     "không thành công", "không có kết quả", "bế tắc", "失败", "无法", "走不通", "没有结果", "放弃", "失敗", "できなかった",
     "うまくいかな", "断念", "できませんでした", "うまくいきません",
+    "échoué", "échec", "pas marché", "ne marche pas", "ne fonctionne pas", "aucun résultat", "impossible de",
+    "não funcion", "falhou", "sem resultado", "nenhum resultado", "não deu certo", "não consegui", "no funciona",
+    "no funcionó", "falló", "sin resultados", "no pude", "işe yaramadı", "başarısız", "sonuç vermedi", "çalışmadı",
+    "yapamadım", "gagal", "tidak berhasil", "tidak ada hasil", "실패", "통하지 않", "되지 않았", "결과가 없", "못했습니다",
+    "할 수 없었",
 ];
 /// Words of a hypothesis: such a sentence stays marked as one, never a finding. The hedges of each
 /// language the assistant is used in (an idea without one was filed as concluded).
-const HYPOTHESIS_CUES: [&str; 53] = [
+const HYPOTHESIS_CUES: [&str; 98] = [
     "hypothesis", "hypothesize", "hypothesise", "hypothesized", "i suspect", "we suspect", "might", "may be", "maybe",
     "perhaps", "possibly", "plausibly", "could be", "i think", "i guess", "my guess", "my bet", "i bet", "unverified",
-    "tentative", "hypothese", "ich vermute", "wir vermuten", "ich glaube", "ich denke", "ich tippe", "vielleicht",
-    "vermutlich", "wahrscheinlich", "möglicherweise", "unbestätigt", "có lẽ", "giả thuyết", "tôi đoán", "tôi nghĩ",
-    "tôi cho rằng", "chưa kiểm chứng", "假设", "推测", "可能", "也许", "或许", "说不定", "我猜", "猜测", "我认为", "我觉得",
-    "未经证实", "仮説", "かもしれ", "のではないか", "おそらく", "と思",
+    "tentative", "possibility", "i wonder", "worth testing", "worth checking", "untested", "conjecture", "speculative",
+    "hypothese", "ich vermute", "wir vermuten", "ich glaube", "ich denke", "ich tippe", "vielleicht", "vermutlich",
+    "wahrscheinlich", "möglicherweise", "unbestätigt", "có lẽ", "giả thuyết", "tôi đoán", "tôi nghĩ", "tôi cho rằng",
+    "chưa kiểm chứng", "假设", "推测", "可能", "也许", "或许", "说不定", "我猜", "猜测", "我认为", "我觉得", "未经证实", "仮説",
+    "かもしれ", "のではないか", "おそらく", "と思",
+    // French, Portuguese, Spanish, Turkish, Indonesian, Korean.
+    "hypothèse", "peut-être", "il se peut", "il est possible", "probablement", "je soupçonne", "hipótese", "talvez",
+    "possivelmente", "provavelmente", "suspeito", "hipótesis", "quizás", "quizá", "tal vez", "posiblemente",
+    "probablemente", "sospecho", "hipotez", "ihtimal", "olabilir", "belki", "muhtemelen", "sanırım", "hipotesis",
+    "dugaan", "mungkin", "kemungkinan", "barangkali", "sepertinya", "가설", "가능성", "아마", "추측", "지도 모르", "것 같",
+    "일지도", "인 듯",
 ];
 
 /// One message of a serialized history (see `serialize`), its lines borrowed from the history (most
@@ -334,6 +393,12 @@ impl Line {
     fn subject(&self) -> &Subject {
         self.subject.get_or_init(|| content_tokens(line_body(&self.text)))
     }
+
+    /// A verdict that settled a hypothesis (rule `a-verdict-settles-its-idea`): closed, it stays
+    /// closed (rule `closed-stays-closed`), and a newer idea on its subject is news of its own.
+    fn is_settled(&self) -> bool {
+        self.text.starts_with("- (inferred, settled)") || self.text.starts_with("- (user, settled)")
+    }
 }
 
 const GOAL: usize = 0;
@@ -346,7 +411,7 @@ const NEXT_STEPS: usize = 6;
 const CONTEXT: usize = 7;
 
 /// The marks that name a carried line's kind (the line stays in the section it was in).
-const MARKS: [(&str, Tier, Option<Singleton>); 17] = [
+const MARKS: [(&str, Tier, Option<Singleton>); 19] = [
     ("- (inferred, noted)", Tier::Noted, None),
     ("- (inferred, concluded)", Tier::Concluded, None),
     ("- (user, stated)", Tier::UserStatement, None),
@@ -361,6 +426,8 @@ const MARKS: [(&str, Tier, Option<Singleton>); 17] = [
     ("- (inferred, decision)", Tier::Decision, None),
     ("- (inferred, open task)", Tier::Task, None),
     ("- (inferred, hypothesis", Tier::Hypothesis, None),
+    ("- (inferred, settled)", Tier::Hypothesis, None),
+    ("- (user, settled)", Tier::Hypothesis, None),
     ("- (inferred) Latest assistant answer", Tier::Progress, Some(Singleton::LatestAnswer)),
     ("- (user) Open request", Tier::Progress, Some(Singleton::LatestRequest)),
     ("- (user) Latest request", Tier::Progress, Some(Singleton::LatestRequest)),
@@ -453,22 +520,22 @@ impl Draft {
     fn add(&mut self, section: usize, tier: Tier, source: &str, text: &str) {
         if matches!(tier, Tier::Constraint | Tier::Decision | Tier::Task | Tier::Hypothesis | Tier::Noted | Tier::Concluded) {
             let tokens = content_tokens(text);
-            self.lines.retain(|l| l.tier != tier || !same_subject(l.subject(), &tokens));
+            self.lines.retain(|l| l.tier != tier || l.is_settled() || !same_subject(l.subject(), &tokens));
         }
         self.push(section, tier, None, bullet(source, text));
     }
 
     /// Rule `later-message-closes`: a sentence no kind files that is about an earlier line of one of
     /// `tiers` (a task done, a hypothesis tested, for the user also a rule changed) replaces it with
-    /// itself, marked `(<source>, update)`: a closed task moves to Research Progress. `true` when it
-    /// closed one.
+    /// itself, marked `(<source>, update)`: a closed task moves to Research Progress. `concludes`:
+    /// the sentence ends a paragraph of an answer. `true` when it closed one.
     #[inline(never)]
-    fn close_with(&mut self, sentence: &str, source: &str, tiers: &[Tier]) -> bool {
+    fn close_with(&mut self, sentence: &str, source: &str, tiers: &[Tier], concludes: bool) -> bool {
         let tokens = content_tokens(sentence);
         // A bit per tier: every sentence scans every line, and a long fold has thousands.
         let wanted = tiers.iter().fold(0u32, |mask, &tier| mask | 1 << tier as u32);
         let mut about: Vec<usize> = (0..self.lines.len())
-            .filter(|&i| wanted & 1 << self.lines[i].tier as u32 != 0 && same_subject(self.lines[i].subject(), &tokens))
+            .filter(|&i| wanted & 1 << self.lines[i].tier as u32 != 0 && !self.lines[i].is_settled() && same_subject(self.lines[i].subject(), &tokens))
             .collect();
         if about.is_empty() {
             // Rule `names-only-that-line`: a reply in other words shares fewer words, but two that no
@@ -478,14 +545,20 @@ impl Draft {
             // Rule `news-of-an-idea-closes-it`: an open hypothesis or task waits for news, so the
             // assistant's next word on it (a result that settles it, a rejection, a task reported
             // done) replaces it when two tokens name it, however long it is: a Chinese idea has a
-            // token per character pair, and the verdict names it by one word ("纯夜班") of them.
+            // token per character pair, and the verdict names it by one word ("纯夜班") of them. A
+            // hypothesis only by an answer's conclusion (`concludes`): a sentence on the way that
+            // names two of its words ("the lazaret files of 1849 are in box 2") is no verdict.
             let lines = &self.lines;
             let by_assistant = source == "inferred";
             let candidate = |i: usize| {
                 let line = &lines[i];
-                if wanted & 1 << line.tier as u32 == 0 || !line.text.starts_with("- (inferred") || line.text.starts_with("- (inferred, update)") {
+                if wanted & 1 << line.tier as u32 == 0
+                    || !line.text.starts_with("- (inferred")
+                    || line.text.starts_with("- (inferred, update)")
+                    || line.is_settled()
+                {
                     Candidate::No
-                } else if by_assistant && matches!(line.tier, Tier::Hypothesis | Tier::Task) {
+                } else if by_assistant && (line.tier == Tier::Task || concludes && line.tier == Tier::Hypothesis) {
                     Candidate::ByTwo
                 } else {
                     Candidate::ByShare
@@ -494,6 +567,43 @@ impl Draft {
             about.extend(named_line(&tokens, lines.iter().map(Line::subject), candidate));
         }
         self.replace(&about, sentence, source)
+    }
+
+    /// Rule `a-verdict-settles-its-idea`: a sentence that gives a verdict (`VERDICT_CUES`: "doesn't
+    /// hold up", "ne tient pas", "성립하지 않") takes the place of the open hypothesis it shares most
+    /// words with (none when two share as many): a verdict names its idea in other words ("the
+    /// railway explanation"), one word is enough (two in CJK, whose character pairs include endings),
+    /// and open ideas are few; the verdict is kept as the idea was, marked `settled`. Rule
+    /// `a-task-reported-done-closes-it`: a report that a task is done (`DONE_CUES`: "TERMINEI de
+    /// transcrever os ofícios") closes the open task it names so, as `later-message-closes` does.
+    /// `true` when it settled one.
+    #[inline(never)]
+    fn settle(&mut self, sentence: &str, by_user: bool) -> bool {
+        let open: fn(&Line) -> bool = if has_cue(sentence, &VERDICT_CUES) {
+            |l| l.tier == Tier::Hypothesis && l.text.starts_with("- (inferred, hypothesis")
+        } else if has_cue(sentence, &DONE_CUES) {
+            |l| l.tier == Tier::Task && (l.text.starts_with("- (user, open task)") || l.text.starts_with("- (inferred, open task)"))
+        } else {
+            return false;
+        };
+        let tokens = content_tokens(sentence);
+        let least = if sentence.chars().any(is_cjk) { 2 } else { 1 };
+        let (mut best, mut tied): (Option<(usize, usize)>, bool) = (None, false);
+        for (at, line) in self.lines.iter().enumerate().filter(|(_, l)| open(l)) {
+            let shared = shared_count(&line.subject().0, &tokens.0);
+            if shared >= least && best.is_none_or(|(most, _)| shared >= most) {
+                tied = best.is_some_and(|(most, _)| shared == most);
+                best = Some((shared, at));
+            }
+        }
+        let Some((_, at)) = best.filter(|_| !tied) else { return false };
+        let source = if by_user { "user" } else { "inferred" };
+        if self.lines[at].tier == Tier::Task {
+            return self.replace(&[at], sentence, source);
+        }
+        let section = self.lines.remove(at).section;
+        self.push(section, Tier::Hypothesis, None, bullet(&format!("{source}, settled"), sentence));
+        true
     }
 
     /// Replaces the lines at `about` (sorted) with `sentence`, marked `(<source>, update)`, of the
@@ -547,6 +657,39 @@ impl Draft {
         self.replace(&about, sentence, "user")
     }
 
+    /// Rule `a-page-put-right-replaces-the-claim`: a user sentence that names a key with a locator
+    /// and puts a page right replaces the line that gave that key another locator, of those the one
+    /// sharing most words with it (none when two share as many): the claim stays once, at the
+    /// user's page. Putting right is a correction word ("koreksi kecil: ... hlm. 12–15 di KEY"), or a
+    /// negation and a word of the claim besides the key ("the six-day delay is on pp. 374–375 of KEY,
+    /// not where you had it"). Not a designation or the current style or deadline. `true` when it
+    /// replaced one.
+    #[inline(never)]
+    fn put_page_right(&mut self, sentence: &str, keys: &[String]) -> bool {
+        let Some(locator) = crate::registers::find_locator(sentence) else { return false };
+        let least = if has_cue(sentence, &CORRECTION_CUES) {
+            1
+        } else if has_cue(sentence, &NEGATION_CUES) {
+            2
+        } else {
+            return false;
+        };
+        let tokens = content_tokens(sentence);
+        let (mut best, mut tied): (Option<(usize, usize)>, bool) = (None, false);
+        for (at, line) in self.lines.iter().enumerate() {
+            let body = line_body(&line.text);
+            let claims = !matches!(line.tier, Tier::Designation | Tier::Current | Tier::Note | Tier::Resource)
+                && keys.iter().any(|k| body.contains(k.as_str()))
+                && crate::registers::find_locator(body).is_some_and(|other| other != locator);
+            let shared = shared_count(&line.subject().0, &tokens.0);
+            if claims && shared >= least && best.is_none_or(|(most, _)| shared >= most) {
+                tied = best.is_some_and(|(most, _)| shared == most);
+                best = Some((shared, at));
+            }
+        }
+        !tied && best.is_some_and(|(_, at)| self.replace(&[at], sentence, "user, correction"))
+    }
+
     /// A designation replaces the earlier ones whose keys it names again (the newest word on a key,
     /// such as its retraction, is what is shown).
     fn designate(&mut self, sentence: &str, keys: &[String]) {
@@ -591,7 +734,9 @@ fn message_text(message: &HistoryMessage) -> String {
 fn user_sentence(draft: &mut Draft, sentence: &str, known_keys: &std::collections::HashSet<&str>, goal_allowed: bool) -> bool {
     let keys = named_keys(sentence, known_keys);
     if !keys.is_empty() {
-        draft.designate(sentence, &keys);
+        if !draft.put_page_right(sentence, &keys) {
+            draft.designate(sentence, &keys);
+        }
     } else if has_cue(sentence, &STYLE_CUES) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Style), bullet("user, style", sentence));
     } else if is_deadline(sentence) && !is_question(sentence) {
@@ -669,7 +814,9 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         // The rest is in the user's words, which the checkpoint carries by code beside the summary;
         // a statement here may still close or change an earlier line.
         for sentence in unfiled.iter().filter(|s| !is_question(s)) {
-            draft.close_with(sentence, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision, Tier::Concluded]);
+            if !draft.settle(sentence, true) {
+                draft.close_with(sentence, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision, Tier::Concluded], false);
+            }
         }
     }
 
@@ -705,8 +852,9 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                 }
                 continue;
             }
-            if assistant_sentence(&mut draft, sentence)
-                || draft.close_with(sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted, Tier::Concluded])
+            if draft.settle(sentence, false)
+                || assistant_sentence(&mut draft, sentence)
+                || draft.close_with(sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted, Tier::Concluded], concluding.contains(&at))
             {
                 continue;
             }
@@ -891,9 +1039,10 @@ mod tests {
     /// for cues in lower case (one that opens with an ASCII letter, "có lẽ", is also a whole word).
     #[test]
     fn every_cue_is_lower_case() {
-        let lists: [&[&str]; 12] = [
+        let lists: [&[&str]; 16] = [
             &REQUIREMENT_CUES, &SOFT_CONSTRAINT_CUES, &QUESTION_OPENERS, &GOAL_CUES, &DECISION_CUES, &STYLE_CUES, &DEADLINE_CUES,
-            &DATE_CUES, &CORRECTION_CUES, &TASK_CUES, &FAILURE_CUES, &HYPOTHESIS_CUES,
+            &DATE_CUES, &CORRECTION_CUES, &TASK_CUES, &FAILURE_CUES, &HYPOTHESIS_CUES, &NEGATION_CUES, &VERDICT_CUES, &DONE_CUES,
+            &RETRACTION_CUES,
         ];
         for cue in lists.iter().flat_map(|l| l.iter()) {
             assert_eq!(cue.to_lowercase(), *cue, "{cue}");

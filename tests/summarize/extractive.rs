@@ -509,6 +509,22 @@ fn the_assistants_tasks_failures_and_guesses_are_filed_in_every_language() {
         ("幼犬的获益也许比成年犬更大（IDEA-ZH）。", "- (inferred, hypothesis, unverified)"),
         ("子犬の方が成犬より効果が大きいのではないか（IDEA-JA）。", "- (inferred, hypothesis, unverified)"),
         ("Có lẽ hiệu quả lớn hơn ở chó con (IDEA-VI).", "- (inferred, hypothesis, unverified)"),
+        // Round 13: French, Portuguese, Spanish, Turkish, Indonesian and Korean.
+        ("J'ai lancé l'OCR sur le registre, mais ça ne marche pas (FAIL-FR).", "- (inferred, failed)"),
+        ("Tentei o OCR no livro de registro e não funcionou (FAIL-PT).", "- (inferred, failed)"),
+        ("Probé el OCR en el registro y no funcionó (FAIL-ES).", "- (inferred, failed)"),
+        ("Taranmış defterde OCR denedim ama işe yaramadı (FAIL-TR).", "- (inferred, failed)"),
+        ("Saya coba OCR pada buku register, tapi gagal (FAIL-ID).", "- (inferred, failed)"),
+        ("스캔본에 OCR을 돌려 봤지만 이 방법은 통하지 않습니다 (FAIL-KO).", "- (inferred, failed)"),
+        ("Une hypothèse à vérifier : le lazaret a perdu son autorité après 1848 (IDEA-FR).", "- (inferred, hypothesis, unverified)"),
+        ("Talvez o lazareto tenha perdido autoridade depois de 1856 (IDEA-PT).", "- (inferred, hypothesis, unverified)"),
+        ("Quizás el lazareto perdió autoridad después de 1856 (IDEA-ES).", "- (inferred, hypothesis, unverified)"),
+        ("Meclisin otoritesi 1850'lerde zayıflamış olabilir (IDEA-TR).", "- (inferred, hypothesis, unverified)"),
+        ("Ada satu kemungkinan: otoritas havenmeester melemah setelah 1886 (IDEA-ID).", "- (inferred, hypothesis, unverified)"),
+        ("1883년 이후 검역 권한이 해관으로 넘어갔을 가능성이 있습니다 (IDEA-KO).", "- (inferred, hypothesis, unverified)"),
+        ("Nous avons décidé de classer le chapitre par thème (PICK-FR).", "- (inferred, decision)"),
+        ("Karar verdik: bölüm tematik olacak (PICK-TR).", "- (inferred, decision)"),
+        ("장 구성은 주제별로 하기로 했습니다 (PICK-KO).", "- (inferred, decision)"),
     ] {
         let summary = extractive_summary(&two_turns("Go on.", answer));
         let tag = answer.split(['(', '（']).last().unwrap().split([')', '）']).next().unwrap();
@@ -1040,4 +1056,115 @@ fn polite_japanese_failures_and_decisions_are_filed() {
         assert!(summary.lines().any(|l| l.starts_with("- (inferred, failed)") && l.contains(tag)), "{tag}: {summary}");
     }
     assert!(summary.lines().any(|l| l.starts_with("- (inferred, decision)") && l.contains("DECIDE")), "{summary}");
+}
+
+// ---- Issue 40, round 13: claims keep their pages, pages put right, verdicts settle ideas ----
+
+/// Rule `a-locator-is-inside-its-sentence`: an answer that cites "(KEY, pp. 227–230)" keeps the
+/// claim, its key and its page on one line, whatever the abbreviation of the language.
+#[test]
+fn a_claim_keeps_its_key_and_page_on_one_line() {
+    for (claim, key, page) in [
+        ("I read Lindqvist. Lindqvist puts the Senate's delay at six days (JGRAE8XC, pp. 227–230) (FIND-EN).", "JGRAE8XC", "pp. 227–230"),
+        ("Saya baca. Van der Linde menghitung keterlambatan enam hari (FQICHTY6, hlm. 358–361) (FIND-ID).", "FQICHTY6", "hlm. 358–361"),
+        ("Gelesen. Der Senat zögerte sechs Tage, so Lindqvist (JGRAE8XC, S. 57) (FIND-DE).", "JGRAE8XC", "S. 57"),
+    ] {
+        let summary = fold_turns(&[("go on", claim)]);
+        let tag = &claim[claim.find("(FIND-").unwrap()..][..8];
+        assert!(summary.lines().any(|l| l.contains(key) && l.contains(page) && l.contains(tag)), "{tag}: {summary}");
+    }
+}
+
+/// Rule `a-page-put-right-replaces-the-claim`: the user puts a claim's page right, by a negation and
+/// a word of the claim or by a correction word; the claim is shown once, at the user's page. Another
+/// claim on the same key stays; a correction that names two claims of the key alike replaces neither;
+/// a user citing another page of the key without putting anything right replaces nothing.
+#[test]
+fn a_page_the_user_puts_right_replaces_the_claim() {
+    let claim = "I read Lindqvist. Lindqvist puts the Hamburg Senate's delay at six days (JGRAE8XC, pp. 227–230) (FIND-1).";
+    let other = "I read further. The water supply came from one standpipe (JGRAE8XC, p. 412) (KEEP-1).";
+    let fold = |steps: &[(&str, &str)]| {
+        let mut all = vec![("I am writing a thesis on port quarantine.", "Noted.")];
+        all.extend_from_slice(steps);
+        compact_each_step(&all).pop().unwrap()
+    };
+    let negation = "small thing, the Hamburg delay is on pp. 374–375 of JGRAE8XC, not where you had it (FIX-1)";
+    let last = fold(&[("go on", claim), ("go on", other), (negation, "Thanks, noted.")]);
+    assert!(!last.contains("FIND-1") && last.contains("FIX-1") && last.contains("KEEP-1"), "{last}");
+    let correction = "koreksi kecil: telat enam hari itu ada di hlm. 374–375 di JGRAE8XC (FIX-2)";
+    let last = fold(&[("go on", claim), (correction, "Thanks, noted.")]);
+    assert!(!last.contains("FIND-1") && last.contains("FIX-2"), "{last}");
+    let last = fold(&[("go on", claim), ("go on", other), (correction, "Thanks, noted.")]);
+    assert!(last.contains("FIND-1") && last.contains("KEEP-1") && last.contains("FIX-2"), "named alike, neither goes: {last}");
+    let last = fold(&[("go on", claim), ("JGRAE8XC also has the Senate's minutes on p. 88 (NEW-1)", "Noted.")]);
+    assert!(last.contains("FIND-1") && last.contains("NEW-1"), "{last}");
+}
+
+/// Rule `a-verdict-settles-its-idea`: a verdict names the idea it settles by one of its words ("the
+/// railway explanation doesn't hold up", too few for `names-only-that-line`); it takes that idea's
+/// place, and the other open idea stays. A verdict naming two ideas alike settles neither.
+#[test]
+fn a_verdict_settles_the_idea_it_names() {
+    for (open, other, verdict) in [
+        (
+            "I read Reyner. One possibility worth testing: the Marseille lazaret lost its grip after 1849 because the railway to Lyon made long quarantines impossible (OPEN-EN).",
+            "I read it. Perhaps the merchants on the board shaped the tariffs more than the prefect did (KEEP-EN).",
+            "I checked the minutes. The railway explanation doesn't hold up: the Intendance's powers were widened in 1850 (SHUT-EN).",
+        ),
+        (
+            "J'ai lu Reyner. Une hypothèse à vérifier : le lazaret aurait perdu son autorité après l'arrivée du chemin de fer en 1848 (OPEN-FR).",
+            "Lu. Peut-être que les négociants de l'Intendance ont fixé les droits sanitaires (KEEP-FR).",
+            "J'ai vérifié. L'explication par le chemin de fer ne tient pas : les pouvoirs ont été élargis en 1850 (SHUT-FR).",
+        ),
+    ] {
+        let summaries = compact_each_step(&[
+            ("I am writing a thesis on port quarantine.", "Noted."),
+            ("go on", open),
+            ("go on", other),
+            ("and?", verdict),
+        ]);
+        let tag = |text: &str, t: &str| text[text.find(t).unwrap()..].chars().take(7).collect::<String>();
+        assert!(summaries[2].contains(&tag(open, "OPEN-")) && summaries[2].contains("(inferred, hypothesis"), "{}", summaries[2]);
+        let last = summaries.last().unwrap();
+        assert!(!last.contains(&tag(open, "OPEN-")), "not settled: {last}");
+        assert!(last.lines().any(|l| l.starts_with("- (inferred, settled)") && l.contains(&tag(verdict, "SHUT-"))), "{last}");
+        assert!(last.contains(&tag(other, "KEEP-")), "{last}");
+    }
+    let (open, other) = (
+        "I read Reyner. Perhaps the railway to Lyon weakened the lazaret (OPEN-2).",
+        "I read it. Perhaps the merchants on the board set the tariffs (KEEP-2).",
+    );
+    let verdict = "I checked. The railway claim doesn't hold up, the board kept its powers (SHUT-2).";
+    let last = compact_each_step(&[("I am writing a thesis on port quarantine.", "Noted."), ("go on", open), ("go on", other), ("and?", verdict)]).pop().unwrap();
+    assert!(last.contains("OPEN-2") && last.contains("KEEP-2"), "a verdict naming two ideas alike settled one: {last}");
+}
+
+/// Rule `a-task-reported-done-closes-it`: the user's report that a task is done names it by fewer
+/// words than `same-subject` needs ("finished the transcription" of "transcribe the 1887 letters");
+/// the open task goes, the report is shown, and the other open task stays.
+#[test]
+fn a_task_reported_done_closes_the_task_it_names() {
+    for (task, other, done) in [
+        (
+            "remember to transcribe the 1887 letters myself, no tool reads that hand (TASK-EN)",
+            "remember to ask the librarian about the chamber of commerce papers later (KEEP-EN)",
+            "Finished the transcription at last, 36 pages of 1887 (DONE-EN)",
+        ),
+        (
+            "ainda preciso transcrever eu mesma os ofícios de 1887, são manuscritos (TASK-PT)",
+            "ainda falta pedir à bibliotecária os papéis da Associação Comercial (KEEP-PT)",
+            "TERMINEI de transcrever os ofícios, 36 páginas (DONE-PT)",
+        ),
+    ] {
+        let summaries = compact_each_step(&[
+            ("I am writing a thesis on port quarantine.", "Noted."),
+            (task, "Noted."),
+            (other, "Noted."),
+            (done, "Great, noted."),
+        ]);
+        let tag = |text: &str| text[text.rfind('(').unwrap() + 1..text.rfind(')').unwrap()].to_string();
+        assert!(summaries[2].contains(&tag(task)) && summaries[2].contains("(user, open task)"), "{}", summaries[2]);
+        let last = summaries.last().unwrap();
+        assert!(!last.contains(&tag(task)) && last.contains(&tag(done)) && last.contains(&tag(other)), "{last}");
+    }
 }
