@@ -265,7 +265,7 @@ build_pkg() {
 # or one with BIBGENIE_WASM_OPT=0, is not optimized and only prints its size). Raise the budget only
 # with the reason in docs/performance.md ("Where the wasm's bytes go"), which also says what the
 # bytes are (issue 42: the aim is 150 KB, 153,600 bytes).
-WASM_GZIP_BUDGET=233472
+WASM_GZIP_BUDGET=237568
 report_wasm_size() {
   local wasm=$1 profile=$2 raw gz budget=${BIBGENIE_WASM_GZIP_BUDGET:-$WASM_GZIP_BUDGET}
   raw=$(stat -c %s "$wasm")
@@ -709,7 +709,7 @@ run_bench() {
   timed "bench 12/14: what survives compaction (retention)" bash -c 'set -o pipefail; node bench/retention/retention.mjs | tee -a "$1"' _ "$report"
   timed "bench 13/14: retention by construction (registers, multilingual)" bash -c 'set -o pipefail; node bench/retention/registers.mjs | tee -a "$1"' _ "$report"
   # The fifth corpus is the one no rule was written against (docs/controller-and-ledger.md, "Round 12").
-  timed "bench 14/14: untuned sessions (issue 40), development, held-out and fifth corpora" bash -c 'set -o pipefail; node bench/retention/untuned.mjs | tee -a "$1" && node bench/retention/untuned.mjs --heldout | tee -a "$1" && node bench/retention/untuned.mjs --fifth | tee -a "$1"' _ "$report"
+  timed "bench 14/14: untuned sessions (issue 40), development, held-out, fifth and sixth corpora" bash -c 'set -o pipefail; node bench/retention/untuned.mjs | tee -a "$1" && node bench/retention/untuned.mjs --heldout | tee -a "$1" && node bench/retention/untuned.mjs --fifth | tee -a "$1" && node bench/retention/untuned.mjs --sixth | tee -a "$1"' _ "$report"
   log "tables collected in ${report#"$ROOT"/}"
 }
 
