@@ -64,12 +64,15 @@ const DECISION_CUES: [&str; 48] = [
 ];
 /// Names and words of citation styles: a user sentence with one states the style (the newest wins).
 /// The names are those of the styles Zotero installs and of national standards; the words say
-/// "citation style" in each language the assistant is used in. Chinese and Japanese write the names
-/// of places in their own script (哈佛, ハーバード).
-const STYLE_CUES: [&str; 54] = [
+/// "citation style" in each language the assistant is used in, and notes in the plural name the note
+/// styles ("footnotes", "notes de bas de page"; "add a footnote" states none): a newer style without a
+/// name must replace an older one with a name. Chinese and Japanese write the names of places in
+/// their own script (哈佛, ハーバード).
+const STYLE_CUES: [&str; 62] = [
     "citation style", "reference style", "referencing style", "bibliography style", "citation format", "reference format",
     "apa", "mla", "ama", "chicago", "vancouver", "harvard", "ieee", "turabian", "mhra", "apsa", "acs", "cite them right",
-    "gb/t 7714", "iso 690", "din 1505", "abnt", "gost", "sist02", "csl", "zitierstil", "zitierweise", "style de citation",
+    "gb/t 7714", "iso 690", "din 1505", "abnt", "gost", "sist02", "csl", "footnotes", "endnotes", "notes de bas de page",
+    "notas de rodapé", "notas de rodape", "notas al pie", "fußnoten", "dipnotlar", "zitierstil", "zitierweise", "style de citation",
     "style bibliographique", "normes bibliographiques", "estilo de citação", "estilo de citacao", "estilo de citación",
     "estilo de cita", "atıf stili", "atıf biçimi", "kaynak gösterme", "gaya sitasi", "gaya kutipan", "gaya selingkung",
     "인용 양식", "인용 스타일", "참고문헌 양식", "kiểu trích dẫn", "引用格式", "参考文献格式", "引用スタイル", "参考文献の書式",

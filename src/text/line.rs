@@ -19,7 +19,7 @@ pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
             '\n' | '。' | '！' | '？' => true,
             '.' | '!' | '?' => {
                 text[after..].chars().next().is_none_or(char::is_whitespace)
-                    && !(c == '.' && (before_locator(text, i) || abbreviations && after_abbreviation(text, i)))
+                    && !(c == '.' && (before_locator(text, i) || in_citation(text, i) || abbreviations && after_abbreviation(text, i)))
             }
             _ => false,
         };
@@ -41,6 +41,21 @@ fn before_locator(text: &str, dot: usize) -> bool {
     (1..=4).contains(&letters)
         && !text[..word_start].chars().next_back().is_some_and(char::is_alphanumeric)
         && text[dot + 1..].trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())
+}
+
+/// Latin abbreviations a citation puts mid-sentence ("op. cit. and ibid.", "et al. found").
+const CITATION_ABBREVIATIONS: [&str; 11] = ["op", "cit", "loc", "ibid", "cf", "al", "vs", "viz", "etc", "e.g", "i.e"];
+
+/// The dot at byte `dot` closes one of `CITATION_ABBREVIATIONS` (a word of its own, any case) and
+/// a lowercase word follows: the sentence goes on.
+fn in_citation(text: &str, dot: usize) -> bool {
+    let before = &text[..dot];
+    CITATION_ABBREVIATIONS.iter().any(|a| {
+        before.len() >= a.len()
+            && before.is_char_boundary(before.len() - a.len())
+            && before[before.len() - a.len()..].eq_ignore_ascii_case(a)
+            && !before[..before.len() - a.len()].chars().next_back().is_some_and(char::is_alphanumeric)
+    }) && text[dot + 1..].trim_start().chars().next().is_some_and(char::is_lowercase)
 }
 
 /// The dot at byte `dot` closes an initial or comes before a digit or a lowercase word.
@@ -167,5 +182,8 @@ mod tests {
         assert_eq!(sentence_spans(text, false), ["Lindqvist puts the delay at six days (JGRAE8XC, pp. 227–230).", " Then: hlm. 12 and fol. 23v.", " Done.", ""]);
         // A longer word before the dot ends its sentence, and a dot before a word ends one too.
         assert_eq!(sentence_spans("It was closed. 1866 was worse. Ok. fine", false), ["It was closed.", " 1866 was worse.", " Ok.", " fine"]);
+        // Latin citation abbreviations go on; a word ending like one ends its sentence.
+        let notes = "Notes with op. cit. and ibid. as Moreau et al. did. See ibid. Then stop. Next";
+        assert_eq!(sentence_spans(notes, false), ["Notes with op. cit. and ibid. as Moreau et al. did.", " See ibid.", " Then stop.", " Next"]);
     }
 }

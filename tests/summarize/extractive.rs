@@ -1168,3 +1168,25 @@ fn a_task_reported_done_closes_the_task_it_names() {
         assert!(!last.contains(&tag(task)) && last.contains(&tag(done)) && last.contains(&tag(other)), "{last}");
     }
 }
+
+/// Round 13: a style named by a national standard or in the user's language is the style, and a newer
+/// one that names only its notes ("footnotes", "notes de bas de page") replaces it: a style filed by
+/// its name must be replaceable by one without. A single footnote asked for is no style.
+#[test]
+fn a_note_style_without_a_name_replaces_a_named_one() {
+    for (named, notes) in [
+        ("for the references: ISO 690, the doctoral school wants it (STYLE-1)", "the journal wants footnotes the old way, with op. cit. and ibid., so we switch to that (STYLE-2)"),
+        ("pour les références : norme ISO 690, c'est ce que demande l'école doctorale (STYLE-1)", "la revue veut des notes de bas de page à l'ancienne, donc on passe à ça (STYLE-2)"),
+        ("referências no padrão ABNT (NBR 6023), é o que o programa exige (STYLE-1)", "a revista pede notas de rodapé, então muda tudo (STYLE-2)"),
+    ] {
+        let summaries = compact_each_step(&[
+            ("I am writing a thesis on port quarantine.", "Noted."),
+            (named, "Noted."),
+            ("add a footnote about the 1866 report to chapter two (NOTE-1)", "Noted."),
+            (notes, "Noted."),
+        ]);
+        assert!(summaries[2].lines().any(|l| l.starts_with("- (user, style)") && l.contains("STYLE-1")), "{}", summaries[2]);
+        let last = summaries.last().unwrap();
+        assert!(!last.contains("STYLE-1") && last.lines().any(|l| l.starts_with("- (user, style)") && l.contains("STYLE-2")), "{last}");
+    }
+}
