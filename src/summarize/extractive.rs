@@ -589,17 +589,8 @@ impl Draft {
         } else {
             return false;
         };
-        let tokens = content_tokens(sentence);
         let least = if sentence.chars().any(is_cjk) { 2 } else { 1 };
-        let (mut best, mut tied): (Option<(usize, usize)>, bool) = (None, false);
-        for (at, line) in self.lines.iter().enumerate().filter(|(_, l)| open(l)) {
-            let shared = shared_count(&line.subject().0, &tokens.0);
-            if shared >= least && best.is_none_or(|(most, _)| shared >= most) {
-                tied = best.is_some_and(|(most, _)| shared == most);
-                best = Some((shared, at));
-            }
-        }
-        let Some((_, at)) = best.filter(|_| !tied) else { return false };
+        let Some(at) = self.most_shared(&content_tokens(sentence), least, open) else { return false };
         let source = if by_user { "user" } else { "inferred" };
         if self.lines[at].tier == Tier::Task {
             return self.replace(&[at], sentence, source);
@@ -677,20 +668,28 @@ impl Draft {
         } else {
             return false;
         };
-        let tokens = content_tokens(sentence);
-        let (mut best, mut tied): (Option<(usize, usize)>, bool) = (None, false);
-        for (at, line) in self.lines.iter().enumerate() {
+        let claims = |line: &Line| {
             let body = line_body(&line.text);
-            let claims = !matches!(line.tier, Tier::Designation | Tier::Current | Tier::Note | Tier::Resource)
+            !matches!(line.tier, Tier::Designation | Tier::Current | Tier::Note | Tier::Resource)
                 && keys.iter().any(|k| body.contains(k.as_str()))
-                && crate::registers::find_locator(body).is_some_and(|other| other != locator);
+                && crate::registers::find_locator(body).is_some_and(|other| other != locator)
+        };
+        let Some(at) = self.most_shared(&content_tokens(sentence), least, claims) else { return false };
+        self.replace(&[at], sentence, "user, correction")
+    }
+
+    /// Of the lines `about` admits, the one sharing most of `tokens`, at least `least`; none when
+    /// two share as many (the sentence names neither).
+    fn most_shared(&self, tokens: &Subject, least: usize, about: impl Fn(&Line) -> bool) -> Option<usize> {
+        let (mut best, mut tied): (Option<(usize, usize)>, bool) = (None, false);
+        for (at, line) in self.lines.iter().enumerate().filter(|(_, l)| about(l)) {
             let shared = shared_count(&line.subject().0, &tokens.0);
-            if claims && shared >= least && best.is_none_or(|(most, _)| shared >= most) {
+            if shared >= least && best.is_none_or(|(most, _)| shared >= most) {
                 tied = best.is_some_and(|(most, _)| shared == most);
                 best = Some((shared, at));
             }
         }
-        !tied && best.is_some_and(|(_, at)| self.replace(&[at], sentence, "user, correction"))
+        best.filter(|_| !tied).map(|(_, at)| at)
     }
 
     /// A designation replaces the earlier ones whose keys it names again (the newest word on a key,

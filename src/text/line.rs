@@ -8,8 +8,9 @@ pub fn single_line(text: &str) -> String {
 
 /// The sentences of `text` as its spans, a line break left out, whitespace not folded (`single_line`):
 /// split after a line break or `。！？`, and after `.!?` before whitespace or the end, but not after a
-/// locator's abbreviation ("pp. 227"); with `abbreviations`, not after a dot that closes an initial
-/// ("J. Smith") or comes before a digit ("p. 14", "al. 2020") or a lowercase word ("vgl. die").
+/// locator's abbreviation ("pp. 227") or a Latin one before a lowercase word ("op. cit. and"); with
+/// `abbreviations`, not after a dot that closes an initial ("J. Smith") or comes before a digit
+/// ("p. 14", "al. 2020") or a lowercase word ("vgl. die").
 pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -182,7 +183,7 @@ mod tests {
         assert_eq!(sentence_spans(text, false), ["Lindqvist puts the delay at six days (JGRAE8XC, pp. 227–230).", " Then: hlm. 12 and fol. 23v.", " Done.", ""]);
         // A longer word before the dot ends its sentence, and a dot before a word ends one too.
         assert_eq!(sentence_spans("It was closed. 1866 was worse. Ok. fine", false), ["It was closed.", " 1866 was worse.", " Ok.", " fine"]);
-        // Latin citation abbreviations go on; a word ending like one ends its sentence.
+        // Latin citation abbreviations go on before a lowercase word, and end a sentence before a capital.
         let notes = "Notes with op. cit. and ibid. as Moreau et al. did. See ibid. Then stop. Next";
         assert_eq!(sentence_spans(notes, false), ["Notes with op. cit. and ibid. as Moreau et al. did.", " See ibid.", " Then stop.", " Next"]);
     }
