@@ -18,8 +18,6 @@ const CJK_PAGE_MARKS: [&str; 5] = ["页", "頁", "ページ", "쪽", "페이지"
 /// Abbreviations of "page" (a locator's word lowercased): other abbreviations also mark a locator
 /// ("Fig. 3", "Vol. 2", "Tab. 1"), but not a page.
 const PAGE_ABBREVIATIONS: [&str; 9] = ["p", "pp", "s", "ss", "tr", "pág", "págs", "pag", "стр"];
-/// Longest abbreviation (letters before the dot) read as a locator word.
-const MAX_ABBREVIATION_LETTERS: usize = 4;
 
 /// The first locator in `text`, as written ("p. 14", "S. 22–24", "第14页", "2020: 14").
 pub fn find_locator(text: &str) -> Option<String> {
@@ -122,7 +120,7 @@ fn locator_word_before(text: &str, chars: &[(usize, char)], start: usize, number
     }
     let word = crate::text::fold_case(&text[chars[word_start].0..byte_at(text, chars, word_end)]);
     let year = number.len() == 4 && matches!(number.parse::<u32>(), Ok(1500..=2099));
-    if dotted && letters <= MAX_ABBREVIATION_LETTERS && !year {
+    if dotted && letters <= crate::text::MAX_ABBREVIATION_LETTERS && !year {
         return Some(chars[word_start].0);
     }
     (!dotted && PAGE_WORDS.contains(&word.as_str())).then_some(chars[word_start].0)

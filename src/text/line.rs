@@ -33,13 +33,17 @@ pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
     out
 }
 
-/// Rule `a-locator-is-inside-its-sentence`: the dot at byte `dot` ends a short word (one to four
-/// letters, any script) and a number follows: a locator's abbreviation ("pp. 227", "hlm. 12",
+/// Longest abbreviation (letters before its dot) read as a locator's word: the summary's sentences and
+/// the cited pages' locators ask the same.
+pub const MAX_ABBREVIATION_LETTERS: usize = 4;
+
+/// Rule `a-locator-is-inside-its-sentence`: the dot at byte `dot` ends a short word (one to
+/// `MAX_ABBREVIATION_LETTERS` letters, any script) and a number follows: a locator's abbreviation ("pp. 227", "hlm. 12",
 /// "fol. 23", "стр. 5"), which a citation puts mid-sentence, so the claim keeps its page.
 fn before_locator(text: &str, dot: usize) -> bool {
     let letters = text[..dot].chars().rev().take_while(|c| c.is_alphabetic()).count();
     let word_start = text[..dot].char_indices().rev().nth(letters.saturating_sub(1)).map_or(0, |(at, _)| at);
-    (1..=4).contains(&letters)
+    (1..=MAX_ABBREVIATION_LETTERS).contains(&letters)
         && !text[..word_start].chars().next_back().is_some_and(char::is_alphanumeric)
         && text[dot + 1..].trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())
 }
