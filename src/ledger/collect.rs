@@ -98,7 +98,7 @@ fn is_lookup_field(name: &str) -> bool {
         11 => matches!(name, "contentType" | "creatorType" | "institution"),
         12 => matches!(name, "websiteTitle" | "sectionIndex"),
         13 => matches!(name, "attachmentKey" | "contextItemId" | "contextItemID"),
-        14 => matches!(name, "annotationType" | "annotationText"),
+        14 => matches!(name, "annotationType" | "annotationText" | "attachmentType"),
         15 => name == "dictionaryTitle",
         16 => matches!(name, "parentCollection" | "publicationTitle" | "proceedingsTitle"),
         17 => matches!(name, "annotationComment" | "attachmentItemKey" | "encyclopediaTitle"),

@@ -126,12 +126,13 @@ impl Upserts {
     }
 
     /// Adds `entry` when no item, attachment, annotation or collection has its key (a key whose
-    /// kind is a guess). Looked up by kind: a long session's tool inputs name thousands of keys.
+    /// kind is a guess), or updates the entry of its own kind and key. Looked up by kind: a long
+    /// session's tool inputs name thousands of keys.
     pub(crate) fn add_unless_known(&mut self, entry: LedgerEntry) {
         let mut probe = (LedgerKind::Item, entry.key.clone());
         for kind in [LedgerKind::Item, LedgerKind::Attachment, LedgerKind::Annotation, LedgerKind::Collection] {
             probe.0 = kind;
-            if self.by_key.contains_key(&probe) {
+            if kind != entry.kind && self.by_key.contains_key(&probe) {
                 return;
             }
         }

@@ -295,6 +295,9 @@ fn walk(value: &Value, resolved: &ResolvedItems, refs: &mut Refs, depth: usize) 
             if let Some(id) = item_id_of(map) {
                 refs.item_id(id, resolved, label);
             }
+            if let Some(link) = attachment_of_item(map) {
+                refs.named.push(link);
+            }
             // Rule `labelled-key-is-a-key` in JSON: a field named as a key (`itemKey`, `parentKey`,
             // `attachmentKey`: a tool's input names the item it asks about) labels its value.
             for (name, child) in map {
@@ -315,6 +318,28 @@ fn walk(value: &Value, resolved: &ResolvedItems, refs: &mut Refs, depth: usize) 
         },
         _ => {}
     }
+}
+
+/// Rule `an-attachment-names-its-item`: an object that names an attachment beside its item says
+/// which item the attachment belongs to, so a page an annotation of that attachment gives is cited
+/// by the item (`registers::collect`'s `citable_key`). Two shapes: a Web API item's
+/// `links.attachment.href` (`…/items/<attachment key>`, its best attachment), and a tool's object
+/// with an attachment key field and an item key field (`{ itemKey, attachmentKey, content }`).
+/// Zotero's own JSON of an attachment says it by its `parentItem`, which its recognizer reads.
+fn attachment_of_item(map: &Map<String, Value>) -> Option<LedgerEntry> {
+    let key = |names: &[&str]| names.iter().find_map(|name| map.get(*name).and_then(Value::as_str).filter(|k| is_zotero_key(k)));
+    let (attachment, item, detail) = match map.get("links").and_then(|links| links.get("attachment")) {
+        Some(link) if map.contains_key("data") => {
+            let (path, attachment) = link.get("href").and_then(Value::as_str)?.rsplit_once('/')?;
+            if !path.ends_with("/items") {
+                return None;
+            }
+            (attachment, key(&["key"])?, link.get("attachmentType").and_then(Value::as_str))
+        }
+        _ if map.contains_key("itemType") => return None,
+        _ => (key(&["attachmentKey", "attachmentItemKey"])?, key(&["itemKey", "parentItem", "parentKey", "parentItemKey"])?, None),
+    };
+    (is_zotero_key(attachment) && attachment != item).then(|| entry(LedgerKind::Attachment, attachment, None, Some(item), detail))
 }
 
 /// A field named as a key (`itemKey`, `parentKey`, `attachmentKey`): its value is one. The ledger's

@@ -396,6 +396,47 @@ fn an_annotation_cites_its_page_for_the_item_it_belongs_to() {
     assert!(cited.iter().all(|&(key, _, _)| key != "ANNT2345" && key != "ATTA2345"), "{cited:?}");
 }
 
+/// Issue 40, rule `an-attachment-names-its-item`: the attachment object itself is often never
+/// fetched; a Web API item names its PDF in `links.attachment`, a full-text tool names both keys.
+/// Either tells whose page an annotation of that PDF gives. A tool object whose two keys are one key,
+/// or that names no item, ties nothing.
+#[test]
+fn an_annotation_of_an_attachment_named_only_by_a_link_cites_the_item() {
+    let envelope = json!({ "key": "ITEM2345", "version": 3, "library": { "type": "user", "id": 1 },
+        "links": { "self": { "href": "https://api.zotero.org/users/1/items/ITEM2345", "type": "application/json" },
+                   "attachment": { "href": "https://api.zotero.org/users/1/items/ATTA2345", "type": "application/json", "attachmentType": "application/pdf" } },
+        "meta": { "numChildren": 1 },
+        "data": { "key": "ITEM2345", "version": 3, "itemType": "journalArticle", "title": "Microplastics in perch", "date": "2021" } });
+    let annotation = |key: &str, parent: &str, marker: &str, page: &str| json!({ "key": key, "version": 5, "itemType": "annotation",
+        "parentItem": parent, "annotationType": "highlight", "annotationText": format!("Fibres were found in 40% of the fish {marker}."),
+        "annotationPageLabel": page });
+    let nodes = vec![
+        json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "what do my highlights say?" }] }),
+        json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [
+            { "type": "tool-zoteroSearch", "toolCallId": "s0", "state": "output-available", "input": { "q": "perch" }, "output": { "items": [envelope] } },
+            { "type": "tool-getFullText", "toolCallId": "f0", "state": "output-available", "input": { "itemKey": "ITEM6789" },
+              "output": { "itemKey": "ITEM6789", "attachmentKey": "ATTB6789", "content": "--- page 3 ---\nMethods." } },
+            { "type": "tool-readerState", "toolCallId": "r0", "state": "output-available", "input": {},
+              "output": { "attachmentKey": "ATTC2345", "parentItem": "ATTC2345", "page": 4 } },
+            { "type": "tool-zoteroAnnotations", "toolCallId": "n0", "state": "output-available", "input": { "attachmentKey": "ATTA2345" }, "output": [
+                annotation("ANNA2345", "ATTA2345", "BY-LINK", "12"),
+                annotation("ANNB2345", "ATTB6789", "BY-PAIR", "3"),
+                annotation("ANNC2345", "ATTC2345", "UNTIED", "4"),
+            ] },
+            { "type": "text", "text": "Here are the highlights." },
+        ] }),
+    ];
+    let session = session_of(nodes, "A0");
+    let request = summary_request(&session, &plan(&["U0", "A0"], None, None, "A0"), &model(32_768, None)).unwrap();
+    let cited: Vec<(&str, &str, &str)> = request.cited_pages.iter().map(|c| (c.key.as_str(), c.locator.as_str(), c.text.as_str())).collect();
+    let by = |marker: &str| cited.iter().find(|c| c.2.contains(marker)).map(|c| (c.0, c.1));
+    assert_eq!(by("BY-LINK"), Some(("ITEM2345", "p. 12")), "{cited:?}");
+    assert_eq!(by("BY-PAIR"), Some(("ITEM6789", "p. 3")), "{cited:?}");
+    assert_eq!(by("UNTIED"), Some(("ATTC2345", "p. 4")), "{cited:?}");
+    let attachment = request.ledger.entries.iter().find(|e| e.key == "ATTA2345").expect("the linked attachment is in the ledger");
+    assert_eq!((attachment.kind.as_str(), attachment.parent_key.as_deref(), attachment.detail.as_deref()), ("attachment", Some("ITEM2345"), Some("application/pdf")));
+}
+
 /// Issue 40, rule `a-comment-is-a-statement`: a reader's comment on a highlight ("so 40% of the
 /// carp had fragments here") is what they concluded from that page; it was dropped when the highlight
 /// had text, as only the first quote field was read.
