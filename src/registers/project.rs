@@ -46,7 +46,7 @@ fn left_out_words_line(left_out: usize) -> String {
 /// ("Skip the abstracts. What does the next one say?") states it.
 fn is_question(text: &str) -> bool {
     let text = text.trim_end();
-    text.ends_with(['?', '？']) && !["。", "！", ". ", "! "].iter().any(|end| text.contains(end))
+    text.ends_with(['?', '？', '؟']) && !["。", "！", "।", ". ", "! "].iter().any(|end| text.contains(end))
 }
 
 fn is_acknowledgement(text: &str) -> bool {

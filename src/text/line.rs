@@ -7,7 +7,7 @@ pub fn single_line(text: &str) -> String {
 }
 
 /// The sentences of `text` as its spans, a line break left out, whitespace not folded (`single_line`):
-/// split after a line break or `。！？`, and after `.!?` before whitespace or the end, but not after a
+/// split after a line break or `。！？`, Arabic's question mark and the Devanagari danda, and after `.!?` before whitespace or the end, but not after a
 /// locator's abbreviation ("pp. 227") or a Latin one before a lowercase word ("op. cit. and"); with
 /// `abbreviations`, not after a dot that closes an initial ("J. Smith") or comes before a digit
 /// ("p. 14", "al. 2020") or a lowercase word ("vgl. die").
@@ -17,7 +17,7 @@ pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
     for (i, c) in text.char_indices() {
         let after = i + c.len_utf8();
         let ends = match c {
-            '\n' | '。' | '！' | '？' => true,
+            '\n' | '。' | '！' | '？' | '؟' | '।' => true,
             '.' | '!' | '?' => {
                 text[after..].chars().next().is_none_or(char::is_whitespace)
                     && !(c == '.' && (before_locator(text, i) || in_citation(text, i) || abbreviations && after_abbreviation(text, i)))
@@ -190,5 +190,8 @@ mod tests {
         // Latin citation abbreviations go on before a lowercase word, and end a sentence before a capital.
         let notes = "Notes with op. cit. and ibid. as Moreau et al. did. See ibid. Then stop. Next";
         assert_eq!(sentence_spans(notes, false), ["Notes with op. cit. and ibid. as Moreau et al. did.", " See ibid.", " Then stop.", " Next"]);
+        // Arabic's question mark and the Devanagari danda end their sentences.
+        assert_eq!(sentence_spans("هل هذا صحيح؟ نعم", false), ["هل هذا صحيح؟", " نعم"]);
+        assert_eq!(sentence_spans("यह सही है। अगला", false), ["यह सही है।", " अगला"]);
     }
 }
