@@ -25,9 +25,34 @@ const CONCLUDED_SHARE: u64 = 3;
 /// A sentence shorter than this (characters) is an acknowledgement ("ok, later"), never state.
 const MIN_STATE_CHARS: usize = 16;
 
+/// A list of cues written as one string, `|` between them: the wasm then holds each list's text and
+/// not a (pointer, length) pair for each of its thousand cues (docs/performance.md). Split once, on
+/// first use.
+struct Cues {
+    joined: &'static str,
+    split: std::sync::OnceLock<Vec<&'static str>>,
+}
+
+/// A `Cues` of the cues given one by one (each a literal, joined with `|`).
+macro_rules! cues {
+    ($first:literal $(, $cue:literal)* $(,)?) => {
+        Cues::new(concat!($first $(, "|", $cue)*))
+    };
+}
+
+impl Cues {
+    const fn new(joined: &'static str) -> Cues {
+        Cues { joined, split: std::sync::OnceLock::new() }
+    }
+
+    fn list(&self) -> &[&'static str] {
+        self.split.get_or_init(|| self.joined.split('|').collect())
+    }
+}
+
 /// Words that make a user sentence a requirement or constraint, even in a question ("only
 /// peer-reviewed studies, ok?"): explicit limits, exclusions, deadlines.
-const REQUIREMENT_CUES: [&str; 71] = [
+static REQUIREMENT_CUES: Cues = cues![
     "must", "only", "don't", "dont", "do not", "never", "always", "require", "required", "requires",
     "exclude", "excluding", "at least", "at most", "no more than", "make sure", "peer-reviewed", "peer reviewed",
     "citation style", "deadline", "due by", "inclusion criteria", "exclusion criteria", "skip", "forget", "stop",
@@ -41,47 +66,83 @@ const REQUIREMENT_CUES: [&str; 71] = [
 ];
 /// Softer words that make a statement a constraint ("we need three cohort studies"), but not a
 /// question ("should we look at paper 7 next?"): explicit cues outrank question words.
-const SOFT_CONSTRAINT_CUES: [&str; 9] = ["need", "needs", "should", "avoid", "without", "prefer", "want", "wants", "需要"];
+static SOFT_CONSTRAINT_CUES: Cues = cues![
+    "need", "needs", "should", "avoid", "without", "prefer", "want", "wants", "需要",
+];
 /// Words that open a question in the languages the assistant is used in.
 const QUESTION_OPENERS: [&str; 16] = [
     "should", "shall", "could", "can", "would", "will", "do", "does", "did", "is", "are", "what", "which", "how", "why",
     "where",
 ];
 /// Words that mark a user sentence as a statement or refinement of the research objective.
-const GOAL_CUES: [&str; 20] = [
+static GOAL_CUES: Cues = cues![
     "research goal", "my goal", "our goal", "the goal", "objective", "research question", "i am writing", "i'm writing",
     "we are writing", "narrow", "broaden", "refine", "scope", "the review is about", "the review covers", "研究目标",
     "研究目的", "目标", "研究テーマ", "目的",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "forschungsfrage", "mein ziel", "unser ziel", "mon objectif", "notre objectif", "question de recherche",
+    "mi objetivo", "nuestro objetivo", "pregunta de investigación", "meu objetivo", "nosso objetivo",
+    "pergunta de pesquisa", "il mio obiettivo", "il nostro obiettivo", "domanda di ricerca", "моя цель", "наша цель",
+    "цель исследования", "исследовательский вопрос", "mój cel", "nasz cel", "pytanie badawcze", "هدفي", "هدفنا",
+    "هدف البحث", "سؤال البحث", "mục tiêu", "câu hỏi nghiên cứu", "목표", "연구 질문", "amacım", "amacımız",
+    "araştırma sorusu", "tujuan saya", "tujuan kami", "pertanyaan penelitian", "mera goal", "लक्ष्य", "उद्देश्य",
+    "mijn doel", "ons doel", "onderzoeksvraag",
 ];
 /// Words that mark a sentence as a decision (Japanese in the polite form an assistant writes).
-const DECISION_CUES: [&str; 48] = [
+static DECISION_CUES: Cues = cues![
     "let's", "let us", "we will", "we'll", "decide", "decided", "decision", "go with", "going with", "instead", "choose",
     "chose", "focus on", "settled on", "switch to", "switching to", "i will use", "i'll use", "决定", "改用", "就用", "決定",
     "ことにしました", "ことにします", "決めました",
     "décidé", "décision", "on part sur", "decidi", "decidimos", "decisão", "optei", "optamos", "decidí", "decisión",
     "opté", "karar verdim", "karar verdik", "kararım", "kararımız", "memutuskan", "diputuskan", "keputusan", "결정했",
     "결정하", "하기로 했", "기로 했습니다", "기로 했어요",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "entschieden", "entscheidung", "wir nehmen", "nehmen wir", "quyết định", "sẽ dùng", "deciso", "decisione",
+    "scelto", "useremo", "optato", "решил", "решено", "остановимся на", "выбрали", "будем использовать", "zdecydował",
+    "zdecydowaliśmy", "decyzja", "wybieramy", "użyjemy", "قررت", "قررنا", "سنعتمد", "سنستخدم", "اخترنا", "decide kiya",
+    "tay kiya", "तय किया", "फैसला", "निर्णय", "besloten", "beslissing", "we gaan voor", "kiezen voor",
 ];
 /// Names and words of citation styles: a user sentence with one states the style (the newest wins).
 /// The names are those of the styles Zotero installs and of national standards; the words say
 /// "citation style" in each language the assistant is used in, and notes in the plural name the note
 /// styles ("footnotes", "notes de bas de page"; "add a footnote" states none): a newer style without a
 /// name must replace an older one with a name. Chinese and Japanese write the names of places in
-/// their own script (哈佛, ハーバード).
-const STYLE_CUES: [&str; 62] = [
+/// their own script (哈佛, ハーバード). APA and AMA are words elsewhere ("apa" is Indonesian for "what",
+/// "ama" Turkish for "but"): alone they name a style only in capitals (`STYLE_ACRONYMS`).
+static STYLE_CUES: Cues = cues![
     "citation style", "reference style", "referencing style", "bibliography style", "citation format", "reference format",
-    "apa", "mla", "ama", "chicago", "vancouver", "harvard", "ieee", "turabian", "mhra", "apsa", "acs", "cite them right",
+    "apa style", "ama style", "mla", "chicago", "vancouver", "harvard", "ieee", "turabian", "mhra", "apsa", "acs", "cite them right",
     "gb/t 7714", "iso 690", "din 1505", "abnt", "gost", "sist02", "csl", "footnotes", "endnotes", "notes de bas de page",
     "notas de rodapé", "notas de rodape", "notas al pie", "fußnoten", "dipnotlar", "zitierstil", "zitierweise", "style de citation",
     "style bibliographique", "normes bibliographiques", "estilo de citação", "estilo de citacao", "estilo de citación",
     "estilo de cita", "atıf stili", "atıf biçimi", "kaynak gösterme", "gaya sitasi", "gaya kutipan", "gaya selingkung",
     "인용 양식", "인용 스타일", "참고문헌 양식", "kiểu trích dẫn", "引用格式", "参考文献格式", "引用スタイル", "参考文献の書式",
     "哈佛", "温哥华", "芝加哥", "ハーバード", "バンクーバー", "シカゴ",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "stile di citazione", "note a piè di pagina", "стиль цитирования", "оформление ссылок", "сноски", "styl cytowania",
+    "przypisy", "نمط الاقتباس", "أسلوب التوثيق", "الحواشي", "citeerstijl", "voetnoten", "chú thích cuối trang",
 ];
+/// Style names that are also common words of a language the assistant is used in, written in capitals.
+const STYLE_ACRONYMS: [&str; 2] = ["APA", "AMA"];
+
+/// Whether a user sentence names a citation style: a cue, or one of `STYLE_ACRONYMS` as a word.
+fn names_a_style(sentence: &str) -> bool {
+    has_cue(sentence, &STYLE_CUES)
+        || sentence.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| STYLE_ACRONYMS.contains(&word))
+}
+
 /// Words of a deadline; with a date or number in the sentence it states the deadline (the newest wins).
-const DEADLINE_CUES: [&str; 8] = ["deadline", "due", "submit by", "submission", "截止", "期限", "締め切り", "締切"];
+static DEADLINE_CUES: Cues = cues![
+    "deadline", "due", "submit by", "submission", "截止", "期限", "締め切り", "締切",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    // Not the words a lawyer uses for any time limit (Frist, срок, thời hạn, consegna, teslim): a
+    // deadline filed from a claim about the law hides the user's own.
+    "abgabe", "abgabefrist", "abgabetermin", "date limite", "échéance", "fecha límite", "scadenza", "срок сдачи",
+    "крайний срок", "дедлайн", "termin oddania", "termin złożenia", "najpóźniej", "الموعد النهائي", "موعد التسليم",
+    "hạn chót", "hạn nộp", "마감", "기한", "son tarih", "tenggat", "batas waktu", "inleveren", "uiterlijk",
+];
 /// Month names and CJK date marks: a "due" sentence with one of them (or a digit) names a date.
-const DATE_CUES: [&str; 16] = [
+static DATE_CUES: Cues = cues![
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
     "december", "月", "日", "week", "friday",
 ];
@@ -89,28 +150,39 @@ const DATE_CUES: [&str; 16] = [
 /// Only the user's own taking back: no bare "forget" ("don't forget the table" keeps what it names);
 /// no 算了, which 计算了 ("calculated") holds (a CJK cue matches inside words); nothing a researcher
 /// says of the world: 撤回 (a journal retracting a paper), "no longer applies", "gilt nicht mehr".
-const RETRACTION_CUES: [&str; 37] = [
+static RETRACTION_CUES: Cues = cues![
     "scratch that", "never mind", "nevermind", "forget what i said", "forget what i wrote", "ignore what i said",
     "ignore the earlier", "ignore my earlier", "ignore that rule", "disregard what", "take that back", "cancel that",
     "vergiss das", "vergiss, was", "streich das", "oublie ça", "oubliez ça", "laisse tomber", "esquece isso",
     "esqueça isso", "deixa pra lá", "olvida eso", "olvídalo", "boşver", "vazgeçtim", "lupakan saja", "lupain aja",
     "abaikan yang tadi", "nggak jadi", "gak jadi", "없던 걸로", "취소할게", "取り消し", "忘れてください", "作废", "不要了",
     "当我没说",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "changed my mind", "thôi bỏ đi", "quên điều đó đi", "quên cái đó đi", "lascia perdere", "ho cambiato idea",
+    "я передумал", "отбой", "rozmyśliłem się", "rozmyśliłam się", "cofam to", "تجاهل ما قلت", "انس ما قلت",
+    "غيرت رأيي", "rehne do", "रहने दो", "laat maar zitten", "vergeet wat ik zei", "ik trek dat in",
 ];
 /// Words of a user correcting what was said or done before.
-const CORRECTION_CUES: [&str; 25] = [
+static CORRECTION_CUES: Cues = cues![
     "actually", "correction", "i meant", "i mean", "that's wrong", "that is wrong", "not correct", "mistake", "rather than",
     "korrektur", "berichtigung", "rectification", "correção", "correcao", "corrección", "düzeltme", "duzeltme", "koreksi",
     "ralat", "정정", "đính chính", "不对", "更正", "其实", "訂正",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "correzione", "in realtà", "intendevo", "поправка", "на самом деле", "я имел в виду", "я имела в виду", "poprawka",
+    "sprostowanie", "miałem na myśli", "miałam na myśli", "تصحيح", "في الواقع", "قصدت", "सुधार", "correctie",
+    "eigenlijk", "ik bedoelde",
 ];
 /// Negations: with a key and a locator, and a word of the claim, a user putting its page right ("not
 /// where you had it", "bukan yang kamu sebut", "não onde"); rule `a-page-put-right-replaces-the-claim`.
-const NEGATION_CUES: [&str; 22] = [
+static NEGATION_CUES: Cues = cues![
     "not", "no", "nicht", "kein", "non", "pas", "não", "nao", "değil", "degil", "bukan", "không phải", "아니", "不是",
     "ではな", "じゃな", "wrong", "falsch", "faux", "errado", "yanlış", "salah",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "sbagliato", "sbagliata", "errato", "errata", "не ", "нет", "неверн", "ошибочн", "неправильн", "nie", "błędn",
+    "źle", "ليس", "ليست", " لا ", "خطأ", "nahi", "nahin", "नहीं", "galat", "गलत", "niet", "geen", "fout",
 ];
 /// Words of a verdict on an idea: it holds or it does not (rule `a-verdict-settles-its-idea`).
-const VERDICT_CUES: [&str; 63] = [
+static VERDICT_CUES: Cues = cues![
     "doesn't hold", "does not hold", "holds up", "ruled out", "rules out", "not supported", "is supported", "confirmed",
     "confirms", "refuted", "refutes", "disproved", "disproves", "drop that idea", "drop the idea", "drop this idea",
     "hält nicht", "widerlegt", "bestätigt", "verworfen", "trifft nicht zu", "trifft zu", "ne tient pas", "tient la route",
@@ -119,17 +191,27 @@ const VERDICT_CUES: [&str; 63] = [
     "tidak bertahan", "terbukti", "dikonfirmasi", "terkonfirmasi", "dibantah", "ditinggalkan", "성립하지 않", "성립합니다",
     "확인되었", "확인됐", "기각", "반박", "틀렸", "không đứng vững", "được xác nhận", "bác bỏ", "不成立", "证实", "推翻",
     "成り立たな", "裏付けられ", "否定され", "外れ",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "non regge", "regge", "confermato", "confermata", "confutato", "confutata", "smentito", "smentita", "подтверди",
+    "опроверг", "не выдерживает", "несостоятельн", "potwierdzona", "potwierdzony", "potwierdzone", "potwierdza",
+    "obalona", "obalony", "obalone", "nie wytrzymuje", "تم تأكيد", "تأكدت", "دحض", "لا تصمد", "ثبتت صحة", "ثبت خطأ",
+    "galat sabit", "sahi sabit", "साबित", "पुष्टि", "bevestigd", "weerlegd", "houdt geen stand", "houdt stand",
 ];
 /// Words of a task reported done (rule `a-task-reported-done-closes-it`).
-const DONE_CUES: [&str; 36] = [
+static DONE_CUES: Cues = cues![
     "done", "finished", "completed", "erledigt", "fertig", "abgeschlossen", "terminé", "fini", "c'est fait", "terminei",
     "terminamos", "concluí", "terminado", "listo", "bitirdim", "bitti", "tamamladım", "tamamlandı",
     "selesai", "sudah beres", "udah beres", "kelar", "끝났", "끝냈", "완료", "다 했", "xong", "đã hoàn thành", "完成了", "做完",
     "搞定", "終わりました", "終わった", "完了", "済み", "済ませ",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "completato", "completata", "ho finito", "abbiamo finito", "terminato", "готово", "сделано", "закончил",
+    "выполнено", "завершен", "gotowe", "zrobione", "skończył", "skończyliśmy", "ukończone", "zakończone",
+    "تم الانتهاء", "انتهيت", "أنجزت", "اكتمل", "kar diya", "kar liya", "poora ho gaya", "pura ho gaya", "पूरा हो गया",
+    "पूरा कर लिया", "klaar", "gedaan", "afgerond", "voltooid",
 ];
 /// Words of work still to do (user or assistant), in each language the assistant is used in.
 /// Not a bare "next" in any language: "Đây là bài tiếp theo" is "here is the next paper".
-const TASK_CUES: [&str; 67] = [
+static TASK_CUES: Cues = cues![
     "next step", "still need", "still to do", "to do", "todo", "remaining", "pending", "not yet", "later", "remember to",
     "will check", "remains to", "open task", "need to", "needs to", "have to", "has to", "nächster schritt", "als nächstes",
     "noch offen", "noch zu tun", "muss noch", "müssen noch", "steht noch", "später", "bước tiếp theo", "vẫn còn",
@@ -138,10 +220,15 @@ const TASK_CUES: [&str; 67] = [
     "próximo passo", "mais tarde", "pendiente", "por hacer", "próximo paso", "más tarde", "yapılacak", "sonraki adım",
     "daha sonra", "henüz", "hatırlat", "nanti", "belum", "masih harus", "langkah berikutnya", "ingatkan", "할 일",
     "다음 단계", "나중에", "아직",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "da fare", "ancora da", "prossimo passo", "più tardi", "non ancora", "resta da", "нужно ещё", "надо ещё",
+    "следующий шаг", "позже", "ещё не", "осталось", "do zrobienia", "następny krok", "później", "jeszcze nie",
+    "trzeba jeszcze", "الخطوة التالية", "لاحقا", "لاحقًا", "ما زال علينا", "لم نقم بعد", "baad mein", "abhi baaki",
+    "baaki hai", "बाद में", "अभी बाकी", "बाकी है", "nog te doen", "volgende stap", "nog niet", "moet nog",
 ];
 /// Words of an approach that failed (assistant text; tool errors are failures by their state); the
 /// Japanese also in the polite form an assistant writes (できませんでした, うまくいきませんでした).
-const FAILURE_CUES: [&str; 70] = [
+static FAILURE_CUES: Cues = cues![
     "failed", "fails", "did not work", "didn't work", "does not work", "doesn't work", "no results", "returned nothing",
     "dead end", "gave up", "abandoned", "not possible", "could not", "couldn't", "unable to", "timed out", "fehlgeschlagen",
     "nicht funktioniert", "keine ergebnisse", "sackgasse", "aufgegeben", "nicht möglich", "konnte nicht", "thất bại",
@@ -152,10 +239,16 @@ const FAILURE_CUES: [&str; 70] = [
     "no funcionó", "falló", "sin resultados", "no pude", "işe yaramadı", "başarısız", "sonuç vermedi", "çalışmadı",
     "yapamadım", "gagal", "tidak berhasil", "tidak ada hasil", "실패", "통하지 않", "되지 않았", "결과가 없", "못했습니다",
     "할 수 없었",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "fallito", "fallita", "non funziona", "non ha funzionato", "nessun risultato", "non sono riuscito",
+    "non è stato possibile", "не удалось", "не сработал", "не работает", "ничего не нашл", "безрезультатн",
+    "nie udało się", "nie działa", "nie zadziała", "brak wyników", "niepowodzenie", "nie powiodło się", "فشل",
+    "لم ينجح", "لم تنجح", "لا توجد نتائج", "لم أتمكن", "تعذر", "kaam nahi kiya", "fail ho gaya", "nahi mila",
+    "नहीं मिला", "विफल", "असफल", "mislukt", "werkt niet", "geen resultaten", "lukte niet",
 ];
 /// Words of a hypothesis: such a sentence stays marked as one, never a finding. The hedges of each
 /// language the assistant is used in (an idea without one was filed as concluded).
-const HYPOTHESIS_CUES: [&str; 98] = [
+static HYPOTHESIS_CUES: Cues = cues![
     "hypothesis", "hypothesize", "hypothesise", "hypothesized", "i suspect", "we suspect", "might", "may be", "maybe",
     "perhaps", "possibly", "plausibly", "could be", "i think", "i guess", "my guess", "my bet", "i bet", "unverified",
     "tentative", "possibility", "i wonder", "worth testing", "worth checking", "untested", "conjecture", "speculative",
@@ -169,6 +262,12 @@ const HYPOTHESIS_CUES: [&str; 98] = [
     "probablemente", "sospecho", "hipotez", "ihtimal", "olabilir", "belki", "muhtemelen", "sanırım", "hipotesis",
     "dugaan", "mungkin", "kemungkinan", "barangkali", "sepertinya", "가설", "가능성", "아마", "추측", "지도 모르", "것 같",
     "일지도", "인 듯",
+    // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
+    "ipotesi", "forse", "probabilmente", "magari", "sospetto", "potrebbe", "credo che", "penso che", "гипотез",
+    "возможно", "может быть", "вероятно", "предполагаю", "подозреваю", "наверное", "hipoteza", "hipotezę", "być może",
+    "może być", "prawdopodobnie", "przypuszczam", "podejrzewam", "chyba", "wydaje mi się", "فرضية", "ربما", "قد يكون",
+    "من المحتمل", "أظن", "أعتقد", "shayad", "शायद", "ho sakta hai", "हो सकता है", "mujhe lagta hai", "मुझे लगता है",
+    "misschien", "waarschijnlijk", "vermoedelijk", "wellicht", "ik vermoed",
 ];
 
 /// One message of a serialized history (see `serialize`), its lines borrowed from the history (most
@@ -235,17 +334,17 @@ fn push_sentence(out: &mut Vec<String>, sentence: &str) {
     }
 }
 
-fn has_cue(sentence: &str, cues: &[&str]) -> bool {
+fn has_cue(sentence: &str, cues: &Cues) -> bool {
     find_cue(sentence, cues).is_some()
 }
 
 /// Where the first cue of `cues` is in `sentence`: its byte range. Not inlined: `has_cue` is asked
 /// in twenty places.
 #[inline(never)]
-fn find_cue(sentence: &str, cues: &[&str]) -> Option<(usize, usize)> {
-    // CJK cues have no case and no word boundaries: a substring is a match.
+fn find_cue(sentence: &str, cues: &Cues) -> Option<(usize, usize)> {
+    let cues = cues.list();
     if !sentence.is_ascii() {
-        if let Some(found) = cues.iter().filter(|cue| !cue.is_ascii()).find_map(|cue| sentence.find(cue).map(|at| (at, at + cue.len()))) {
+        if let Some(found) = cues.iter().filter(|cue| !cue.is_ascii()).find_map(|cue| find_spelled(sentence, cue)) {
             return Some(found);
         }
     }
@@ -277,6 +376,26 @@ fn find_cue(sentence: &str, cues: &[&str]) -> Option<(usize, usize)> {
     None
 }
 
+/// Where non-ASCII `cue` is in `sentence`. CJK, Hangul, Arabic and Indic cues have no word
+/// boundaries to ask (Arabic joins "and" and "the" to its words, Korean cues are endings): a substring
+/// is a match. A cue of a cased alphabet (Latin, Greek, Cyrillic) matches at a word's start, so a
+/// stem ("гипотез") takes its endings but "возможно" is not found in "невозможно"; one that opens
+/// the sentence matches its capital ("Возможно, …", "Möglicherweise …").
+fn find_spelled(sentence: &str, cue: &str) -> Option<(usize, usize)> {
+    let first = cue.chars().next()?;
+    if !(first.is_alphabetic() && (first as u32) < 0x590) {
+        return sentence.find(cue).map(|at| (at, at + cue.len()));
+    }
+    let starts_word = |at: usize| sentence[..at].chars().next_back().is_none_or(|before| !continues_word(before));
+    if let Some(at) = sentence.match_indices(cue).map(|(at, _)| at).find(|&at| starts_word(at)) {
+        return Some((at, at + cue.len()));
+    }
+    let (at, capital) = sentence.char_indices().find(|(_, c)| c.is_alphabetic())?;
+    let rest = &sentence[at + capital.len_utf8()..];
+    let spelled = capital != first && crate::text::fold_char(capital) == first && rest.starts_with(&cue[first.len_utf8()..]);
+    spelled.then(|| (at, at + capital.len_utf8() + cue.len() - first.len_utf8()))
+}
+
 /// A character that goes on the word before it, for whole-word cues: a letter or digit of a script
 /// that puts spaces between its words.
 fn continues_word(c: char) -> bool {
@@ -294,11 +413,11 @@ fn is_constraint(sentence: &str) -> bool {
 
 fn is_question(sentence: &str) -> bool {
     let trimmed = sentence.trim_end();
-    if trimmed.ends_with('?') || trimmed.ends_with('？') || trimmed.ends_with('吗') {
+    if trimmed.ends_with(['?', '？', '؟', '吗']) {
         return true;
     }
     // "What I'm after, really, is X." opens like a question and ends like a statement.
-    if trimmed.ends_with(['.', '。', '!', '！']) {
+    if trimmed.ends_with(['.', '。', '!', '！', '।']) {
         return false;
     }
     let first: String = trimmed.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_ascii_lowercase(); // the openers are ASCII words
@@ -739,7 +858,7 @@ fn user_sentence(draft: &mut Draft, sentence: &str, known_keys: &std::collection
         if !draft.put_page_right(sentence, &keys) {
             draft.designate(sentence, &keys);
         }
-    } else if has_cue(sentence, &STYLE_CUES) && !is_question(sentence) {
+    } else if names_a_style(sentence) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Style), bullet("user, style", sentence));
     } else if is_deadline(sentence) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Deadline), bullet("user, deadline", sentence));
@@ -1041,13 +1160,14 @@ mod tests {
     /// for cues in lower case (one that opens with an ASCII letter, "có lẽ", is also a whole word).
     #[test]
     fn every_cue_is_lower_case() {
-        let lists: [&[&str]; 16] = [
-            &REQUIREMENT_CUES, &SOFT_CONSTRAINT_CUES, &QUESTION_OPENERS, &GOAL_CUES, &DECISION_CUES, &STYLE_CUES, &DEADLINE_CUES,
-            &DATE_CUES, &CORRECTION_CUES, &TASK_CUES, &FAILURE_CUES, &HYPOTHESIS_CUES, &NEGATION_CUES, &VERDICT_CUES, &DONE_CUES,
+        let lists: [&Cues; 15] = [
+            &REQUIREMENT_CUES, &SOFT_CONSTRAINT_CUES, &GOAL_CUES, &DECISION_CUES, &STYLE_CUES, &DEADLINE_CUES, &DATE_CUES,
+            &CORRECTION_CUES, &TASK_CUES, &FAILURE_CUES, &HYPOTHESIS_CUES, &NEGATION_CUES, &VERDICT_CUES, &DONE_CUES,
             &RETRACTION_CUES,
         ];
-        for cue in lists.iter().flat_map(|l| l.iter()) {
+        for cue in lists.iter().flat_map(|l| l.list().iter()).chain(QUESTION_OPENERS.iter()) {
             assert_eq!(cue.to_lowercase(), *cue, "{cue}");
+            assert!(!cue.is_empty(), "an empty cue, or one with the separator `|` in it");
         }
     }
 
@@ -1064,5 +1184,19 @@ mod tests {
         assert!(has_cue("Có lẽ hiệu quả lớn hơn.", &HYPOTHESIS_CUES), "a cue outside ASCII that opens with an ASCII letter, capitalized");
         assert!(has_cue("Der Effekt ist möglicherweise größer.", &HYPOTHESIS_CUES));
         assert!(!has_cue("Die Wahrscheinlichkeit ist klein.", &HYPOTHESIS_CUES), "an ASCII cue inside a word");
+    }
+
+    /// A cue of a cased alphabet matches at a word's start, a stem with its endings, and the capital
+    /// that opens a sentence; an Arabic cue inside the word its conjunction joins.
+    #[test]
+    fn cues_of_cased_alphabets_match_at_a_word_start() {
+        assert!(has_cue("Возможно, эффект связан с сезоном.", &HYPOTHESIS_CUES), "a capital that opens the sentence");
+        assert!(has_cue("Möglicherweise ist der Effekt größer.", &HYPOTHESIS_CUES));
+        assert!(has_cue("Эту гипотезу опровергли данные за 1998 год.", &VERDICT_CUES), "a stem with its ending");
+        assert!(!has_cue("Это невозможно проверить по архиву.", &HYPOTHESIS_CUES), "a cue inside a word");
+        assert!(!has_cue("Это невозможно проверить по архиву.", &NEGATION_CUES), "'не' opens no word here");
+        assert!(has_cue("Страница указана не та.", &NEGATION_CUES));
+        assert!(has_cue("وفشل البحث في الأرشيف", &FAILURE_CUES), "Arabic joins 'and' to the word");
+        assert!(has_cue("사용하기로 했습니다", &DECISION_CUES), "a Korean ending inside its word");
     }
 }

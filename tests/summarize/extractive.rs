@@ -525,6 +525,23 @@ fn the_assistants_tasks_failures_and_guesses_are_filed_in_every_language() {
         ("Nous avons décidé de classer le chapitre par thème (PICK-FR).", "- (inferred, decision)"),
         ("Karar verdik: bölüm tematik olacak (PICK-TR).", "- (inferred, decision)"),
         ("장 구성은 주제별로 하기로 했습니다 (PICK-KO).", "- (inferred, decision)"),
+        // Round 14: Italian, Russian, Polish, Arabic, Hindi and Dutch; a capital that opens the sentence.
+        ("La ricerca nel catalogo OPAC non ha funzionato (FAIL-IT).", "- (inferred, failed)"),
+        ("Не удалось открыть скан протокола заседания (FAIL-RU).", "- (inferred, failed)"),
+        ("Wyszukiwanie w katalogu nie powiodło się (FAIL-PL).", "- (inferred, failed)"),
+        ("حاولت البحث في الفهرس لكنه لم ينجح (FAIL-AR).", "- (inferred, failed)"),
+        ("De export uit Scopus is mislukt (FAIL-NL).", "- (inferred, failed)"),
+        ("Forse la clausola è stata copiata dal codice del 1865 (IDEA-IT).", "- (inferred, hypothesis, unverified)"),
+        ("Возможно, норма заимствована из германского уложения (IDEA-RU).", "- (inferred, hypothesis, unverified)"),
+        ("Być może przepis przejęto z kodeksu austriackiego (IDEA-PL).", "- (inferred, hypothesis, unverified)"),
+        ("ربما نُقلت المادة من القانون الفرنسي (IDEA-AR).", "- (inferred, hypothesis, unverified)"),
+        ("Shayad yeh clause French code se liya gaya hai (IDEA-HI).", "- (inferred, hypothesis, unverified)"),
+        ("Abbiamo deciso di ordinare il capitolo per paese (PICK-IT).", "- (inferred, decision)"),
+        ("Мы решили разбить главу по странам (PICK-RU).", "- (inferred, decision)"),
+        ("Zdecydowaliśmy, że rozdział będzie tematyczny (PICK-PL).", "- (inferred, decision)"),
+        ("Il prossimo passo è confrontare le due sentenze (TASK-IT).", "- (inferred, open task)"),
+        ("Следующий шаг: сверить обе редакции статьи (TASK-RU).", "- (inferred, open task)"),
+        ("Volgende stap: de twee uitspraken vergelijken (TASK-NL).", "- (inferred, open task)"),
     ] {
         let summary = extractive_summary(&two_turns("Go on.", answer));
         let tag = answer.split(['(', '（']).last().unwrap().split([')', '）']).next().unwrap();
