@@ -550,6 +550,23 @@ fn the_assistants_tasks_failures_and_guesses_are_filed_in_every_language() {
     }
 }
 
+/// Issue 40: "ama" is Turkish for "but" and "apa" Indonesian for "what"; a sentence with them states no
+/// citation style (a Turkish deadline was filed as the style, and the next style did not replace it).
+/// APA in capitals names the style, and "apa style" in any case.
+#[test]
+fn a_style_name_that_is_a_word_elsewhere_names_the_style_only_in_capitals() {
+    for (user, tag, is_style) in [
+        ("Bölüm taslağını hocama 22 Haziran'a kadar göndermem lazım ama daha vakit var (TAG-TR).", "TAG-TR", false),
+        ("Saya belum tahu apa isi arsip Leiden itu, nanti saya cek sendiri (TAG-ID).", "TAG-ID", false),
+        ("The journal wants APA 7 for the whole manuscript now (TAG-EN).", "TAG-EN", true),
+        ("Please put every reference in apa style from now on (TAG-EN2).", "TAG-EN2", true),
+    ] {
+        let summary = extractive_summary(&two_turns(user, "Noted."));
+        let styled = summary.lines().any(|l| l.contains(tag) && l.starts_with("- (user, style)"));
+        assert_eq!(styled, is_style, "{user}: {summary}");
+    }
+}
+
 /// Issue 40, rule `news-of-an-idea-closes-it` for tasks: the assistant's report that an open task is
 /// done names it by two words of a long line; two tokens only that task holds close it.
 #[test]
