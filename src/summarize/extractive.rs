@@ -30,7 +30,23 @@ const MIN_STATE_CHARS: usize = 16;
 /// first use.
 struct Cues {
     joined: &'static str,
-    split: std::sync::OnceLock<Vec<&'static str>>,
+    split: std::sync::OnceLock<CueList>,
+}
+
+/// A list's cues in order, and by their first byte: a sentence's word is compared with the cues that
+/// begin with its letter, not with all of them.
+struct CueList {
+    cues: Vec<Cue>,
+    /// Positions in `cues`, in the order of their first byte (list order among equals).
+    by_first: Vec<usize>,
+    /// `by_first[starts[b]..starts[b + 1]]`: the cues whose first byte is `b`.
+    starts: [usize; 257],
+}
+
+struct Cue {
+    text: &'static str,
+    /// Its first character outside ASCII: a sentence without it (or its capital) cannot hold the cue.
+    first_outside_ascii: Option<char>,
 }
 
 /// A `Cues` of the cues given one by one (each a literal, joined with `|`).
@@ -45,8 +61,27 @@ impl Cues {
         Cues { joined, split: std::sync::OnceLock::new() }
     }
 
-    fn list(&self) -> &[&'static str] {
-        self.split.get_or_init(|| self.joined.split('|').collect())
+    fn list(&self) -> &CueList {
+        self.split.get_or_init(|| {
+            let cues: Vec<Cue> =
+                self.joined.split('|').map(|text| Cue { text, first_outside_ascii: text.chars().find(|c| !c.is_ascii()) }).collect();
+            // A counting sort by first byte: stable, so list order holds among the cues of one byte.
+            let mut starts = [0usize; 257];
+            for cue in &cues {
+                starts[cue.text.as_bytes()[0] as usize + 1] += 1;
+            }
+            for b in 1..257 {
+                starts[b] += starts[b - 1];
+            }
+            let mut next = starts;
+            let mut by_first = vec![0; cues.len()];
+            for (at, cue) in cues.iter().enumerate() {
+                let b = cue.text.as_bytes()[0] as usize;
+                by_first[next[b]] = at;
+                next[b] += 1;
+            }
+            CueList { cues, by_first, starts }
+        })
     }
 }
 
@@ -342,9 +377,18 @@ fn has_cue(sentence: &str, cues: &Cues) -> bool {
 /// in twenty places.
 #[inline(never)]
 fn find_cue(sentence: &str, cues: &Cues) -> Option<(usize, usize)> {
-    let cues = cues.list();
+    let list = cues.list();
     if !sentence.is_ascii() {
-        if let Some(found) = cues.iter().filter(|cue| !cue.is_ascii()).find_map(|cue| find_spelled(sentence, cue)) {
+        // The characters outside ASCII the sentence holds, and their lower case, as bits: only a cue
+        // whose first such character may be among them is looked for (an English sentence with a dash
+        // is not searched for a thousand cues in other scripts).
+        let mut held = 0u64;
+        for c in sentence.chars().filter(|c| !c.is_ascii()) {
+            held |= char_bit(c) | char_bit(crate::text::fold_char(c));
+        }
+        let opening = sentence.char_indices().find(|(_, c)| c.is_alphabetic()).filter(|&(_, c)| crate::text::fold_char(c) != c);
+        let mut candidates = list.cues.iter().filter(|cue| cue.first_outside_ascii.is_some_and(|c| held & char_bit(c) != 0));
+        if let Some(found) = candidates.find_map(|cue| find_spelled(sentence, cue.text, opening)) {
             return Some(found);
         }
     }
@@ -358,11 +402,11 @@ fn find_cue(sentence: &str, cues: &Cues) -> Option<(usize, usize)> {
     for (at, c) in sentence.char_indices() {
         if !after_word && c.is_ascii() {
             let rest = &bytes[at..];
-            let first = rest[0].to_ascii_lowercase();
-            let found = cues.iter().find(|cue| {
-                // The cues are lower case; a non-ASCII cue's first byte is never an ASCII letter.
-                cue.as_bytes()[0] == first
-                    && rest.len() >= cue.len()
+            let first = rest[0].to_ascii_lowercase() as usize;
+            let same_first = &list.by_first[list.starts[first]..list.starts[first + 1]];
+            let found = same_first.iter().map(|&i| list.cues[i].text).find(|cue| {
+                // The cues are lower case and begin with `first` (a non-ASCII cue's first byte is no ASCII letter).
+                rest.len() >= cue.len()
                     && rest[..cue.len()].eq_ignore_ascii_case(cue.as_bytes())
                     // The matched bytes are the cue's, so `at + cue.len()` is a character boundary.
                     && sentence[at + cue.len()..].chars().next().is_none_or(|next| !continues_word(next))
@@ -381,7 +425,7 @@ fn find_cue(sentence: &str, cues: &Cues) -> Option<(usize, usize)> {
 /// is a match. A cue of a cased alphabet (Latin, Greek, Cyrillic) matches at a word's start, so a
 /// stem ("гипотез") takes its endings but "возможно" is not found in "невозможно"; one that opens
 /// the sentence matches its capital ("Возможно, …", "Möglicherweise …").
-fn find_spelled(sentence: &str, cue: &str) -> Option<(usize, usize)> {
+fn find_spelled(sentence: &str, cue: &str, opening: Option<(usize, char)>) -> Option<(usize, usize)> {
     let first = cue.chars().next()?;
     if !(first.is_alphabetic() && (first as u32) < 0x590) {
         return sentence.find(cue).map(|at| (at, at + cue.len()));
@@ -390,10 +434,16 @@ fn find_spelled(sentence: &str, cue: &str) -> Option<(usize, usize)> {
     if let Some(at) = sentence.match_indices(cue).map(|(at, _)| at).find(|&at| starts_word(at)) {
         return Some((at, at + cue.len()));
     }
-    let (at, capital) = sentence.char_indices().find(|(_, c)| c.is_alphabetic())?;
+    // `opening`: the sentence's first letter, when it is a capital.
+    let (at, capital) = opening?;
     let rest = &sentence[at + capital.len_utf8()..];
-    let spelled = capital != first && crate::text::fold_char(capital) == first && rest.starts_with(&cue[first.len_utf8()..]);
+    let spelled = crate::text::fold_char(capital) == first && rest.starts_with(&cue[first.len_utf8()..]);
     spelled.then(|| (at, at + capital.len_utf8() + cue.len() - first.len_utf8()))
+}
+
+/// One of 64 bits for a character (a set of characters in a `u64`; two may share a bit).
+fn char_bit(c: char) -> u64 {
+    1 << (c as u32 % 64)
 }
 
 /// A character that goes on the word before it, for whole-word cues: a letter or digit of a script
@@ -1165,7 +1215,7 @@ mod tests {
             &CORRECTION_CUES, &TASK_CUES, &FAILURE_CUES, &HYPOTHESIS_CUES, &NEGATION_CUES, &VERDICT_CUES, &DONE_CUES,
             &RETRACTION_CUES,
         ];
-        for cue in lists.iter().flat_map(|l| l.list().iter()).chain(QUESTION_OPENERS.iter()) {
+        for cue in lists.iter().flat_map(|l| l.list().cues.iter().map(|cue| &cue.text)).chain(QUESTION_OPENERS.iter()) {
             assert_eq!(cue.to_lowercase(), *cue, "{cue}");
             assert!(!cue.is_empty(), "an empty cue, or one with the separator `|` in it");
         }
