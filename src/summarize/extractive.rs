@@ -143,7 +143,8 @@ static DECISION_CUES: Cues = cues![
 /// styles ("footnotes", "notes de bas de page"; "add a footnote" states none): a newer style without a
 /// name must replace an older one with a name. Chinese and Japanese write the names of places in
 /// their own script (哈佛, ハーバード). APA and AMA are words elsewhere ("apa" is Indonesian for "what",
-/// "ama" Turkish for "but"): alone they name a style only in capitals (`STYLE_ACRONYMS`).
+/// "ama" Turkish for "but"): alone they name a style in capitals or with an edition ("ama 11", "apa
+/// 7th"; `STYLE_ACRONYMS`).
 static STYLE_CUES: Cues = cues![
     "citation style", "reference style", "referencing style", "bibliography style", "citation format", "reference format",
     "apa style", "ama style", "mla", "chicago", "vancouver", "harvard", "ieee", "turabian", "mhra", "apsa", "acs", "cite them right",
@@ -157,13 +158,23 @@ static STYLE_CUES: Cues = cues![
     "stile di citazione", "note a piè di pagina", "стиль цитирования", "оформление ссылок", "сноски", "styl cytowania",
     "przypisy", "نمط الاقتباس", "أسلوب التوثيق", "الحواشي", "citeerstijl", "voetnoten", "chú thích cuối trang",
 ];
-/// Style names that are also common words of a language the assistant is used in, written in capitals.
+/// Style names that are also common words of a language the assistant is used in.
 const STYLE_ACRONYMS: [&str; 2] = ["APA", "AMA"];
 
-/// Whether a user sentence names a citation style: a cue, or one of `STYLE_ACRONYMS` as a word.
+/// Whether a user sentence names a citation style: a cue, or one of `STYLE_ACRONYMS` as a word written
+/// in capitals or followed by an edition's number.
 fn names_a_style(sentence: &str) -> bool {
-    has_cue(sentence, &STYLE_CUES)
-        || sentence.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| STYLE_ACRONYMS.contains(&word))
+    if has_cue(sentence, &STYLE_CUES) {
+        return true;
+    }
+    let mut words = sentence.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).peekable();
+    while let Some(word) = words.next() {
+        let named = STYLE_ACRONYMS.iter().any(|name| word.eq_ignore_ascii_case(name));
+        if named && (STYLE_ACRONYMS.contains(&word) || words.peek().is_some_and(|next| next.as_bytes()[0].is_ascii_digit())) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Words of a deadline; with a date or number in the sentence it states the deadline (the newest wins).

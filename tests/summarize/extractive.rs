@@ -552,14 +552,15 @@ fn the_assistants_tasks_failures_and_guesses_are_filed_in_every_language() {
 
 /// Issue 40: "ama" is Turkish for "but" and "apa" Indonesian for "what"; a sentence with them states no
 /// citation style (a Turkish deadline was filed as the style, and the next style did not replace it).
-/// APA in capitals names the style, and "apa style" in any case.
+/// APA in capitals names the style, "apa style" and "ama 11" (with its edition) in any case.
 #[test]
-fn a_style_name_that_is_a_word_elsewhere_names_the_style_only_in_capitals() {
+fn a_style_name_that_is_a_word_elsewhere_names_the_style_in_capitals_or_with_its_edition() {
     for (user, tag, is_style) in [
         ("Bölüm taslağını hocama 22 Haziran'a kadar göndermem lazım ama daha vakit var (TAG-TR).", "TAG-TR", false),
         ("Saya belum tahu apa isi arsip Leiden itu, nanti saya cek sendiri (TAG-ID).", "TAG-ID", false),
         ("The journal wants APA 7 for the whole manuscript now (TAG-EN).", "TAG-EN", true),
         ("Please put every reference in apa style from now on (TAG-EN2).", "TAG-EN2", true),
+        ("final answer from the grad office: ama 11 for everything (TAG-EN3).", "TAG-EN3", true),
     ] {
         let summary = extractive_summary(&two_turns(user, "Noted."));
         let styled = summary.lines().any(|l| l.contains(tag) && l.starts_with("- (user, style)"));
