@@ -43,6 +43,7 @@ struct CueList {
     starts: [usize; 257],
 }
 
+/// One cue of a list.
 struct Cue {
     text: &'static str,
     /// Its first character outside ASCII: a sentence without it (or its capital) cannot hold the cue.

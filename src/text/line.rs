@@ -7,8 +7,9 @@ pub fn single_line(text: &str) -> String {
 }
 
 /// The sentences of `text` as its spans, a line break left out, whitespace not folded (`single_line`):
-/// split after a line break or `。！？`, Arabic's question mark and the Devanagari danda, and after `.!?` before whitespace or the end, but not after a
-/// locator's abbreviation ("pp. 227") or a Latin one before a lowercase word ("op. cit. and"); with
+/// split after a line break, `。！？`, Arabic's question mark `؟` and the Devanagari danda `।`, and after
+/// `.!?` before whitespace or the end, but not after a locator's abbreviation ("pp. 227") or a Latin
+/// one before a lowercase word ("op. cit. and"); with
 /// `abbreviations`, not after a dot that closes an initial ("J. Smith") or comes before a digit
 /// ("p. 14", "al. 2020") or a lowercase word ("vgl. die").
 pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
