@@ -66,20 +66,16 @@ impl Cues {
         self.split.get_or_init(|| {
             let cues: Vec<Cue> =
                 self.joined.split('|').map(|text| Cue { text, first_outside_ascii: text.chars().find(|c| !c.is_ascii()) }).collect();
-            // A counting sort by first byte: stable, so list order holds among the cues of one byte.
+            let first = |at: usize| cues[at].text.as_bytes()[0];
+            // Stable: list order holds among the cues of one byte.
+            let mut by_first: Vec<usize> = (0..cues.len()).collect();
+            crate::order::sort_positions(&mut by_first, &|a, b| first(a).cmp(&first(b)));
             let mut starts = [0usize; 257];
-            for cue in &cues {
-                starts[cue.text.as_bytes()[0] as usize + 1] += 1;
+            for &at in &by_first {
+                starts[first(at) as usize + 1] += 1;
             }
             for b in 1..257 {
                 starts[b] += starts[b - 1];
-            }
-            let mut next = starts;
-            let mut by_first = vec![0; cues.len()];
-            for (at, cue) in cues.iter().enumerate() {
-                let b = cue.text.as_bytes()[0] as usize;
-                by_first[next[b]] = at;
-                next[b] += 1;
             }
             CueList { cues, by_first, starts }
         })
