@@ -320,6 +320,9 @@ fn walk(value: &Value, resolved: &ResolvedItems, refs: &mut Refs, depth: usize) 
     }
 }
 
+/// Fields that name an attachment by its key.
+const ATTACHMENT_KEY_FIELDS: [&str; 2] = ["attachmentKey", "attachmentItemKey"];
+
 /// Rule `an-attachment-names-its-item`: an object that names an attachment beside its item says
 /// which item the attachment belongs to, so a page an annotation of that attachment gives is cited
 /// by the item (`registers::collect`'s `citable_key`). Two shapes: a Web API item's
@@ -337,7 +340,7 @@ fn attachment_of_item(map: &Map<String, Value>) -> Option<LedgerEntry> {
             (attachment, key(&["key"])?, link.get("attachmentType").and_then(Value::as_str))
         }
         _ if map.contains_key("itemType") => return None,
-        _ => (key(&["attachmentKey", "attachmentItemKey"])?, key(&["itemKey", "parentItem", "parentKey", "parentItemKey"])?, None),
+        _ => (key(&ATTACHMENT_KEY_FIELDS)?, key(&["itemKey", "parentItem", "parentKey", "parentItemKey"])?, None),
     };
     (is_zotero_key(attachment) && attachment != item).then(|| entry(LedgerKind::Attachment, attachment, None, Some(item), detail))
 }
@@ -352,7 +355,7 @@ pub fn is_key_field(name: &str) -> bool {
 /// collection, any other an item.
 fn key_field_kind(name: &str) -> LedgerKind {
     match name {
-        "attachmentKey" | "attachmentItemKey" => LedgerKind::Attachment,
+        _ if ATTACHMENT_KEY_FIELDS.contains(&name) => LedgerKind::Attachment,
         "collectionKey" | "parentCollectionKey" => LedgerKind::Collection,
         _ => LedgerKind::Item,
     }
