@@ -26,6 +26,8 @@ const MAX_CITED_PAGES: usize = 2_000;
 /// A sentence with a reader link but fewer letters than this outside it (`[p. 7](zotero://…)`) is the
 /// link of the sentence before it: the quote it accompanies.
 const LINK_ONLY_LETTERS: usize = 16;
+/// A sentence with fewer letters than this besides its locator and keys names a place, not a claim.
+const LOCATOR_ONLY_LETTERS: usize = 4;
 
 /// Every user message's own text, in order (messages with no text, such as approvals, give none).
 pub fn collect_user_words(nodes: &[&Node]) -> Vec<UserWords> {
@@ -217,7 +219,7 @@ fn cite_sentences<'a>(text: &'a str, keys: &HashSet<String>, own: Option<&'a str
         }
         let Some(locator) = (!named.is_empty()).then(|| find_locator(&sentence)).flatten() else { continue };
         // Without its key, only a page cites it: "Fig. 3" or "Vol. 2" of a text is no citation.
-        if by_own && !names_a_page(&locator) {
+        if by_own && !names_a_page(&locator) || says_only_where(&sentence, &locator, &named) {
             continue;
         }
         let text = crate::text::clip(&sentence, CITED_SENTENCE_MAX_CHARS);
@@ -225,6 +227,17 @@ fn cite_sentences<'a>(text: &'a str, keys: &HashSet<String>, own: Option<&'a str
             found.push(CitedPage { key: key.to_string(), locator: locator.clone(), text: text.clone(), id: id.to_string() });
         }
     }
+}
+
+/// Rule `a-locator-alone-cites-nothing`: a sentence with no words besides its locator and keys (a
+/// page read's "[[page 711]]" marker, "ABCD2345, p. 14.") says nothing of the page; the page's text
+/// after a marker is the page read, no statement either.
+fn says_only_where(sentence: &str, locator: &str, keys: &[&str]) -> bool {
+    let mut rest = sentence.replacen(locator, " ", 1);
+    for key in keys {
+        rest = rest.replace(key, " ");
+    }
+    rest.chars().filter(|c| c.is_alphabetic()).count() < LOCATOR_ONLY_LETTERS
 }
 
 /// The pages of the reader links of `sentence` (whitespace folded): each link's key at `p. <page>`, with
