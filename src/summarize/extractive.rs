@@ -1,7 +1,7 @@
 //! The embedded extractive summarizer: fills the eight sections from the request without a model.
 
 use super::sections::{heading_section, SECTIONS};
-use super::subject::{content_tokens, is_cjk, named_line, same_subject, shared_count, Candidate, Subject};
+use super::subject::{content_tokens, is_cjk, named_line, same_subject, shared_count, Candidate, Frames, Subject};
 
 // ---------------------------------------------------------------------------------------------
 // The embedded extractive summarizer.
@@ -971,6 +971,9 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
     // The user's messages, oldest first: the first one (without a carried goal) gives the goal from
     // what it says besides its other statements.
     let first_user = messages.iter().position(|m| m.role == "user" && !message_text(m).trim().is_empty());
+    // Rule `said-in-a-frame-is-routine`, within each side's messages of this history.
+    let frames_of = |role: &str| Frames::of(&messages.iter().filter(|m| m.role == role).map(|m| content_tokens(&message_text(m))).collect::<Vec<_>>());
+    let (user_frames, assistant_frames) = (frames_of("user"), frames_of("assistant"));
     for (at, message) in messages.iter().enumerate().filter(|(_, m)| m.role == "user") {
         let text = message_text(message);
         let is_first = Some(at) == first_user && !carried_goal;
@@ -993,7 +996,9 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         // The rest is in the user's words, which the checkpoint carries by code beside the summary;
         // a statement here may still close or change an earlier line.
         for sentence in unfiled.iter().filter(|s| !is_question(s)) {
-            if !draft.settle(sentence, true) {
+            // A request in the frame of many ("find what I have on «X»") changes no rule that
+            // shares its topic words.
+            if !draft.settle(sentence, true) && !user_frames.is_routine(&content_tokens(sentence)) {
                 draft.close_with(sentence, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision, Tier::Concluded], false);
             }
         }
@@ -1031,8 +1036,12 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                 }
                 continue;
             }
+            // A sentence in the frame of many answers ("Found 3 records; the first is Y", "Tell me if
+            // you need more") concludes and closes nothing: only its cue files it.
+            let formula = assistant_frames.is_routine(&content_tokens(sentence));
             if draft.settle(sentence, false)
                 || assistant_sentence(&mut draft, sentence)
+                || formula
                 || draft.close_with(sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted, Tier::Concluded], concluding.contains(&at))
             {
                 continue;

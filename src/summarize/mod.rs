@@ -18,3 +18,4 @@ pub use request::{
 pub use sections::SECTIONS;
 pub use serialize::{DEFAULT_MAX_TOOL_RESULT_CHARS, SerializeOptions, serialize, serialize_ui_messages, looks_structural};
 pub use validate::validate_summary;
+pub(crate) use subject::{content_tokens, Frames};

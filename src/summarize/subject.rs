@@ -12,18 +12,24 @@ const MIN_SHARED: usize = 3;
 const MIN_SHARED_PERCENT: usize = 50;
 /// Shared naming tokens that name a line whatever its length (rule `names-only-that-line`).
 const NAMING_ANY_LENGTH: usize = 5;
+/// A routine text's own content tokens, at most, and as a part (1/N) of its tokens ("no preprints
+/// please" has one of two: its own words), and the other texts that must hold a token for it not to
+/// be the text's own (rule `said-in-a-frame-is-routine`).
+const ROUTINE_OWN_TOKENS: usize = 1;
+const ROUTINE_OWN_SHARE: usize = 4;
+const ROUTINE_OTHER_HOLDERS: usize = 2;
 
 /// The content tokens of a text, each as a 64-bit hash, sorted and distinct: a summary compares
 /// every new sentence with its lines, so the comparison is a merge of two short arrays rather than
 /// string sets (a 1,000-message summary spent half its time building and hashing those).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct Subject(pub(super) Vec<u64>);
+pub(crate) struct Subject(pub(super) Vec<u64>);
 
 /// Content tokens: words of `MIN_WORD_CHARS`+ letters or digits (case folded), and for CJK text
 /// its character pairs (CJK has no spaces; a pair is about a word). Vietnamese writes a space between
 /// syllables and most words are two of them ("giấc ngủ", "ngày nghỉ"), few of five letters: its
 /// tokens are also the pairs of syllables a plain space joins.
-pub(super) fn content_tokens(text: &str) -> Subject {
+pub(crate) fn content_tokens(text: &str) -> Subject {
     let mut tokens = Vec::new();
     let mut word = Fnv::new();
     let (mut word_chars, mut word_bytes, mut word_digit) = (0usize, 0usize, false);
@@ -179,6 +185,40 @@ pub(super) fn named_line<'a>(later: &Subject, lines: impl Iterator<Item = &'a Su
         }
     }
     best.1
+}
+
+/// Rule `said-in-a-frame-is-routine`: which content tokens the texts of a conversation share, to
+/// tell a text said in a frame the others share (at most `ROUTINE_OWN_TOKENS` of its content tokens,
+/// and a small part of them, held by fewer than `ROUTINE_OTHER_HOLDERS` other texts): what varies is
+/// a name or a number ("search the library for «X»", "Found 3 records; the first is Y"). A
+/// requirement, a decision or a finding is said once, in words of its own.
+pub(crate) struct Frames {
+    /// Each distinct token with the number of texts holding it, in token order.
+    holders: Vec<(u64, usize)>,
+}
+
+impl Frames {
+    pub(crate) fn of(texts: &[Subject]) -> Frames {
+        let all: Vec<u64> = texts.iter().flat_map(|s| s.0.iter().copied()).collect();
+        let mut by_token: Vec<usize> = (0..all.len()).collect();
+        crate::order::sort_positions(&mut by_token, &|a, b| all[a].cmp(&all[b]));
+        let mut holders: Vec<(u64, usize)> = Vec::new();
+        for &at in &by_token {
+            match holders.last_mut() {
+                Some((token, count)) if *token == all[at] => *count += 1,
+                _ => holders.push((all[at], 1)),
+            }
+        }
+        Frames { holders }
+    }
+
+    /// Whether `subject`, of one of the texts (or a sentence of one), is routine; one with no content
+    /// token is not judged here.
+    pub(crate) fn is_routine(&self, subject: &Subject) -> bool {
+        let others = |token: &u64| self.holders.binary_search_by(|(t, _)| t.cmp(token)).map_or(0, |i| self.holders[i].1.saturating_sub(1));
+        let own = subject.0.iter().filter(|t| others(t) < ROUTINE_OTHER_HOLDERS).count();
+        !subject.0.is_empty() && own <= ROUTINE_OWN_TOKENS && own * ROUTINE_OWN_SHARE <= subject.0.len()
+    }
 }
 
 /// Elements two sorted, distinct arrays share.

@@ -1225,3 +1225,78 @@ fn a_note_style_without_a_name_replaces_a_named_one() {
         assert!(!last.contains("STYLE-1") && last.lines().any(|l| l.starts_with("- (user, style)") && l.contains("STYLE-2")), "{last}");
     }
 }
+
+/// The extractive summary of `steps` (a user message and the answer to it, each) compacted in one fold.
+fn summary_of_one_fold(steps: &[(&str, &str)]) -> String {
+    let mut nodes: Vec<Value> = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
+    for (n, (user, assistant)) in steps.iter().enumerate() {
+        let parent = ids.last().cloned();
+        nodes.push(json!({ "id": format!("U{n}"), "parentId": parent, "role": "user", "parts": [{ "type": "text", "text": user }] }));
+        nodes.push(json!({ "id": format!("A{n}"), "parentId": format!("U{n}"), "role": "assistant", "parts": [{ "type": "text", "text": assistant }] }));
+        ids.extend([format!("U{n}"), format!("A{n}")]);
+    }
+    let leaf = ids.last().unwrap().clone();
+    let session = session_of(nodes, &leaf);
+    let summarized: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let request = summary_request(&session, &plan(&summarized, None, None, &leaf), &model(128_000, None)).unwrap();
+    let summary = extractive_summary(&request);
+    assert_eq!(validate_summary(&summary), Ok(()), "{summary}");
+    summary
+}
+
+/// Issue 40, rule `said-in-a-frame-is-routine`: an answer's last sentence said in the frame of many
+/// answers, with only a name or a number changed ("Found 3 records; the first is Lee 2019.", "Tell me
+/// if you need more detail."), filled the summary's concluded lines; a conclusion in words of its own
+/// is still filed. English and Russian.
+#[test]
+fn a_sentence_in_the_frame_of_many_answers_concludes_nothing() {
+    let sessions: [(&str, [&str; 2], &str, &str, &str); 2] = [
+        ("I am writing a chapter on pre-contractual liability.", ["Found {n} records; the first is {t}.", "Tell me whenever you need more detail."],
+         "I tried to OCR the pale 1975 scan, but the output is unreadable garbage, so that copy is a dead end OWN-EN.", "records", "FRAME-EN"),
+        ("Я пишу главу о преддоговорной ответственности.", ["Найдено записей: {n}; первая — {t}.", "Скажите, если нужно подробнее."],
+         "Я попробовал распознать бледный скан 1975 года, но OCR выдаёт сплошной мусор, так что этот путь закрыт OWN-RU.", "записей", "FRAME-RU"),
+    ];
+    // A name of one word: a name and a year would be two words of the sentence's own, which the rule
+    // keeps (a conclusion in the session's words has as few).
+    let titles = ["Cartwright", "Karapetov", "Sarbash", "Ioffe", "Polyakova"];
+    for (goal, [report, closing], own, frame_word, tag) in sessions {
+        let mut steps: Vec<(String, String)> = vec![(goal.to_string(), "Noted.".to_string())];
+        for (n, title) in titles.iter().enumerate() {
+            let report = report.replace("{n}", &(n + 2).to_string()).replace("{t}", title);
+            steps.push((format!("{title}?"), format!("{report}\n\n{closing} {tag}")));
+            if n == 2 {
+                steps.push(("and the scan?".to_string(), format!("{report}\n\n{own}")));
+            }
+        }
+        let steps: Vec<(&str, &str)> = steps.iter().map(|(u, a)| (u.as_str(), a.as_str())).collect();
+        let summary = summary_of_one_fold(&steps);
+        let own_tag = own.split_whitespace().last().unwrap();
+        assert!(summary.contains(own_tag), "a conclusion in words of its own is not filed: {summary}");
+        assert!(!summary.contains(tag) && !summary.contains(frame_word), "a sentence in the frame of many answers is filed: {summary}");
+    }
+}
+
+/// Issue 40, rule `said-in-a-frame-is-routine`: the user's request in the frame of many ("please look
+/// through my library for anything on «X»") shared its topic words with the user's decision and
+/// replaced it as an update; a request changes no rule. A statement in words of its own still does.
+#[test]
+fn a_request_in_the_frame_of_many_leaves_the_users_decision() {
+    let topics = ["late breaking off", "parallel negotiations", "disclosure of confidential information", "reliance damages"];
+    let mut steps: Vec<(String, String)> = vec![
+        ("I am writing a chapter on pre-contractual liability.".to_string(), "Noted.".to_string()),
+        ("let's organise the chapter around typical situations: late breaking off, parallel negotiations, disclosure of confidential information DEC-1".to_string(), "Agreed.".to_string()),
+    ];
+    for round in 0..3 {
+        for topic in topics {
+            steps.push((format!("please look through my library for anything on «{topic}»"), format!("Here is what I found on {topic} ({round}).")));
+        }
+    }
+    let borrowed: Vec<(&str, &str)> = steps.iter().map(|(u, a)| (u.as_str(), a.as_str())).collect();
+    let summary = summary_of_one_fold(&borrowed);
+    assert!(section_of(&summary, "Decisions").contains("DEC-1"), "a request replaced the decision: {summary}");
+    steps.push(("the typical situations late breaking off, parallel negotiations and disclosure of confidential information share one section now".to_string(), "Done.".to_string()));
+    let borrowed: Vec<(&str, &str)> = steps.iter().map(|(u, a)| (u.as_str(), a.as_str())).collect();
+    let summary = summary_of_one_fold(&borrowed);
+    assert!(!summary.contains("DEC-1"), "a statement in words of its own no longer replaces the decision: {summary}");
+}

@@ -704,3 +704,50 @@ fn a_page_that_says_what_other_pages_say_ranks_after_a_finding() {
     assert!(projected.contains("OWN-COMMENT") && projected.contains("OWN-HIGHLIGHT"), "{projected}");
     assert!(projected.contains("method ok"), "the rest of the room still shows the newest others: {projected}");
 }
+
+/// Issue 40, rule `said-in-a-frame-is-routine`: the user's requests said in the frame of many ("search
+/// the library for «X»", "format «Y» for the footnotes") took the room, newest first, of a requirement
+/// stated once in the middle of the session; they rank after it now. English and Russian.
+#[test]
+fn a_request_in_the_frame_of_many_ranks_after_a_requirement_said_once() {
+    let sessions: [(&str, [&str; 2], &str); 2] = [
+        ("en", ["please search the library for «{t}»", "format «{t}» for the footnotes, please"], "important: published sources only, no master's theses or law-firm blog posts WORDS-EN"),
+        ("ru", ["поищите в библиотеке «{t}»", "оформите «{t}» для сносок"], "важно: используем только опубликованные источники, никаких студенческих работ WORDS-RU"),
+    ];
+    let titles = ["Cartwright Hesselink", "Karapetov commentary", "Sarbash monograph", "Polyakova thesis"];
+    for (language, frames, once) in sessions {
+        let mut words = vec![UserWordsOf::of(0, "a chapter on pre-contractual liability in three legal systems")];
+        for n in 1..40 {
+            let text = frames[n % 2].replace("{t}", titles[n % titles.len()]);
+            words.push(UserWordsOf::of(n, if n == 12 { once } else { &text }));
+        }
+        let budget = estimate_text(USER_WORDS_HEADING) + 120;
+        let shown = project_user_words(&words, budget, "");
+        assert!(shown.contains(&format!("WORDS-{}", language.to_uppercase())), "{language}: a requirement is left out for routine requests: {shown}");
+        assert!(shown.contains("other messages of the user are kept"), "{language}: {shown}");
+    }
+}
+
+/// Issue 40, rule `a-locator-alone-cites-nothing`: a full-text tool's page marker ("[[page 469]]")
+/// and a sentence that only points ("ABCD2345, p. 14.") were cited pages with nothing said; the page's
+/// text after the marker is the page read, no statement either. A sentence that says something of
+/// its page is cited.
+#[test]
+fn a_locator_alone_cites_nothing() {
+    let item = json!({ "key": "ITEM2345", "version": 3, "itemType": "book", "title": "Pre-contractual liability", "date": "2019" });
+    let page_text = format!("[[page 469]]\n{}\n[[page 470]]\n{}", "The freedom to break off negotiations is limited by good faith. ".repeat(20), "Reliance must be reasonable. ".repeat(20));
+    let nodes = vec![
+        json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "open the Cartwright book" }] }),
+        json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [
+            { "type": "tool-zoteroSearch", "toolCallId": "s0", "state": "output-available", "input": { "q": "cartwright" }, "output": [item] },
+            { "type": "tool-readFullText", "toolCallId": "f0", "state": "output-available", "input": { "itemKey": "ITEM2345" },
+              "output": { "itemKey": "ITEM2345", "attachmentKey": "ATTA2345", "indexedPages": 2, "totalPages": 520, "text": page_text } },
+            { "type": "text", "text": "See ITEM2345, p. 14. The book (ITEM2345) argues on p. 471 that reliance must be reasonable STATED." },
+        ] }),
+    ];
+    let session = session_of(nodes, "A0");
+    let request = summary_request(&session, &plan(&["U0", "A0"], None, None, "A0"), &model(32_768, None)).unwrap();
+    let cited: Vec<(&str, &str, &str)> = request.cited_pages.iter().map(|c| (c.key.as_str(), c.locator.as_str(), c.text.as_str())).collect();
+    assert_eq!(cited.len(), 1, "a locator alone is cited: {cited:?}");
+    assert!(cited[0].1.contains("471") && cited[0].2.contains("STATED"), "{cited:?}");
+}
