@@ -233,11 +233,9 @@ fn cite_sentences<'a>(text: &'a str, keys: &HashSet<String>, own: Option<&'a str
 /// page read's "[[page 711]]" marker, "ABCD2345, p. 14.") says nothing of the page; the page's text
 /// after a marker is the page read, no statement either.
 fn says_only_where(sentence: &str, locator: &str, keys: &[&str]) -> bool {
-    let mut rest = sentence.replacen(locator, " ", 1);
-    for key in keys {
-        rest = rest.replace(key, " ");
-    }
-    rest.chars().filter(|c| c.is_alphabetic()).count() < LOCATOR_ONLY_LETTERS
+    let letters = |text: &str| text.chars().filter(|c| c.is_alphabetic()).count();
+    let of_keys: usize = zotero::key_words(sentence).filter(|w| keys.contains(w)).map(letters).sum();
+    letters(sentence).saturating_sub(letters(locator) + of_keys) < LOCATOR_ONLY_LETTERS
 }
 
 /// The pages of the reader links of `sentence` (whitespace folded): each link's key at `p. <page>`, with

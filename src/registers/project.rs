@@ -57,7 +57,8 @@ fn is_acknowledgement(text: &str) -> bool {
 /// the order said and shown in that order. Chosen: the first message (where the research usually
 /// starts; shortened when over a third of the budget), then the user's statements newest first
 /// (later words change earlier ones), then questions, acknowledgements, messages said more than once,
-/// requests said in the frame of many others and those that are a line of `summary` last; a message that does not
+/// requests said in the frame of many others (but the newest, a quarter of the budget) and those that
+/// are a line of `summary` last; a message that does not
 /// fit is skipped for older, shorter ones. A last line counts the messages left out. Empty when nothing fits.
 pub fn project_user_words(words: &[UserWords], budget: u64, summary: &str) -> String {
     project_words(words, budget, summary, true)
@@ -94,14 +95,14 @@ fn project_words(words: &[UserWords], budget: u64, summary: &str, chatter: bool)
     let shown = line_bodies(summary);
     // Rule `said-in-a-frame-is-routine`: an older request said in the frame of many others ("search
     // the library for «X»") ranks with them, so a requirement stated once in the middle of a long
-    // session keeps its place; the newest messages, half the budget, keep theirs (later words
-    // change earlier ones).
+    // session keeps its place; the newest messages, a quarter of the budget, keep theirs (the last
+    // words before the kept tail frame it).
     let subjects: Vec<_> = words.iter().map(|w| crate::summarize::content_tokens(&w.text)).collect();
     let frames = crate::summarize::Frames::of(&subjects);
     let mut recent_tokens = 0;
     let recent = (0..lines.len()).rev().take_while(|&i| {
         recent_tokens += estimate_text(&lines[i]);
-        recent_tokens <= budget / 2
+        recent_tokens <= budget / 4
     });
     let from = recent.last().unwrap_or(lines.len());
     let routine: Vec<bool> = subjects.iter().enumerate().map(|(i, s)| i < from && frames.is_routine(s)).collect();

@@ -219,8 +219,9 @@ fn grow(seed: u64, language: &str, window: u64, compactions: usize, summarizer: 
             assert!(message.contains(&format!("newest first: {newest}")), "{language} {window} #{committed}: {newest} not shown:\n{message}");
         }
 
-        // The user's words: the first message, and the newest summarized ones that fit half the budget,
-        // are there in the order said.
+        // The user's words: the first message, and the newest summarized ones that fit a quarter of the
+        // budget, are there in the order said (further back, rule `said-in-a-frame-is-routine` ranks a
+        // message said in the frame of many after one said once).
         let summarized: Vec<&str> = p.summarize_ids.iter().map(String::as_str).collect();
         let checkpoint = checkpoint_of(&session, &id);
         let last_summarized = summarized.iter().rev().find(|i| i.starts_with('U')).and_then(|i| i[1..].parse::<usize>().ok());
@@ -232,7 +233,7 @@ fn grow(seed: u64, language: &str, window: u64, compactions: usize, summarizer: 
         for t in (0..=last_user).rev() {
             let words = &checkpoint.user_words.iter().find(|w| w.id == format!("U{t}")).expect("every summarized user message is carried").text;
             used += estimate_text(words) + 8;
-            if used > words_budget / 2 {
+            if used > words_budget / 4 {
                 break;
             }
             // Rule `shown-once`: a message the summary shows word for word ranks last in the register.
@@ -283,7 +284,8 @@ fn run_all(window: u64, summarizer: Summarizer) {
     for (seed, language) in LANGUAGES.iter().enumerate() {
         let run = grow(seed as u64 + 1, language, window, 21, summarizer);
         eprintln!("{language} {window}: {} compactions, {} user messages and {} cited pages checked", run.compactions, run.checked_words, run.checked_pages);
-        assert!(run.compactions >= 21 && run.checked_words > 21 && run.checked_pages > 0, "{language} {window}: too little checked");
+        // A quarter of the words' budget on 8k holds a Vietnamese message about every other compaction.
+        assert!(run.compactions >= 21 && run.checked_words * 2 > run.compactions && run.checked_pages > 0, "{language} {window}: too little checked");
     }
 }
 
