@@ -8,10 +8,12 @@
 //! - glued to `p`/`pp` (`p14`), after `§`, or an author-date page (`2020: 14`, `2020, p. 14`);
 //! - before a CJK page mark (`14页`, `14頁`, `14ページ`, `14쪽`, `第14页`).
 
-/// Page words written without a dot; with a dot any short word is an abbreviation already.
-const PAGE_WORDS: [&str; 22] = [
+/// Page words written without a dot; with a dot any short word is an abbreviation already. A legal
+/// commentary is cited by its margin numbers ("Rn 12", "Rz 4", Polish "Nb 10"), written without a
+/// dot as often as with one: for a lawyer they are the page.
+const PAGE_WORDS: [&str; 27] = [
     "page", "pages", "pg", "seite", "seiten", "trang", "página", "páginas", "pagina", "pagine", "страница", "страницы",
-    "strona", "stránka", "sayfa", "halaman", "sida", "side", "sivu", "oldal", "σελίδα", "σελ",
+    "strona", "stránka", "sayfa", "halaman", "sida", "side", "sivu", "oldal", "σελίδα", "σελ", "rn", "rnr", "rdnr", "rz", "nb",
 ];
 /// CJK marks after the number.
 const CJK_PAGE_MARKS: [&str; 5] = ["页", "頁", "ページ", "쪽", "페이지"];
@@ -157,6 +159,8 @@ mod tests {
         assert_eq!(found("на стр. 112").as_deref(), Some("стр. 112"));
         assert_eq!(found("see p14 there").as_deref(), Some("p14"));
         assert_eq!(found("(Kim 2021: 88)").as_deref(), Some("2021: 88"));
+        assert_eq!(found("u Machnikowskiego (7E5F3WCM) to jest Nb 23, a nie Nb 10").as_deref(), Some("Nb 23"));
+        assert_eq!(found("MüKo BGB/Emmerich § 311 Rn 72").as_deref(), Some("Rn 72"));
         assert_eq!(found("Weber et al. 2020 found 14 dogs"), None);
         assert_eq!(found("in 2020 we had 14 dogs"), None);
         assert_eq!(found("ABCD2345 is the key"), None);
@@ -164,7 +168,7 @@ mod tests {
 
     #[test]
     fn a_page_is_named_by_its_word_not_by_any_abbreviation() {
-        for page in ["p. 14", "pp. 3–5", "S. 22", "p14", "trang 37", "第14页", "14ページ", "стр. 112", "page 9", "pág. 4"] {
+        for page in ["p. 14", "pp. 3–5", "S. 22", "p14", "trang 37", "第14页", "14ページ", "стр. 112", "page 9", "pág. 4", "Rn 72", "Nb 10"] {
             assert!(super::names_a_page(page), "{page}");
         }
         for other in ["Fig. 3", "Vol. 2", "Tab. 1", "Eq. 4", "2021: 88", "§ 3"] {
