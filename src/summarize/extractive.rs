@@ -381,34 +381,73 @@ fn has_cue(sentence: &str, cues: &Cues) -> bool {
     find_cue(sentence, cues).is_some()
 }
 
+/// What `find_cue` reads of a sentence, made once for it: a summary asks up to fifteen lists of one
+/// sentence in a row, and made again for each list these were most of a long round's summary.
+#[derive(Default)]
+struct PreparedSentence {
+    text: String,
+    /// The characters outside ASCII the sentence holds, and their lower case, as bits: only a cue
+    /// whose first such character may be among them is looked for (an English sentence with a dash
+    /// is not searched for a thousand cues in other scripts).
+    held: u64,
+    /// The sentence's first letter, when it is a capital outside ASCII (`find_spelled`).
+    opening: Option<(usize, char)>,
+    /// Where an ASCII cue may begin: the ASCII characters that start a word.
+    word_starts: Vec<usize>,
+}
+
+impl PreparedSentence {
+    fn prepare(&mut self, sentence: &str) {
+        self.text.clear();
+        self.text.push_str(sentence);
+        self.held = 0;
+        self.opening = None;
+        if !sentence.is_ascii() {
+            for c in sentence.chars().filter(|c| !c.is_ascii()) {
+                self.held |= char_bit(c) | char_bit(crate::text::fold_char(c));
+            }
+            self.opening = sentence.char_indices().find(|(_, c)| c.is_alphabetic()).filter(|&(_, c)| crate::text::fold_char(c) != c);
+        }
+        self.word_starts.clear();
+        let mut after_word = false;
+        for (at, c) in sentence.char_indices() {
+            if !after_word && c.is_ascii() {
+                self.word_starts.push(at);
+            }
+            after_word = continues_word(c);
+        }
+    }
+}
+
+std::thread_local! {
+    /// The sentence `find_cue` was last asked about (the wasm has one thread).
+    static PREPARED: std::cell::RefCell<PreparedSentence> = std::cell::RefCell::new(PreparedSentence::default());
+}
+
 /// Where the first cue of `cues` is in `sentence`: its byte range. Not inlined: `has_cue` is asked
 /// in twenty places.
 #[inline(never)]
 fn find_cue(sentence: &str, cues: &Cues) -> Option<(usize, usize)> {
     let list = cues.list();
-    if !sentence.is_ascii() {
-        // The characters outside ASCII the sentence holds, and their lower case, as bits: only a cue
-        // whose first such character may be among them is looked for (an English sentence with a dash
-        // is not searched for a thousand cues in other scripts).
-        let mut held = 0u64;
-        for c in sentence.chars().filter(|c| !c.is_ascii()) {
-            held |= char_bit(c) | char_bit(crate::text::fold_char(c));
+    PREPARED.with(|prepared| {
+        let mut prepared = prepared.borrow_mut();
+        if prepared.text != sentence {
+            prepared.prepare(sentence);
         }
-        let opening = sentence.char_indices().find(|(_, c)| c.is_alphabetic()).filter(|&(_, c)| crate::text::fold_char(c) != c);
-        let mut candidates = list.cues.iter().filter(|cue| cue.first_outside_ascii.is_some_and(|c| held & char_bit(c) != 0));
-        if let Some(found) = candidates.find_map(|cue| find_spelled(sentence, cue.text, opening)) {
-            return Some(found);
+        if prepared.held != 0 {
+            let held = prepared.held;
+            let mut candidates = list.cues.iter().filter(|cue| cue.first_outside_ascii.is_some_and(|c| held & char_bit(c) != 0));
+            if let Some(found) = candidates.find_map(|cue| find_spelled(sentence, cue.text, prepared.opening)) {
+                return Some(found);
+            }
         }
-    }
-    // ASCII cues match as whole words, ignoring ASCII case (the cues are ASCII; full Unicode
-    // lowering pulls its case tables into the wasm, 8 KB gzipped), compared in place at each word
-    // start: a summary asks this of every sentence for every kind, so it allocates nothing. A word
-    // ends at a CJK character too: Chinese and Japanese write a Latin name between their own
-    // characters, with no space ("期刊只接受Vancouver编号", "はAPAで").
-    let bytes = sentence.as_bytes();
-    let mut after_word = false;
-    for (at, c) in sentence.char_indices() {
-        if !after_word && c.is_ascii() {
+        // ASCII cues match as whole words, ignoring ASCII case (the cues are ASCII; full Unicode
+        // lowering pulls its case tables into the wasm, 8 KB gzipped), compared in place at each word
+        // start: a summary asks this of every sentence for every kind, so it allocates nothing. A word
+        // ends at a CJK character too: Chinese and Japanese write a Latin name between their own
+        // characters, with no space ("期刊只接受Vancouver编号", "はAPAで").
+        let bytes = sentence.as_bytes();
+        for &at in &prepared.word_starts {
             let rest = &bytes[at..];
             let first = rest[0].to_ascii_lowercase() as usize;
             let same_first = &list.by_first[list.starts[first]..list.starts[first + 1]];
@@ -423,9 +462,8 @@ fn find_cue(sentence: &str, cues: &Cues) -> Option<(usize, usize)> {
                 return Some((at, at + cue.len()));
             }
         }
-        after_word = continues_word(c);
-    }
-    None
+        None
+    })
 }
 
 /// Where non-ASCII `cue` is in `sentence`. CJK, Hangul, Arabic and Indic cues have no word
