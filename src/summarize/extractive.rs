@@ -381,8 +381,9 @@ fn has_cue(sentence: &str, cues: &Cues) -> bool {
     find_cue(sentence, cues).is_some()
 }
 
-/// What `find_cue` reads of a sentence, made once for it: a summary asks up to fifteen lists of one
-/// sentence in a row, and made again for each list these were most of a long round's summary.
+/// What `find_cue` reads of a sentence, made once: a summary asks up to fifteen lists about one
+/// sentence in a row, and remade for each list these scans were most of a long round's summary
+/// (docs/performance.md, "The main thread").
 #[derive(Default)]
 struct PreparedSentence {
     text: String,
@@ -443,7 +444,8 @@ fn find_cue(sentence: &str, cues: &Cues) -> Option<(usize, usize)> {
         }
         // ASCII cues match as whole words, ignoring ASCII case (the cues are ASCII; full Unicode
         // lowering pulls its case tables into the wasm, 8 KB gzipped), compared in place at each word
-        // start: a summary asks this of every sentence for every kind, so it allocates nothing. A word
+        // start: a summary asks this of every sentence for every kind, so it allocates nothing (the
+        // prepared sentence reuses its buffers). A word
         // ends at a CJK character too: Chinese and Japanese write a Latin name between their own
         // characters, with no space ("期刊只接受Vancouver编号", "はAPAで").
         let bytes = sentence.as_bytes();
