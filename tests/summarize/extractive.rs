@@ -1277,9 +1277,9 @@ fn a_sentence_in_the_frame_of_many_answers_concludes_nothing() {
     }
 }
 
-/// Issue 40, rule `said-in-a-frame-is-routine`: the user's request in the frame of many ("please look
-/// through my library for anything on «X»") shared its topic words with the user's decision and
-/// replaced it as an update; a request changes no rule. A statement in words of its own still does.
+/// Issue 40, rule `said-in-a-frame-is-routine`: the user's request in the frame of many ("find what I
+/// have on «X»") shared its topic words with the user's decision and replaced it as an update (rule
+/// `later-message-closes`); a request changes no rule. A statement in words of its own still does.
 #[test]
 fn a_request_in_the_frame_of_many_leaves_the_users_decision() {
     let topics = ["late breaking off", "parallel negotiations", "disclosure of confidential information", "reliance damages"];
@@ -1289,7 +1289,7 @@ fn a_request_in_the_frame_of_many_leaves_the_users_decision() {
     ];
     for round in 0..3 {
         for topic in topics {
-            steps.push((format!("please look through my library for anything on «{topic}»"), format!("Here is what I found on {topic} ({round}).")));
+            steps.push((format!("find what I have on «{topic}»"), format!("Here is what I found on {topic} ({round}).")));
         }
     }
     let borrowed: Vec<(&str, &str)> = steps.iter().map(|(u, a)| (u.as_str(), a.as_str())).collect();

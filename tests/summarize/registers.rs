@@ -712,18 +712,23 @@ fn a_page_that_says_what_other_pages_say_ranks_after_a_finding() {
 /// stated once in the middle of the session; they rank after it now. English and Russian.
 #[test]
 fn a_request_in_the_frame_of_many_ranks_after_a_requirement_said_once() {
-    let sessions: [(&str, [&str; 2], &str); 2] = [
-        ("en", ["please search the library for «{t}»", "format «{t}» for the footnotes, please"], "important: published sources only, no master's theses or law-firm blog posts WORDS-EN"),
-        ("ru", ["поищите в библиотеке «{t}»", "оформите «{t}» для сносок"], "важно: используем только опубликованные источники, никаких студенческих работ WORDS-RU"),
+    let sessions: [(&str, [&str; 3], &str); 2] = [
+        ("en", ["please search the library for «{t}»", "format «{t}» for the footnotes, please", "I need the full reference to «{t}»"],
+         "important: published sources only, no master's theses or law-firm blog posts WORDS-EN"),
+        ("ru", ["поищите в библиотеке «{t}»", "оформите «{t}» для сносок", "нужна полная ссылка на «{t}»"],
+         "важно: используем только опубликованные источники, никаких студенческих работ WORDS-RU"),
     ];
-    let titles = ["Cartwright Hesselink", "Karapetov commentary", "Sarbash monograph", "Polyakova thesis"];
+    // Each request said once (a request said again word for word is chatter by rule
+    // `said-again-is-chatter`), each title in three of them.
+    let titles = ["Cartwright", "Karapetov", "Sarbash", "Polyakova", "Egorov", "Kucher", "Zweigert", "Hesselink", "Ioffe", "Machnikowski", "Grykiel", "Emmerich", "Sanhuri"];
     for (language, frames, once) in sessions {
         let mut words = vec![UserWordsOf::of(0, "a chapter on pre-contractual liability in three legal systems")];
         for n in 1..40 {
-            let text = frames[n % 2].replace("{t}", titles[n % titles.len()]);
+            let text = frames[n % 3].replace("{t}", titles[n % titles.len()]);
             words.push(UserWordsOf::of(n, if n == 12 { once } else { &text }));
         }
-        let budget = estimate_text(USER_WORDS_HEADING) + 120;
+        // Room for the first message, the requirement (64 tokens in Russian), a few lines and the count of the rest.
+        let budget = estimate_text(USER_WORDS_HEADING) + 200;
         let shown = project_user_words(&words, budget, "");
         assert!(shown.contains(&format!("WORDS-{}", language.to_uppercase())), "{language}: a requirement is left out for routine requests: {shown}");
         assert!(shown.contains("other messages of the user are kept"), "{language}: {shown}");
