@@ -445,9 +445,9 @@ fn find_cue(sentence: &str, cues: &Cues) -> Option<(usize, usize)> {
         // ASCII cues match as whole words, ignoring ASCII case (the cues are ASCII; full Unicode
         // lowering pulls its case tables into the wasm, 8 KB gzipped), compared in place at each word
         // start: a summary asks this of every sentence for every kind, so it allocates nothing (the
-        // prepared sentence reuses its buffers). A word
-        // ends at a CJK character too: Chinese and Japanese write a Latin name between their own
-        // characters, with no space ("期刊只接受Vancouver编号", "はAPAで").
+        // prepared sentence reuses its buffers). A word ends at a CJK character too: Chinese and
+        // Japanese write a Latin name between their own characters, with no space
+        // ("期刊只接受Vancouver编号", "はAPAで").
         let bytes = sentence.as_bytes();
         for &at in &prepared.word_starts {
             let rest = &bytes[at..];
@@ -748,10 +748,10 @@ impl Draft {
     /// Rule `later-message-closes`: a sentence no kind files that is about an earlier line of one of
     /// `tiers` (a task done, a hypothesis tested, for the user also a rule changed) replaces it with
     /// itself, marked `(<source>, update)`: a closed task moves to Research Progress. `concludes`:
-    /// the sentence ends a paragraph of an answer. `true` when it closed one.
+    /// the sentence ends a paragraph of an answer; `tokens` are its content tokens. `true` when it
+    /// closed one.
     #[inline(never)]
-    fn close_with(&mut self, sentence: &str, source: &str, tiers: &[Tier], concludes: bool) -> bool {
-        let tokens = content_tokens(sentence);
+    fn close_with(&mut self, sentence: &str, tokens: &Subject, source: &str, tiers: &[Tier], concludes: bool) -> bool {
         // A bit per tier: every sentence scans every line, and a long fold has thousands.
         let wanted = tiers.iter().fold(0u32, |mask, &tier| mask | 1 << tier as u32);
         let mut about: Vec<usize> = (0..self.lines.len())
@@ -1036,10 +1036,14 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         // The rest is in the user's words, which the checkpoint carries by code beside the summary;
         // a statement here may still close or change an earlier line.
         for sentence in unfiled.iter().filter(|s| !is_question(s)) {
+            if draft.settle(sentence, true) {
+                continue;
+            }
             // A request in the frame of many ("find what I have on «X»") changes no rule that
             // shares its topic words.
-            if !draft.settle(sentence, true) && !user_frames.is_routine(&content_tokens(sentence)) {
-                draft.close_with(sentence, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision, Tier::Concluded], false);
+            let tokens = content_tokens(sentence);
+            if !user_frames.is_routine(&tokens) {
+                draft.close_with(sentence, &tokens, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision, Tier::Concluded], false);
             }
         }
     }
@@ -1076,13 +1080,14 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                 }
                 continue;
             }
+            if draft.settle(sentence, false) || assistant_sentence(&mut draft, sentence) {
+                continue;
+            }
             // A sentence in the frame of many answers ("Found 3 records; the first is Y", "Tell me if
             // you need more") concludes and closes nothing: only its cue files it.
-            let formula = assistant_frames.is_routine(&content_tokens(sentence));
-            if draft.settle(sentence, false)
-                || assistant_sentence(&mut draft, sentence)
-                || formula
-                || draft.close_with(sentence, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted, Tier::Concluded], concluding.contains(&at))
+            let tokens = content_tokens(sentence);
+            if assistant_frames.is_routine(&tokens)
+                || draft.close_with(sentence, &tokens, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted, Tier::Concluded], concluding.contains(&at))
             {
                 continue;
             }
