@@ -802,7 +802,7 @@ EOF
 # store-model 32 s, turn-branch 17 s at load 9, bad-input 11 s) and pack-consumer (it reads the
 # tarball); ./build.sh test runs them all.
 CHECK_NODE_TESTS=(
-  ai-sdk.test.mjs answered-turn.test.mjs background-guard.test.mjs chat-turn.test.mjs controller.test.mjs
+  ai-sdk.test.mjs answered-turn.test.mjs extractive-slices.test.mjs background-guard.test.mjs chat-turn.test.mjs controller.test.mjs
   controller-cancel.test.mjs cut-loop.test.mjs display-only.test.mjs recall.test.mjs recall-compacted.test.mjs tool-loop.test.mjs chat-turn-guard.test.mjs
   pack-consumer-build-hook.test.mjs pack-consumer-loader.test.mjs pack-consumer-slim.test.mjs
   plugin-turns.test.mjs prompt-cache.test.mjs readme.test.mjs readme-usechat.test.mjs refused-at-entry.test.mjs

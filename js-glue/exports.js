@@ -8,6 +8,7 @@ export {
 export { project, history, readBranch } from './session/calls.js';
 export { SessionIndex } from './session/session-index.js';
 export { compact } from './compaction/runner.js';
+export { extractiveSummaryInSlices } from './compaction/extractive-slices.js';
 export { CompactionController } from './compaction/controller.js';
 export {
   SessionStoreBase, sessionFromMessages, isCheckpoint, MemoryStore, SqliteStore, ZoteroDBStore, SESSION_SCHEMA_VERSION, SESSION_SCHEMA_STATEMENTS,

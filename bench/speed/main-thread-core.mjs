@@ -49,7 +49,8 @@ const answer = (k, parentId) => ({ id: `mt-a${k}`, parentId, role: 'assistant', 
 
 /**
  * The sends of one chat imported into a store: the first (builds the store's index; a chat that
- * must compact also plans, summarizes with the embedded extractiveSummary and commits), the
+ * must compact also plans, summarizes with the embedded summarizer, `extractiveSummaryInSlices` as the README
+ * gives it, and commits), the
  * after-turn check, a later send, and with `reopen` the first send after the store is opened again.
  * `open()` makes the store (again, for the reopen); `fits`: a checkpoint every 50 messages, so the
  * projection (the tail after the last) fits the window.
@@ -58,7 +59,7 @@ export async function chatSends({ api, syntheticSession, messages, storeName, op
   const session = syntheticSession({ messages, seed: SEED, checkpoints: fits ? Math.max(1, Math.floor(messages / 50) - 1) : 0 });
   let store = open();
   const { sessionId } = await store.importSession(session);
-  const controller = (s) => new api.CompactionController({ store: s, sessionId, model, summarize: (request) => api.extractiveSummary(request) });
+  const controller = (s) => new api.CompactionController({ store: s, sessionId, model, summarize: api.extractiveSummaryInSlices });
   const rows = [];
   const chat = `${fits ? 'a chat that fits' : 'a chat that must compact'}${model === MODEL ? '' : `, ${model.id}`}`;
   const row = async (name, fn) => {

@@ -210,7 +210,7 @@ function readSession(path) {
 
 /** The summarizer: a real model when configured and installed, else the extractive one. */
 async function chooseSummarizer(notes) {
-  const extractive = { name: 'embedded extractive summarizer (no model)', summarize: (request) => compaction.extractiveSummary(request) };
+  const extractive = { name: 'embedded extractive summarizer (no model)', summarize: compaction.extractiveSummaryInSlices };
   const baseURL = process.env.BIBGENIE_OPENAI_BASE_URL;
   const modelId = process.env.BIBGENIE_MODEL;
   if (!baseURL || !modelId) return extractive;

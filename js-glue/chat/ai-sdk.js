@@ -3,6 +3,7 @@
 
 import { codedError as adapterError } from '../util/coded-error.js';
 import { compactionOptions, readCompaction } from './provider-compaction.js';
+import { abortReason } from '../util/abort-signal.js';
 
 // `ai` types as `import('../ai-types.js')`: the build emits the declarations without the peer installed, and
 // tsc keeps an unresolved `@import` out of them.
@@ -48,16 +49,11 @@ import { compactionOptions, readCompaction } from './provider-compaction.js';
  * @property {{ textTokens: number | null, reasoningTokens: number | null }} [outputTokenDetails]
  */
 
+/** What an aborted summary request rejects with when its signal gives no reason. */
+const SUMMARY_ABORTED = 'The summary request was aborted.';
+
 /** Call options that would give the summary request tools or a different prompt. */
 const FORBIDDEN_CALL_OPTIONS = ['tools', 'toolChoice', 'activeTools', 'stopWhen', 'prepareStep', 'messages', 'prompt', 'system'];
-
-/** @param {AbortSignalLike} signal */
-function abortReason(signal) {
-  if (signal.reason !== undefined) return signal.reason;
-  const error = new Error('The summary request was aborted.');
-  error.name = 'AbortError';
-  return error;
-}
 
 /**
  * A real AbortController for fetch: the app's factory (Zotero's plugin sandbox has no
@@ -97,7 +93,7 @@ function bridgeSignal(signal, createAbortController) {
     // A signal-like from Zotero's sandbox: mirror it into a real AbortSignal for fetch.
     const controller = newAbortController(createAbortController);
     if (controller) {
-      forward = () => controller.abort(abortReason(signal));
+      forward = () => controller.abort(abortReason(signal, SUMMARY_ABORTED));
       abortSignal = controller.signal;
     }
   }
@@ -106,7 +102,7 @@ function bridgeSignal(signal, createAbortController) {
   const aborted = new Promise((_, reject) => {
     onAbort = () => {
       if (forward) forward();
-      reject(abortReason(signal));
+      reject(abortReason(signal, SUMMARY_ABORTED));
     };
   });
   aborted.catch(() => {}); // observed by the race below; never an unhandled rejection
@@ -155,7 +151,7 @@ export function createAiSdkSummarizer({ model, generateText, callOptions = {}, c
     if (!request || typeof request.system !== 'string' || typeof request.prompt !== 'string') {
       throw adapterError('invalid-argument', 'summarize: the request needs string system and prompt');
     }
-    if (signal && signal.aborted) throw abortReason(signal);
+    if (signal && signal.aborted) throw abortReason(signal, SUMMARY_ABORTED);
     const bridge = bridgeSignal(signal, createAbortController);
     try {
       const call = generateText({
@@ -168,7 +164,7 @@ export function createAiSdkSummarizer({ model, generateText, callOptions = {}, c
         ...(bridge.abortSignal ? { abortSignal: bridge.abortSignal } : {}),
       });
       const result = await (bridge.aborted ? Promise.race([call, bridge.aborted]) : call);
-      if (providerCompaction) return /** @type {any} */ (readCompaction(providerCompaction, result, request));
+      if (providerCompaction) return /** @type {any} */ (await readCompaction(providerCompaction, result, request, signal));
       if (!result || typeof result.text !== 'string') {
         throw adapterError('invalid-summary', 'summarize: generateText returned no text');
       }

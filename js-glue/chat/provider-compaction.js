@@ -2,10 +2,11 @@
 // what createAiSdkSummarizer's `providerCompaction` adds to the summary request, and how it reads
 // the provider's block or item out of generateText's result. The checkpoint keeps that part beside
 // the readable summary; the projection sends it first, as the provider requires.
-import { extractiveSummary } from '../bibgenie_compaction.js';
+import { extractiveSummaryInSlices } from '../compaction/extractive-slices.js';
 import { codedError } from '../util/coded-error.js';
 
 /** @typedef {'anthropic' | 'openai'} CompactingProvider */
+/** @import { AbortSignalLike } from '../bibgenie_compaction.js' */
 
 /**
  * The provider options asking for the compaction: Anthropic's `compaction: { type: 'summarize' }`
@@ -23,11 +24,12 @@ export function compactionOptions(provider, request, base) {
 
 /**
  * `{ summary, providerPart }` from generateText's result: Anthropic's block is readable (its text is
- * the summary); OpenAI's item is not, so the readable summary is the package's own extractive one.
- * @param {CompactingProvider} provider @param {any} result @param {any} request
- * @returns {{ summary: string, providerPart: Record<string, unknown> }}
+ * the summary); OpenAI's item is not, so the readable summary is the package's own extractive one,
+ * made in slices (a round on a 1M-token window is megabytes of history).
+ * @param {CompactingProvider} provider @param {any} result @param {any} request @param {AbortSignalLike} [signal]
+ * @returns {Promise<{ summary: string, providerPart: Record<string, unknown> }>}
  */
-export function readCompaction(provider, result, request) {
+export async function readCompaction(provider, result, request, signal) {
   /** @type {any[]} */
   const content = Array.isArray(result?.content) ? result.content : [];
   if (provider === 'anthropic') {
@@ -35,7 +37,7 @@ export function readCompaction(provider, result, request) {
     if (block) return { summary: block.text, providerPart: { type: 'text', text: block.text, state: 'done', providerMetadata: block.providerMetadata } };
   } else {
     const item = content.find((p) => p?.type === 'custom' && p.kind === 'openai.compaction');
-    if (item) return { summary: extractiveSummary(request), providerPart: { type: 'custom', kind: item.kind, providerMetadata: item.providerMetadata } };
+    if (item) return { summary: await extractiveSummaryInSlices(request, signal), providerPart: { type: 'custom', kind: item.kind, providerMetadata: item.providerMetadata } };
   }
   throw codedError('invalid-summary', `summarize: the ${provider} response holds no compaction ${provider === 'anthropic' ? 'block' : 'item'} (does the model and its AI SDK provider package support on-demand compaction?)`);
 }

@@ -26,6 +26,15 @@ function abortError(message) {
 }
 
 /**
+ * What a call stopped by `signal` rejects with: the signal's reason, else an AbortError.
+ * @param {AbortSignalLike} signal @param {string} message
+ */
+export function abortReason(signal, message) {
+  const reason = /** @type {{ reason?: unknown }} */ (signal).reason;
+  return reason !== undefined ? reason : abortError(message);
+}
+
+/**
  * An abort signal and its controller in one object, for runtimes without AbortController
  * (Zotero's plugin sandbox). Pass it (or its `.signal`, the same object) as `signal`; call
  * `abort()` to cancel.

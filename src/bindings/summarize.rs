@@ -49,12 +49,45 @@ pub fn request_options_from_js(options: &JsValue) -> Result<(ResolvedItems, Roun
 /// `extractiveSummary(request) -> string`: the eight sections filled without a model.
 #[wasm_bindgen(js_name = extractiveSummary)]
 pub fn extractive_summary(#[wasm_bindgen(unchecked_param_type = "SummaryRequest")] request: JsValue) -> Result<String, JsValue> {
-    let (fields, history) = summarized_fields(&request);
+    Ok(summarize::extractive_summary(&summarized_request(&request)?))
+}
+
+/// The part of a request `extractiveSummary` reads (`summarized_fields`), or `invalid-request`.
+fn summarized_request(request: &JsValue) -> Result<SummaryRequest, JsValue> {
+    let (fields, history) = summarized_fields(request);
     let mut request = read_js(&fields, ErrorCode::InvalidRequest, SummaryRequest::from_value)?;
     if let Some(history) = history {
         request.history = history;
     }
-    Ok(summarize::extractive_summary(&request))
+    Ok(request)
+}
+
+/// `extractiveSummary` in slices, for the glue's `extractiveSummaryInSlices`: `new ExtractiveFold(request)`
+/// reads the request as `extractiveSummary` does, `step(bytes)` goes on with about that much text and
+/// says whether it is done, `finish()` gives the summary (once). Free it when done.
+#[wasm_bindgen(skip_typescript)]
+pub struct ExtractiveFold {
+    request: SummaryRequest,
+    fold: Option<summarize::ExtractiveFold>,
+}
+
+#[wasm_bindgen]
+impl ExtractiveFold {
+    #[wasm_bindgen(constructor)]
+    pub fn new(request: JsValue) -> Result<ExtractiveFold, JsValue> {
+        let request = summarized_request(&request)?;
+        let fold = Some(summarize::ExtractiveFold::new(&request));
+        Ok(ExtractiveFold { request, fold })
+    }
+
+    pub fn step(&mut self, bytes: u32) -> bool {
+        self.fold.as_mut().is_none_or(|fold| fold.step(&self.request, bytes as usize))
+    }
+
+    pub fn finish(&mut self) -> Result<String, JsValue> {
+        let fold = self.fold.take().ok_or_else(|| crate::error::Error::new(ErrorCode::Internal, "the extractive summary was already taken"))?;
+        Ok(fold.finish(&self.request))
+    }
 }
 
 /// What `extractiveSummary` reads of a request: its history, previous summary, ledger and budget,

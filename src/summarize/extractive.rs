@@ -313,31 +313,74 @@ static HYPOTHESIS_CUES: Cues = cues![
     "misschien", "waarschijnlijk", "vermoedelijk", "wellicht", "ik vermoed",
 ];
 
-/// One message of a serialized history (see `serialize`), its lines borrowed from the history (most
-/// of a long one is tool results no rule reads).
+/// One message of a serialized history (see `serialize`) as the rules read it: its role, its text
+/// blocks' lines joined, and the tool blocks that say more than that a result came (most of a long
+/// history is tool results no rule reads, and they are not copied).
 #[derive(Debug, Default)]
-struct HistoryMessage<'h> {
-    role: &'h str,
-    blocks: Vec<Block<'h>>,
+struct HistoryMessage {
+    role: String,
+    text: String,
+    /// How many text lines `text` joins (a first line may be empty).
+    text_lines: usize,
+    tools: Vec<ToolBlock>,
 }
 
+/// A tool block whose status a rule files (a failure, a denial, a pending approval, an interruption).
 #[derive(Debug, Default)]
-struct Block<'h> {
-    /// The header without its dashes: "text", "tool zoteroSearch | call c1 | result", ...
-    header: &'h str,
-    lines: Vec<&'h str>,
+struct ToolBlock {
+    name: String,
+    status: String,
+    /// Its lines joined by spaces.
+    content: String,
+    lines: usize,
 }
 
-fn parse_history(history: &str) -> Vec<HistoryMessage<'_>> {
-    let mut messages: Vec<HistoryMessage> = Vec::new();
-    for line in history.lines() {
-        if let Some(header) = structural_header(line) {
+/// The block a history line belongs to, while the history is read.
+#[derive(Debug, Default)]
+enum Reading {
+    /// Before the first message header, and in blocks no rule reads.
+    #[default]
+    Skipped,
+    Text,
+    Tool(ToolBlock),
+}
+
+/// The statuses of a tool block that a rule files (the tool loop of `ExtractiveFold::finish`).
+const FILED_TOOL_STATUSES: [&str; 5] = ["error", "denied by the user", "approval refused", "awaiting approval", "interrupted, no result"];
+
+/// Reads the history's lines from byte `from` on, at least `budget` bytes, into `messages`, and
+/// stops before a message header; returns where it stopped (`history.len()` at the end).
+fn read_history(history: &str, from: usize, budget: usize, messages: &mut Vec<HistoryMessage>, reading: &mut Reading) -> usize {
+    let mut at = from;
+    for piece in history[from..].split_inclusive('\n') {
+        // `str::lines`: a line ends at "\n" or "\r\n".
+        let line = piece.strip_suffix('\n').map_or(piece, |l| l.strip_suffix('\r').unwrap_or(l));
+        let header = structural_header(line);
+        if at - from >= budget && header.is_some_and(|h| h.starts_with("message ")) {
+            return at;
+        }
+        at += piece.len();
+        if let Some(header) = header {
+            end_block(messages, reading);
             if let Some(rest) = header.strip_prefix("message ") {
-                let fields: Vec<&str> = rest.split(" | ").collect();
-                let role = fields.get(1).copied().unwrap_or("");
-                messages.push(HistoryMessage { role, blocks: vec![Block { header: "text", lines: Vec::new() }] });
-            } else if let Some(message) = messages.last_mut() {
-                message.blocks.push(Block { header, lines: Vec::new() });
+                let role = rest.split(" | ").nth(1).unwrap_or("");
+                messages.push(HistoryMessage { role: role.to_string(), ..HistoryMessage::default() });
+                *reading = Reading::Text;
+            } else if !messages.is_empty() {
+                *reading = match header.strip_prefix("tool ") {
+                    None if header == "text" => Reading::Text,
+                    None => Reading::Skipped,
+                    Some(tool) => {
+                        let fields: Vec<&str> = tool.split(" | ").collect();
+                        let status = fields.get(2).copied().unwrap_or("");
+                        if FILED_TOOL_STATUSES.contains(&status) {
+                            let name = fields.first().copied().unwrap_or("tool");
+                            Reading::Tool(ToolBlock { name: name.to_string(), status: status.to_string(), ..ToolBlock::default() })
+                        } else {
+                            Reading::Skipped
+                        }
+                    }
+                };
             }
             continue;
         }
@@ -345,11 +388,35 @@ fn parse_history(history: &str) -> Vec<HistoryMessage<'_>> {
             Some(rest) if super::serialize::looks_structural(rest) => rest,
             _ => line,
         };
-        if let Some(block) = messages.last_mut().and_then(|m| m.blocks.last_mut()) {
-            block.lines.push(line);
+        match reading {
+            Reading::Skipped => {}
+            Reading::Text => {
+                if let Some(message) = messages.last_mut() {
+                    if message.text_lines > 0 {
+                        message.text.push('\n');
+                    }
+                    message.text.push_str(line);
+                    message.text_lines += 1;
+                }
+            }
+            Reading::Tool(block) => {
+                if block.lines > 0 {
+                    block.content.push(' ');
+                }
+                block.content.push_str(line);
+                block.lines += 1;
+            }
         }
     }
-    messages
+    end_block(messages, reading);
+    history.len()
+}
+
+/// Files the tool block being read with its message.
+fn end_block(messages: &mut [HistoryMessage], reading: &mut Reading) {
+    if let (Reading::Tool(block), Some(message)) = (std::mem::take(reading), messages.last_mut()) {
+        message.tools.push(block);
+    }
 }
 
 /// The text of a structural line (`--- text ---` gives `text`).
@@ -944,10 +1011,6 @@ fn bullet(source: &str, text: &str) -> String {
     }
 }
 
-fn message_text(message: &HistoryMessage) -> String {
-    message.blocks.iter().filter(|b| b.header == "text").flat_map(|b| b.lines.iter().copied()).collect::<Vec<_>>().join("\n")
-}
-
 /// Files one user sentence under the kind it states; `None` when it states none (a question, a
 /// request): the caller keeps such words verbatim.
 fn user_sentence(draft: &mut Draft, sentence: &str, known_keys: &std::collections::HashSet<&str>, goal_allowed: bool) -> bool {
@@ -995,43 +1058,148 @@ fn assistant_sentence(draft: &mut Draft, sentence: &str) -> bool {
 }
 
 /// Fills the eight sections from the request's previous summary, serialized history and ledger,
-/// deterministically and without a model. The text says that it is extractive.
+/// deterministically and without a model. The text says that it is extractive. The same text as
+/// `ExtractiveFold` makes in slices, made in one.
+pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
+    ExtractiveFold::new(request).finish(request)
+}
+
+/// Where a fold is: the history read up to a byte, each side's messages counted for their frames,
+/// the user's messages filed, the assistant's, up to a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Read(usize),
+    Frames(usize),
+    User(usize),
+    Assistant(usize),
+    Done,
+}
+
+/// The extractive summary of one request, made in slices (rule `summarized-in-slices`): each `step`
+/// does about as much text as it is given and says whether anything is left, and `finish` writes
+/// the summary, the same text however the work was sliced, since every step goes on from where the
+/// one before stopped, in the order one piece would take. A page or Zotero's window runs between
+/// the steps (`extractiveSummaryInSlices` in the glue), which a long request on a large window held
+/// for over 100 ms in one piece. Every call is given the same request.
 ///
 /// The user's words are the spine: every user sentence is filed by the kind it states (goal, style,
 /// deadline, designated keys, correction, constraint, decision, task), a newer style or deadline
 /// replacing the older, and the rest of each message is kept verbatim within a share of the budget.
 /// The assistant's decisions, failures, open tasks and hypotheses (marked as such) are filed too.
 /// Everything carries over from the previous summary by its mark.
-pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
-    let messages = parse_history(&request.history);
-    let mut draft = Draft { lines: request.previous_summary.as_deref().map(previous_lines).unwrap_or_default(), ..Draft::default() };
-    let known_keys: std::collections::HashSet<&str> = request.ledger.keys().collect();
-    let carried_goal = draft.has(Tier::Goal);
+pub struct ExtractiveFold {
+    stage: Stage,
+    messages: Vec<HistoryMessage>,
+    reading: Reading,
+    draft: Draft,
+    carried_goal: bool,
+    /// The first user message with text (without a carried goal, it gives the goal).
+    first_user: Option<usize>,
+    /// Rule `said-in-a-frame-is-routine`, within each side's messages of this history.
+    user_frames: Frames,
+    assistant_frames: Frames,
+}
 
-    // The user's messages, oldest first: the first one (without a carried goal) gives the goal from
-    // what it says besides its other statements.
-    let first_user = messages.iter().position(|m| m.role == "user" && !message_text(m).trim().is_empty());
-    // Rule `said-in-a-frame-is-routine`, within each side's messages of this history.
-    let frames_of = |role: &str| Frames::of(&messages.iter().filter(|m| m.role == role).map(|m| content_tokens(&message_text(m))).collect::<Vec<_>>());
-    let (user_frames, assistant_frames) = (frames_of("user"), frames_of("assistant"));
-    for (at, message) in messages.iter().enumerate().filter(|(_, m)| m.role == "user") {
-        let text = message_text(message);
-        let is_first = Some(at) == first_user && !carried_goal;
+impl ExtractiveFold {
+    pub fn new(request: &super::request::SummaryRequest) -> ExtractiveFold {
+        let draft = Draft { lines: request.previous_summary.as_deref().map(previous_lines).unwrap_or_default(), ..Draft::default() };
+        ExtractiveFold {
+            stage: Stage::Read(0),
+            messages: Vec::new(),
+            reading: Reading::Skipped,
+            carried_goal: draft.has(Tier::Goal),
+            draft,
+            first_user: None,
+            user_frames: Frames::default(),
+            assistant_frames: Frames::default(),
+        }
+    }
+
+    /// Goes on with at least `budget` bytes of text (whole messages), or to the end; `true` when
+    /// nothing is left but `finish`.
+    pub fn step(&mut self, request: &super::request::SummaryRequest, budget: usize) -> bool {
+        // At least a message a step, so that every step goes on.
+        let budget = budget.max(1);
+        let mut done = 0usize;
+        while done < budget {
+            match self.stage {
+                Stage::Read(from) => {
+                    let to = read_history(&request.history, from, budget - done, &mut self.messages, &mut self.reading);
+                    done += to - from;
+                    self.stage = if to < request.history.len() { Stage::Read(to) } else { Stage::Frames(0) };
+                    if to == request.history.len() {
+                        self.first_user = self.messages.iter().position(|m| m.role == "user" && !m.text.trim().is_empty());
+                    }
+                }
+                Stage::Frames(from) => {
+                    let (mut user, mut assistant) = (Vec::new(), Vec::new());
+                    let mut at = from;
+                    while at < self.messages.len() && done < budget {
+                        let message = &self.messages[at];
+                        match message.role.as_str() {
+                            "user" => user.push(content_tokens(&message.text)),
+                            "assistant" => assistant.push(content_tokens(&message.text)),
+                            _ => {}
+                        }
+                        done += message.text.len() + 1;
+                        at += 1;
+                    }
+                    self.user_frames.add(&user);
+                    self.assistant_frames.add(&assistant);
+                    self.stage = if at < self.messages.len() { Stage::Frames(at) } else { Stage::User(0) };
+                }
+                Stage::User(from) => {
+                    let known_keys: std::collections::HashSet<&str> = request.ledger.keys().collect();
+                    let mut at = from;
+                    while at < self.messages.len() && done < budget {
+                        if self.messages[at].role == "user" {
+                            self.file_user_message(at, &known_keys);
+                            done += self.messages[at].text.len();
+                        }
+                        done += 1;
+                        at += 1;
+                    }
+                    self.stage = if at < self.messages.len() { Stage::User(at) } else { Stage::Assistant(0) };
+                }
+                Stage::Assistant(from) => {
+                    let mut at = from;
+                    while at < self.messages.len() && done < budget {
+                        if self.messages[at].role == "assistant" {
+                            self.file_assistant_message(at);
+                            done += self.messages[at].text.len();
+                        }
+                        done += 1;
+                        at += 1;
+                    }
+                    self.stage = if at < self.messages.len() { Stage::Assistant(at) } else { Stage::Done };
+                }
+                Stage::Done => return true,
+            }
+        }
+        self.stage == Stage::Done
+    }
+
+    /// A user message: each sentence filed by the kind it states; the first one (without a carried
+    /// goal) gives the goal from what it says besides its other statements.
+    fn file_user_message(&mut self, at: usize, known_keys: &std::collections::HashSet<&str>) {
+        let draft = &mut self.draft;
+        let text = &self.messages[at].text;
+        let is_first = Some(at) == self.first_user && !self.carried_goal;
         draft.reply_from = if draft.message == 0 { at + 1 } else { draft.message };
         draft.message = at + 1;
         let mut unfiled = Vec::new();
         // A retraction is state however short ("scratch that", "不要了").
-        for sentence in sentences(&text).into_iter().filter(|s| is_state_sentence(s) || has_cue(s, &RETRACTION_CUES)) {
-            if !user_sentence(&mut draft, &sentence, &known_keys, !is_first) {
+        for sentence in sentences(text).into_iter().filter(|s| is_state_sentence(s) || has_cue(s, &RETRACTION_CUES)) {
+            if !user_sentence(draft, &sentence, known_keys, !is_first) {
                 unfiled.push(sentence);
             }
         }
         if is_first {
             // The first message's statements are the goal (its questions are in the user's words).
             let statements: Vec<String> = unfiled.iter().filter(|s| !is_question(s)).cloned().collect();
-            let goal = if statements.is_empty() { crate::text::single_line(&text) } else { statements.join(" ") };
+            let goal = if statements.is_empty() { crate::text::single_line(text) } else { statements.join(" ") };
             draft.add(GOAL, Tier::Goal, "user", &goal);
-            continue;
+            return;
         }
         // The rest is in the user's words, which the checkpoint carries by code beside the summary;
         // a statement here may still close or change an earlier line.
@@ -1042,18 +1210,19 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
             // A request in the frame of many ("find what I have on «X»") changes no rule that
             // shares its topic words.
             let tokens = content_tokens(sentence);
-            if !user_frames.is_routine(&tokens) {
+            if !self.user_frames.is_routine(&tokens) {
                 draft.close_with(sentence, &tokens, "user", &[Tier::Task, Tier::Hypothesis, Tier::Constraint, Tier::Decision, Tier::Concluded], false);
             }
         }
     }
 
-    // The assistant's text: decisions, failures, tasks, hypotheses, and what it closes (the answers
-    // themselves are not state: the verbatim tail keeps the newest, the cited pages their findings).
-    for message in messages.iter().filter(|m| m.role == "assistant") {
-        let text = message_text(message);
+    /// An assistant message: decisions, failures, tasks, hypotheses, and what it closes (the answers
+    /// themselves are not state: the verbatim tail keeps the newest, the cited pages their findings).
+    fn file_assistant_message(&mut self, at: usize) {
+        let draft = &mut self.draft;
+        let text = &self.messages[at].text;
         if text.trim().is_empty() {
-            continue;
+            return;
         }
         // Each sentence, and whether it ends its paragraph (or list item, a line of its own).
         let mut said: Vec<String> = Vec::new();
@@ -1080,13 +1249,13 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                 }
                 continue;
             }
-            if draft.settle(sentence, false) || assistant_sentence(&mut draft, sentence) {
+            if draft.settle(sentence, false) || assistant_sentence(draft, sentence) {
                 continue;
             }
             // A sentence in the frame of many answers ("Found 3 records; the first is Y", "Tell me if
             // you need more") concludes and closes nothing: only its cue files it.
             let tokens = content_tokens(sentence);
-            if assistant_frames.is_routine(&tokens)
+            if self.assistant_frames.is_routine(&tokens)
                 || draft.close_with(sentence, &tokens, "inferred", &[Tier::Task, Tier::Hypothesis, Tier::Noted, Tier::Concluded], concluding.contains(&at))
             {
                 continue;
@@ -1100,22 +1269,18 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
         }
     }
 
-    // Progress, findings, failures, approvals: from the tool blocks.
-    // Tool call counts are not research state: lines of them carried from earlier versions go.
-    draft.lines.retain(|l| !l.text.starts_with("- (tool) Completed tool calls"));
-    for message in &messages {
-        for block in &message.blocks {
-            let Some(tool) = block.header.strip_prefix("tool ") else { continue };
-            let fields: Vec<&str> = tool.split(" | ").collect();
-            let name = fields.first().copied().unwrap_or("tool");
-            let status = fields.get(2).copied().unwrap_or("");
-            // Not for a result, which is not copied (most of a history's text).
-            let content = || crate::text::single_line(&block.lines.join(" "));
-            match status {
-                "result" => {
-                    // What it returned is not copied: the ledger keeps every Zotero object, the
-                    // cited pages what was found where, the verbatim tail the newest results.
-                }
+    /// The summary: what is left of the history filed, then the tool blocks, the open request, the
+    /// resources the state names and the note, within the request's budget.
+    pub fn finish(mut self, request: &super::request::SummaryRequest) -> String {
+        while !self.step(request, usize::MAX) {}
+        let (messages, mut draft) = (self.messages, self.draft);
+        // Progress, findings, failures, approvals: from the tool blocks.
+        // Tool call counts are not research state: lines of them carried from earlier versions go.
+        draft.lines.retain(|l| !l.text.starts_with("- (tool) Completed tool calls"));
+        for block in messages.iter().flat_map(|m| &m.tools) {
+            let name = block.name.as_str();
+            let content = || crate::text::single_line(&block.content);
+            match block.status.as_str() {
                 "error" => {
                     // A tool that fails again replaces its earlier line: the latest error says what
                     // not to repeat, and a flaky tool does not fill the budget with its history.
@@ -1128,44 +1293,46 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
                 "approval refused" => draft.add(DECISIONS, Tier::Decision, "user", &format!("Refused approval for {name}. {}", content())),
                 "awaiting approval" => draft.add(PROGRESS, Tier::Progress, "", &format!("Active: {name} awaits the user's approval")),
                 "interrupted, no result" => draft.add(PROGRESS, Tier::Progress, "", &format!("Interrupted: {name} ended without a result")),
+                // What a result returned is not copied: the ledger keeps every Zotero object, the
+                // cited pages what was found where, the verbatim tail the newest results.
                 _ => {}
             }
         }
-    }
-    // An answered request is not state; the previous one goes (the user's words keep it).
-    draft.lines.retain(|l| l.singleton != Some(Singleton::LatestRequest) && l.singleton != Some(Singleton::LatestAnswer));
-    // Next Steps: the latest user request when nothing answered it.
-    if let Some(at) = messages.iter().rposition(|m| m.role == "user") {
-        let text = message_text(&messages[at]);
-        if !messages[at + 1..].iter().any(|m| m.role == "assistant") {
-            draft.push(NEXT_STEPS, Tier::Progress, Some(Singleton::LatestRequest), bullet("user", &format!("Open request (not yet answered): {text}")));
+        // An answered request is not state; the previous one goes (the user's words keep it).
+        draft.lines.retain(|l| l.singleton != Some(Singleton::LatestRequest) && l.singleton != Some(Singleton::LatestAnswer));
+        // Next Steps: the latest user request when nothing answered it.
+        if let Some(at) = messages.iter().rposition(|m| m.role == "user") {
+            if !messages[at + 1..].iter().any(|m| m.role == "assistant") {
+                let text = &messages[at].text;
+                draft.push(NEXT_STEPS, Tier::Progress, Some(Singleton::LatestRequest), bullet("user", &format!("Open request (not yet answered): {text}")));
+            }
         }
-    }
 
-    // Key Zotero Resources: the ledger entries the state names (the checkpoint keeps and projects
-    // the whole ledger beside the summary), and a line saying where the rest is.
-    let named: String = draft.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
-    for entry in request.ledger.entries.iter().filter(|e| !e.key.is_empty() && named.contains(e.key.split('#').next().unwrap_or(&e.key))) {
-        let mut line = String::new();
-        crate::ledger::render_line(&mut line, entry);
-        draft.push(RESOURCES, Tier::Resource, None, line.trim_end().to_string());
-    }
-    // The rest is projected beside the summary from the checkpoint's ledger: no line here for it.
+        // Key Zotero Resources: the ledger entries the state names (the checkpoint keeps and projects
+        // the whole ledger beside the summary), and a line saying where the rest is.
+        let named: String = draft.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
+        for entry in request.ledger.entries.iter().filter(|e| !e.key.is_empty() && named.contains(e.key.split('#').next().unwrap_or(&e.key))) {
+            let mut line = String::new();
+            crate::ledger::render_line(&mut line, entry);
+            draft.push(RESOURCES, Tier::Resource, None, line.trim_end().to_string());
+        }
+        // The rest is projected beside the summary from the checkpoint's ledger: no line here for it.
 
-    // Critical Context: what this text is, and what it covers.
-    draft.push(
-        CONTEXT,
-        Tier::Note,
-        None,
-        "- Written by the embedded extractive summarizer (no model): sentences copied from the history, not \
+        // Critical Context: what this text is, and what it covers.
+        draft.push(
+            CONTEXT,
+            Tier::Note,
+            None,
+            "- Written by the embedded extractive summarizer (no model): sentences copied from the history, not \
 interpreted; (inferred) marks the assistant's text."
-            .to_string(),
-    );
+                .to_string(),
+        );
 
-    let mut seen = std::collections::HashSet::new();
-    draft.lines.retain(|l| seen.insert(crate::text::tuple_key(&[&l.section.to_string(), l.text.trim()])));
-    fit_budget(&mut draft.lines, request.max_output_tokens);
-    render_lines(&draft.lines)
+        let mut seen = std::collections::HashSet::new();
+        draft.lines.retain(|l| seen.insert(crate::text::tuple_key(&[&l.section.to_string(), l.text.trim()])));
+        fit_budget(&mut draft.lines, request.max_output_tokens);
+        render_lines(&draft.lines)
+    }
 }
 
 /// Rule `extractive-within-budget`: like a model's answer, the extractive summary stays within the

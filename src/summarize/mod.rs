@@ -9,7 +9,7 @@ mod serialize;
 mod subject;
 mod validate;
 
-pub use extractive::extractive_summary;
+pub use extractive::{extractive_summary, ExtractiveFold};
 pub use repair::{repair_summary, settle_summary, RepairKind, SettledSummary, SummaryRepair};
 pub use request::{
     SummaryRequest, SummaryRequestOptions, system_prompt, summary_request, summary_request_on_branch, summary_request_resolved, delimiters, Round,

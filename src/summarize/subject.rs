@@ -192,6 +192,7 @@ pub(super) fn named_line<'a>(later: &Subject, lines: impl Iterator<Item = &'a Su
 /// and a small part of them, held by fewer than `ROUTINE_OTHER_HOLDERS` other texts): what varies is
 /// a name or a number ("search the library for «X»", "Found 3 records; the first is Y"). A
 /// requirement, a decision or a finding is said once, in words of its own.
+#[derive(Default)]
 pub(crate) struct Frames {
     /// Each distinct token with the number of texts holding it, in token order.
     holders: Vec<(u64, usize)>,
@@ -199,17 +200,50 @@ pub(crate) struct Frames {
 
 impl Frames {
     pub(crate) fn of(texts: &[Subject]) -> Frames {
+        let mut frames = Frames::default();
+        frames.add(texts);
+        frames
+    }
+
+    /// Counts `texts` too (a long history is counted a slice at a time): their tokens sorted, then
+    /// merged with those counted so far.
+    pub(crate) fn add(&mut self, texts: &[Subject]) {
         let all: Vec<u64> = texts.iter().flat_map(|s| s.0.iter().copied()).collect();
         let mut by_token: Vec<usize> = (0..all.len()).collect();
         crate::order::sort_positions(&mut by_token, &|a, b| all[a].cmp(&all[b]));
-        let mut holders: Vec<(u64, usize)> = Vec::new();
+        let mut counted: Vec<(u64, usize)> = Vec::new();
         for &at in &by_token {
-            match holders.last_mut() {
+            match counted.last_mut() {
                 Some((token, count)) if *token == all[at] => *count += 1,
-                _ => holders.push((all[at], 1)),
+                _ => counted.push((all[at], 1)),
             }
         }
-        Frames { holders }
+        if self.holders.is_empty() {
+            self.holders = counted;
+            return;
+        }
+        let mut merged = Vec::with_capacity(self.holders.len() + counted.len());
+        let (mut old, mut new) = (self.holders.iter().peekable(), counted.into_iter().peekable());
+        while let (Some(&&(a, m)), Some(&(b, n))) = (old.peek(), new.peek()) {
+            match a.cmp(&b) {
+                std::cmp::Ordering::Less => {
+                    merged.push((a, m));
+                    old.next();
+                }
+                std::cmp::Ordering::Greater => {
+                    merged.push((b, n));
+                    new.next();
+                }
+                std::cmp::Ordering::Equal => {
+                    merged.push((a, m + n));
+                    old.next();
+                    new.next();
+                }
+            }
+        }
+        merged.extend(old.copied());
+        merged.extend(new);
+        self.holders = merged;
     }
 
     /// Whether `subject`, of one of the texts (or a sentence of one), is routine; one with no content

@@ -63,12 +63,16 @@ test('before a load every wasm export throws not-loaded, with a message that say
   assert.ok(names.length >= 20, `the generated module's exports: ${names}`);
   for (const name of names) {
     // The package's export where it has one, else the generated module's own (e.g. projectPositions).
-    const error = await thrown(() => (name === 'SessionIndex' ? slim.SessionIndex.from(SESSION) : (slim[name] ?? generated[name])(SESSION, MODEL, { mode: 'manual' })));
+    const call = {
+      SessionIndex: () => slim.SessionIndex.from(SESSION),
+      ExtractiveFold: () => new generated.ExtractiveFold(SESSION),
+    }[name] ?? (() => (slim[name] ?? generated[name])(SESSION, MODEL, { mode: 'manual' }));
+    const error = await thrown(call);
     assert.equal(error?.code, 'not-loaded', `${name}: ${error}`);
     assert.match(error.message, /await loadCompaction/);
   }
   // The wrappers of the entry too.
-  for (const name of ['project', 'history', 'readBranch']) assert.equal((await thrown(() => slim[name](SESSION)))?.code, 'not-loaded', name);
+  for (const name of ['project', 'history', 'readBranch', 'extractiveSummaryInSlices']) assert.equal((await thrown(() => slim[name](SESSION)))?.code, 'not-loaded', name);
 });
 
 test('before a load controller.submit rejects with not-loaded instead of a failed/error result', async () => {

@@ -11,7 +11,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod research;
 
 use bibgenie_compaction::error::ErrorCode;
-use bibgenie_compaction::summarize::{extractive_summary, summary_request, validate_summary, SECTIONS, SummaryRequest};
+use bibgenie_compaction::summarize::{extractive_summary, summary_request, validate_summary, ExtractiveFold, SECTIONS, SummaryRequest};
 use research::*;
 use serde_json::{json, Value};
 
@@ -93,6 +93,61 @@ fn the_extractive_summary_is_valid_honest_and_leaves_the_ledger_to_the_checkpoin
     }
     // It is deterministic.
     assert_eq!(extractive_summary(&request), summary);
+}
+
+/// The summary made in steps of `budget` bytes, and how many steps it took.
+fn sliced(request: &SummaryRequest, budget: usize) -> (String, usize) {
+    let mut fold = ExtractiveFold::new(request);
+    let mut steps = 1;
+    while !fold.step(request, budget) {
+        steps += 1;
+    }
+    (fold.finish(request), steps)
+}
+
+#[test]
+fn a_summary_made_in_slices_is_the_one_made_in_one_piece() {
+    // Rule `summarized-in-slices`: whatever the slices, the same text. The history has what the
+    // reader must carry across a slice: text before the first message, a message whose text blocks
+    // are split by a tool block, a failing tool whose error spans lines, CRLF line ends, an escaped
+    // structural line, the user's and the assistant's sentences in several languages, a previous
+    // summary, and an unanswered request at the end.
+    let mut request = research_request();
+    request.previous_summary = Some(extractive_summary(&request));
+    let mut history = String::from("stray line before any message\n");
+    for turn in 0..40 {
+        history.push_str(&format!(
+            "--- message {} | user | id U{turn} ---\r\nWe must only cite peer-reviewed work from after 2015 (rule {turn}).\r\n\\--- text ---\r\nDecision: use the Kim cohort as the baseline {turn}.\n\
+--- tool zoteroSearch | call s{turn} | error ---\nHTTP 429 for query {turn}\nretry later\n\
+--- text ---\nTôi quyết định chỉ dùng nguồn tiếng Anh cho chương {turn}. 请在周五之前完成第{turn}章。\n",
+            2 * turn + 1
+        ));
+        history.push_str(&format!(
+            "--- message {} | assistant | id A{turn} ---\nI suspect the effect is mediated by IGF-1 in group {turn}.\n\
+--- tool fetchFullText | call f{turn} | denied by the user ---\nNot now ({turn})\n\
+--- tool readPdfPage | call p{turn} | result ---\n{}\n\
+--- text ---\nStill to do: extract the table on page {turn} of the Lee paper.\n\nThe pooled estimate for arm {turn} is 0.8{turn}.\n",
+            2 * turn + 2,
+            "page text that no rule reads. ".repeat(40)
+        ));
+    }
+    history.push_str("--- message 81 | user | id U40 ---\nCould you compare the two cohorts next?\n--- end of history ---");
+    request.history = history;
+    let whole = extractive_summary(&request);
+    assert!(whole.contains("HTTP 429") && whole.contains("Denied the tool call fetchFullText") && whole.contains("Open request"), "{whole}");
+    for budget in [0, 1, 2, 97, 1_000, 4_096, 65_536, usize::MAX] {
+        let (summary, steps) = sliced(&request, budget);
+        assert_eq!(summary, whole, "in steps of {budget} bytes");
+        if budget <= 4_096 {
+            assert!(steps > 10, "{budget} bytes a step took {steps} steps");
+        }
+    }
+    // The research session's own request, and one with no history at all.
+    let request = research_request();
+    assert_eq!(sliced(&request, 1).0, extractive_summary(&request));
+    let mut empty = research_request();
+    empty.history = String::new();
+    assert_eq!(sliced(&empty, 1), (extractive_summary(&empty), 1));
 }
 
 #[test]

@@ -15,7 +15,7 @@ use bibgenie_compaction::commit::{check_summary_budget, checkpoint_node_for_requ
 use bibgenie_compaction::session::{Mode, Session};
 use bibgenie_compaction::plan::{plan as make_plan, PlanAction, PlanOptions};
 use bibgenie_compaction::projection::project;
-use bibgenie_compaction::summarize::{extractive_summary, summary_request, validate_summary};
+use bibgenie_compaction::summarize::{extractive_summary, summary_request, validate_summary, ExtractiveFold};
 use research::*;
 use serde_json::{json, Value};
 
@@ -171,6 +171,10 @@ fn grow(window: u64, turns: usize, compactions: usize, page_chars: usize) -> Run
         let request = summary_request(&session, &p, &m).unwrap();
         let summary = extractive_summary(&request);
         assert_eq!(validate_summary(&summary), Ok(()));
+        // Rule `summarized-in-slices`: the same text in steps of a message, or of a few.
+        let mut fold = ExtractiveFold::new(&request);
+        while !fold.step(&request, [1, 4_000][committed % 2]) {}
+        assert_eq!(fold.finish(&request), summary, "{window}, compaction {committed}: in slices");
         check_summary_budget(&summary, request.max_output_tokens).expect("within the summary budget");
         assert!(bibgenie_compaction::tokens::estimate_text(&summary) <= request.max_output_tokens, "{window}: over its budget");
         let id = format!("ckpt{turn}");

@@ -31,6 +31,7 @@ import {
   estimate,
   estimateMessage,
   extractiveSummary,
+  extractiveSummaryInSlices,
   history,
   init,
   isCheckpoint,
@@ -147,6 +148,7 @@ export const MAIN_EXPORTS = {
   estimate,
   estimateMessage,
   extractiveSummary,
+  extractiveSummaryInSlices,
   history,
   init,
   initSync,
@@ -203,6 +205,7 @@ export const SLIM_EXPORTS = {
   estimate: slim.estimate,
   estimateMessage: slim.estimateMessage,
   extractiveSummary: slim.extractiveSummary,
+  extractiveSummaryInSlices: slim.extractiveSummaryInSlices,
   history: slim.history,
   init: slim.init,
   initSync: slim.initSync,
@@ -565,6 +568,8 @@ memory.transaction('demo', async (tx) => tx.appendNode('u1'));
 // ---- compact, summarizers, signals -----------------------------------------------------------------
 
 const extractive: Summarize = (summaryInput) => extractiveSummary(summaryInput);
+const extractiveInSlices: Summarize = extractiveSummaryInSlices;
+const slicedSummary: Promise<string> = extractiveSummaryInSlices(request, createAbortSignalLike().signal);
 const viaModel = createAiSdkSummarizer({ model: aiModel, generateText, callOptions: { temperature: 0 } });
 const asContractSummarize: Summarize = viaModel;
 const abort = createAbortSignalLike();
@@ -575,7 +580,7 @@ async function runCompaction(): Promise<Session | undefined> {
   const resolveItem: ResolveItem = async (itemID) => (itemID === 123 ? { libraryID: 1, key: 'WXYZ2345' } : null);
   const options: CompactOptions = { store: memory, sessionId: 'demo', model, mode: 'auto', summarize: extractive, signal: signalLike, resolveItem };
   // @ts-expect-error resolveItem takes a numeric item id
-  await compact({ store: memory, sessionId: 'demo', model, summarize: extractive, resolveItem: (key: string) => ({ libraryID: 1, key }) });
+  await compact({ store: memory, sessionId: 'demo', model, summarize: extractiveInSlices, resolveItem: (key: string) => ({ libraryID: 1, key }) });
   const outcome: CompactOutcome = await compact(options);
   await compact({ store: sqlite, sessionId: 'demo', model, summarize: viaModel, signal: domSignal, draft: 'draft text', overhead: { tokens: 10 } });
   abort.abort('user closed the pane');
