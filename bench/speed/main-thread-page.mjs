@@ -26,7 +26,7 @@ try {
   bench.sections = [{
     title: 'What a user waits for: the longest main-thread block of a call, in a page',
     markdown: [
-      `A setTimeout(0) chain runs beside each call in the page: its longest gap is the longest stretch the call held the thread (no paint, no input); the control is the chain alone for as long. The limit (issue 42) is ${LIMIT_MS} ms. syntheticSession imported into a MemoryStore, summarizer: the embedded extractiveSummary.`,
+      `A setTimeout(0) chain runs beside each call in the page: its longest gap is the longest stretch the call held the thread (no paint, no input); the control is the chain alone for as long. The limit (issue 42) is ${LIMIT_MS} ms. syntheticSession imported into a MemoryStore, summarizer: the embedded one, extractiveSummaryInSlices.`,
       '',
       ...blockTable(rows),
     ].join('\n'),

@@ -119,7 +119,7 @@ try {
     'gap is the longest stretch the call held the thread (in Zotero: the whole application); the control is the chain alone for as long. ' +
     `The limit (issue 42) is ${r.limitMs} ms. syntheticSession imported into ${stores.map((n) => (n === 'ZoteroDBStore'
       ? "a ZoteroDBStore over Zotero.DBConnection (Firefox's Sqlite.sys.mjs), a database file per chat, closed and opened again for the reopen"
-      : 'a MemoryStore (as in the page)')).join('; and into ')}; summarizer: the embedded extractiveSummary.\n`);
+      : 'a MemoryStore (as in the page)')).join('; and into ')}; summarizer: the embedded one, extractiveSummaryInSlices.\n`);
   console.log(r.table.join('\n'));
   console.log('');
 } finally {

@@ -70,7 +70,7 @@ const fmt = (n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed
 console.log(`## What a user waits for: the longest main-thread block of a call, and the cold call, Node ${process.version}\n`);
 console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus()[0]?.model ?? 'unknown CPU'} x ${os.cpus().length}, load ${load.toFixed(2)}. ` +
   'A setTimeout(0) chain runs beside each call: its longest gap is the longest stretch the call held the thread; the control is the chain alone for as long (no package call). ' +
-  `The limit (issue 42) is ${LIMIT_MS} ms. syntheticSession imported into the store, summarizer: the embedded extractiveSummary.\n`);
+  `The limit (issue 42) is ${LIMIT_MS} ms. syntheticSession imported into the store, summarizer: the embedded one, extractiveSummaryInSlices.\n`);
 console.log(blockTable(results).join('\n'));
 console.log('\n| session | JSON.parse ms | cold estimate ms | estimate / JSON.parse | cold plan ms | plan / JSON.parse |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
