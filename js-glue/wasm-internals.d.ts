@@ -26,6 +26,6 @@ export interface InternalSessionIndexClass {
   mayStillCompleteTool(text: string): boolean;
   /** The checks `compact` rejects with before it loads anything: model, mode, draft, overhead. */
   checkCompactInputs(model: unknown, mode: unknown, draft: unknown, overhead: unknown): void;
-  /** The summary to commit for the summarizer's text: repaired (`kept`) or the extractive one of `requestText` (`embedded`) when invalid. */
-  settleSummary(summary: string, requestText: string | undefined): { summary: string; repair?: SummaryRepair };
+  /** The summary to commit for the summarizer's text: repaired (`kept`) or the extractive one of the request as taken (`embedded`) when invalid. */
+  settleSummary(summary: string, fieldsText: string, history: string): { summary: string; repair?: SummaryRepair };
 }

@@ -157,7 +157,7 @@ impl SessionIndex {
     /// Begins `summary_request`'s work for this plan, model, resolved items and round in parts, one
     /// per call (this one, then `continue_summary_request`): the serialized history, the ledger and
     /// the cited pages of the messages it holds, each in steps of about 256 KB, then their other
-    /// registers, then the request's JSON text, which `take_summary_request` hands out. A runner
+    /// registers, then the request, which `take_summary_request` hands out. A runner
     /// builds a large request in several tasks, with the page running between them, and the last
     /// task only hands it out; the request is the one `summary_request` builds in one call. Answers
     /// the number the other calls name the parts by, new in the whole module (two runs on one index,
@@ -179,9 +179,9 @@ impl SessionIndex {
         }
     }
 
-    /// The JSON text of the request begun under `number`, once every part is built (the session
-    /// unchanged since it began); None otherwise, and the parts kept.
-    pub fn take_summary_request(&mut self, number: u32) -> Option<String> {
+    /// The request begun under `number`, once every part is built (the session unchanged since it
+    /// began); None otherwise, and the parts kept.
+    pub fn take_summary_request(&mut self, number: u32) -> Option<SummaryRequest> {
         match self.prepared.take() {
             Some((begun, parts)) if begun == number && parts.is_finished() => finished_request(parts),
             other => {

@@ -7,11 +7,6 @@ import { SLICE_MS, clock, pause } from '../util/pause.js';
 import { abortReason, isAborted } from '../util/abort-signal.js';
 
 /** @import { AbortSignalLike, SummaryRequest } from '../bibgenie_compaction.js' */
-/**
- * The wasm's ExtractiveFold (not API): `step(bytes)` goes on with about that much of the history and
- * says whether only `finish()`, the summary, is left.
- * @typedef {{ step(bytes: number): boolean, finish(): string, free(): void }} InternalExtractiveFold
- */
 
 /** Bytes of text one step reads before the clock is read again (well under a millisecond). */
 const STEP_BYTES = 1 << 14;
@@ -25,7 +20,7 @@ const STEP_BYTES = 1 << 14;
  * @returns {Promise<string>}
  */
 export async function extractiveSummaryInSlices(request, signal) {
-  const fold = /** @type {InternalExtractiveFold} */ (new /** @type {any} */ (ExtractiveFold)(request));
+  const fold = new ExtractiveFold(request);
   try {
     for (let done = false; !done; ) {
       const start = clock();

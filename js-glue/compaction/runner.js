@@ -69,6 +69,9 @@ const MAX_REQUEST_PARTS = 256;
 /**
  * @typedef {{ outcome: CompactOutcome } | { outcome?: undefined, plan: Plan, request?: SummaryRequest }} Prepared
  * @typedef {{ verdict: CommitCheck, leafId: string, branchRevision: number }} HeldCheck
+ * The request as it was before a summarizer could change it: its JSON text with an empty history and
+ * prompt, and its history (what an invalid summary's embedded one reads).
+ * @typedef {{ fields: string, history: string }} TakenRequest
  */
 
 const STORE_FAILED = 'store-failed';
@@ -147,7 +150,7 @@ export async function summarizeAndCommit(run, prepared) {
 async function summarizeInRounds(run, { plan, request: planned }, kept) {
   /** @type {SummaryRound | undefined} */
   let round;
-  /** @type {{ request: SummaryRequest, text?: string } | undefined} */
+  /** @type {{ request: SummaryRequest, taken?: TakenRequest } | undefined} */
   let built = planned && { request: planned };
   for (;;) {
     if (!built) {
@@ -181,11 +184,11 @@ async function summarizeInRounds(run, { plan, request: planned }, kept) {
 /**
  * A round's request (with the app's `items` when given) in parts: its history in steps, its ledger,
  * its cited pages, its other registers, the request, each in a read after a pause, then taken in
- * one more, with its JSON text. Parts that cannot go on (the session changed, an index new at this
+ * one more, with its text as taken. Parts that cannot go on (the session changed, an index new at this
  * read) are not taken, and the request is then built whole; or the outcome that ends the run.
  * @param {Run} run @param {Plan} plan @param {SummaryRound | undefined} round @param {Record<number, ResolvedItem> | undefined} items
  * @param {{ index: HeldIndex | null }} kept
- * @returns {Promise<{ request: SummaryRequest, text?: string, outcome?: undefined } | { outcome: CompactOutcome }>}
+ * @returns {Promise<{ request: SummaryRequest, taken?: TakenRequest, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
 async function requestInParts(run, plan, round, items, kept) {
   const options = round || items ? { ...(items ? { items } : {}), ...(round ? { round } : {}) } : undefined;
@@ -207,7 +210,7 @@ async function requestInParts(run, plan, round, items, kept) {
  * One round: the request with the app's item ids resolved, the summary, the checkpoint node it
  * makes (the summary repaired when invalid) and where the next round starts, or the outcome that
  * ends the run.
- * @param {Run} run @param {Plan} plan @param {{ request: SummaryRequest, text?: string }} planned the request, and its JSON text when taken as text
+ * @param {Run} run @param {Plan} plan @param {{ request: SummaryRequest, taken?: TakenRequest }} planned the request, and its text when taken in parts
  * @param {SummaryRound | undefined} round @param {{ index: HeldIndex | null }} kept
  * @returns {Promise<{ node: CheckpointNode, repair?: SummaryRepair, continuesAt?: number, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
@@ -222,10 +225,9 @@ async function summarizeRound(run, plan, planned, round, kept) {
   const large = plan.tokensBefore >= OWN_READ_FROM_TOKENS || (typeof request.prompt === 'string' && request.prompt.length >= PAUSE_FROM_CHARS);
   // The summarizer gets the request object; what the checkpoint carries is kept apart from it
   // (the ledger and the registers built by code: a summarizer cannot change them).
-  // The whole request too: an invalid summary falls back to the extractive summary of it: the text
-  // it was taken as, else copied in a task of its own on a large fold (megabytes on a large window).
-  if (large && resolved.text === undefined) await pause();
-  const requestText = resolved.text ?? JSON.stringify(request);
+  // The request too: an invalid summary falls back to the extractive summary of it: as it was taken,
+  // else its other fields copied (its history and prompt are strings, which nothing can change).
+  const taken = resolved.taken ?? { fields: JSON.stringify({ ...request, history: '', prompt: '' }), history: request.history };
   const ledger = JSON.stringify(request.ledger);
   const carried = JSON.stringify({ userWords: request.userWords ?? [], citedPages: request.citedPages ?? [], recallHandles: request.recallHandles ?? [] });
   const budget = request.maxOutputTokens;
@@ -236,7 +238,7 @@ async function summarizeRound(run, plan, planned, round, kept) {
   if (large) await pause();
   try {
     // A model writing prose must not block every send: its text is repaired, not refused.
-    const settled = /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).settleSummary(summarized.summary, requestText);
+    const settled = /** @type {InternalSessionIndexClass} */ (/** @type {unknown} */ (SessionIndex)).settleSummary(summarized.summary, taken.fields, taken.history);
     const node = checkpointNode(plan, settled.summary, JSON.parse(ledger), budget, JSON.parse(carried));
     // Not in the generated Checkpoint type (ts-rs cannot name a UIMessage part): checked by isProviderSummary.
     if (summarized.providerPart) /** @type {any} */ (node.checkpoint).providerPart = plainCopy(summarized.providerPart);
@@ -275,13 +277,21 @@ function prepareRoundOn(index, run, plan, options, number) {
  * since their stale check), else built whole; or the outcome that ends the run: `stale` as soon as
  * the session moved (no more summarizer calls for it), `failed` for a core error.
  * @param {HeldIndex} index @param {Run} run @param {Plan} plan @param {SummaryRequestOptions | undefined} options @param {number} number
- * @returns {{ request: SummaryRequest, text?: string, outcome?: undefined } | { outcome: CompactOutcome }}
+ * @returns {{ request: SummaryRequest, taken?: TakenRequest, outcome?: undefined } | { outcome: CompactOutcome }}
  */
 function roundRequestOn(index, run, plan, options, number) {
   try {
-    // Parsed here, its text kept: the request as it was before a summarizer could change it.
-    const text = number !== 0 ? requestParts.take(index, number) : undefined;
-    if (text !== undefined) return { request: JSON.parse(text), text };
+    // Its long strings apart from the JSON of the rest (3 MB each on a 1M window, where parsing one
+    // text holding both took the thread 25 ms and more), and kept: the request as it was before a
+    // summarizer could change it.
+    const parts = number !== 0 ? requestParts.take(index, number) : undefined;
+    if (parts !== undefined) {
+      const [fields, history, prompt] = parts;
+      const request = JSON.parse(fields);
+      request.history = history;
+      request.prompt = prompt;
+      return { request, taken: { fields, history } };
+    }
     const verdict = /** @type {CommitCheck} */ (index.checkCommit(plan));
     if (!verdict.ok) return { outcome: outcome('stale', verdict.reason, { plan, session: index.toSession() }) };
     return { request: index.summaryRequest(plan, run.model, options) };
@@ -295,8 +305,8 @@ function roundRequestOn(index, run, plan, options, number) {
  * in parts as the request was; the request as planned when there is nothing to ask, nothing was
  * resolved or the build fails (the commit check still decides whether the session moved); the
  * outcome when the run is cancelled meanwhile or the session moved.
- * @param {Run} run @param {Plan} plan @param {{ request: SummaryRequest, text?: string }} planned @param {SummaryRound | undefined} round @param {{ index: HeldIndex | null }} kept
- * @returns {Promise<{ request: SummaryRequest, text?: string, outcome?: undefined } | { outcome: CompactOutcome }>}
+ * @param {Run} run @param {Plan} plan @param {{ request: SummaryRequest, taken?: TakenRequest }} planned @param {SummaryRound | undefined} round @param {{ index: HeldIndex | null }} kept
+ * @returns {Promise<{ request: SummaryRequest, taken?: TakenRequest, outcome?: undefined } | { outcome: CompactOutcome }>}
  */
 async function withResolvedItems(run, plan, planned, round, kept) {
   const ids = planned.request.itemIds ?? [];

@@ -32,7 +32,8 @@ let storedTextOf;
 /**
  * The wasm index's request in parts (`skip_typescript`: the runner's alone).
  * @typedef {{ beginSummaryRequest(plan: Plan, model: ModelProfile, options?: SummaryRequestOptions): number,
- *   continueSummaryRequest(number: number): boolean, takeSummaryRequest(number: number): string | undefined }} WasmRequestParts
+ *   continueSummaryRequest(number: number): boolean,
+ *   takeSummaryRequest(number: number): [fieldsText: string, history: string, prompt: string] | undefined }} WasmRequestParts
  */
 /** @type {(index: SessionIndex) => WasmRequestParts} */
 let wasmOf;

@@ -244,9 +244,12 @@ impl SessionIndex {
 
     /// The runner's steps of a large request (`summaryRequest`'s serialized history, its ledger, its
     /// registers, the request), each in a task of its own: begun with the inputs, answering the
-    /// number `continueSummaryRequest` (true while a step is left) and `takeSummaryRequest` (the
-    /// request's JSON text once built, else undefined) name them by, so that the inputs (a late round's
-    /// checkpoint is half a megabyte) cross once.
+    /// number `continueSummaryRequest` (true while a step is left) and `takeSummaryRequest` name them
+    /// by, so that the inputs (a late round's checkpoint is half a megabyte) cross once.
+    /// `takeSummaryRequest` hands out the request once built, else undefined, as
+    /// `[fieldsText, history, prompt]`: its JSON text with an empty history and prompt, and those two
+    /// as strings of their own. On a 1M-token window each is 3 MB, and a JSON text holding both took
+    /// `JSON.parse` 25 ms in Node and longer in Zotero's scope; a string crosses as a copy.
     #[wasm_bindgen(js_name = beginSummaryRequest, skip_typescript)]
     pub fn begin_summary_request(&mut self, plan: JsValue, model: JsValue, options: JsValue) -> Result<u32, JsValue> {
         let plan = plan_from_js(&plan)?;
@@ -261,8 +264,11 @@ impl SessionIndex {
     }
 
     #[wasm_bindgen(js_name = takeSummaryRequest, skip_typescript)]
-    pub fn take_summary_request(&mut self, number: u32) -> Option<String> {
-        self.inner.take_summary_request(number)
+    pub fn take_summary_request(&mut self, number: u32) -> Result<JsValue, JsValue> {
+        let Some(mut request) = self.inner.take_summary_request(number) else { return Ok(JsValue::UNDEFINED) };
+        let (history, prompt) = (std::mem::take(&mut request.history), std::mem::take(&mut request.prompt));
+        let fields = serde_json::to_string(&request).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        Ok(js_sys::Array::of3(&JsValue::from(fields), &JsValue::from(history), &JsValue::from(prompt)).into())
     }
 
     /// `checkCommit` on the held session (the store's index, brought up to date by the read it is
@@ -310,17 +316,24 @@ impl SessionIndex {
     /// The summary the runner commits for what the summarizer returned (rule `summary-repaired`):
     /// `{ summary }` when valid, else `{ summary, repair: { kind, problem } }` with the model's text
     /// rearranged (`kept`) or, when nothing usable came back, the extractive summary (`embedded`) of
-    /// `requestText`, the summary request's JSON as it was before the summarizer saw it.
-    /// `requestText` crosses only for a summary that needs the embedded one (a long session's
-    /// request is megabytes to copy into the module).
+    /// `fieldsText` and `history`, the summary request as it was before the summarizer saw it: its
+    /// JSON text with an empty history (and prompt), and its history. They cross only for a summary
+    /// that needs the embedded one (a long session's request is megabytes to copy into the module).
     #[wasm_bindgen(js_name = settleSummary, skip_typescript)]
-    pub fn settle_summary(summary: JsValue, request_text: JsValue) -> Result<JsValue, JsValue> {
+    pub fn settle_summary(summary: JsValue, fields_text: JsValue, history: JsValue) -> Result<JsValue, JsValue> {
         let summary = super::args::summary_from_js(&summary)?;
         let request = || {
-            let text = request_text.as_string().ok_or_else(|| Error::new(ErrorCode::InvalidRequest, "requestText is not a string"))?;
+            let (Some(text), Some(history)) = (fields_text.as_string(), history.as_string()) else {
+                return Err(Error::new(ErrorCode::InvalidRequest, "the request's fieldsText and history are not strings"));
+            };
             crate::text::parse_lenient::<serde_json::Value>(&text)
                 .map_err(|e| e.to_string())
-                .and_then(|request| crate::summarize::SummaryRequest::from_value(&request))
+                .and_then(|mut request| {
+                    if let Some(fields) = request.as_object_mut() {
+                        fields.insert("history".to_string(), history.into());
+                    }
+                    crate::summarize::SummaryRequest::from_value(&request)
+                })
                 .map_err(|message| Error::new(ErrorCode::InvalidRequest, message))
         };
         js_result(crate::summarize::settle_summary(&summary, request))

@@ -62,10 +62,11 @@ fn summarized_request(request: &JsValue) -> Result<SummaryRequest, JsValue> {
     Ok(request)
 }
 
-/// `extractiveSummary` in slices, for the glue's `extractiveSummaryInSlices`: `new ExtractiveFold(request)`
-/// reads the request as `extractiveSummary` does, `step(bytes)` goes on with about that much text and
-/// says whether it is done, `finish()` gives the summary (once). Free it when done.
-#[wasm_bindgen(skip_typescript)]
+/// `extractiveSummary` in slices, for the glue's `extractiveSummaryInSlices` (not exported by the
+/// package): `new ExtractiveFold(request)` reads the request as `extractiveSummary` does,
+/// `step(bytes)` goes on with about that much of the history and says whether only `finish()`, the
+/// summary (once), is left. Free it when done.
+#[wasm_bindgen]
 pub struct ExtractiveFold {
     request: SummaryRequest,
     fold: Option<summarize::ExtractiveFold>,
@@ -74,7 +75,7 @@ pub struct ExtractiveFold {
 #[wasm_bindgen]
 impl ExtractiveFold {
     #[wasm_bindgen(constructor)]
-    pub fn new(request: JsValue) -> Result<ExtractiveFold, JsValue> {
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "SummaryRequest")] request: JsValue) -> Result<ExtractiveFold, JsValue> {
         let request = summarized_request(&request)?;
         let fold = Some(summarize::ExtractiveFold::new(&request));
         Ok(ExtractiveFold { request, fold })

@@ -278,7 +278,7 @@ struct Built {
     cited: (usize, Vec<CitedPage>),
     cited_pages: Option<Vec<CitedPage>>,
     registers: Option<Registers>,
-    request: Option<String>,
+    request: Option<SummaryRequest>,
 }
 
 /// The ledger merged with the previous one, this fold's alone, and the item ids it names.
@@ -316,7 +316,7 @@ pub fn next_request_part(session: &Session, branch: &Branch, parts: &mut Request
         let (history, ledger) = (std::mem::take(&mut built.text), built.ledger.take());
         let ledger = ledger.ok_or_else(|| Error::new(ErrorCode::Internal, "summary request parts without their ledger"))?;
         let request = request_with_budget(&material, history, built.taken, ledger, registers, &limits_of(model)?, round)?;
-        built.request = Some(serde_json::to_string(&request).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?);
+        built.request = Some(request);
     } else if let Some(cited_pages) = built.cited_pages.take() {
         built.registers = Some(registers_of(&material, folded, cited_pages));
     } else if let Some(ledger) = &built.ledger {
@@ -348,8 +348,8 @@ impl RequestParts {
     }
 }
 
-/// The JSON text of the request `parts` made, once every part is built.
-pub fn finished_request(parts: RequestParts) -> Option<String> {
+/// The request `parts` made, once every part is built.
+pub fn finished_request(parts: RequestParts) -> Option<SummaryRequest> {
     parts.built.request
 }
 

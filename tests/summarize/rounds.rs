@@ -246,7 +246,7 @@ fn a_request_built_in_parts_is_the_request_built_in_one() {
                 assert!(parts >= if window == 200_000 { 5 } else { 4 }, "{window}: {parts} parts");
             }
             assert!(index.take_summary_request(number.wrapping_add(1)).is_none(), "{window}: taken under another number");
-            let request = SummaryRequest::from_value(&serde_json::from_str(&index.take_summary_request(number).unwrap()).unwrap()).unwrap();
+            let request = index.take_summary_request(number).unwrap();
             assert_eq!(without_nonce(&request), without_nonce(expected), "{window}: round {k}");
             assert!(index.take_summary_request(number).is_none(), "{window}: taken twice");
             let node = bibgenie_compaction::commit::checkpoint_node_for_request(&p, summary, &request, "r").unwrap();
@@ -287,7 +287,7 @@ fn a_request_built_in_parts_is_the_request_built_in_one() {
     let mut index = SessionIndex::from_session(s.clone());
     let number = index.begin_summary_request(&p, &m, &items, &Round::default()).unwrap();
     while index.continue_summary_request(number).unwrap() {}
-    let request = SummaryRequest::from_value(&serde_json::from_str(&index.take_summary_request(number).unwrap()).unwrap()).unwrap();
+    let request = index.take_summary_request(number).unwrap();
     assert!(request.ledger.entries.iter().any(|e| e.key == "WXYZ2345"), "the resolved item joins the ledger");
     assert!(request.cited_pages.iter().any(|c| c.key == "WXYZ2345"), "and the cited pages");
     let fresh = summary_request_resolved(&s, &bibgenie_compaction::session::read_branch(&s), &p, &m, &items, &Round::default()).unwrap();
