@@ -21,7 +21,8 @@ pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
             '\n' | '。' | '！' | '？' | '؟' | '।' => true,
             '.' | '!' | '?' => {
                 text[after..].chars().next().is_none_or(char::is_whitespace)
-                    && !(c == '.' && (before_locator(text, i) || in_citation(text, i) || abbreviations && after_abbreviation(text, i)))
+                    && !(c == '.'
+                        && (before_locator(text, i) || in_citation(text, i) || letter_before_lowercase(text, i) || abbreviations && after_abbreviation(text, i)))
             }
             _ => false,
         };
@@ -62,6 +63,17 @@ fn in_citation(text: &str, dot: usize) -> bool {
             && before[before.len() - a.len()..].eq_ignore_ascii_case(a)
             && !before[..before.len() - a.len()].chars().next_back().is_some_and(char::is_alphanumeric)
     }) && text[dot + 1..].trim_start().chars().next().is_some_and(char::is_lowercase)
+}
+
+/// Rule `a-letter-and-its-dot-go-on`: the dot at byte `dot` closes a word of one letter and a
+/// lowercase word follows: an abbreviation inside the sentence ("w 2003 r. sądy", "B. die"), which
+/// no sentence ends with.
+#[inline(never)]
+fn letter_before_lowercase(text: &str, dot: usize) -> bool {
+    let mut before = text[..dot].chars().rev();
+    before.next().is_some_and(char::is_alphabetic)
+        && !before.next().is_some_and(char::is_alphanumeric)
+        && text[dot + 1..].trim_start().chars().next().is_some_and(char::is_lowercase)
 }
 
 /// The dot at byte `dot` closes an initial or comes before a digit or a lowercase word.
@@ -191,6 +203,10 @@ mod tests {
         // Latin citation abbreviations go on before a lowercase word, and end a sentence before a capital.
         let notes = "Notes with op. cit. and ibid. as Moreau et al. did. See ibid. Then stop. Next";
         assert_eq!(sentence_spans(notes, false), ["Notes with op. cit. and ibid. as Moreau et al. did.", " See ibid.", " Then stop.", " Next"]);
+        // A letter and its dot before a lowercase word is an abbreviation; before a capital it ends
+        // the sentence, as a longer word's dot does.
+        let polish = "Po nowelizacji z 2003 r. sądy mogą to stosować. Tak napisał A. Kowalski. Potem a. Dalej";
+        assert_eq!(sentence_spans(polish, false), ["Po nowelizacji z 2003 r. sądy mogą to stosować.", " Tak napisał A.", " Kowalski.", " Potem a.", " Dalej"]);
         // Arabic's question mark and the Devanagari danda end their sentences.
         assert_eq!(sentence_spans("هل هذا صحيح؟ نعم", false), ["هل هذا صحيح؟", " نعم"]);
         assert_eq!(sentence_spans("यह सही है। अगला", false), ["यह सही है।", " अगला"]);
