@@ -27,7 +27,7 @@ export async function extractiveSummaryInSlices(request, signal) {
       while (!done && clock() - start < SLICE_MS) done = fold.step(STEP_BYTES);
       if (done) break;
       await pause();
-      if (signal !== undefined && signal !== null && isAborted(signal)) throw abortReason(signal, 'The summary was aborted.');
+      if (signal && isAborted(signal)) throw abortReason(signal, 'The summary was aborted.');
     }
     return fold.finish();
   } finally {

@@ -1133,50 +1133,46 @@ impl ExtractiveFold {
                 }
                 Stage::Frames(from) => {
                     let (mut user, mut assistant) = (Vec::new(), Vec::new());
-                    let mut at = from;
-                    while at < self.messages.len() && done < budget {
-                        let message = &self.messages[at];
+                    let at = self.visit(from, budget, &mut done, None, |fold, at| {
+                        let message = &fold.messages[at];
                         match message.role.as_str() {
                             "user" => user.push(content_tokens(&message.text)),
                             "assistant" => assistant.push(content_tokens(&message.text)),
                             _ => {}
                         }
-                        done += message.text.len() + 1;
-                        at += 1;
-                    }
+                    });
                     self.user_frames.add(&user);
                     self.assistant_frames.add(&assistant);
                     self.stage = if at < self.messages.len() { Stage::Frames(at) } else { Stage::User(0) };
                 }
                 Stage::User(from) => {
                     let known_keys: std::collections::HashSet<&str> = request.ledger.keys().collect();
-                    let mut at = from;
-                    while at < self.messages.len() && done < budget {
-                        if self.messages[at].role == "user" {
-                            self.file_user_message(at, &known_keys);
-                            done += self.messages[at].text.len();
-                        }
-                        done += 1;
-                        at += 1;
-                    }
+                    let at = self.visit(from, budget, &mut done, Some("user"), |fold, at| fold.file_user_message(at, &known_keys));
                     self.stage = if at < self.messages.len() { Stage::User(at) } else { Stage::Assistant(0) };
                 }
                 Stage::Assistant(from) => {
-                    let mut at = from;
-                    while at < self.messages.len() && done < budget {
-                        if self.messages[at].role == "assistant" {
-                            self.file_assistant_message(at);
-                            done += self.messages[at].text.len();
-                        }
-                        done += 1;
-                        at += 1;
-                    }
+                    let at = self.visit(from, budget, &mut done, Some("assistant"), Self::file_assistant_message);
                     self.stage = if at < self.messages.len() { Stage::Assistant(at) } else { Stage::Done };
                 }
                 Stage::Done => return true,
             }
         }
         self.stage == Stage::Done
+    }
+
+    /// `visit`s the messages from `from` (those of `role`, or every one) while `done` is under
+    /// `budget`, counting each message and the text of each visited; answers where it stopped.
+    fn visit(&mut self, from: usize, budget: usize, done: &mut usize, role: Option<&str>, mut visit: impl FnMut(&mut Self, usize)) -> usize {
+        let mut at = from;
+        while at < self.messages.len() && *done < budget {
+            if role.is_none_or(|role| self.messages[at].role == role) {
+                visit(self, at);
+                *done += self.messages[at].text.len();
+            }
+            *done += 1;
+            at += 1;
+        }
+        at
     }
 
     /// A user message: each sentence filed by the kind it states; the first one (without a carried
