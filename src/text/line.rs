@@ -9,7 +9,7 @@ pub fn single_line(text: &str) -> String {
 /// The sentences of `text` as its spans, a line break left out, whitespace not folded (`single_line`):
 /// split after a line break, `。！？`, Arabic's question mark `؟` and the Devanagari danda `।`, and after
 /// `.!?` before whitespace or the end, but not after a locator's abbreviation ("pp. 227") or a Latin
-/// one before a lowercase word ("op. cit. and"); with
+/// one or a single letter before a lowercase word ("op. cit. and", "2003 r. sądy"); with
 /// `abbreviations`, not after a dot that closes an initial ("J. Smith") or comes before a digit
 /// ("p. 14", "al. 2020") or a lowercase word ("vgl. die").
 pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
@@ -22,7 +22,7 @@ pub fn sentence_spans(text: &str, abbreviations: bool) -> Vec<&str> {
             '.' | '!' | '?' => {
                 text[after..].chars().next().is_none_or(char::is_whitespace)
                     && !(c == '.'
-                        && (before_locator(text, i) || in_citation(text, i) || letter_before_lowercase(text, i) || abbreviations && after_abbreviation(text, i)))
+                        && (before_locator(text, i) || goes_on_after(text, i) || abbreviations && after_abbreviation(text, i)))
             }
             _ => false,
         };
@@ -47,33 +47,32 @@ fn before_locator(text: &str, dot: usize) -> bool {
     let word_start = text[..dot].char_indices().rev().nth(letters.saturating_sub(1)).map_or(0, |(at, _)| at);
     (1..=MAX_ABBREVIATION_LETTERS).contains(&letters)
         && !text[..word_start].chars().next_back().is_some_and(char::is_alphanumeric)
-        && text[dot + 1..].trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())
+        && after_dot(text, dot).is_some_and(|c| c.is_ascii_digit())
 }
 
 /// Latin abbreviations a citation puts mid-sentence ("op. cit. and ibid.", "et al. found").
 const CITATION_ABBREVIATIONS: [&str; 11] = ["op", "cit", "loc", "ibid", "cf", "al", "vs", "viz", "etc", "e.g", "i.e"];
 
-/// The dot at byte `dot` closes one of `CITATION_ABBREVIATIONS` (a word of its own, any case) and
-/// a lowercase word follows: the sentence goes on.
-fn in_citation(text: &str, dot: usize) -> bool {
+/// The dot at byte `dot` closes an abbreviation a sentence goes on after, and a lowercase word
+/// follows: one of `CITATION_ABBREVIATIONS` (a word of its own, any case), or a word of one letter
+/// (rule `a-letter-and-its-dot-go-on`: "w 2003 r. sądy", "B. die"), which no sentence ends with.
+#[inline(never)]
+fn goes_on_after(text: &str, dot: usize) -> bool {
     let before = &text[..dot];
-    CITATION_ABBREVIATIONS.iter().any(|a| {
+    let citation = CITATION_ABBREVIATIONS.iter().any(|a| {
         before.len() >= a.len()
             && before.is_char_boundary(before.len() - a.len())
             && before[before.len() - a.len()..].eq_ignore_ascii_case(a)
             && !before[..before.len() - a.len()].chars().next_back().is_some_and(char::is_alphanumeric)
-    }) && text[dot + 1..].trim_start().chars().next().is_some_and(char::is_lowercase)
+    });
+    let mut letters = before.chars().rev();
+    let letter = letters.next().is_some_and(char::is_alphabetic) && !letters.next().is_some_and(char::is_alphanumeric);
+    (citation || letter) && after_dot(text, dot).is_some_and(char::is_lowercase)
 }
 
-/// Rule `a-letter-and-its-dot-go-on`: the dot at byte `dot` closes a word of one letter and a
-/// lowercase word follows: an abbreviation inside the sentence ("w 2003 r. sądy", "B. die"), which
-/// no sentence ends with.
-#[inline(never)]
-fn letter_before_lowercase(text: &str, dot: usize) -> bool {
-    let mut before = text[..dot].chars().rev();
-    before.next().is_some_and(char::is_alphabetic)
-        && !before.next().is_some_and(char::is_alphanumeric)
-        && text[dot + 1..].trim_start().chars().next().is_some_and(char::is_lowercase)
+/// The first character after the dot at byte `dot` and the spaces that follow it.
+fn after_dot(text: &str, dot: usize) -> Option<char> {
+    text[dot + 1..].trim_start().chars().next()
 }
 
 /// The dot at byte `dot` closes an initial or comes before a digit or a lowercase word.
@@ -81,7 +80,7 @@ fn after_abbreviation(text: &str, dot: usize) -> bool {
     // One letter before the dot, and no letter before that.
     let mut before = text[..dot].chars().rev();
     let initial = before.next().is_some_and(char::is_alphabetic) && !before.next().is_some_and(char::is_alphabetic);
-    initial || text[dot + 1..].trim_start().chars().next().is_some_and(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
+    initial || after_dot(text, dot).is_some_and(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
 }
 
 /// At most `max` characters, with an ellipsis when cut.
