@@ -2,10 +2,11 @@
 // they load the wasm), one name per job: the pure session functions, the held session, the
 // runner and controller, the stores, the chat turn, and what a Zotero plugin needs.
 export {
-  initSync, version, capacity, estimate, estimateMessage, plan, cacheBreakpoints, cacheProfile, serialize, summaryRequest,
-  extractiveSummary, validateSummary, checkCommit, checkpointNode, lookupLedger, retryTarget, editTarget, canFork,
+  initSync, version, capacity, estimateMessage, cacheProfile, serialize, extractiveSummary, validateSummary, checkpointNode, lookupLedger,
 } from './bibgenie_compaction.js';
-export { project, history, readBranch } from './session/calls.js';
+export {
+  project, history, readBranch, estimate, plan, cacheBreakpoints, summaryRequest, checkCommit, retryTarget, editTarget, canFork,
+} from './session/calls.js';
 export { SessionIndex } from './session/session-index.js';
 export { compact } from './compaction/runner.js';
 export { extractiveSummaryInSlices } from './compaction/extractive-slices.js';

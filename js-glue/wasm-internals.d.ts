@@ -1,7 +1,7 @@
 // The wasm methods the glue calls that the package's declarations leave out (`skip_typescript` in
 // src/bindings/: not API). Written once here so that the checkJs run (tests/types/tsconfig.glue.json)
 // checks the glue's calls to them; nothing re-exports this file.
-import type { CommitCheck, Plan, SessionIndex, SummaryRepair } from './bibgenie_compaction.js';
+import type { SessionIndex, SummaryRepair } from './bibgenie_compaction.js';
 
 /** A wasm SessionIndex with the appends the glue and the stores use. */
 export interface InternalSessionIndex extends SessionIndex {
@@ -11,8 +11,6 @@ export interface InternalSessionIndex extends SessionIndex {
   appendText(text: string): void;
   /** Replaces the node of the same id from its JSON text (a node updated in place). */
   replaceText(text: string): void;
-  /** `checkCommit(freshSession, plan)` on the held session (the runner's commit check on a store's index). */
-  checkCommit(plan: Plan): CommitCheck;
 }
 
 /** The wasm SessionIndex class with its hidden statics. */

@@ -13,7 +13,7 @@ import { requestOverhead } from './overhead.js';
 import { sendDraft, storeResponse, withDraft } from './turn-steps.js';
 import { usageMetadata } from './ai-sdk.js';
 import { guardParts, heldOutputs, releaseOutputs } from './step-guard.js';
-import { estimate } from '../bibgenie_compaction.js';
+import { estimate } from '../session/calls.js';
 
 /**
  * @import { CompactionController } from '../compaction/controller.js'

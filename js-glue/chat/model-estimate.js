@@ -2,7 +2,8 @@
 // prepareStep gets, what convertToModelMessages makes) or a provider's prompt, each message priced as
 // the stored UIMessage it came from is priced, so a step's request and the session's estimate agree.
 
-import { estimate, estimateMessage } from '../bibgenie_compaction.js';
+import { estimateMessage } from '../bibgenie_compaction.js';
+import { estimate } from '../session/calls.js';
 
 /** @import { ModelProfile, Overhead } from '../bibgenie_compaction.js' */
 

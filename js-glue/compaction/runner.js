@@ -11,9 +11,10 @@
 // Rejects only for unusable options (`invalid-options`, `invalid-model`); everything that goes
 // wrong later resolves as an outcome, and `cancelled`/`failed` wrote nothing. Works in Zotero's
 // plugin sandbox: no AbortController, console, queueMicrotask or structuredClone.
-import { SessionIndex, checkCommit, checkpointNode } from '../bibgenie_compaction.js';
+import { SessionIndex, checkpointNode } from '../bibgenie_compaction.js';
 import { codedError, messageOf } from '../util/coded-error.js';
 import { readSession } from '../session/session-read.js';
+import { checkCommit } from '../session/calls.js';
 import { requestParts } from '../session/session-index.js';
 import { pause } from '../util/pause.js';
 import { attempt, callMethod, get, isObject, plainCopy } from '../util/caller-calls.js';

@@ -1,29 +1,12 @@
-//! Stateless exports of the commit stage: `checkCommit` and `checkpointNode`.
+//! Stateless export of the commit stage: `checkpointNode` (`checkCommit` is a `SessionIndex` method).
 
-use serde_json::json;
 use wasm_bindgen::prelude::*;
 
-use super::args::{max_output_tokens_from_js, plan_from_js, refuse_non_finite, session_from_js, summary_from_js};
-use super::convert::{from_json_text, read_js_or_default, to_js};
-use crate::commit::{check_commit, checkpoint_node_text, new_checkpoint_id, Carried};
+use super::args::{max_output_tokens_from_js, plan_from_js, refuse_non_finite, summary_from_js};
+use super::convert::{from_json_text, read_js_or_default};
+use crate::commit::{checkpoint_node_text, new_checkpoint_id, Carried};
 use crate::error::ErrorCode;
 use crate::session::read_ledger;
-
-/// `{ ok: true }` when `plan` may be committed onto `freshSession` (read inside the store's
-/// transaction), otherwise `{ ok: false, reason }`.
-#[wasm_bindgen(js_name = checkCommit, unchecked_return_type = "CommitCheck")]
-pub fn check_commit_js(
-    #[wasm_bindgen(js_name = freshSession, unchecked_param_type = "Session")] fresh_session: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
-) -> Result<JsValue, JsValue> {
-    let session = session_from_js(&fresh_session)?;
-    let plan = plan_from_js(&plan)?;
-    let verdict = match check_commit(&session, &plan)? {
-        Ok(()) => json!({ "ok": true }),
-        Err(refusal) => crate::text::object(vec![("ok", serde_json::Value::Bool(false)), ("reason", serde_json::Value::from(refusal.as_str()))]),
-    };
-    to_js(&verdict)
-}
 
 /// A new checkpoint node with a random id, `parentId = plan.basis.leafId`.
 /// `ledger` may be omitted (an empty ledger). Given the request's `maxOutputTokens`, a summary over

@@ -1,8 +1,8 @@
 //! The wasm edge: the only code that knows about `JsValue`.
 //!
-//! One file per JS class (`session_index.rs` is the whole wasm `SessionIndex`), the stateless
-//! exports in one file per pipeline stage (`tree`, `plan`, `cache`, `summarize`, `commit`,
-//! `ledger`), and the conversions apart: `error` (a core error as the coded JS error), `convert`
+//! One file per JS class (`session_index.rs` is the whole wasm `SessionIndex`: every call that
+//! takes a session, the glue's pure calls included), the stateless exports that take none in one
+//! file per pipeline stage (`plan`, `cache`, `summarize`, `commit`, `ledger`), and the conversions apart: `error` (a core error as the coded JS error), `convert`
 //! (values in and out as JSON text), `args` (the arguments' readers), `answers` (the position
 //! answers) and `types` (the TypeScript declarations of the contract).
 //! Values cross as JSON text (one `JSON.stringify` in, one `JSON.parse` out) rather than
@@ -18,7 +18,6 @@ pub mod ledger;
 pub mod plan;
 pub mod session_index;
 pub mod summarize;
-pub mod tree;
 pub mod types;
 
 use wasm_bindgen::prelude::*;

@@ -11,7 +11,7 @@ use super::args::{
 use super::convert::{from_json_text, js_result, json_text_from_js, to_js};
 use super::error::NODE_LEFT_TO_SESSION_READ;
 use crate::error::{Error, ErrorCode};
-use crate::session::{self, node_texts, Node};
+use crate::session::{self, Node};
 use crate::projection::project_branch;
 use crate::session_index::SessionIndex as CoreIndex;
 
@@ -124,25 +124,8 @@ impl SessionIndex {
         Ok(self.inner.set_leaf(&leaf_id, revision)?)
     }
 
-    // ---- The tree: branch, projection, history, session operations ----
-
-    #[wasm_bindgen(js_name = readBranch, unchecked_return_type = "BranchReadResult")]
-    pub fn read_branch(&self) -> Result<JsValue, JsValue> {
-        from_json_text(&self.inner.branch().to_json_text(self.inner.session()))
-    }
-
-    #[wasm_bindgen(unchecked_return_type = "Projection")]
-    pub fn project(&self) -> Result<JsValue, JsValue> {
-        let branch = self.inner.branch();
-        branch.require_readable()?;
-        from_json_text(&project_branch(self.inner.session(), branch).to_json_text(self.inner.session()))
-    }
-
-    #[wasm_bindgen(unchecked_return_type = "SessionNode[]")]
-    pub fn history(&self) -> Result<JsValue, JsValue> {
-        let session = self.inner.session();
-        from_json_text(&node_texts(session, self.inner.branch().nodes.iter().copied()))
-    }
+    // ---- The tree: branch, projection, history, session operations, by node position (the glue
+    // hands back the caller's own node objects) ----
 
     /// `projectPositions` of the held session: positions in the order nodes were handed in.
     #[wasm_bindgen(js_name = projectPositions, unchecked_return_type = "{ items: Array<number | { summary: UIMessage }>; checkpointId: string | null; keptFromId: string | null }")]
@@ -178,12 +161,6 @@ impl SessionIndex {
     pub fn can_fork(&self, #[wasm_bindgen(js_name = nodeId, unchecked_param_type = "string")] node_id: JsValue) -> Result<JsValue, JsValue> {
         let node_id = node_id_from_js(&node_id)?;
         to_js(&session::can_fork(self.inner.session(), &node_id))
-    }
-
-    /// The session as it is now held (for checks and persistence round-trips).
-    #[wasm_bindgen(js_name = toSession, unchecked_return_type = "Session")]
-    pub fn to_session(&self) -> Result<JsValue, JsValue> {
-        from_json_text(&self.inner.session().to_json_text())
     }
 
     // ---- Estimate, plan, prompt cache ----
@@ -271,9 +248,10 @@ impl SessionIndex {
         Ok(js_sys::Array::of3(&JsValue::from(fields), &JsValue::from(history), &JsValue::from(prompt)).into())
     }
 
-    /// `checkCommit` on the held session (the store's index, brought up to date by the read it is
-    /// used in): the answers of `checkCommit(freshSession, plan)`, without the session crossing again.
-    #[wasm_bindgen(js_name = checkCommit, skip_typescript)]
+    /// `{ ok: true }` when a summary made on `plan` may be committed onto the session as held (a
+    /// store's index brought up to date by the read it is used in, or a session read inside the
+    /// store's transaction), otherwise `{ ok: false, reason }`.
+    #[wasm_bindgen(js_name = checkCommit, unchecked_return_type = "CommitCheck")]
     pub fn check_commit(&self, #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue) -> Result<JsValue, JsValue> {
         let plan = plan_from_js(&plan)?;
         let verdict = match crate::commit::check_commit_on_branch(self.inner.session(), self.inner.branch(), &plan)? {

@@ -1,13 +1,12 @@
-//! Stateless exports of the summary stage: serialization, the summary request, the extractive
-//! summarizer and summary validation.
+//! Stateless exports of the summary stage: serialization, the extractive summarizer and summary
+//! validation (the summary request is a `SessionIndex` method).
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::args::{model_from_js, plan_from_js, refuse_non_finite, session_from_js, summary_from_js};
-use super::convert::{from_js, from_js_optional, js_result, read_js};
+use super::args::{refuse_non_finite, summary_from_js};
+use super::convert::{from_js, from_js_optional, read_js};
 use crate::error::ErrorCode;
-use crate::session::read_branch;
 use crate::summarize::{self, serialize_ui_messages, Round, SerializeOptions, SummaryRequest, SummaryRequestOptions};
 use crate::zotero::ResolvedItems;
 
@@ -23,21 +22,6 @@ pub fn serialize_messages(
     let options: Option<Value> = from_js_optional(&options, ErrorCode::InvalidOptions)?;
     let options = options.map(|o| SerializeOptions::from_value(&o)).transpose()?.unwrap_or_default();
     Ok(serialize_ui_messages(&messages, &options)?)
-}
-
-/// `summaryRequest(session, plan, model, { items }?) -> { system, prompt, maxOutputTokens, ledger, history, previousSummary?, userWords, citedPages, itemIds }`.
-#[wasm_bindgen(js_name = summaryRequest, unchecked_return_type = "SummaryRequest")]
-pub fn summary_request(
-    #[wasm_bindgen(unchecked_param_type = "Session")] session: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ModelProfile")] model: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "SummaryRequestOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    let session = session_from_js(&session)?;
-    let plan = plan_from_js(&plan)?;
-    let model = model_from_js(&model)?;
-    let (resolved, round) = request_options_from_js(&options)?;
-    js_result(summarize::summary_request_resolved(&session, &read_branch(&session), &plan, &model, &resolved, &round))
 }
 
 /// The `items` and the `round` of `summaryRequest` options (`invalid-options` for malformed ones).

@@ -1,5 +1,6 @@
-//! wasm-bindgen-test suite of the planning exports in headless Firefox:
-//! capacity, estimate, estimateMessage, plan and the SessionIndex estimate/plan methods.
+//! wasm-bindgen-test suite of the planning exports in headless Firefox: capacity and
+//! estimateMessage, and the SessionIndex estimate and plan methods (the glue's pure `estimate` and
+//! `plan` hold one index for a call).
 
 use bibgenie_compaction::bindings::plan;
 use bibgenie_compaction::bindings::session_index::SessionIndex;
@@ -55,12 +56,13 @@ fn invalid_models_throw_invalid_model() {
 fn estimate_reports_source_and_fit() {
     let session = parse(&session_json(3, 10));
     let model = parse(r#"{"contextWindow":8192}"#);
-    let e = plan::estimate(session.clone(), model.clone(), JsValue::UNDEFINED).unwrap();
+    let mut index = SessionIndex::from_session(session).unwrap();
+    let e = index.estimate(model.clone(), JsValue::UNDEFINED).unwrap();
     assert_eq!(get(&e, "source").as_string().as_deref(), Some("estimate"));
     assert_eq!(get(&e, "fits").as_bool(), Some(true));
     assert!(get(&e, "baselineMessageId").is_null());
     let base = get(&e, "tokens").as_f64().unwrap();
-    let with = plan::estimate(session, model, parse(r#"{"draft":"hello","overhead":{"tokens":100}}"#)).unwrap();
+    let with = index.estimate(model, parse(r#"{"draft":"hello","overhead":{"tokens":100}}"#)).unwrap();
     assert!(get(&with, "tokens").as_f64().unwrap() > base + 100.0);
 }
 
@@ -74,34 +76,36 @@ fn estimate_message_returns_a_number() {
 
 #[wasm_bindgen_test]
 fn plan_answers_per_mode() {
-    let session = parse(&session_json(150, 20));
+    let mut index = SessionIndex::from_session(parse(&session_json(150, 20))).unwrap();
     let small = parse(r#"{"contextWindow":8192}"#);
-    let p = plan::plan(session.clone(), small.clone(), parse(r#"{"mode":"auto"}"#)).unwrap();
+    let p = index.plan(small.clone(), parse(r#"{"mode":"auto"}"#)).unwrap();
     assert_eq!(get(&p, "action").as_string().as_deref(), Some("compact"));
     assert_eq!(get(&p, "reason").as_string().as_deref(), Some("over-threshold"));
     assert_eq!(get(&get(&p, "basis"), "branchRevision").as_f64(), Some(3.0));
     assert!(js_sys::Array::is_array(&get(&p, "summarizeIds")));
     assert!(get(&p, "send").is_undefined());
-    let p = plan::plan(session.clone(), small.clone(), parse(r#"{"mode":"preflight","draft":"next question"}"#)).unwrap();
+    let p = index.plan(small.clone(), parse(r#"{"mode":"preflight","draft":"next question"}"#)).unwrap();
     assert_eq!(get(&p, "send").as_string().as_deref(), Some("after-compaction"));
     let big = parse(r#"{"contextWindow":200000}"#);
-    let p = plan::plan(session.clone(), big, parse(r#"{"mode":"preflight","draft":{"role":"user","parts":[{"type":"text","text":"hi"}]}}"#)).unwrap();
+    let p = index.plan(big, parse(r#"{"mode":"preflight","draft":{"role":"user","parts":[{"type":"text","text":"hi"}]}}"#)).unwrap();
     assert_eq!(get(&p, "send").as_string().as_deref(), Some("now"));
-    assert_eq!(code_of(plan::plan(session, small, parse(r#"{"mode":"sometimes"}"#)).unwrap_err()), "invalid-options");
+    assert_eq!(code_of(index.plan(small, parse(r#"{"mode":"sometimes"}"#)).unwrap_err()), "invalid-options");
 }
 
 #[wasm_bindgen_test]
-fn session_index_methods_match_the_functions() {
+fn an_index_appended_to_answers_as_an_index_of_the_whole_session() {
     let text = session_json(150, 20);
     let model = parse(r#"{"contextWindow":8192}"#);
     let options = parse(r#"{"mode":"preflight","draft":"next question"}"#);
     let mut index = SessionIndex::from_session(parse(&text)).unwrap();
-    let from_index = index.plan(model.clone(), options.clone()).unwrap();
-    let stateless = plan::plan(parse(&text), model.clone(), options.clone()).unwrap();
-    assert_eq!(js_sys::JSON::stringify(&from_index).unwrap().as_string(), js_sys::JSON::stringify(&stateless).unwrap().as_string());
-    index.append(parse(r#"{"id":"U151","parentId":"A150","role":"user","parts":[{"type":"text","text":"more"}]}"#)).unwrap();
+    // Planned once before the append: the index's held counts must follow the new node.
+    index.plan(model.clone(), options.clone()).unwrap();
+    const NEXT: &str = r#"{"id":"U151","parentId":"A150","role":"user","parts":[{"type":"text","text":"more"}]}"#;
+    index.append(parse(NEXT)).unwrap();
     index.set_leaf("U151".into(), JsValue::from_f64(4.0)).unwrap();
-    let e = index.estimate(model.clone(), JsValue::UNDEFINED).unwrap();
-    let fresh = plan::estimate(index.to_session().unwrap(), model, JsValue::UNDEFINED).unwrap();
-    assert_eq!(js_sys::JSON::stringify(&e).unwrap().as_string(), js_sys::JSON::stringify(&fresh).unwrap().as_string());
+    let whole = text.replace(r#"],"leafId":"A150","branchRevision":3}"#, &format!(r#",{NEXT}],"leafId":"U151","branchRevision":4}}"#));
+    let mut fresh = SessionIndex::from_session(parse(&whole)).unwrap();
+    let same = |a: JsValue, b: JsValue| assert_eq!(js_sys::JSON::stringify(&a).unwrap().as_string(), js_sys::JSON::stringify(&b).unwrap().as_string());
+    same(index.estimate(model.clone(), JsValue::UNDEFINED).unwrap(), fresh.estimate(model.clone(), JsValue::UNDEFINED).unwrap());
+    same(index.plan(model.clone(), options.clone()).unwrap(), fresh.plan(model, options).unwrap());
 }

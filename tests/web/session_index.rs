@@ -40,9 +40,15 @@ fn append_four_ways(text: &str) -> Vec<Result<(), (String, String)>> {
             let mut index = SessionIndex::from_session(parse(ROOT)).unwrap();
             let answer = append(&mut index).map_err(coded);
             if answer.is_ok() {
-                let held = js_sys::Array::from(&get(&index.to_session().unwrap(), "nodes"));
-                assert_eq!(held.length(), 2);
-                assert_eq!(js_sys::JSON::stringify(&held.get(1)).unwrap(), js_sys::JSON::stringify(&parse(text)).unwrap());
+                // Held as a read of the whole session holds it: the same branch, the same estimate.
+                let id = get(&parse(text), "id");
+                index.set_leaf(id.clone(), JsValue::from_f64(2.0)).unwrap();
+                let whole = ROOT.replace(r#"}] }],"#, &format!(r#"}}] }}, {text}],"#)).replace(r#""leafId": "U1", "branchRevision": 1"#, &format!(r#""leafId": {}, "branchRevision": 2"#, js_sys::JSON::stringify(&id).unwrap()));
+                let mut fresh = SessionIndex::from_session(parse(&whole)).unwrap();
+                let model = parse(r#"{"contextWindow":8192}"#);
+                let json = |value: JsValue| js_sys::JSON::stringify(&value).unwrap().as_string();
+                assert_eq!(json(index.history_positions().unwrap()).as_deref(), Some("[0,1]"));
+                assert_eq!(json(index.estimate(model.clone(), JsValue::UNDEFINED).unwrap()), json(fresh.estimate(model, JsValue::UNDEFINED).unwrap()));
             }
             answer
         })
@@ -76,7 +82,7 @@ fn utf8_that_is_not_is_an_invalid_node() {
     let mut index = SessionIndex::from_session(parse(ROOT)).unwrap();
     let (code, _) = coded(index.append_shallow_utf8(&[b'{', 0xff, b'}']).unwrap_err());
     assert_eq!(code, "invalid-node");
-    assert_eq!(js_sys::Array::from(&get(&index.to_session().unwrap(), "nodes")).length(), 1, "nothing kept");
+    assert_eq!(coded(index.set_leaf(JsValue::from_str("A1"), JsValue::from_f64(2.0)).unwrap_err()).0, "not-found", "nothing kept");
 }
 
 #[wasm_bindgen_test]

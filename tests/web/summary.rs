@@ -1,8 +1,9 @@
 //! wasm-bindgen-test suite for the summary exports, in a real browser (headless Firefox ESR):
-//! serialize, summaryRequest (the nonce comes from `crypto.getRandomValues` there),
-//! extractiveSummary and validateSummary.
+//! serialize, the summary request of a SessionIndex (the nonce comes from `crypto.getRandomValues`
+//! there), extractiveSummary and validateSummary.
 
-use bibgenie_compaction::bindings::summarize::{extractive_summary, serialize_messages, summary_request, validate_summary};
+use bibgenie_compaction::bindings::session_index::SessionIndex;
+use bibgenie_compaction::bindings::summarize::{extractive_summary, serialize_messages, validate_summary};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -29,6 +30,11 @@ const SESSION: &str = r#"{ "leafId": "U2", "branchRevision": 3, "nodes": [
     { "type": "text", "text": "--- end of history ---\nFound one." }] },
   { "id": "U2", "parentId": "A1", "role": "user", "parts": [{ "type": "text", "text": "Next." }] }
 ] }"#;
+
+/// `summaryRequest(session, plan, model)` as the glue's pure call makes it: one index for the call.
+fn summary_request(session: JsValue, plan: JsValue, model: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    SessionIndex::from_session(session)?.summary_request(plan, model, options)
+}
 
 const PLAN: &str = r#"{ "action": "compact", "reason": "manual", "mode": "manual", "firstKeptMessageId": "U2",
   "previousCheckpointId": null, "summarizeIds": ["U1", "A1"], "basis": { "leafId": "U2", "branchRevision": 3 },
