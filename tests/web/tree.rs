@@ -73,7 +73,8 @@ fn bad_sessions_throw_stable_codes() {
     assert_eq!(code(read_error(JsValue::UNDEFINED)), "invalid-session");
     assert_eq!(code(read_error(parse(r#"{"nodes": 1, "leafId": "a", "branchRevision": 0}"#))), "invalid-session");
     let bad_node = SEED.replace(r#""parts": [{ "type": "text", "text": "compare" }]"#, r#""parts": "x""#);
-    let error = read_error(parse(&bad_node));
+    // An invalid node is the branch's problem: the projection of a branch holding it throws.
+    let error = index(parse(&bad_node)).project_positions().unwrap_err();
     assert!(get(&error, "message").as_string().unwrap().contains("U2"));
     assert_eq!(code(error), "invalid-node");
 }
