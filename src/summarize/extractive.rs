@@ -184,11 +184,14 @@ static DEADLINE_CUES: Cues = cues![
     "крайний срок", "дедлайн", "termin oddania", "termin złożenia", "najpóźniej", "الموعد النهائي", "موعد التسليم",
     "hạn chót", "hạn nộp", "마감", "기한", "son tarih", "tenggat", "batas waktu", "inleveren", "uiterlijk",
 ];
-/// Month names and CJK date marks: a "due" sentence with one of them (or a digit) names a date.
-static DATE_CUES: Cues = cues![
+/// English month names: a "due" sentence with one names a date, and a day beside one is a date
+/// (rule `a-date-said-of-the-deadline-moves-it`).
+static MONTH_CUES: Cues = cues![
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-    "december", "月", "日", "week", "friday",
+    "december",
 ];
+/// CJK date marks and week words: a "due" sentence with one of them (or a month, or a digit) names a date.
+static DATE_CUES: Cues = cues!["月", "日", "week", "friday"];
 /// Words of a user taking back what they said: the rule they name, or the one they reply to, goes.
 /// Only the user's own taking back: no bare "forget" ("don't forget the table" keeps what it names);
 /// no 算了, which 计算了 ("calculated") holds (a CJK cue matches inside words); nothing a researcher
@@ -606,7 +609,56 @@ fn is_labelled(sentence: &str) -> bool {
 }
 
 fn is_deadline(sentence: &str) -> bool {
-    has_cue(sentence, &DEADLINE_CUES) && (sentence.chars().any(|c| c.is_ascii_digit()) || has_cue(sentence, &DATE_CUES))
+    has_cue(sentence, &DEADLINE_CUES) && (sentence.chars().any(|c| c.is_ascii_digit()) || has_cue(sentence, &MONTH_CUES) || has_cue(sentence, &DATE_CUES))
+}
+
+/// The number of a run of at most four ASCII digits.
+fn number_of(digits: &[u8]) -> u32 {
+    digits.iter().take(4).fold(0, |n, d| n * 10 + u32::from(d - b'0'))
+}
+
+/// Whether a sentence names a calendar day, in the forms that say so without a word list of every
+/// language: a day and month in digits ("12/5", "12.05", "12.5.", "2026-05-12"; not a page range
+/// "12-15" or a decimal "3.5"), a day beside an English month name ("the 12th of May"), or a day
+/// before 日 or a month before 月.
+fn names_a_date(sentence: &str) -> bool {
+    let bytes = sentence.as_bytes();
+    let digits_at = |at: usize| bytes.get(at..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count();
+    let mut at = 0;
+    while at < bytes.len() {
+        let len = digits_at(at);
+        if len == 0 || at > 0 && (bytes[at - 1].is_ascii_digit() || bytes[at - 1] == b'.') {
+            at += len.max(1);
+            continue;
+        }
+        let next = at + len + 1;
+        let second = digits_at(next);
+        let month = (1..=2).contains(&second) && (1..=12).contains(&number_of(&bytes[next..next + second]));
+        let day = len <= 2 && (1..=31).contains(&number_of(&bytes[at..at + len]));
+        let after = bytes.get(next + second).copied();
+        let dated = match bytes.get(at + len) {
+            Some(b'-') if month => len == 4 && after == Some(b'-'),
+            Some(b'/') if month => day,
+            // "12.05" (a padded month) or "12.5." (a month closed by its dot), not "3.5".
+            Some(b'.') if month => day && (second == 2 || after == Some(b'.')),
+            _ => sentence[at + len..].starts_with('月') || day && sentence[at + len..].starts_with('日'),
+        };
+        if dated {
+            return true;
+        }
+        at += len;
+    }
+    // A day beside a month name ("the 12th of May", "4 June", "May 12").
+    let is_day = |word: &str| {
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        // An ordinal's letters or a comma may follow ("12th", "12,").
+        (1..=2).contains(&digits) && (1..=31).contains(&number_of(&word.as_bytes()[..digits])) && word.len() - digits <= 3
+    };
+    find_cue(sentence, &MONTH_CUES).is_some_and(|(start, end)| {
+        let before = sentence[..start].trim_end();
+        let before = before.strip_suffix(" of").unwrap_or(before);
+        before.split(' ').next_back().is_some_and(is_day) || sentence[end..].trim_start().split(' ').next().is_some_and(is_day)
+    })
 }
 
 /// Words of `text` shaped like Zotero keys: 8 characters of the key alphabet (no 0, 1 or O), with a
@@ -987,6 +1039,23 @@ impl Draft {
         self.push(CONSTRAINTS, Tier::Designation, None, bullet("user, key", sentence));
     }
 
+    /// Rule `a-date-said-of-the-deadline-moves-it`: a user sentence that names a date and shares a
+    /// word (its digits aside; two character pairs in CJK) with the current deadline says when that
+    /// thing is due now, with or without a deadline word ("the draft has to reach her earlier — the
+    /// 12th of May at the latest", "il relatore mi ha anticipato la consegna al 12/5").
+    fn moves_the_deadline(&self, sentence: &str) -> bool {
+        let Some(deadline) = self.lines.iter().find(|l| l.singleton == Some(Singleton::Deadline)) else { return false };
+        if !names_a_date(sentence) {
+            return false;
+        }
+        // Two dates share their numbers and the calendar's words, not a subject.
+        let subject = |text: &str| content_tokens(&text.chars().map(|c| if c.is_ascii_digit() { ' ' } else { c }).collect::<String>());
+        let calendar = content_tokens("january february march april august september october november december monday tuesday wednesday thursday friday saturday sunday");
+        let shared = subject(line_body(&deadline.text)).0.into_iter().filter(|t| calendar.0.binary_search(t).is_err()).collect::<Vec<_>>();
+        let least = if sentence.chars().any(is_cjk) { 2 } else { 1 };
+        shared_count(&shared, &subject(sentence).0) >= least
+    }
+
     fn has(&self, tier: Tier) -> bool {
         self.lines.iter().any(|l| l.tier == tier)
     }
@@ -1021,7 +1090,7 @@ fn user_sentence(draft: &mut Draft, sentence: &str, known_keys: &std::collection
         }
     } else if names_a_style(sentence) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Style), bullet("user, style", sentence));
-    } else if is_deadline(sentence) && !is_question(sentence) {
+    } else if (is_deadline(sentence) || draft.moves_the_deadline(sentence)) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Deadline), bullet("user, deadline", sentence));
     } else if draft.retract(sentence) {
     } else if has_cue(sentence, &CORRECTION_CUES) {
@@ -1435,8 +1504,8 @@ mod tests {
     /// for cues in lower case (one that opens with an ASCII letter, "có lẽ", is also a whole word).
     #[test]
     fn every_cue_is_lower_case() {
-        let lists: [&Cues; 15] = [
-            &REQUIREMENT_CUES, &SOFT_CONSTRAINT_CUES, &GOAL_CUES, &DECISION_CUES, &STYLE_CUES, &DEADLINE_CUES, &DATE_CUES,
+        let lists: [&Cues; 16] = [
+            &REQUIREMENT_CUES, &SOFT_CONSTRAINT_CUES, &GOAL_CUES, &DECISION_CUES, &STYLE_CUES, &DEADLINE_CUES, &MONTH_CUES, &DATE_CUES,
             &CORRECTION_CUES, &TASK_CUES, &FAILURE_CUES, &HYPOTHESIS_CUES, &NEGATION_CUES, &VERDICT_CUES, &DONE_CUES,
             &RETRACTION_CUES,
         ];

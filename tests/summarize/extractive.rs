@@ -1355,3 +1355,37 @@ fn a_request_in_the_frame_of_many_leaves_the_users_decision() {
     let summary = summary_of_one_fold(&borrowed);
     assert!(!summary.contains("DEC-1"), "a statement in words of its own no longer replaces the decision: {summary}");
 }
+
+#[test]
+fn a_date_said_of_the_deadline_moves_it() {
+    let deadline_of = |user: &str| {
+        let constraints = section_of(&extractive_summary(&two_turns(user, "Fine.")), "User Requirements and Constraints");
+        constraints.lines().filter(|l| l.starts_with("- (user, deadline)")).map(str::to_string).collect::<Vec<_>>()
+    };
+    // Moved without a deadline word: a date, and a word the deadline holds.
+    assert_eq!(
+        deadline_of("The draft is due to my supervisor on 14 March. She is away, so the draft has to reach her earlier: the 3rd of March at the latest."),
+        ["- (user, deadline) She is away, so the draft has to reach her earlier: the 3rd of March at the latest."]
+    );
+    assert_eq!(
+        deadline_of("La scadenza della bozza del capitolo è il 4 giugno. Il relatore parte e mi ha anticipato la consegna della bozza al 12/5."),
+        ["- (user, deadline) Il relatore parte e mi ha anticipato la consegna della bozza al 12/5."]
+    );
+    assert_eq!(
+        deadline_of("Крайний срок сдачи черновика руководителю: 4 июня. Руководитель уезжает, теперь до 12.05."),
+        ["- (user, deadline) Руководитель уезжает, теперь до 12.05."]
+    );
+    // Not a date (a page range, a decimal), not a word of the deadline's, or a question: it stays.
+    for other in [
+        "The draft cites pp. 3-7 of the Kim paper, where the draft effect was 3.5 times larger.",
+        "I read the Kim paper on 12/5 and liked it.",
+        "Could the draft reach her by 3/3?",
+        "The draft may need 2 more weeks of work.",
+    ] {
+        assert_eq!(
+            deadline_of(&format!("The draft is due to my supervisor on 14 March. {other}")),
+            ["- (user, deadline) The draft is due to my supervisor on 14 March."],
+            "{other}"
+        );
+    }
+}
