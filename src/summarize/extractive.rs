@@ -238,7 +238,7 @@ static VERDICT_CUES: Cues = cues![
     "확인되었", "확인됐", "기각", "반박", "틀렸", "không đứng vững", "được xác nhận", "bác bỏ", "不成立", "证实", "推翻",
     "成り立たな", "裏付けられ", "否定され", "外れ",
     // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
-    "non regge", "regge", "confermato", "confermata", "confutato", "confutata", "smentito", "smentita", "подтверди",
+    "non regge", "regge", "confermato", "confermata", "confutato", "confutata", "smentito", "smentita", "подтверди", "подтвержда",
     "опроверг", "не выдерживает", "несостоятельн", "potwierdzona", "potwierdzony", "potwierdzone", "potwierdza",
     "obalona", "obalony", "obalone", "nie wytrzymuje", "تم تأكيد", "تأكدت", "دحض", "لا تصمد", "ثبتت صحة", "ثبت خطأ",
     "galat sabit", "sahi sabit", "साबित", "पुष्टि", "bevestigd", "weerlegd", "houdt geen stand", "houdt stand",

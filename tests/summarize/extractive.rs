@@ -1389,3 +1389,17 @@ fn a_date_said_of_the_deadline_moves_it() {
         );
     }
 }
+
+#[test]
+fn a_russian_verdict_in_either_aspect_settles_its_idea() {
+    let findings = section_of(
+        &extractive_summary(&two_turns(
+            "Что с корпоративными сделками?",
+            "Возможная гипотеза: после Пленума № 7 суды начнут применять ст. 434.1 к переговорам о корпоративных сделках.\n\n\
+             Практика после 2016 года этого не подтверждает: к корпоративным сделкам суды ст. 434.1 не применяют.",
+        )),
+        "Findings and Evidence",
+    );
+    assert!(findings.contains("- (inferred, settled) Практика после 2016 года этого не подтверждает"), "{findings}");
+    assert!(!findings.contains("Возможная гипотеза"), "the idea it settles is not shown as open: {findings}");
+}
