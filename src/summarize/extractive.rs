@@ -612,9 +612,9 @@ fn is_deadline(sentence: &str) -> bool {
     has_cue(sentence, &DEADLINE_CUES) && (sentence.chars().any(|c| c.is_ascii_digit()) || has_cue(sentence, &MONTH_CUES) || has_cue(sentence, &DATE_CUES))
 }
 
-/// The number of a run of at most four ASCII digits.
-fn number_of(digits: &[u8]) -> u32 {
-    digits.iter().take(4).fold(0, |n, d| n * 10 + u32::from(d - b'0'))
+/// Whether one or two ASCII digits are a number from 1 to `most` (a day: 31, a month: 12).
+fn day_or_month(digits: &[u8], most: u32) -> bool {
+    (1..=2).contains(&digits.len()) && (1..=most).contains(&digits.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
 }
 
 /// Whether a sentence names a calendar day, in the forms that say so without a word list of every
@@ -633,8 +633,8 @@ fn names_a_date(sentence: &str) -> bool {
         }
         let next = at + len + 1;
         let second = digits_at(next);
-        let month = (1..=2).contains(&second) && (1..=12).contains(&number_of(&bytes[next..next + second]));
-        let day = len <= 2 && (1..=31).contains(&number_of(&bytes[at..at + len]));
+        let month = day_or_month(bytes.get(next..next + second).unwrap_or_default(), 12);
+        let day = day_or_month(&bytes[at..at + len], 31);
         let after = bytes.get(next + second).copied();
         let dated = match bytes.get(at + len) {
             Some(b'-') if month => len == 4 && after == Some(b'-'),
@@ -652,7 +652,7 @@ fn names_a_date(sentence: &str) -> bool {
     let is_day = |word: &str| {
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
         // An ordinal's letters or a comma may follow ("12th", "12,").
-        (1..=2).contains(&digits) && (1..=31).contains(&number_of(&word.as_bytes()[..digits])) && word.len() - digits <= 3
+        day_or_month(&word.as_bytes()[..digits], 31) && word.len() - digits <= 3
     };
     find_cue(sentence, &MONTH_CUES).is_some_and(|(start, end)| {
         let before = sentence[..start].trim_end();
