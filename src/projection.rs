@@ -215,7 +215,7 @@ pub fn summary_message(checkpoint_id: &str, checkpoint: &Checkpoint) -> Value {
 }
 
 impl Projection {
-    /// The projection as a JSON value (tests and native callers; the bindings use `to_json_text`).
+    /// The projection as a JSON value (tests and native callers; `to_json_text` keeps each node's numbers as written).
     pub fn to_json(&self, session: &Session) -> Value {
         serde_json::from_str(&self.to_json_text(session)).unwrap_or(Value::Null)
     }

@@ -84,7 +84,7 @@ impl Branch {
         self.nodes.iter().rposition(|&i| session.nodes[i].checkpoint().is_some())
     }
 
-    /// The branch as a JSON value (tests and native callers; the bindings use `to_json_text`).
+    /// The branch as a JSON value (tests and native callers; `to_json_text` keeps each node's numbers as written).
     pub fn to_json(&self, session: &Session) -> Value {
         serde_json::from_str(&self.to_json_text(session)).unwrap_or(Value::Null)
     }
