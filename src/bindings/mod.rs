@@ -3,8 +3,9 @@
 //! One file per JS class (`session_index.rs` is the whole wasm `SessionIndex`: every call that
 //! takes a session, the glue's pure calls included), the stateless exports that take none in one
 //! file per pipeline stage (`plan`, `cache`, `summarize`, `commit`, `ledger`), and the conversions
-//! apart: `error` (a core error as the coded JS error), `convert` (values in and out as JSON text), `args` (the arguments' readers), `answers` (the position
-//! answers) and `types` (the TypeScript declarations of the contract).
+//! apart: `error` (a core error as the coded JS error), `convert` (values in and out as JSON text),
+//! `args` (the arguments' readers), `answers` (the position answers) and `types` (the TypeScript
+//! declarations of the contract).
 //! Values cross as JSON text (one `JSON.stringify` in, one `JSON.parse` out) rather than
 //! field by field, which is both faster for large sessions and keeps the core free of JS types.
 
