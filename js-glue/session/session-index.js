@@ -227,6 +227,8 @@ export const storeHeldIndex = {
   /** Moves the leaf (the index's leaf is null while it moves: a failed move leaves it unknown). */
   setLeaf: (/** @type {SessionIndex} */ index, /** @type {string} */ leafId, /** @type {number} */ revision) => moveStoredLeaf(index, leafId, revision),
   free: (/** @type {SessionIndex} */ index) => freeStored(index),
+  /** Grows the wasm heap once for an index of about `chars` of stored node text (`reserveFor`). */
+  reserve: (/** @type {number} */ chars) => reserveFor(chars),
   /** Estimates up to `count` more nodes of the branch (the first plan's work, in parts); true once all are. */
   warm: (/** @type {SessionIndex} */ index, /** @type {number} */ count) => warmStored(index, count),
   /** The stored JSON text of node `id` as held (undefined: not held). */
@@ -249,6 +251,26 @@ export const requestParts = {
   take: (index, number) => wasmOf(index).takeSummaryRequest(number),
 };
 
+/** Indexes of this much node text (bytes, or UTF-16 units of stored text) reserve wasm memory. */
+const RESERVE_FROM_BYTES = 1 << 20;
+/**
+ * Wasm memory an index holds per byte of node text: about 1.7 for the 10,000-message bench session
+ * (tool data are ranges of the node text); more only raises the peak, less grows the rest.
+ */
+const HELD_BYTES_PER_TEXT_BYTE = 1.6;
+
+/**
+ * Grows the wasm heap once for an index of about `textBytes` of node text. Grown page by page as an
+ * index fills, each growth made V8 account for more external memory and collect its JS heap, which
+ * holds the session's objects: a cold `estimate` of a 47 MB session in a fresh process spent about a
+ * second on it (docs/performance.md, "The first call in a fresh process"). A reservation the heap
+ * cannot make is skipped: the index then grows as it goes.
+ * @param {number} textBytes
+ */
+function reserveFor(textBytes) {
+  if (textBytes > RESERVE_FROM_BYTES) /** @type {any} */ (WasmIndex).reserveText(Math.floor(textBytes * HELD_BYTES_PER_TEXT_BYTE));
+}
+
 const utf8 = new TextEncoder();
 /** The UTF-8 of the node being appended; grown as needed, reused for every node. */
 let nodeBytes = new Uint8Array(1 << 16);
@@ -259,7 +281,7 @@ const KEPT_BUFFER_BYTES = 3 << 20;
  * `appendShallow` of `node`: its text encoded into a reused buffer and copied into wasm from there,
  * so a session read node by node leaves no `Uint8Array` per node behind. Throws (the caller reads the
  * whole session) for what `JSON.stringify` does not turn into a text, as `appendShallow` does.
- * @param {InternalSessionIndex} index @param {unknown} node
+ * @param {InternalSessionIndex} index @param {unknown} node @returns {number} the bytes appended
  */
 function appendShallow(index, node) {
   const text = JSON.stringify(node);
@@ -274,6 +296,7 @@ function appendShallow(index, node) {
   }
   const { written } = utf8.encodeInto(text, bytes);
   index.appendShallowUtf8(bytes.subarray(0, written));
+  return written;
 }
 
 const isNodeId = (/** @type {unknown} */ id) => typeof id === 'string' && id !== '';
@@ -292,7 +315,17 @@ function nodeByNode(session) {
   if (!isNodeId(leafId) || !isCount(branchRevision)) return null;
   const index = /** @type {InternalSessionIndex} */ (WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 }));
   try {
-    for (const node of nodes) appendShallow(index, node);
+    // The session's size is known only as it is read: the heap is grown each time the text read
+    // doubles, for as much again (a few growths, not one per page).
+    let read = 0;
+    let roomFor = 0;
+    for (const node of nodes) {
+      read += appendShallow(index, node);
+      if (read > roomFor) {
+        reserveFor(read);
+        roomFor = read * 2;
+      }
+    }
     index.setLeaf(leafId, branchRevision);
   } catch {
     index.free();

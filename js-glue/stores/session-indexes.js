@@ -11,21 +11,12 @@
 //   a changed head is not explained by own writes, so the index is rebuilt from the rows' text.
 // Anything that cannot be caught up rebuilds; a session the index cannot hold (a node the typed
 // reader leaves to the whole session's read, no leaf, wasm not loaded) gives no index (null).
-import { SessionIndex as WasmIndex } from '../bibgenie_compaction.js';
 import { storeHeldIndex } from '../session/session-index.js';
 import { FIRST_PAGE_ROWS, readOnInPages, visibleRows } from './visible-rows.js';
 import { SLICE_MS, clock, pause } from '../util/pause.js';
 
 /** @import { SessionIndex } from '../session/session-index.js' */
 /** @typedef {import('./visible-rows.js').SeqRow} SeqRow */
-
-/** Sessions from this many characters of text reserve wasm memory before a build. */
-const RESERVE_FROM_CHARS = 1 << 20;
-/**
- * Wasm memory reserved per character of text: the index of the 10,000-message bench session takes
- * about 1.7 (tool data are ranges of the node text); more only raises the peak, less grows the rest.
- */
-const HELD_BYTES_PER_CHAR = 1.6;
 
 /** Indexes held per driver; the least recently used is freed beyond this. */
 export const HELD_SESSION_INDEXES = 4;
@@ -140,8 +131,7 @@ function newIndex(rows) {
   let chars = 0;
   for (const r of rows) chars += r.json.length;
   try {
-    // What the index holds of a node is about twice its text (the text and what is read from it).
-    if (chars > RESERVE_FROM_CHARS) /** @type {any} */ (WasmIndex).reserveText(Math.floor(chars * HELD_BYTES_PER_CHAR));
+    storeHeldIndex.reserve(chars);
   } catch {
     storeHeldIndex.free(index);
     return null;

@@ -272,3 +272,36 @@ test('the held summary message follows the newest checkpoint: a new one appended
     index.free();
   }
 });
+
+test('a session read node by node grows the wasm heap as its text doubles, not page by page', () => {
+  // Each growth of wasm memory makes V8 collect a JS heap that holds the session: page by page, the
+  // first cold estimate of a long session spent most of its time there (docs/performance.md).
+  const original = Object.getOwnPropertyDescriptor(text.SessionIndex, 'reserveText');
+  /** @type {number[]} */
+  const reserved = [];
+  text.SessionIndex.reserveText = (bytes) => {
+    reserved.push(bytes);
+    return original.value.call(text.SessionIndex, bytes);
+  };
+  try {
+    const read = (session) => {
+      reserved.length = 0;
+      const estimate = compaction.estimate(session, SMALL);
+      assert.deepStrictEqual(estimate, onWholeText(session, (index) => index.estimate(SMALL)), 'the same answer');
+      return [...reserved];
+    };
+    const textBytes = (session) => session.nodes.reduce((sum, node) => sum + Buffer.byteLength(JSON.stringify(node)), 0);
+    const small = syntheticSession({ messages: 40, seed: 5 });
+    assert.ok(textBytes(small) < 1 << 20);
+    assert.deepStrictEqual(read(small), [], 'a session under 1 MiB of text reserves nothing');
+    const long = syntheticSession({ messages: 1500, seed: 5 });
+    const bytes = textBytes(long);
+    const reservations = read(long);
+    assert.ok(reservations.length >= 1, `a ${bytes}-byte session reserves room as it is read`);
+    assert.ok(reservations.length <= Math.ceil(Math.log2(bytes / (1 << 20))) + 1, `a few reservations, not one per page: ${reservations}`);
+    reservations.slice(1).forEach((size, i) => assert.ok(size >= 2 * reservations[i], `each after the text doubled: ${reservations}`));
+    assert.ok(reservations.at(-1) * 2 >= bytes, `the last covers the text read: ${reservations.at(-1)} of ${bytes}`);
+  } finally {
+    Object.defineProperty(text.SessionIndex, 'reserveText', original);
+  }
+});
