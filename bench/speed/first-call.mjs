@@ -1,0 +1,23 @@
+// The first call of a fresh process on a session just loaded, as a page or Zotero makes it after a
+// start: JSON.parse of the session's text, then a stateless `estimate` of it, each timed once. Run
+// by main-thread.mjs, one process per size (the wasm heap, the JIT and V8's heap are all new), which
+// reads the one line of JSON this prints.
+//
+//   node bench/speed/first-call.mjs <messages>
+// The package is read from BIBGENIE_PKG_DIR or pkg/.
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MODEL, SEED } from './main-thread-core.mjs';
+
+const messages = Number(process.argv[2]);
+const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
+const api = await import(pathToFileURL(`${pkgDir}/index.js`).href);
+const { syntheticSession } = await import('../../tests/fixtures/session-generator.mjs');
+const wasm = await api.init();
+const text = JSON.stringify(syntheticSession({ messages, seed: SEED }));
+let start = performance.now();
+const session = JSON.parse(text);
+const parse = performance.now() - start;
+start = performance.now();
+api.estimate(session, MODEL);
+const estimate = performance.now() - start;
+console.log(JSON.stringify({ messages, parse, estimate, wasmMB: wasm.memory.buffer.byteLength / 1e6 }));
