@@ -3,7 +3,7 @@
 // size per page load (the first call is the page's first), polled through `globalThis.bench`.
 import * as api from 'bibgenie-compaction';
 import { syntheticSession } from '../../tests/fixtures/session-generator.mjs';
-import { MODEL, SEED } from './main-thread-core.mjs';
+import { firstCall } from './main-thread-core.mjs';
 import { timerResolutionMs } from './lib.mjs';
 
 const bench = { lines: [], done: false, error: null, sections: null, timerMs: null, userAgent: navigator.userAgent };
@@ -13,13 +13,7 @@ const messages = Number(new URLSearchParams(location.search).get('sizes')?.split
 try {
   const wasm = await api.init();
   bench.timerMs = timerResolutionMs();
-  const text = JSON.stringify(syntheticSession({ messages, seed: SEED }));
-  let start = performance.now();
-  const session = JSON.parse(text);
-  const parse = performance.now() - start;
-  start = performance.now();
-  api.estimate(session, MODEL);
-  const estimate = performance.now() - start;
+  const { parse, estimate } = firstCall({ api, syntheticSession, messages });
   const mb = wasm.memory.buffer.byteLength / 1e6;
   bench.sections = [{
     title: 'The first call in a page just loaded',

@@ -6,18 +6,12 @@
 //   node bench/speed/first-call.mjs <messages>
 // The package is read from BIBGENIE_PKG_DIR or pkg/.
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MODEL, SEED } from './main-thread-core.mjs';
+import { firstCall } from './main-thread-core.mjs';
 
 const messages = Number(process.argv[2]);
 const pkgDir = process.env.BIBGENIE_PKG_DIR ?? fileURLToPath(new URL('../../pkg/', import.meta.url));
 const api = await import(pathToFileURL(`${pkgDir}/index.js`).href);
 const { syntheticSession } = await import('../../tests/fixtures/session-generator.mjs');
 const wasm = await api.init();
-const text = JSON.stringify(syntheticSession({ messages, seed: SEED }));
-let start = performance.now();
-const session = JSON.parse(text);
-const parse = performance.now() - start;
-start = performance.now();
-api.estimate(session, MODEL);
-const estimate = performance.now() - start;
-console.log(JSON.stringify({ messages, parse, estimate, wasmMB: wasm.memory.buffer.byteLength / 1e6 }));
+const measured = firstCall({ api, syntheticSession, messages });
+console.log(JSON.stringify({ ...measured, wasmMB: wasm.memory.buffer.byteLength / 1e6 }));

@@ -55,6 +55,20 @@ const answer = (k, parentId) => ({ id: `mt-a${k}`, parentId, role: 'assistant', 
  * `open()` makes the store (again, for the reopen); `fits`: a checkpoint every 50 messages, so the
  * projection (the tail after the last) fits the window.
  */
+/**
+ * The first JSON.parse of a session's text and the first `estimate` of it, each timed once: called
+ * first thing in a fresh process (first-call.mjs) or a page just loaded (first-call-page.mjs).
+ */
+export function firstCall({ api, syntheticSession, messages }) {
+  const text = JSON.stringify(syntheticSession({ messages, seed: SEED }));
+  let start = performance.now();
+  const session = JSON.parse(text);
+  const parse = performance.now() - start;
+  start = performance.now();
+  api.estimate(session, MODEL);
+  return { messages, parse, estimate: performance.now() - start };
+}
+
 export async function chatSends({ api, syntheticSession, messages, storeName, open, fits, reopen = false, log = () => {}, model = MODEL }) {
   const session = syntheticSession({ messages, seed: SEED, checkpoints: fits ? Math.max(1, Math.floor(messages / 50) - 1) : 0 });
   let store = open();
