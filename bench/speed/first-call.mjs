@@ -1,6 +1,6 @@
-// The first call of a fresh process on a session just loaded, as a page or Zotero makes it after a
-// start: JSON.parse of the session's text, then a stateless `estimate` of it, each timed once. Run
-// by main-thread.mjs, one process per size (the wasm heap, the JIT and V8's heap are all new), which
+// The first call of a fresh process on a session just loaded, as an app makes it after a start:
+// JSON.parse of the session's text, then a stateless `estimate` of it, each timed once. Run by
+// main-thread.mjs, one process per size (the wasm heap, the JIT and V8's heap are all new), which
 // reads the one line of JSON this prints.
 //
 //   node bench/speed/first-call.mjs <messages>

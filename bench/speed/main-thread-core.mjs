@@ -48,14 +48,6 @@ const draft = (k) => ({ id: `mt-d${k}`, role: 'user', parts: [{ type: 'text', te
 const answer = (k, parentId) => ({ id: `mt-a${k}`, parentId, role: 'assistant', parts: [{ type: 'text', text: 'The section reports a 7.4 point gain (p. 57).' }] });
 
 /**
- * The sends of one chat imported into a store: the first (builds the store's index; a chat that
- * must compact also plans, summarizes with the embedded summarizer, `extractiveSummaryInSlices` as the README
- * gives it, and commits), the
- * after-turn check, a later send, and with `reopen` the first send after the store is opened again.
- * `open()` makes the store (again, for the reopen); `fits`: a checkpoint every 50 messages, so the
- * projection (the tail after the last) fits the window.
- */
-/**
  * The first JSON.parse of a session's text and the first `estimate` of it, each timed once: called
  * first thing in a fresh process (first-call.mjs) or a page just loaded (first-call-page.mjs).
  */
@@ -69,6 +61,14 @@ export function firstCall({ api, syntheticSession, messages }) {
   return { messages, parse, estimate: performance.now() - start };
 }
 
+/**
+ * The sends of one chat imported into a store: the first (builds the store's index; a chat that
+ * must compact also plans, summarizes with the embedded summarizer, `extractiveSummaryInSlices` as the README
+ * gives it, and commits), the
+ * after-turn check, a later send, and with `reopen` the first send after the store is opened again.
+ * `open()` makes the store (again, for the reopen); `fits`: a checkpoint every 50 messages, so the
+ * projection (the tail after the last) fits the window.
+ */
 export async function chatSends({ api, syntheticSession, messages, storeName, open, fits, reopen = false, log = () => {}, model = MODEL }) {
   const session = syntheticSession({ messages, seed: SEED, checkpoints: fits ? Math.max(1, Math.floor(messages / 50) - 1) : 0 });
   let store = open();

@@ -53,7 +53,7 @@ function cold(messages) {
 }
 
 /** The first call of a fresh process (first-call.mjs): what a user waits for after a start. */
-function firstCall(messages) {
+function firstCallInAFreshProcess(messages) {
   const out = execFileSync(process.execPath, [fileURLToPath(new URL('./first-call.mjs', import.meta.url)), String(messages)], { env: { ...process.env, BIBGENIE_PKG_DIR: pkgDir }, encoding: 'utf8' });
   const m = JSON.parse(out.trim().split('\n').pop());
   log(`  ${messages} first call in a fresh process: JSON.parse ${m.parse.toFixed(1)} ms, estimate ${m.estimate.toFixed(1)} ms, wasm ${m.wasmMB.toFixed(1)} MB`);
@@ -67,7 +67,7 @@ try {
   for (const messages of sizes) {
     for (const name of ['MemoryStore', 'SqliteStore']) results.push(...(await sends(messages, name, true, dir)));
     results.push(...(await sends(messages, 'MemoryStore', false, dir)));
-    colds.push({ ...cold(messages), first: firstCall(messages) });
+    colds.push({ ...cold(messages), first: firstCallInAFreshProcess(messages) });
   }
   // A model with a 1M window: a round's summary request is five times the 200k model's.
   results.push(...(await sends(Math.max(...sizes), 'MemoryStore', false, dir, WIDE_MODEL)));

@@ -315,8 +315,8 @@ function nodeByNode(session) {
   if (!isNodeId(leafId) || !isCount(branchRevision)) return null;
   const index = /** @type {InternalSessionIndex} */ (WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 }));
   try {
-    // The session's size is known only as it is read: the heap is grown each time the text read
-    // doubles, for as much again (a few growths, not one per page).
+    // The session's size is known only as it is read: the heap is grown for the text read so far
+    // each time that text doubles (a few growths, not one per page).
     let read = 0;
     let roomFor = 0;
     for (const node of nodes) {
