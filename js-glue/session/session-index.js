@@ -315,14 +315,16 @@ function nodeByNode(session) {
   if (!isNodeId(leafId) || !isCount(branchRevision)) return null;
   const index = /** @type {InternalSessionIndex} */ (WasmIndex.from({ nodes: [], leafId: null, branchRevision: 0 }));
   try {
-    // The session's size is known only as it is read: the heap is grown for the text read so far
-    // each time that text doubles (a few growths, not one per page).
+    // The session's size is known only as it is read: each time the text read doubles, the heap is
+    // grown for as much again, or for the rest of the nodes at the size of those read so far (a
+    // quarter more: the estimate that follows allocates too) when that is less, so that a session
+    // ending just after a doubling does not leave the heap near twice what it needs.
     let read = 0;
     let roomFor = 0;
-    for (const node of nodes) {
-      read += appendShallow(index, node);
+    for (let i = 0; i < nodes.length; i++) {
+      read += appendShallow(index, nodes[i]);
       if (read > roomFor) {
-        reserveFor(read);
+        reserveFor(Math.min(read, (read / (i + 1)) * (nodes.length - i - 1) * 1.25));
         roomFor = read * 2;
       }
     }

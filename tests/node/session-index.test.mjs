@@ -273,7 +273,7 @@ test('the held summary message follows the newest checkpoint: a new one appended
   }
 });
 
-test('a session read node by node grows the wasm heap as its text doubles, not page by page', () => {
+test('a session read node by node grows the wasm heap as its text doubles, not page by page, and not far past its need', () => {
   // Each growth of wasm memory makes V8 collect a JS heap that holds the session: page by page, the
   // first cold estimate of a long session spent most of its time there (docs/performance.md).
   const original = Object.getOwnPropertyDescriptor(text.SessionIndex, 'reserveText');
@@ -299,8 +299,11 @@ test('a session read node by node grows the wasm heap as its text doubles, not p
     const reservations = read(long);
     assert.ok(reservations.length >= 1, `a ${bytes}-byte session reserves room as it is read`);
     assert.ok(reservations.length <= Math.ceil(Math.log2(bytes / (1 << 20))) + 1, `a few reservations, not one per page: ${reservations}`);
-    reservations.slice(1).forEach((size, i) => assert.ok(size >= 2 * reservations[i], `each after the text doubled: ${reservations}`));
-    assert.ok(reservations.at(-1) * 2 >= bytes, `the last covers the text read: ${reservations.at(-1)} of ${bytes}`);
+    assert.ok(Math.max(...reservations) >= bytes / 4, `room made in large steps: ${reservations} for ${bytes}`);
+    // Not past what the rest of the session needs (its nodes are of like size here): reserving as much
+    // again at each doubling asked 2.3 times this session's text, and a wasm heap never shrinks.
+    const sum = reservations.reduce((a, b) => a + b, 0);
+    assert.ok(sum <= 2 * bytes, `no more than the session needs: ${reservations} for ${bytes}`);
   } finally {
     Object.defineProperty(text.SessionIndex, 'reserveText', original);
   }
