@@ -251,7 +251,7 @@ export const requestParts = {
   take: (index, number) => wasmOf(index).takeSummaryRequest(number),
 };
 
-/** Indexes of this much node text (bytes, or UTF-16 units of stored text) reserve wasm memory. */
+/** Reservations for less node text than this (bytes, or UTF-16 units of stored text) are not made. */
 const RESERVE_FROM_BYTES = 1 << 20;
 /**
  * Wasm memory an index holds per byte of node text: about 1.7 for the 10,000-message bench session

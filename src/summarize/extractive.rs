@@ -1050,7 +1050,7 @@ impl Draft {
         }
         // Two dates share their numbers and the calendar's words, not a subject.
         let subject = |text: &str| content_tokens(&text.chars().map(|c| if c.is_ascii_digit() { ' ' } else { c }).collect::<String>());
-        let calendar = content_tokens("january february march april august september october november december monday tuesday wednesday thursday friday saturday sunday");
+        let calendar = content_tokens(&[MONTH_CUES.joined, "monday tuesday wednesday thursday friday saturday sunday"].join(" "));
         let shared = subject(line_body(&deadline.text)).0.into_iter().filter(|t| calendar.0.binary_search(t).is_err()).collect::<Vec<_>>();
         let least = if sentence.chars().any(is_cjk) { 2 } else { 1 };
         shared_count(&shared, &subject(sentence).0) >= least
