@@ -2,6 +2,7 @@
 
 use super::sections::{heading_section, SECTIONS};
 use super::subject::{content_tokens, is_cjk, named_line, same_subject, shared_count, Candidate, Frames, Subject};
+use crate::zotero::{LedgerKind, ResourceLedger};
 
 // ---------------------------------------------------------------------------------------------
 // The embedded extractive summarizer.
@@ -135,34 +136,46 @@ static DECISION_CUES: Cues = cues![
     "tay kiya", "तय किया", "फैसला", "निर्णय", "besloten", "beslissing", "we gaan voor", "kiezen voor",
 ];
 /// Names and words of citation styles: a user sentence with one states the style (the newest wins).
-/// The names are those of the styles Zotero installs and of national standards; the words say
-/// "citation style" in each language the assistant is used in, and notes in the plural name the note
-/// styles ("footnotes", "notes de bas de page"; "add a footnote" states none): a newer style without a
-/// name must replace an older one with a name. Chinese and Japanese write the names of places in
-/// their own script (哈佛, ハーバード). APA and AMA are words elsewhere ("apa" is Indonesian for "what",
-/// "ama" Turkish for "but"): alone they name a style in capitals or with an edition ("ama 11", "apa
-/// 7th"; `STYLE_ACRONYMS`).
+/// The names are those of the styles Zotero installs (the legal ones too: OSCOLA, Bluebook, AGLC) and
+/// of national standards; the words say "citation style" in each language the assistant is used in.
+/// Chinese and Japanese write the names of places in their own script (哈佛, ハーバード). APA and AMA
+/// are words elsewhere ("apa" is Indonesian for "what", "ama" Turkish for "but"): alone they name a
+/// style in capitals or with an edition ("ama 11", "apa 7th"; `STYLE_ACRONYMS`).
 static STYLE_CUES: Cues = cues![
     "citation style", "reference style", "referencing style", "bibliography style", "citation format", "reference format",
     "apa style", "ama style", "mla", "chicago", "vancouver", "harvard", "ieee", "turabian", "mhra", "apsa", "acs", "cite them right",
-    "gb/t 7714", "iso 690", "din 1505", "abnt", "gost", "sist02", "csl", "footnotes", "endnotes", "notes de bas de page",
-    "notas de rodapé", "notas de rodape", "notas al pie", "fußnoten", "dipnotlar", "zitierstil", "zitierweise", "style de citation",
+    "oscola", "bluebook", "aglc", "mcgill guide",
+    "gb/t 7714", "iso 690", "din 1505", "abnt", "gost", "sist02", "csl", "zitierstil", "zitierweise", "style de citation",
     "style bibliographique", "normes bibliographiques", "estilo de citação", "estilo de citacao", "estilo de citación",
     "estilo de cita", "atıf stili", "atıf biçimi", "kaynak gösterme", "gaya sitasi", "gaya kutipan", "gaya selingkung",
     "인용 양식", "인용 스타일", "참고문헌 양식", "kiểu trích dẫn", "引用格式", "参考文献格式", "引用スタイル", "参考文献の書式",
     "哈佛", "温哥华", "芝加哥", "ハーバード", "バンクーバー", "シカゴ",
     // Italian, Russian, Polish, Arabic, Hindi (and Hinglish), Dutch, and the other languages above with no cue here.
-    "stile di citazione", "note a piè di pagina", "стиль цитирования", "оформление ссылок", "сноски", "styl cytowania",
-    "przypisy", "نمط الاقتباس", "أسلوب التوثيق", "الحواشي", "citeerstijl", "voetnoten", "chú thích cuối trang",
+    "stile di citazione", "оформление ссылок", "стиль цитирования", "styl cytowania", "نمط الاقتباس", "أسلوب التوثيق",
+    "citeerstijl",
+];
+/// Notes in the plural, which name the note styles ("footnotes", "notes de bas de page"; "add a
+/// footnote" states none): a newer style without a name must replace an older one with a name. Not
+/// when the sentence names items of the library (rule `formatting-items-keeps-the-style`).
+static NOTE_STYLE_CUES: Cues = cues![
+    "footnotes", "endnotes", "notes de bas de page", "notas de rodapé", "notas de rodape", "notas al pie", "fußnoten", "dipnotlar",
+    "note a piè di pagina", "сноски", "przypisy", "الحواشي", "voetnoten", "chú thích cuối trang",
 ];
 /// Style names that are also common words of a language the assistant is used in.
 const STYLE_ACRONYMS: [&str; 2] = ["APA", "AMA"];
 
 /// Whether a user sentence names a citation style: a cue, or one of `STYLE_ACRONYMS` as a word written
 /// in capitals or followed by an edition's number.
-fn names_a_style(sentence: &str) -> bool {
+///
+/// Rule `formatting-items-keeps-the-style`: a sentence whose only cue is the notes ("format Regalian
+/// and Cobbe for the footnotes") that names items of `ledger` asks for their notes; the style stays
+/// the one the user set. The request is still in the user's words.
+fn names_a_style(sentence: &str, ledger: &ResourceLedger) -> bool {
     if has_cue(sentence, &STYLE_CUES) {
         return true;
+    }
+    if has_cue(sentence, &NOTE_STYLE_CUES) {
+        return !names_items(sentence, ledger);
     }
     let mut words = sentence.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).peekable();
     while let Some(word) = words.next() {
@@ -661,6 +674,34 @@ fn names_a_date(sentence: &str) -> bool {
     })
 }
 
+/// What the fold's ledger knows, for the user's sentences: the keys (`named_keys`) and the items.
+struct Known<'a> {
+    keys: std::collections::HashSet<&'a str>,
+    ledger: &'a ResourceLedger,
+}
+
+/// Whether `sentence` names items of `ledger`: two capitalized words of their titles (a case's party,
+/// a book's subject), as researchers name what they ask about. A capital is where a name is told from
+/// a word of the topic ("liability" is in many titles). One such word is not enough: a journal whose
+/// own style the user takes up may share a word with a title in the library ("the Annales du Midi's
+/// protocol, with footnotes", beside the "Annales d'hygiène publique").
+fn names_items(sentence: &str, ledger: &ResourceLedger) -> bool {
+    let mut capitalized = String::new();
+    for word in sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().next().is_some_and(char::is_uppercase)) {
+        capitalized.push_str(word);
+        capitalized.push(' ');
+    }
+    let names = content_tokens(&capitalized);
+    let mut titles = String::new();
+    if names.0.len() >= 2 {
+        for label in ledger.entries.iter().filter(|e| e.kind == LedgerKind::Item).filter_map(|e| e.label.as_deref()) {
+            titles.push_str(label);
+            titles.push('\n');
+        }
+    }
+    shared_count(&content_tokens(&titles).0, &names.0) >= 2
+}
+
 /// Words of `text` shaped like Zotero keys: 8 characters of the key alphabet (no 0, 1 or O), with a
 /// digit or known to the ledger ("DEADLINE" is a word, "ABCD2345" a key).
 fn named_keys(text: &str, known: &std::collections::HashSet<&str>) -> Vec<String> {
@@ -1082,13 +1123,13 @@ fn bullet(source: &str, text: &str) -> String {
 
 /// Files one user sentence under the kind it states; `None` when it states none (a question, a
 /// request): the caller keeps such words verbatim.
-fn user_sentence(draft: &mut Draft, sentence: &str, known_keys: &std::collections::HashSet<&str>, goal_allowed: bool) -> bool {
-    let keys = named_keys(sentence, known_keys);
+fn user_sentence(draft: &mut Draft, sentence: &str, known: &Known, goal_allowed: bool) -> bool {
+    let keys = named_keys(sentence, &known.keys);
     if !keys.is_empty() {
         if !draft.put_page_right(sentence, &keys) {
             draft.designate(sentence, &keys);
         }
-    } else if names_a_style(sentence) && !is_question(sentence) {
+    } else if names_a_style(sentence, known.ledger) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Style), bullet("user, style", sentence));
     } else if (is_deadline(sentence) || draft.moves_the_deadline(sentence)) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Deadline), bullet("user, deadline", sentence));
@@ -1215,8 +1256,8 @@ impl ExtractiveFold {
                     self.stage = if at < self.messages.len() { Stage::Frames(at) } else { Stage::User(0) };
                 }
                 Stage::User(from) => {
-                    let known_keys: std::collections::HashSet<&str> = request.ledger.keys().collect();
-                    let at = self.visit(from, budget, &mut done, Some("user"), |fold, at| fold.file_user_message(at, &known_keys));
+                    let known = Known { keys: request.ledger.keys().collect(), ledger: &request.ledger };
+                    let at = self.visit(from, budget, &mut done, Some("user"), |fold, at| fold.file_user_message(at, &known));
                     self.stage = if at < self.messages.len() { Stage::User(at) } else { Stage::Assistant(0) };
                 }
                 Stage::Assistant(from) => {
@@ -1246,7 +1287,7 @@ impl ExtractiveFold {
 
     /// A user message: each sentence filed by the kind it states; the first one (without a carried
     /// goal) gives the goal from what it says besides its other statements.
-    fn file_user_message(&mut self, at: usize, known_keys: &std::collections::HashSet<&str>) {
+    fn file_user_message(&mut self, at: usize, known: &Known) {
         let draft = &mut self.draft;
         let text = &self.messages[at].text;
         let is_first = Some(at) == self.first_user && !self.carried_goal;
@@ -1255,7 +1296,7 @@ impl ExtractiveFold {
         let mut unfiled = Vec::new();
         // A retraction is state however short ("scratch that", "不要了").
         for sentence in sentences(text).into_iter().filter(|s| is_state_sentence(s) || has_cue(s, &RETRACTION_CUES)) {
-            if !user_sentence(draft, &sentence, known_keys, !is_first) {
+            if !user_sentence(draft, &sentence, known, !is_first) {
                 unfiled.push(sentence);
             }
         }
@@ -1504,8 +1545,8 @@ mod tests {
     /// for cues in lower case (one that opens with an ASCII letter, "có lẽ", is also a whole word).
     #[test]
     fn every_cue_is_lower_case() {
-        let lists: [&Cues; 16] = [
-            &REQUIREMENT_CUES, &SOFT_CONSTRAINT_CUES, &GOAL_CUES, &DECISION_CUES, &STYLE_CUES, &DEADLINE_CUES, &MONTH_CUES, &DATE_CUES,
+        let lists: [&Cues; 17] = [
+            &REQUIREMENT_CUES, &SOFT_CONSTRAINT_CUES, &GOAL_CUES, &DECISION_CUES, &STYLE_CUES, &NOTE_STYLE_CUES, &DEADLINE_CUES, &MONTH_CUES, &DATE_CUES,
             &CORRECTION_CUES, &TASK_CUES, &FAILURE_CUES, &HYPOTHESIS_CUES, &NEGATION_CUES, &VERDICT_CUES, &DONE_CUES,
             &RETRACTION_CUES,
         ];

@@ -1403,3 +1403,37 @@ fn a_russian_verdict_in_either_aspect_settles_its_idea() {
     assert!(findings.contains("- (inferred, settled) Практика после 2016 года этого не подтверждает"), "{findings}");
     assert!(!findings.contains("Возможная гипотеза"), "the idea it settles is not shown as open: {findings}");
 }
+
+/// Issue 40: a request to format items for the notes names the notes, as a note style does, and the
+/// items. It is no style: the style the user set (here by a legal style's name) stays the style. Notes
+/// named with no item, or with one word of a title (a journal's own style), still set the style.
+#[test]
+fn formatting_items_keeps_the_style() {
+    let style_after = |request_text: &str| {
+        let search = json!([
+            { "key": "RGLN2345", "data": { "key": "RGLN2345", "itemType": "case", "caseName": "Regalian Properties plc v London Docklands Development Corporation" } },
+            { "key": "CBBE6789", "data": { "key": "CBBE6789", "itemType": "case", "caseName": "Yeoman's Row Management Ltd v Cobbe" } },
+            { "key": "NNLS2345", "data": { "key": "NNLS2345", "itemType": "book", "title": "Annales d'hygiène publique et de médecine légale" } },
+        ]);
+        let nodes = vec![
+            json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a chapter on pre-contractual liability." }] }),
+            json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [
+                { "type": "tool-zoteroSearch", "toolCallId": "c1", "state": "output-available", "input": { "q": "reliance" }, "output": search },
+                { "type": "text", "text": "Two cases." }] }),
+            json!({ "id": "U2", "parentId": "A1", "role": "user", "parts": [{ "type": "text", "text": "Back to the house style: OSCOLA, but without ibid." }] }),
+            json!({ "id": "A2", "parentId": "U2", "role": "assistant", "parts": [{ "type": "text", "text": "Fine." }] }),
+            json!({ "id": "U3", "parentId": "A2", "role": "user", "parts": [{ "type": "text", "text": request_text }] }),
+            json!({ "id": "A3", "parentId": "U3", "role": "assistant", "parts": [{ "type": "text", "text": "Here they are." }] }),
+            json!({ "id": "U4", "parentId": "A3", "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }),
+        ];
+        let plan = plan(&["U1", "A1", "U2", "A2", "U3", "A3"], Some("U4"), None, "U4");
+        let summary = extractive_summary(&summary_request(&session_of(nodes, "U4"), &plan, &model(32_000, None)).unwrap());
+        section_of(&summary, "User Requirements and Constraints").lines().filter(|l| l.starts_with("- (user, style)")).map(str::to_string).collect::<Vec<_>>()
+    };
+    for request in ["format Regalian and Cobbe for the footnotes", "Regalian aur Cobbe ko footnotes ke liye format kar do", "оформите «Regalian» и «Cobbe» для сноски"] {
+        assert_eq!(style_after(request), ["- (user, style) Back to the house style: OSCOLA, but without ibid."], "{request}");
+    }
+    for style in ["Footnotes from now on, please, not author-date.", "The Annales du Midi want their own protocol, with footnotes, so we switch to it."] {
+        assert_eq!(style_after(style), [format!("- (user, style) {style}")]);
+    }
+}
