@@ -56,6 +56,8 @@ const worst = new Map();
 const stale = new Map();
 const staleKinds = new Map(); // `${model}|${kind}` -> stale lines of that kind: where they are, without reading them
 const limits = new Map();
+const overRoom = new Map(); // projections whose required facts' sentences alone need more than the checkpoint's room
+const rooms = new Map(); // model -> [[the checkpoint's room, tokens the required facts' sentences need], per projection]
 const counts = new Map();
 const misses = new Map(); // `${model}|${kind}` -> Map(sample text -> n)
 const bump = (map, key, ok) => {
@@ -65,6 +67,32 @@ const bump = (map, key, ok) => {
   map.set(key, t);
 };
 const textOf = (message) => message.parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n');
+
+// What a checkpoint can hold besides the kept tail, as it stored it: its summary budget and the
+// budgets of its two registers (the user's words and the cited pages).
+function checkpointRoom(checkpoint) {
+  return checkpoint.summaryBudget + (checkpoint.userWordsBudget ?? 0) + (checkpoint.citedPagesBudget ?? 0);
+}
+
+// The sentence of a turn that states a fact, without its probe, at most as long as a summary line (300
+// characters): the least text that has to be shown. Another fact's probe before it ends the sentence
+// before (a message that states two facts).
+function factSentence(turn, probe, probes) {
+  const strings = [];
+  const walk = (v) => (typeof v === 'string' ? strings.push(v) : v && typeof v === 'object' && Object.values(v).forEach(walk));
+  walk(turn);
+  const text = strings.find((t) => t.includes(probe));
+  if (!text) return '';
+  const at = text.indexOf(probe);
+  const ends = [...text.slice(0, at).matchAll(/[.!?。！？]\s|\n/g)];
+  let from = ends.length ? ends[ends.length - 1].index + ends[ends.length - 1][0].length : 0;
+  for (const other of probes) {
+    const before = text.lastIndexOf(other, at - 1);
+    if (other !== probe && before >= 0 && before < at) from = Math.max(from, before + other.length);
+  }
+  const next = text.slice(at + probe.length).search(/[.!?。！？]\s|\n/);
+  return text.slice(from, next < 0 ? text.length : at + probe.length + next + 1).replace(probe, '').trim().slice(-300);
+}
 
 async function runSession(language, seed, { name, model }) {
   const { script, facts } = make(seed, language, TURNS, model.contextWindow);
@@ -100,6 +128,10 @@ async function runSession(language, seed, { name, model }) {
         misses.set(`${name}|${f.kind}`, m);
       }
     }
+    const needed = api.estimateMessage({ id: 'need', role: 'user', parts: [{ type: 'text', text: required.map((f) => factSentence(script[f.turn], f.probe, byProbe.keys())).join('\n') }] }, model);
+    const room = checkpointRoom(session.nodes.findLast((n) => n.checkpoint).checkpoint);
+    bump(overRoom, name, needed > room);
+    rooms.set(name, [...(rooms.get(name) ?? []), [room, needed]]);
     for (const [kind, [kept, total]] of perKind) worst.set(`${name}|${kind}`, Math.min(worst.get(`${name}|${kind}`) ?? 1, kept / total));
     for (const f of facts.filter((x) => folded(x) && folded(byProbe.get(x.staleBy)))) {
       const shown = summary.includes(f.probe);
@@ -132,7 +164,10 @@ for (const [kind, label] of Object.entries(KINDS)) {
 }
 out.push(`| stale shown as current (in the summary) | ${MODELS.map((m) => `${(stale.get(m.name) ?? [0, 0])[0]} of ${(stale.get(m.name) ?? [0, 0])[1]}`).join(' | ')} |`);
 out.push(`| projections over the safe input limit | ${MODELS.map((m) => `${(limits.get(m.name) ?? [0, 0])[0]} of ${(limits.get(m.name) ?? [0, 0])[1]}`).join(' | ')} |`);
+out.push(`| required facts' sentences over the checkpoint's room | ${MODELS.map((m) => `${(overRoom.get(m.name) ?? [0, 0])[0]} of ${(overRoom.get(m.name) ?? [0, 0])[1]}`).join(' | ')} |`);
 out.push('', '(worst single projection in brackets)', '');
+const medianOf = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+out.push(`The checkpoint's room (its summary budget and both registers' budgets), median, against the estimated tokens of the required facts' sentences alone (no probe, mark or heading), median and largest: ${MODELS.filter((m) => rooms.has(m.name)).map((m) => `${m.name} ${medianOf(rooms.get(m.name).map(([r]) => r))}: ${medianOf(rooms.get(m.name).map(([, n]) => n))}, ${Math.max(...rooms.get(m.name).map(([, n]) => n))}`).join('; ')}.`, '');
 const staleLine = (m) => Object.keys(KINDS).filter((k) => staleKinds.has(`${m.name}|${k}`)).map((k) => `${k} ${staleKinds.get(`${m.name}|${k}`)}`).join(', ');
 out.push(`Stale lines by kind: ${MODELS.map((m) => `${m.name}: ${staleLine(m) || 'none'}`).join('; ')}.`, '', 'Misses (fact: projections missing it):');
 for (const m of MODELS) {
