@@ -683,8 +683,8 @@ struct Known<'a> {
 /// Whether `sentence` names items of `ledger`: two capitalized words of their titles (a case's party,
 /// a book's subject), as researchers name what they ask about. A capital is where a name is told from
 /// a word of the topic ("liability" is in many titles). One such word is not enough: a journal whose
-/// own style the user takes up may share a word with a title in the library ("the Annales du Midi's
-/// protocol, with footnotes", beside the "Annales d'hygiène publique").
+/// own style the user takes up ("the Annales du Midi's protocol, with footnotes") may share a word
+/// with a title in the library.
 fn names_items(sentence: &str, ledger: &ResourceLedger) -> bool {
     let mut capitalized = String::new();
     for word in sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().next().is_some_and(char::is_uppercase)) {
