@@ -8,7 +8,8 @@
 // before it) that the projection shows (a finding only on one line with its key and page); stale:
 // superseded, completed, rejected or retracted facts shown inside the summary (also counted by kind,
 // so a corpus whose sentences stay unread can say where they are); projections over the
-// safe input limit. Prints markdown; nothing asserts.
+// safe input limit; projections whose required facts' own sentences need more than the room their
+// checkpoint stored (what no choice of lines can meet). Prints markdown; nothing asserts.
 //
 // `--fourth`: a fourth held-out corpus (untuned-fourth.mjs: its own topic, languages and tool shapes).
 // `--fifth`: a fifth held-out corpus (untuned-fifth.mjs: likewise, written without reading the rules).
@@ -70,8 +71,8 @@ const textOf = (message) => message.parts.filter((p) => p.type === 'text').map((
 
 // What a checkpoint can hold besides the kept tail, as it stored it: its summary budget and the
 // budgets of its two registers (the user's words and the cited pages).
-function checkpointRoom(checkpoint) {
-  return checkpoint.summaryBudget + (checkpoint.userWordsBudget ?? 0) + (checkpoint.citedPagesBudget ?? 0);
+function checkpointRoom(checkpoint, capacity) {
+  return (checkpoint.summaryBudget ?? capacity.summaryMaxOutputTokens) + (checkpoint.userWordsBudget ?? 0) + (checkpoint.citedPagesBudget ?? 0);
 }
 
 // The sentence of a turn that states a fact, without its probe, at most as long as a summary line (300
@@ -129,7 +130,7 @@ async function runSession(language, seed, { name, model }) {
       }
     }
     const needed = api.estimateMessage({ id: 'need', role: 'user', parts: [{ type: 'text', text: required.map((f) => factSentence(script[f.turn], f.probe, byProbe.keys())).join('\n') }] }, model);
-    const room = checkpointRoom(session.nodes.findLast((n) => n.checkpoint).checkpoint);
+    const room = checkpointRoom(session.nodes.findLast((n) => n.checkpoint).checkpoint, capacity);
     bump(overRoom, name, needed > room);
     rooms.set(name, [...(rooms.get(name) ?? []), [room, needed]]);
     for (const [kind, [kept, total]] of perKind) worst.set(`${name}|${kind}`, Math.min(worst.get(`${name}|${kind}`) ?? 1, kept / total));
