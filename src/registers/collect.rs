@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::session::{CitedPage, Message, Node, Part, Role, UserWords};
 use crate::zotero::{self, ResolvedItems, ResourceLedger, ZoteroLink};
 
-use super::locator::{find_locator, names_a_page};
+use super::locator::{find_locator, names_a_page, names_a_pinpoint};
 
 /// A user message longer than this (characters) is excerpted: pasted material (an abstract, a table)
 /// keeps its opening and its end, where the user's own instruction usually is.
@@ -187,10 +187,21 @@ fn named_keys<'a>(text: &'a str, keys: &HashSet<String>) -> Vec<&'a str> {
     named
 }
 
+/// The key a text without keys of its own cites: of the object it is part of, or of a child note,
+/// where a pinpoint the reader wrote (a paragraph, an article, not only a page) is one into its item
+/// (rule `a-note-pinpoints-its-item`).
+#[derive(Clone, Copy)]
+enum Own<'a> {
+    Text(&'a str),
+    Note(&'a str),
+}
+
 /// Sentences of `text` that cite a page: those naming a key of `keys` with a locator, and with a
 /// reader link; with `own`, the key of the object `text` belongs to, a sentence that gives a locator
 /// and names no key cites it for `own` (rule `a-note-cites-its-item`).
-fn cite_sentences<'a>(text: &'a str, keys: &HashSet<String>, own: Option<&'a str>, id: &str, found: &mut Vec<CitedPage>) {
+fn cite_sentences<'a>(text: &'a str, keys: &HashSet<String>, own: Option<Own<'a>>, id: &str, found: &mut Vec<CitedPage>) {
+    let in_note = matches!(own, Some(Own::Note(_)));
+    let own = own.map(|(Own::Text(key) | Own::Note(key))| key);
     // Most texts name no key: skip the sentence split for them. A text without a space is a token
     // (a colour, a date, a position), no sentence of its object.
     let own = own.filter(|_| text.contains(char::is_whitespace));
@@ -218,8 +229,10 @@ fn cite_sentences<'a>(text: &'a str, keys: &HashSet<String>, own: Option<&'a str
             named.extend(own);
         }
         let Some(locator) = (!named.is_empty()).then(|| find_locator(&sentence)).flatten() else { continue };
-        // Without its key, only a page cites it: "Fig. 3" or "Vol. 2" of a text is no citation.
-        if by_own && !names_a_page(&locator) || says_only_where(&sentence, &locator, &named) {
+        // Without its key, only a page cites it: "Fig. 3" or "Vol. 2" of a text is no citation. A
+        // note's "Lord Scott, para 18: …" is the reader's pinpoint into the note's item.
+        let cites_own = if in_note { names_a_pinpoint(&locator) } else { names_a_page(&locator) };
+        if by_own && !cites_own || says_only_where(&sentence, &locator, &named) {
             continue;
         }
         let text = crate::text::clip(&sentence, CITED_SENTENCE_MAX_CHARS);
@@ -313,7 +326,7 @@ fn key_of<'a>(map: &'a serde_json::Map<String, Value>, keys: &HashSet<String>, l
 fn cite_value<'a>(value: &'a Value, citing: &Citing<'a>, own: Option<&'a str>, found: &mut Vec<CitedPage>) {
     let (keys, id) = (citing.keys, citing.id);
     match value {
-        Value::String(text) => cite_sentences(text, keys, own, id, found),
+        Value::String(text) => cite_sentences(text, keys, own.map(Own::Text), id, found),
         Value::Array(items) => items.iter().for_each(|v| cite_value(v, citing, own, found)),
         Value::Object(map) => {
             let key = key_of(map, keys, citing.ledger, citing.resolved);
@@ -351,7 +364,7 @@ fn cite_value<'a>(value: &'a Value, citing: &Citing<'a>, own: Option<&'a str>, f
                     continue;
                 }
                 match v {
-                    Value::String(text) if own.is_some() && name == "note" => cite_sentences(&crate::text::strip_html(text), keys, own, id, found),
+                    Value::String(text) if own.is_some() && name == "note" => cite_sentences(&crate::text::strip_html(text), keys, own.map(Own::Note), id, found),
                     _ => cite_value(v, citing, own, found),
                 }
             }

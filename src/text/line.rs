@@ -91,29 +91,39 @@ pub fn clip(text: &str, max: usize) -> String {
     }
 }
 
-/// Note HTML to plain text (tags removed, the common entities decoded).
+/// Note HTML to plain text (tags removed, the common entities decoded), whitespace not folded, a
+/// line break after each block (`<p>`, `<li>`, a heading, `<br>`): a note's paragraphs are
+/// statements of their own, ended or not by a full stop. The source's own line breaks are
+/// whitespace, as HTML renders them.
 pub fn strip_html(html: &str) -> String {
     let mut out = String::with_capacity(html.len());
     let mut in_tag = false;
-    for c in html.chars() {
+    for (at, c) in html.char_indices() {
         match c {
             '<' => {
                 in_tag = true;
-                out.push(' ');
+                out.push(if is_block_tag(&html[at + 1..]) { '\n' } else { ' ' });
             }
             '>' if in_tag => in_tag = false,
+            '\n' | '\r' if !in_tag => out.push(' '),
             _ if !in_tag => out.push(c),
             _ => {}
         }
     }
-    let decoded = out
-        .replace("&nbsp;", " ")
+    out.replace("&nbsp;", " ")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
         .replace("&#39;", "'")
-        .replace("&amp;", "&");
-    single_line(&decoded)
+        .replace("&amp;", "&")
+}
+
+/// Whether a tag (the text after its `<`: `p>`, `/li>`, `br/>`, `h2 class="x">`) ends a block.
+fn is_block_tag(tag: &str) -> bool {
+    const BLOCKS: [&str; 16] = ["p", "div", "br", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "blockquote", "pre", "ul", "ol", "table"];
+    let name = tag.trim_start_matches('/');
+    let name = &name[..name.bytes().take_while(u8::is_ascii_alphanumeric).count()];
+    BLOCKS.iter().any(|block| block.eq_ignore_ascii_case(name))
 }
 
 /// Replaces the payload of every `data:<type>[;params],<payload>` URL in `text` with a note of

@@ -335,7 +335,7 @@ fn item(map: &Map<String, Value>, key: &str, item_type: &str) -> ZoteroObject {
 }
 
 fn note(map: &Map<String, Value>, key: &str) -> ZoteroObject {
-    let preview = text(map, "note").map(|html| clip(&strip_html(html), LABEL_MAX_CHARS));
+    let preview = text(map, "note").map(|html| clip(&single_line(&strip_html(html)), LABEL_MAX_CHARS));
     let mut fields = vec![("key", str_value(key)), ("itemType", str_value("note"))];
     push_text(&mut fields, "parentItem", key_field(map, "parentItem"));
     push_text(&mut fields, "note", preview.as_deref());

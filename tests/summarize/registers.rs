@@ -494,6 +494,36 @@ fn a_child_notes_page_is_cited_for_its_item() {
     assert_eq!(cited.len(), 1, "the title's volume and the sentence without a page are not cited: {cited:?}");
 }
 
+/// Issue 40, rules `a-note-pinpoints-its-item` and `a-pinpoint-is-a-locator`: a lawyer's note gives its
+/// case by paragraph or by `at` ("Lord Scott, para 18: …", "Bingham LJ at 1203: …"), or a Russian
+/// page as "с. 11": each cites the note's item. The same paragraph in a text the tool read about the
+/// item is no page of it, "at 30 days" is no pinpoint, and the reader's own "ch. 2" is no place in it.
+#[test]
+fn a_notes_pinpoint_cites_its_item() {
+    let item = json!({ "key": "ITEM2345", "version": 3, "itemType": "case", "caseName": "Yeoman's Row v Cobbe", "dateDecided": "2008" });
+    let note = json!({ "key": "NOTE2345", "version": 4, "itemType": "note", "parentItem": "ITEM2345",
+        "note": "<h2>Cobbe</h2><p>Lord Scott, para 18: no estoppel where both knew the deal was not binding PARA-NOTE</p>\
+                 <p>Bingham LJ at 1203: a tender can carry an implied promise AT-NOTE.</p><p>Определение СКЭС, с. 11: одного факта недостаточно RU-NOTE</p>\
+                 <p>Reliance was assessed at 30 days after exchange QUANTITY.</p><p>Useful for ch. 2 of the thesis CHAPTER</p>" });
+    let read = json!({ "itemKey": "ITEM2345", "text": "[[page 12]]\nThe court, para 18: the parties knew PAGE-READ. Nothing binds them." });
+    let nodes = vec![
+        json!({ "id": "U0", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "what did I note on Cobbe?" }] }),
+        json!({ "id": "A0", "parentId": "U0", "role": "assistant", "parts": [
+            { "type": "tool-zoteroSearch", "toolCallId": "s0", "state": "output-available", "input": { "q": "Cobbe" }, "output": [item] },
+            { "type": "tool-zoteroChildNotes", "toolCallId": "c0", "state": "output-available", "input": { "itemKey": "ITEM2345" }, "output": [note] },
+            { "type": "tool-readFullText", "toolCallId": "r0", "state": "output-available", "input": { "itemKey": "ITEM2345" }, "output": read },
+            { "type": "text", "text": "Your note is above." },
+        ] }),
+    ];
+    let session = session_of(nodes, "A0");
+    let request = summary_request(&session, &plan(&["U0", "A0"], None, None, "A0"), &model(32_768, None)).unwrap();
+    let cited: Vec<(&str, &str, &str)> = request.cited_pages.iter().map(|c| (c.key.as_str(), c.locator.as_str(), c.text.as_str())).collect();
+    let at = |locator: &str, marker: &str| cited.iter().any(|&(key, l, text)| key == "ITEM2345" && l == locator && text.contains(marker));
+    assert!(at("para 18", "PARA-NOTE") && at("at 1203", "AT-NOTE") && at("с. 11", "RU-NOTE"), "{cited:?}");
+    assert!(cited.iter().all(|&(_, _, text)| !text.contains("QUANTITY") && !text.contains("PAGE-READ") && !text.contains("CHAPTER")), "{cited:?}");
+    assert_eq!(cited.len(), 3, "{cited:?}");
+}
+
 /// Issue 40, rules `a-tool-result-is-about-its-input` and `a-note-cites-its-item`: a tool asked about an
 /// item that answers in Markdown ("On p. 7 …") cites that item's page; "Fig. 2" of the same text is no
 /// page. And a researcher's own sentence naming a key and a page is a cited page, as the assistant's.
