@@ -1033,11 +1033,12 @@ impl Draft {
     /// sharing most words with it (none when two share as many): the claim stays once, at the
     /// user's page. Putting right is a correction word ("koreksi kecil: ... hlm. 12–15 di KEY"), or a
     /// negation and a word of the claim besides the key ("the six-day delay is on pp. 374–375 of KEY,
-    /// not where you had it"). Not a designation or the current style or deadline. `true` when it
-    /// replaced one.
+    /// not where you had it"). Not a designation or the current style or deadline. A sentence naming
+    /// two keys does not say whose page it gives ("… drop Walford (KEY1) … Regalian (KEY2) at 230"),
+    /// and puts none right. `true` when it replaced one.
     #[inline(never)]
     fn put_page_right(&mut self, sentence: &str, keys: &[String]) -> bool {
-        let Some(locator) = crate::registers::find_locator(sentence) else { return false };
+        let Some(locator) = (keys.len() == 1).then(|| crate::registers::find_locator(sentence)).flatten() else { return false };
         let least = if has_cue(sentence, &CORRECTION_CUES) {
             1
         } else if has_cue(sentence, &NEGATION_CUES) {

@@ -1188,6 +1188,11 @@ fn a_page_the_user_puts_right_replaces_the_claim() {
     assert!(last.contains("FIND-1") && last.contains("KEEP-1") && last.contains("FIX-2"), "named alike, neither goes: {last}");
     let last = fold(&[("go on", claim), ("JGRAE8XC also has the Senate's minutes on p. 88 (NEW-1)", "Noted.")]);
     assert!(last.contains("FIND-1") && last.contains("NEW-1"), "{last}");
+    // Two keys and one page: whose page it is, the sentence does not say.
+    let second = "I read Evans too. Evans finds the same delay in Altona (K7Q2M4PX, p. 12) (KEEP-2).";
+    let two = "the Hamburg delay is not what I want from JGRAE8XC any more, K7Q2M4PX has the Senate's minutes on p. 90 (TWO-1)";
+    let last = fold(&[("go on", claim), ("go on", second), (two, "Noted.")]);
+    assert!(last.contains("FIND-1") && last.contains("KEEP-2") && last.contains("TWO-1"), "{last}");
 }
 
 /// Rule `a-verdict-settles-its-idea`: a verdict names the idea it settles by one of its words ("the
