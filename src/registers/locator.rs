@@ -20,11 +20,12 @@ const PAGE_WORDS: [&str; 29] = [
     "ص", "صفحة",
 ];
 /// Words before a pinpoint that is not a page: a paragraph of a judgment or a commentary, an article
-/// of a code, with a dot or without ("par. 30", "punto 9", "art 6", "ст. 2.1.15").
-const PINPOINT_WORDS: [&str; 9] = ["paragraph", "paragraphs", "punto", "punti", "pkt", "par", "art", "ст", "п"];
-/// Pinpoint words that are also common words ("at 30 days", Spanish "para 12 países"): a pinpoint
-/// only when no word follows the number (`at 1203:`, `para 18,`), and never before a year.
-const GUARDED_PINPOINT_WORDS: [&str; 3] = ["at", "para", "paras"];
+/// of a code, with a dot or without ("punto 9", "art 6", "ст. 2.1.15").
+const PINPOINT_WORDS: [&str; 8] = ["paragraph", "paragraphs", "punto", "punti", "pkt", "art", "ст", "п"];
+/// Pinpoint words that are also common words ("at 30 days", Spanish "para 12 países", French "par 12
+/// voix"): without a dot, a pinpoint only when no word follows the number (`at 1203:`, `para 18,`),
+/// and never before a year.
+const GUARDED_PINPOINT_WORDS: [&str; 4] = ["at", "para", "paras", "par"];
 /// CJK marks after the number.
 const CJK_PAGE_MARKS: [&str; 5] = ["页", "頁", "ページ", "쪽", "페이지"];
 /// Abbreviations of "page" (a locator's word lowercased): other abbreviations also mark a locator
@@ -32,8 +33,8 @@ const CJK_PAGE_MARKS: [&str; 5] = ["页", "頁", "ページ", "쪽", "페이지"
 const PAGE_ABBREVIATIONS: [&str; 10] = ["p", "pp", "s", "ss", "tr", "pág", "págs", "pag", "стр", "с"];
 
 /// The first locator in `text`, as written ("p. 14", "S. 22–24", "第14页", "2020: 14", "para 18"); a
-/// page or pinpoint before the number of another abbreviation ("Cass. 27648/2011, punto 9", "Fig. 3
-/// on p. 12"), which is the locator only when there is none.
+/// page or pinpoint before the number of another abbreviation ("Cass. 27648/2011, punto 9", "Ad.
+/// plen. 5/2018 — par. 30", "Fig. 3 on p. 12"), which is the locator only when there is none.
 pub fn find_locator(text: &str) -> Option<String> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut other = None;
@@ -57,7 +58,7 @@ pub fn find_locator(text: &str) -> Option<String> {
         }
         if let Some(word_start) = locator_word_before(text, &chars, start, &number) {
             let locator = crate::text::single_line(&text[word_start..after]);
-            if names_a_page(&locator) {
+            if names_a_pinpoint(&locator) {
                 return Some(locator);
             }
             other.get_or_insert(locator);
@@ -244,6 +245,8 @@ mod tests {
         assert_eq!(found("the rate at 95% confidence"), None);
         assert_eq!(found("figures as at 2019, revised"), None);
         assert_eq!(found("usa datos para 12 países"), None);
+        assert_eq!(found("adopté par 12 voix contre 3"), None);
+        assert_eq!(found("Ad. plen. 5/2018 — par. 30: la PA risponde").as_deref(), Some("par. 30"));
         assert!(super::names_a_page("с. 11") && super::names_a_page("ص 4"));
         assert!(!super::names_a_page("para 18") && !super::names_a_page("at 1203"));
         assert!(super::names_a_pinpoint("para 18") && super::names_a_pinpoint("at [145]") && super::names_a_pinpoint("art. 1112"));
