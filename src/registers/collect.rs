@@ -283,11 +283,13 @@ fn cite_links(sentence: &str, before: Option<&str>, links: &[ZoteroLink], keys: 
     }
 }
 
-/// Field names that hold a page or locator in tool data.
+/// Field names that hold a page or locator in tool data. A name that ends in "pages" after another
+/// word ("indexedPages", "total_pages") counts them: a full-text tool's `indexedPages: 1` is no page.
 fn is_page_field(name: &str) -> bool {
     // Compared in place, ignoring ASCII case: every key of every object of a tool result is asked.
     let has = |part: &str| name.as_bytes().windows(part.len()).any(|w| w.eq_ignore_ascii_case(part.as_bytes()));
-    has("page") && !has("count") && !has("num") && !has("total") || name.eq_ignore_ascii_case("locator")
+    let counts = name.len() > 5 && name.as_bytes()[name.len() - 5..].eq_ignore_ascii_case(b"pages");
+    has("page") && !counts && !has("count") && !has("num") && !has("total") || name.eq_ignore_ascii_case("locator")
 }
 
 const KEY_FIELDS: [&str; 5] = ["key", "itemKey", "parentItem", "parentKey", "attachmentKey"];

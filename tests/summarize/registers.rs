@@ -767,8 +767,8 @@ fn a_request_in_the_frame_of_many_ranks_after_a_requirement_said_once() {
 
 /// Issue 40, rule `a-locator-alone-cites-nothing`: a full-text tool's page marker ("[[page 469]]")
 /// and a sentence that only points ("ABCD2345, p. 14.") were cited pages with nothing said; the page's
-/// text after the marker is the page read, no statement either. A sentence that says something of
-/// its page is cited.
+/// text after the marker is the page read, no statement either, and a short read's `indexedPages: 1`
+/// is no page of it. A sentence that says something of its page is cited.
 #[test]
 fn a_locator_alone_cites_nothing() {
     let item = json!({ "key": "ITEM2345", "version": 3, "itemType": "book", "title": "Pre-contractual liability", "date": "2019" });
@@ -779,6 +779,9 @@ fn a_locator_alone_cites_nothing() {
             { "type": "tool-zoteroSearch", "toolCallId": "s0", "state": "output-available", "input": { "q": "cartwright" }, "output": [item] },
             { "type": "tool-readFullText", "toolCallId": "f0", "state": "output-available", "input": { "itemKey": "ITEM2345" },
               "output": { "itemKey": "ITEM2345", "attachmentKey": "ATTA2345", "indexedPages": 2, "totalPages": 520, "text": page_text } },
+            // A short read: its text is a statement's length, and `indexedPages` counts pages.
+            { "type": "tool-readFullText", "toolCallId": "f1", "state": "output-available", "input": { "itemKey": "ITEM2345", "maxChars": 300 },
+              "output": { "itemKey": "ITEM2345", "attachmentKey": "ATTA2345", "indexedPages": 1, "totalPages": 520, "text": "[[page 1061]]\nThe debate on its nature goes on SHORT-READ." } },
             { "type": "text", "text": "See ITEM2345, p. 14. The book (ITEM2345) argues on p. 471 that reliance must be reasonable STATED." },
         ] }),
     ];
