@@ -77,19 +77,41 @@ pub fn find_locator(text: &str) -> Option<String> {
 /// Whether a locator `find_locator` gave names a page: by a page word, a page abbreviation or a CJK
 /// page mark, not a figure, table, volume or section.
 pub fn names_a_page(locator: &str) -> bool {
-    let word = locator_word(locator);
-    CJK_PAGE_MARKS.iter().any(|m| locator.ends_with(m)) || PAGE_ABBREVIATIONS.contains(&word.as_str()) || PAGE_WORDS.contains(&word.as_str())
+    page_by_word(locator, &locator_word(locator))
 }
 
 /// Whether a locator names a page or a pinpoint (a paragraph, an article: `a-pinpoint-is-a-locator`),
 /// not a figure, volume or chapter ("Useful for ch. 2" of a note is the reader's own chapter).
 pub fn names_a_pinpoint(locator: &str) -> bool {
     let word = locator_word(locator);
-    names_a_page(locator) || PINPOINT_WORDS.contains(&word.as_str()) || GUARDED_PINPOINT_WORDS.contains(&word.as_str())
+    page_by_word(locator, &word) || PINPOINT_WORDS.contains(&word.as_str()) || GUARDED_PINPOINT_WORDS.contains(&word.as_str())
+}
+
+/// Whether `locator`, whose word (`locator_word`) is `word`, names a page.
+fn page_by_word(locator: &str, word: &str) -> bool {
+    CJK_PAGE_MARKS.iter().any(|m| locator.ends_with(m)) || PAGE_ABBREVIATIONS.contains(&word) || PAGE_WORDS.contains(&word)
 }
 
 fn locator_word(locator: &str) -> String {
     crate::text::fold_case(locator.split(|c: char| c == '.' || c.is_whitespace() || c.is_ascii_digit()).next().unwrap_or(""))
+}
+
+/// A year a locator's number is not (1500-2099, four digits): "et al. 2020", "as at 2019".
+fn is_year(digits: &str) -> bool {
+    digits.len() == 4 && matches!(digits.parse::<u32>(), Ok(1500..=2099))
+}
+
+/// The word of letters that ends right before `word_end` (a char index) and follows no letter or
+/// digit: its start (a char index) and its text, case folded.
+fn word_before(text: &str, chars: &[(usize, char)], word_end: usize) -> Option<(usize, String)> {
+    let mut word_start = word_end;
+    while word_start > 0 && chars[word_start - 1].1.is_alphabetic() {
+        word_start -= 1;
+    }
+    if word_start == word_end || (word_start > 0 && chars[word_start - 1].1.is_alphanumeric()) {
+        return None;
+    }
+    Some((word_start, crate::text::fold_case(&text[chars[word_start].0..byte_at(text, chars, word_end)])))
 }
 
 /// A digit after a letter of a spaced script is part of a word or key ("ABCD2345"); CJK text glues
@@ -144,17 +166,8 @@ fn locator_word_before(text: &str, chars: &[(usize, char)], start: usize, number
         return None;
     }
     let word_end = if dotted { k - 1 } else { k };
-    let mut word_start = word_end;
-    while word_start > 0 && chars[word_start - 1].1.is_alphabetic() {
-        word_start -= 1;
-    }
-    let letters = word_end - word_start;
-    if letters == 0 || (word_start > 0 && chars[word_start - 1].1.is_alphanumeric()) {
-        return None;
-    }
-    let word = crate::text::fold_case(&text[chars[word_start].0..byte_at(text, chars, word_end)]);
-    let year = number.len() == 4 && matches!(number.parse::<u32>(), Ok(1500..=2099));
-    if dotted && letters <= crate::text::MAX_ABBREVIATION_LETTERS && !year {
+    let (word_start, word) = word_before(text, chars, word_end)?;
+    if dotted && word_end - word_start <= crate::text::MAX_ABBREVIATION_LETTERS && !is_year(number) {
         return Some(chars[word_start].0);
     }
     (!dotted && PAGE_WORDS.contains(&word.as_str())).then_some(chars[word_start].0)
@@ -169,18 +182,9 @@ fn pinpoint_around(text: &str, chars: &[(usize, char)], start: usize, end: usize
     if open < 2 || !chars[open - 1].1.is_whitespace() {
         return None;
     }
-    let word_end = open - 1;
-    let mut word_start = word_end;
-    while word_start > 0 && chars[word_start - 1].1.is_alphabetic() {
-        word_start -= 1;
-    }
-    if word_start == word_end || (word_start > 0 && chars[word_start - 1].1.is_alphanumeric()) {
-        return None;
-    }
-    let word = crate::text::fold_case(&text[chars[word_start].0..chars[word_end].0]);
+    let (word_start, word) = word_before(text, chars, open - 1)?;
     if GUARDED_PINPOINT_WORDS.contains(&word.as_str()) {
-        let digits: String = chars[start..end].iter().map(|c| c.1).collect();
-        let year = digits.len() == 4 && matches!(digits.parse::<u32>(), Ok(1500..=2099));
+        let year = is_year(&text[chars[start].0..byte_at(text, chars, end)]);
         let quantity = chars[close..].iter().map(|c| c.1).find(|c| !c.is_whitespace()).is_some_and(|c| c.is_alphanumeric() || c == '%');
         if year || !bracketed && quantity {
             return None;
@@ -204,7 +208,7 @@ fn author_date_before(chars: &[(usize, char)], start: usize) -> Option<usize> {
     let year_start = year_end.checked_sub(4)?;
     let year: String = chars[year_start..year_end].iter().map(|c| c.1).collect();
     let before_ok = year_start == 0 || !chars[year_start - 1].1.is_alphanumeric();
-    (before_ok && matches!(year.parse::<u32>(), Ok(1500..=2099))).then_some(year_start)
+    (before_ok && is_year(&year)).then_some(year_start)
 }
 
 #[cfg(test)]
