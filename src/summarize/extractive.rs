@@ -1176,13 +1176,12 @@ pub fn extractive_summary(request: &super::request::SummaryRequest) -> String {
 }
 
 /// Where a fold is: the history read up to a byte, each side's messages counted for their frames,
-/// the user's messages filed, the assistant's, up to a message.
+/// the messages filed in the order they were said, up to a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
     Read(usize),
     Frames(usize),
-    User(usize),
-    Assistant(usize),
+    File(usize),
     Done,
 }
 
@@ -1244,7 +1243,7 @@ impl ExtractiveFold {
                 }
                 Stage::Frames(from) => {
                     let (mut user, mut assistant) = (Vec::new(), Vec::new());
-                    let at = self.visit(from, budget, &mut done, None, |fold, at| {
+                    let at = self.visit(from, budget, &mut done, |fold, at| {
                         let message = &fold.messages[at];
                         match message.role.as_str() {
                             "user" => user.push(content_tokens(&message.text)),
@@ -1254,16 +1253,18 @@ impl ExtractiveFold {
                     });
                     self.user_frames.add(&user);
                     self.assistant_frames.add(&assistant);
-                    self.stage = if at < self.messages.len() { Stage::Frames(at) } else { Stage::User(0) };
+                    self.stage = if at < self.messages.len() { Stage::Frames(at) } else { Stage::File(0) };
                 }
-                Stage::User(from) => {
+                Stage::File(from) => {
+                    // In the order they were said: a later message closes an earlier line of either
+                    // side (the user's "the table is in the chapter now" closes the answer's plan).
                     let known = Known { keys: request.ledger.keys().collect(), ledger: &request.ledger };
-                    let at = self.visit(from, budget, &mut done, Some("user"), |fold, at| fold.file_user_message(at, &known));
-                    self.stage = if at < self.messages.len() { Stage::User(at) } else { Stage::Assistant(0) };
-                }
-                Stage::Assistant(from) => {
-                    let at = self.visit(from, budget, &mut done, Some("assistant"), Self::file_assistant_message);
-                    self.stage = if at < self.messages.len() { Stage::Assistant(at) } else { Stage::Done };
+                    let at = self.visit(from, budget, &mut done, |fold, at| match fold.messages[at].role.as_str() {
+                        "user" => fold.file_user_message(at, &known),
+                        "assistant" => fold.file_assistant_message(at),
+                        _ => {}
+                    });
+                    self.stage = if at < self.messages.len() { Stage::File(at) } else { Stage::Done };
                 }
                 Stage::Done => return true,
             }
@@ -1271,16 +1272,13 @@ impl ExtractiveFold {
         self.stage == Stage::Done
     }
 
-    /// `visit`s the messages from `from` (those of `role`, or every one) while `done` is under
-    /// `budget`, counting each message and the text of each visited; answers where it stopped.
-    fn visit(&mut self, from: usize, budget: usize, done: &mut usize, role: Option<&str>, mut visit: impl FnMut(&mut Self, usize)) -> usize {
+    /// `visit`s the messages from `from` while `done` is under `budget`, counting each message and
+    /// its text; answers where it stopped.
+    fn visit(&mut self, from: usize, budget: usize, done: &mut usize, mut visit: impl FnMut(&mut Self, usize)) -> usize {
         let mut at = from;
         while at < self.messages.len() && *done < budget {
-            if role.is_none_or(|role| self.messages[at].role == role) {
-                visit(self, at);
-                *done += self.messages[at].text.len();
-            }
-            *done += 1;
+            visit(self, at);
+            *done += self.messages[at].text.len() + 1;
             at += 1;
         }
         at

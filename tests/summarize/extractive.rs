@@ -1442,3 +1442,25 @@ fn formatting_items_keeps_the_style() {
         assert_eq!(style_after(style), [format!("- (user, style) {style}")]);
     }
 }
+
+/// Rule `later-message-closes` within one fold: the messages are filed in the order they were said,
+/// so the user's word on an answer's plan in the same history closes it (the user's messages were
+/// all filed before the answers, and closed nothing of theirs).
+#[test]
+fn a_later_message_in_the_same_fold_closes_an_answers_line() {
+    let history = [
+        ("user", "I am writing a review of fasting in dogs."),
+        ("assistant", "Still to do: the dose-response table of the Kim cohort (TASK-1)."),
+        ("user", "the dose-response table is in my draft now (DONE-1)"),
+        ("assistant", "Good."),
+        ("user", "Thanks."),
+    ];
+    let mut nodes = Vec::new();
+    for (n, (role, text)) in history.iter().enumerate() {
+        let parent = n.checked_sub(1).map(|p| format!("M{p}"));
+        nodes.push(json!({ "id": format!("M{n}"), "parentId": parent, "role": role, "parts": [{ "type": "text", "text": text }] }));
+    }
+    let request = summary_request(&session_of(nodes, "M4"), &plan(&["M0", "M1", "M2", "M3"], Some("M4"), None, "M4"), &model(32_000, None)).unwrap();
+    let summary = extractive_summary(&request);
+    assert!(!summary.contains("TASK-1") && summary.contains("(user, update) the dose-response table is in my draft now (DONE-1)"), "{summary}");
+}
