@@ -928,17 +928,27 @@ impl Draft {
             // token per character pair, and the verdict names it by one word ("纯夜班") of them. A
             // hypothesis only by an answer's conclusion (`concludes`): a sentence on the way that
             // names two of its words ("the lazaret files of 1849 are in box 2") is no verdict.
+            // Rule `news-from-either-side`: an open task waits for news whoever gives it, so the
+            // user's statement ("the comparative table is in the chapter now") names it by two such
+            // tokens as an answer's conclusion does, and an answer's conclusion names a task the user
+            // set ("your Cassazione collection is ready"). The user's word on an open idea counts so
+            // when it denies ("no, the minutes show the merchants had no vote"): a statement that
+            // names the idea's court or author without denying it is no verdict.
             let lines = &self.lines;
             let by_assistant = source == "inferred";
+            let denies = has_cue(sentence, &NEGATION_CUES);
             let candidate = |i: usize| {
                 let line = &lines[i];
-                if wanted & 1 << line.tier as u32 == 0
-                    || !line.text.starts_with("- (inferred")
-                    || line.text.starts_with("- (inferred, update)")
-                    || line.is_settled()
-                {
+                let waits = line.text.starts_with("- (user, open task)")
+                    || line.text.starts_with("- (inferred, open task)")
+                    || line.text.starts_with("- (inferred, hypothesis") && (by_assistant || denies);
+                if wanted & 1 << line.tier as u32 == 0 || line.is_settled() {
                     Candidate::No
-                } else if by_assistant && (line.tier == Tier::Task || concludes && line.tier == Tier::Hypothesis) {
+                } else if waits && (!by_assistant || concludes) {
+                    Candidate::ByTwo
+                } else if !line.text.starts_with("- (inferred") || line.text.starts_with("- (inferred, update)") {
+                    Candidate::No
+                } else if by_assistant && line.tier == Tier::Task {
                     Candidate::ByTwo
                 } else {
                     Candidate::ByShare

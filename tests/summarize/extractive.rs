@@ -1464,3 +1464,48 @@ fn a_later_message_in_the_same_fold_closes_an_answers_line() {
     let summary = extractive_summary(&request);
     assert!(!summary.contains("TASK-1") && summary.contains("(user, update) the dose-response table is in my draft now (DONE-1)"), "{summary}");
 }
+
+/// Rule `news-from-either-side`: an open task waits for news whoever gives it. The user's statement
+/// names the answer's long plan by two words only it holds; an answer's conclusion names the user's
+/// task so; the other open task stays.
+#[test]
+fn news_of_an_open_task_from_either_side_closes_it() {
+    let plan_of_the_answer = "I read the Kim cohort. Still to do: a one-page comparison table (Poland / Germany / England / Italy) on who bears the wasted costs of broken-off contract negotiations (TASK-A).";
+    let other = "remember to ask the librarian about the Radwanski commentary later (KEEP-A)";
+    for (set, done, closed) in [
+        ("go on", plan_of_the_answer, "my cat sat on the keyboard, the comparison table is pasted into the chapter now, thanks (REPORT-A)"),
+        (
+            "remember to pull the Cassazione decisions on art 1337 from the last ten years into a separate collection (TASK-U)",
+            "Noted.",
+            "Your Cassazione collection is ready now, nine rulings in it (REPORT-U).",
+        ),
+    ] {
+        let (user, answer) = if closed.starts_with("my cat") { (closed, "Glad to help.") } else { ("any news?", closed) };
+        let summaries = compact_each_step(&[
+            ("I am writing a thesis on pre-contractual liability.", "Noted."),
+            (set, done),
+            (other, "Noted."),
+            (user, answer),
+        ]);
+        let tag = |text: &str| text[text.rfind('(').unwrap() + 1..text.rfind(')').unwrap()].to_string();
+        let task = if set == "go on" { tag(done) } else { tag(set) };
+        assert!(summaries[2].contains(&task) && summaries[2].contains("open task)"), "{}", summaries[2]);
+        let last = summaries.last().unwrap();
+        assert!(!last.contains(&task) && last.contains(&tag(closed)) && last.contains("KEEP-A"), "{last}");
+    }
+}
+
+/// Rule `news-from-either-side` for ideas: the user's denial names the answer's open hypothesis by two
+/// words only it holds and takes its place; a statement that names it so without denying it is no
+/// verdict ("the merchants and the board are in chapter 3").
+#[test]
+fn a_users_denial_closes_the_idea_it_names() {
+    let idea = "I read it. Perhaps the merchants sitting on the harbour board quietly set the quarantine tariffs and the pilotage dues themselves after the 1850 reform (HYP-1).";
+    for (user, closes) in [
+        ("No, the minutes show the merchants had no vote on the board in 1848 (DENIAL-1)", true),
+        ("The merchants and the board are both in chapter 3 of my draft (KEEP-1)", false),
+    ] {
+        let last = compact_each_step(&[("I am writing a thesis on port quarantine.", "Noted."), ("go on", idea), (user, "Noted.")]).pop().unwrap();
+        assert_eq!(!last.contains("HYP-1"), closes, "{user}: {last}");
+    }
+}
