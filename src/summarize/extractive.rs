@@ -919,7 +919,8 @@ impl Draft {
             .collect();
         if about.is_empty() {
             // Rule `names-only-that-line`: a reply in other words shares fewer words, but two that no
-            // other line holds name that one assistant line (the user's own lines need `same-subject`).
+            // other line holds name that one assistant line (the user's own lines need `same-subject`,
+            // but for an open task: `news-from-either-side` below).
             // Rule `closed-stays-closed`: not a line that closed another (a task done, an idea
             // rejected): a later plan that shares its term ("the subgroup plot") is no news of it.
             // Rule `news-of-an-idea-closes-it`: an open hypothesis or task waits for news, so the

@@ -1451,7 +1451,7 @@ fn a_later_message_in_the_same_fold_closes_an_answers_line() {
     let history = [
         ("user", "I am writing a review of fasting in dogs."),
         ("assistant", "Still to do: the dose-response table of the Kim cohort (TASK-1)."),
-        ("user", "the dose-response table is in my draft now (DONE-1)"),
+        ("user", "the dose-response table is in my draft now (REPORT-1)"),
         ("assistant", "Good."),
         ("user", "Thanks."),
     ];
@@ -1462,7 +1462,7 @@ fn a_later_message_in_the_same_fold_closes_an_answers_line() {
     }
     let request = summary_request(&session_of(nodes, "M4"), &plan(&["M0", "M1", "M2", "M3"], Some("M4"), None, "M4"), &model(32_000, None)).unwrap();
     let summary = extractive_summary(&request);
-    assert!(!summary.contains("TASK-1") && summary.contains("(user, update) the dose-response table is in my draft now (DONE-1)"), "{summary}");
+    assert!(!summary.contains("TASK-1") && summary.contains("(user, update) the dose-response table is in my draft now (REPORT-1)"), "{summary}");
 }
 
 /// Rule `news-from-either-side`: an open task waits for news whoever gives it. The user's statement
