@@ -937,7 +937,8 @@ impl Draft {
             // names the idea's court or author without denying it is no verdict.
             let lines = &self.lines;
             let by_assistant = source == "inferred";
-            let denies = has_cue(sentence, &NEGATION_CUES);
+            // Read only for the user's sentences: an answer's word on an idea needs no denial.
+            let denies = !by_assistant && has_cue(sentence, &NEGATION_CUES);
             let candidate = |i: usize| {
                 let line = &lines[i];
                 let waits = line.text.starts_with("- (user, open task)")

@@ -1472,26 +1472,25 @@ fn a_later_message_in_the_same_fold_closes_an_answers_line() {
 fn news_of_an_open_task_from_either_side_closes_it() {
     let plan_of_the_answer = "I read the Kim cohort. Still to do: a one-page comparison table (Poland / Germany / England / Italy) on who bears the wasted costs of broken-off contract negotiations (TASK-A).";
     let other = "remember to ask the librarian about the Radwanski commentary later (KEEP-A)";
-    for (set, done, closed) in [
-        ("go on", plan_of_the_answer, "my cat sat on the keyboard, the comparison table is pasted into the chapter now, thanks (REPORT-A)"),
+    // Each case: the turn that sets the task, the turn that reports it done, and their tags.
+    for (setting, report, task, closing) in [
         (
-            "remember to pull the Cassazione decisions on art 1337 from the last ten years into a separate collection (TASK-U)",
-            "Noted.",
-            "Your Cassazione collection is ready now, nine rulings in it (REPORT-U).",
+            ("go on", plan_of_the_answer),
+            ("my cat sat on the keyboard, the comparison table is pasted into the chapter now, thanks (REPORT-A)", "Glad to help."),
+            "TASK-A",
+            "REPORT-A",
+        ),
+        (
+            ("remember to pull the Cassazione decisions on art 1337 from the last ten years into a separate collection (TASK-U)", "Noted."),
+            ("any news?", "Your Cassazione collection is ready now, nine rulings in it (REPORT-U)."),
+            "TASK-U",
+            "REPORT-U",
         ),
     ] {
-        let (user, answer) = if closed.starts_with("my cat") { (closed, "Glad to help.") } else { ("any news?", closed) };
-        let summaries = compact_each_step(&[
-            ("I am writing a thesis on pre-contractual liability.", "Noted."),
-            (set, done),
-            (other, "Noted."),
-            (user, answer),
-        ]);
-        let tag = |text: &str| text[text.rfind('(').unwrap() + 1..text.rfind(')').unwrap()].to_string();
-        let task = if set == "go on" { tag(done) } else { tag(set) };
-        assert!(summaries[2].contains(&task) && summaries[2].contains("open task)"), "{}", summaries[2]);
+        let summaries = compact_each_step(&[("I am writing a thesis on pre-contractual liability.", "Noted."), setting, (other, "Noted."), report]);
+        assert!(summaries[2].contains(task) && summaries[2].contains("open task)"), "{}", summaries[2]);
         let last = summaries.last().unwrap();
-        assert!(!last.contains(&task) && last.contains(&tag(closed)) && last.contains("KEEP-A"), "{last}");
+        assert!(!last.contains(task) && last.contains(closing) && last.contains("KEEP-A"), "{last}");
     }
 }
 
