@@ -197,11 +197,37 @@ static DEADLINE_CUES: Cues = cues![
     "крайний срок", "дедлайн", "termin oddania", "termin złożenia", "najpóźniej", "الموعد النهائي", "موعد التسليم",
     "hạn chót", "hạn nộp", "마감", "기한", "son tarih", "tenggat", "batas waktu", "inleveren", "uiterlijk",
 ];
-/// English month names: a "due" sentence with one names a date, and a day beside one is a date
-/// (rule `a-date-said-of-the-deadline-moves-it`).
+/// Month names (a stem where a case ending follows: "сентябр", "września"): a "due" sentence with one
+/// names a date, and a day beside one is a date (rule `a-date-said-of-the-deadline-moves-it`).
 static MONTH_CUES: Cues = cues![
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-    "december",
+    "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+    // The other languages of the cue lists (Vietnamese, Korean, Chinese and Japanese count months).
+    "januar", "jänner", "februar", "märz", "mai", "juni", "juli", "oktober", "dezember", "janvier", "février",
+    "mars", "avril", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre", "enero", "febrero",
+    "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "setiembre", "octubre", "noviembre",
+    "diciembre", "janeiro", "fevereiro", "março", "maio", "junho", "julho", "setembro", "outubro", "dezembro",
+    "gennaio", "febbraio", "aprile", "maggio", "giugno", "luglio", "settembre", "ottobre", "dicembre", "январ",
+    "феврал", "март", "апрел", "мая", "май", "июн", "июл", "август", "сентябр", "октябр", "ноябр", "декабр",
+    "stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września", "października",
+    "listopada", "grudnia", "januari", "februari", "maart", "mei", "augustus", "maret", "agustus", "desember",
+    "ocak", "şubat", "mart", "nisan", "mayıs", "haziran", "temmuz", "ağustos", "eylül", "ekim", "kasım", "aralık",
+    "يناير", "فبراير", "مارس", "أبريل", "ابريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر", "أكتوبر", "نوفمبر",
+    "ديسمبر",
+];
+/// Words of a due date moved, later or earlier: an extension, a postponement, a date brought forward
+/// (rule `a-moved-date-moves-the-deadline`). Not what is said of a rule or a model as well ("the court
+/// extended the doctrine", "verlängert"), not "moved" alone (a family moves on a date too), nor
+/// "report" (French for putting off, English for a text).
+static MOVED_DATE_CUES: Cues = cues![
+    "extension", "postponed", "pushed back", "moved up", "brought forward", "verlängerung", "verschoben", "aufschub",
+    "vorgezogen", "prolongation", "reporté", "repoussé", "prórroga", "aplazado", "aplazada", "pospuesto",
+    "adelantado", "adelantada", "prorrogação", "adiado", "adiada", "adiamento", "antecipado", "antecipada", "proroga",
+    "prorogato", "prorogata", "rinviato", "rinviata", "posticipato", "posticipata", "anticipato", "anticipata",
+    "отсрочк", "перенесли", "сдвинули", "przedłużeni", "odroczeni", "przesunięt", "przyspieszon", "تمديد", "تأجيل",
+    "مهلة إضافية", "延期", "延长", "推迟", "宽限", "提前", "延長", "延ば", "猶予", "早まっ", "前倒し", "繰り上げ", "연장",
+    "앞당겨", "gia hạn", "hoãn", "lùi lại", "dời lên", "uzatma", "ertelendi", "öne çekildi", "perpanjangan", "ditunda",
+    "मोहलत", "verlenging", "uitstel", "uitgesteld", "vervroegd",
 ];
 /// CJK date marks and week words: a "due" sentence with one of them (or a month, or a digit) names a date.
 static DATE_CUES: Cues = cues!["月", "日", "week", "friday"];
@@ -255,6 +281,10 @@ static VERDICT_CUES: Cues = cues![
     "опроверг", "не выдерживает", "несостоятельн", "potwierdzona", "potwierdzony", "potwierdzone", "potwierdza",
     "obalona", "obalony", "obalone", "nie wytrzymuje", "تم تأكيد", "تأكدت", "دحض", "لا تصمد", "ثبتت صحة", "ثبت خطأ",
     "galat sabit", "sahi sabit", "साबित", "पुष्टि", "bevestigd", "weerlegd", "houdt geen stand", "houdt stand",
+    // What evidence does to an idea, and an idea dropped by name.
+    "bear out", "bears out", "borne out", "bear that out", "bears that out", "bear this out", "bear it out",
+    "bears it out", "drop that hypothesis", "drop the hypothesis", "drop this hypothesis", "لا تؤيد", "لا يؤيد",
+    "استبعاد الفرضية",
 ];
 /// Words of a task reported done (rule `a-task-reported-done-closes-it`).
 static DONE_CUES: Cues = cues![
@@ -654,24 +684,35 @@ fn names_a_date(sentence: &str) -> bool {
             Some(b'/') if month => day,
             // "12.05" (a padded month) or "12.5." (a month closed by its dot), not "3.5".
             Some(b'.') if month => day && (second == 2 || after == Some(b'.')),
-            _ => sentence[at + len..].starts_with('月') || day && sentence[at + len..].starts_with('日'),
+            // A month before 月 (월), a day before 日 (일).
+            _ => sentence[at + len..].starts_with(['月', '월']) || day && sentence[at + len..].starts_with(['日', '일']),
         };
         if dated {
             return true;
         }
         at += len;
     }
-    // A day beside a month name ("the 12th of May", "4 June", "May 12").
+    // A day beside a month's name ("the 12th of May", "4 June", "May 12", "12 de mayo", "4 сентября",
+    // "٢٣ مارس": Arabic-Indic digits too).
     let is_day = |word: &str| {
-        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        let digits: Vec<u8> = word.chars().map_while(|c| c.to_digit(10).or_else(|| arabic_indic_digit(c))).map(|d| b'0' + d as u8).collect();
         // An ordinal's letters or a comma may follow ("12th", "12,").
-        day_or_month(&word.as_bytes()[..digits], 31) && word.len() - digits <= 3
+        day_or_month(&digits, 31) && word.chars().count() - digits.len() <= 3
     };
-    find_cue(sentence, &MONTH_CUES).is_some_and(|(start, end)| {
-        let before = sentence[..start].trim_end();
-        let before = before.strip_suffix(" of").unwrap_or(before);
-        before.split(' ').next_back().is_some_and(is_day) || sentence[end..].trim_start().split(' ').next().is_some_and(is_day)
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let month = |at: usize| words.get(at).is_some_and(|w| has_cue(w, &MONTH_CUES));
+    (0..words.len()).any(|at| {
+        is_day(words[at]) && (month(at + 1) || matches!(words.get(at + 1), Some(&"of" | &"de")) && month(at + 2) || at > 0 && month(at - 1))
     })
+}
+
+/// The value of an Arabic-Indic digit (٠-٩, and the Persian forms ۰-۹).
+fn arabic_indic_digit(c: char) -> Option<u32> {
+    match c {
+        '\u{660}'..='\u{669}' => Some(c as u32 - 0x660),
+        '\u{6F0}'..='\u{6F9}' => Some(c as u32 - 0x6F0),
+        _ => None,
+    }
 }
 
 /// What the fold's ledger knows, for the user's sentences: the keys (`named_keys`) and the items.
@@ -1097,11 +1138,18 @@ impl Draft {
     /// word (its digits aside; two character pairs in CJK) with the current deadline says when that
     /// thing is due now, with or without a deadline word ("the draft has to reach her earlier — the
     /// 12th of May at the latest", "il relatore mi ha anticipato la consegna al 12/5").
-    fn moves_the_deadline(&self, sentence: &str) -> bool {
-        let Some(deadline) = self.lines.iter().find(|l| l.singleton == Some(Singleton::Deadline)) else { return false };
+    /// Rule `a-moved-date-moves-the-deadline`: a user sentence that names a date in a message that says
+    /// a date moved (`date_moved`, `MOVED_DATE_CUES`: "Extension granted!! … is now 2026-09-25")
+    /// is the newer deadline, whatever words it shares with the old one: the news and the date are
+    /// often sentences of their own.
+    fn moves_the_deadline(&self, sentence: &str, date_moved: bool) -> bool {
         if !names_a_date(sentence) {
             return false;
         }
+        if date_moved {
+            return true;
+        }
+        let Some(deadline) = self.lines.iter().find(|l| l.singleton == Some(Singleton::Deadline)) else { return false };
         // Two dates share their numbers and the calendar's words, not a subject.
         let subject = |text: &str| content_tokens(&text.chars().map(|c| if c.is_ascii_digit() { ' ' } else { c }).collect::<String>());
         let calendar = content_tokens(&[MONTH_CUES.joined, "monday tuesday wednesday thursday friday saturday sunday"].join(" "));
@@ -1135,8 +1183,8 @@ fn bullet(source: &str, text: &str) -> String {
 }
 
 /// Files one user sentence under the kind it states; `None` when it states none (a question, a
-/// request): the caller keeps such words verbatim.
-fn user_sentence(draft: &mut Draft, sentence: &str, known: &Known, goal_allowed: bool) -> bool {
+/// request): the caller keeps such words verbatim. `date_moved`: its message says a date moved.
+fn user_sentence(draft: &mut Draft, sentence: &str, known: &Known, goal_allowed: bool, date_moved: bool) -> bool {
     let keys = named_keys(sentence, &known.keys);
     if !keys.is_empty() {
         if !draft.put_page_right(sentence, &keys) {
@@ -1144,7 +1192,7 @@ fn user_sentence(draft: &mut Draft, sentence: &str, known: &Known, goal_allowed:
         }
     } else if names_a_style(sentence, known.ledger) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Style), bullet("user, style", sentence));
-    } else if (is_deadline(sentence) || draft.moves_the_deadline(sentence)) && !is_question(sentence) {
+    } else if (is_deadline(sentence) || draft.moves_the_deadline(sentence, date_moved)) && !is_question(sentence) {
         draft.push(CONSTRAINTS, Tier::Current, Some(Singleton::Deadline), bullet("user, deadline", sentence));
     } else if draft.retract(sentence) {
     } else if has_cue(sentence, &CORRECTION_CUES) {
@@ -1305,9 +1353,10 @@ impl ExtractiveFold {
         draft.reply_from = if draft.message == 0 { at + 1 } else { draft.message };
         draft.message = at + 1;
         let mut unfiled = Vec::new();
+        let date_moved = has_cue(text, &MOVED_DATE_CUES);
         // A retraction is state however short ("scratch that", "不要了").
         for sentence in sentences(text).into_iter().filter(|s| is_state_sentence(s) || has_cue(s, &RETRACTION_CUES)) {
-            if !user_sentence(draft, &sentence, known, !is_first) {
+            if !user_sentence(draft, &sentence, known, !is_first, date_moved) {
                 unfiled.push(sentence);
             }
         }
@@ -1345,8 +1394,16 @@ impl ExtractiveFold {
         let mut said: Vec<String> = Vec::new();
         let mut ends_paragraph = Vec::new();
         for line in text.lines() {
+            let start = said.len();
             said.extend(sentences(line).into_iter().filter(|s| is_state_sentence(s)));
-            ends_paragraph.push(said.len().wrapping_sub(1));
+            // Rule `a-sign-off-concludes-nothing`: a paragraph that ends in the frame of many answers
+            // ("Tell me if you need more", "Mogę pogłębić każdy z tych punktów") ends with its
+            // conclusion just before.
+            let mut end = said.len();
+            while end > start + 1 && self.assistant_frames.is_routine(&content_tokens(&said[end - 1])) {
+                end -= 1;
+            }
+            ends_paragraph.push(end.wrapping_sub(1));
         }
         // Rule `each-paragraph-ends-with-its-conclusion`: the last sentences of the answer's last two
         // paragraphs (an answer that makes two points puts each in its own), never its opening line
@@ -1556,9 +1613,9 @@ mod tests {
     /// for cues in lower case (one that opens with an ASCII letter, "có lẽ", is also a whole word).
     #[test]
     fn every_cue_is_lower_case() {
-        let lists: [&Cues; 17] = [
+        let lists: [&Cues; 18] = [
             &REQUIREMENT_CUES, &SOFT_CONSTRAINT_CUES, &GOAL_CUES, &DECISION_CUES, &STYLE_CUES, &NOTE_STYLE_CUES, &DEADLINE_CUES, &MONTH_CUES, &DATE_CUES,
-            &CORRECTION_CUES, &TASK_CUES, &FAILURE_CUES, &HYPOTHESIS_CUES, &NEGATION_CUES, &VERDICT_CUES, &DONE_CUES,
+            &MOVED_DATE_CUES, &CORRECTION_CUES, &TASK_CUES, &FAILURE_CUES, &HYPOTHESIS_CUES, &NEGATION_CUES, &VERDICT_CUES, &DONE_CUES,
             &RETRACTION_CUES,
         ];
         for cue in lists.iter().flat_map(|l| l.list().cues.iter().map(|cue| &cue.text)).chain(QUESTION_OPENERS.iter()) {

@@ -1337,6 +1337,32 @@ fn a_sentence_in_the_frame_of_many_answers_concludes_nothing() {
     }
 }
 
+/// Issue 40, rule `a-sign-off-concludes-nothing`: an answer whose paragraph ends with a sign-off in
+/// the frame of many answers ("Tell me whenever you need more detail.") concludes with the sentence
+/// before it, which was read as a sentence on the way and never filed. English and Russian.
+#[test]
+fn a_sign_off_leaves_the_conclusion_before_it() {
+    let sessions: [(&str, [&str; 2], &str); 2] = [
+        ("I am writing a chapter on pre-contractual liability.", ["Found {n} records; the first is {t}.", "Tell me whenever you need more detail."],
+         "The case table now runs by date rather than by court, so the shift after 2015 shows OWN-EN."),
+        ("Я пишу главу о преддоговорной ответственности.", ["Найдено записей: {n}; первая — {t}.", "Скажите, если нужно подробнее."],
+         "Таблицу судебных актов я веду по дате, а не по инстанции, так видна эволюция после 2015 года OWN-RU."),
+    ];
+    let titles = ["Cartwright", "Karapetov", "Sarbash", "Ioffe", "Polyakova"];
+    for (goal, [report, closing], own) in sessions {
+        let mut steps: Vec<(String, String)> = vec![(goal.to_string(), "Noted.".to_string())];
+        for (n, title) in titles.iter().enumerate() {
+            let report = report.replace("{n}", &(n + 2).to_string()).replace("{t}", title);
+            let answer = if n == 2 { format!("{report} {own} {closing}") } else { format!("{report} {closing}") };
+            steps.push((format!("{title}?"), answer));
+        }
+        let steps: Vec<(&str, &str)> = steps.iter().map(|(u, a)| (u.as_str(), a.as_str())).collect();
+        let summary = summary_of_one_fold(&steps);
+        assert!(summary.contains(&format!("- (inferred, concluded) {own}")), "the conclusion before the sign-off is not filed: {summary}");
+        assert!(!summary.contains(closing), "the sign-off is filed: {summary}");
+    }
+}
+
 /// Issue 40, rule `said-in-a-frame-is-routine`: the user's request in the frame of many ("find what I
 /// have on «X»") shared its topic words with the user's decision and replaced it as an update (rule
 /// `later-message-closes`); a request changes no rule. A statement in words of its own still does.
@@ -1379,6 +1405,11 @@ fn a_date_said_of_the_deadline_moves_it() {
     assert_eq!(
         deadline_of("Крайний срок сдачи черновика руководителю: 4 июня. Руководитель уезжает, теперь до 12.05."),
         ["- (user, deadline) Руководитель уезжает, теперь до 12.05."]
+    );
+    // A day beside a month's name in another language.
+    assert_eq!(
+        deadline_of("Крайний срок сдачи черновика руководителю: 4 июня. Руководитель уезжает, черновик теперь нужен к 12 мая."),
+        ["- (user, deadline) Руководитель уезжает, черновик теперь нужен к 12 мая."]
     );
     // Not a date (a page range, a decimal), not a word of the deadline's, or a question: it stays.
     for other in [
@@ -1506,5 +1537,65 @@ fn a_users_denial_closes_the_idea_it_names() {
     ] {
         let last = compact_each_step(&[("I am writing a thesis on port quarantine.", "Noted."), ("go on", idea), (user, "Noted.")]).pop().unwrap();
         assert_eq!(!last.contains("HYP-1"), closes, "{user}: {last}");
+    }
+}
+
+/// Issue 40: the news that a date moved, later or earlier, moves the deadline to the date the message
+/// names, though the two share no word and the news is a sentence of its own ("Got an extension!! …
+/// 2 May"). The date of something else, in a message with no such news, or news with no date, leaves it.
+#[test]
+fn a_moved_date_moves_the_deadline() {
+    let deadline_after = |first: &str, news: &str| {
+        let nodes = vec![
+            json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a thesis chapter on maritime insurance." }] }),
+            json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [{ "type": "text", "text": "Fine." }] }),
+            json!({ "id": "U2", "parentId": "A1", "role": "user", "parts": [{ "type": "text", "text": first }] }),
+            json!({ "id": "A2", "parentId": "U2", "role": "assistant", "parts": [{ "type": "text", "text": "Noted." }] }),
+            json!({ "id": "U3", "parentId": "A2", "role": "user", "parts": [{ "type": "text", "text": news }] }),
+            json!({ "id": "A3", "parentId": "U3", "role": "assistant", "parts": [{ "type": "text", "text": "Good." }] }),
+            json!({ "id": "U4", "parentId": "A3", "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }),
+        ];
+        let plan = plan(&["U1", "A1", "U2", "A2", "U3", "A3"], Some("U4"), None, "U4");
+        let summary = extractive_summary(&summary_request(&session_of(nodes, "U4"), &plan, &model(32_000, None)).unwrap());
+        let constraints = section_of(&summary, "User Requirements and Constraints");
+        constraints.lines().filter(|l| l.starts_with("- (user, deadline)")).map(str::to_string).collect::<Vec<_>>()
+    };
+    for (first, news, now) in [
+        ("Deadline for the thesis draft: 14 March.", "Good news: the committee gave me an extension!! Everything now has to reach them on 2 May.", "Everything now has to reach them on 2 May."),
+        ("Scadenza per la bozza della tesi: 14/3.", "Evviva, proroga! Ora la commissione vuole tutto il 2/5.", "Ora la commissione vuole tutto il 2/5."),
+        ("Крайний срок сдачи черновика: 14.03.", "Ура, дали отсрочку. Теперь комиссия ждёт всё 02.05.", "Теперь комиссия ждёт всё 02.05."),
+        ("Deadline for the thesis draft: 14 March.", "Bad news, the viva was brought forward. Everything now has to reach them on 2 March.", "Everything now has to reach them on 2 March."),
+        ("论文初稿的截止日期：3月14日。", "坏消息，答辩提前了。现在所有材料要在3月2日交给委员会。", "现在所有材料要在3月2日交给委员会。"),
+        // A month's name beside a day in Arabic-Indic digits.
+        ("موعد التسليم للمسودة: 4/6.", "حصلت على تمديد! أصبح تسليم الفصل يوم الأحد ١٢ مايو.", "أصبح تسليم الفصل يوم الأحد ١٢ مايو."),
+    ] {
+        assert_eq!(deadline_after(first, news), [format!("- (user, deadline) {now}")], "{news}");
+    }
+    for news in [
+        "The underwriters met on 2 May and agreed the clause.",
+        "Good news: the committee gave me an extension!! No new date yet, they will write.",
+    ] {
+        assert_eq!(deadline_after("Deadline for the thesis draft: 14 March.", news), ["- (user, deadline) Deadline for the thesis draft: 14 March."], "{news}");
+    }
+}
+
+/// Issue 40: what evidence does to an idea ("the later cases don't bear that out", "لا تؤيد ذلك"), or
+/// the idea dropped by name, is a verdict: it settles the open idea it names, where it was filed as a
+/// second idea beside it.
+#[test]
+fn evidence_that_does_not_bear_an_idea_out_settles_it() {
+    for (idea, verdict) in [
+        (
+            "A hypothesis worth testing: after 1906 the Lloyd's brokers may have dropped the old wording of the sue and labour clause.",
+            "The later policies don't bear that out: the Lloyd's brokers kept the old wording until 1983, so I'd drop that hypothesis.",
+        ),
+        (
+            "فرضية تستحق الاختبار: قد يكون الوسطاء في لندن قد غيّروا صيغة الشرط بعد عام 1906.",
+            "الوثائق اللاحقة لا تؤيد ذلك: الوسطاء في لندن احتفظوا بالصيغة القديمة، فيمكن استبعاد الفرضية.",
+        ),
+    ] {
+        let findings = section_of(&extractive_summary(&two_turns("What about the clause?", &format!("{idea}\n\n{verdict}"))), "Findings and Evidence");
+        assert!(findings.contains(&format!("- (inferred, settled) {verdict}")), "{findings}");
+        assert!(!findings.contains(idea), "the idea it settles is not shown as open: {findings}");
     }
 }
