@@ -265,7 +265,7 @@ build_pkg() {
 # or one with BIBGENIE_WASM_OPT=0, is not optimized and only prints its size). Raise the budget only
 # with the reason in docs/performance.md ("Where the wasm's bytes go"), which also says what the
 # bytes are (issue 42: the aim is 150 KB, 153,600 bytes).
-WASM_GZIP_BUDGET=244736
+WASM_GZIP_BUDGET=246784
 report_wasm_size() {
   local wasm=$1 profile=$2 raw gz budget=${BIBGENIE_WASM_GZIP_BUDGET:-$WASM_GZIP_BUDGET}
   raw=$(stat -c %s "$wasm")
