@@ -694,10 +694,16 @@ fn names_a_date(sentence: &str) -> bool {
     }
     // A day beside a month's name ("the 12th of May", "4 June", "May 12", "12 de mayo", "4 сентября",
     // "٢٣ مارس": Arabic-Indic digits too).
+    if !sentence.chars().any(|c| c.is_ascii_digit() || arabic_indic_digit(c).is_some()) {
+        return false;
+    }
     let is_day = |word: &str| {
-        let digits: Vec<u8> = word.chars().map_while(|c| c.to_digit(10).or_else(|| arabic_indic_digit(c))).map(|d| b'0' + d as u8).collect();
+        let (mut count, mut value) = (0, 0);
+        for digit in word.chars().map_while(|c| c.to_digit(10).or_else(|| arabic_indic_digit(c))) {
+            (count, value) = (count + 1, value * 10 + digit);
+        }
         // An ordinal's letters or a comma may follow ("12th", "12,").
-        day_or_month(&digits, 31) && word.chars().count() - digits.len() <= 3
+        (1..=2).contains(&count) && (1..=31).contains(&value) && word.chars().count() - count <= 3
     };
     let words: Vec<&str> = sentence.split_whitespace().collect();
     let month = |at: usize| words.get(at).is_some_and(|w| has_cue(w, &MONTH_CUES));
