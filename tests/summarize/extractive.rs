@@ -1546,17 +1546,7 @@ fn a_users_denial_closes_the_idea_it_names() {
 #[test]
 fn a_moved_date_moves_the_deadline() {
     let deadline_after = |first: &str, news: &str| {
-        let nodes = vec![
-            json!({ "id": "U1", "parentId": null, "role": "user", "parts": [{ "type": "text", "text": "I am writing a thesis chapter on maritime insurance." }] }),
-            json!({ "id": "A1", "parentId": "U1", "role": "assistant", "parts": [{ "type": "text", "text": "Fine." }] }),
-            json!({ "id": "U2", "parentId": "A1", "role": "user", "parts": [{ "type": "text", "text": first }] }),
-            json!({ "id": "A2", "parentId": "U2", "role": "assistant", "parts": [{ "type": "text", "text": "Noted." }] }),
-            json!({ "id": "U3", "parentId": "A2", "role": "user", "parts": [{ "type": "text", "text": news }] }),
-            json!({ "id": "A3", "parentId": "U3", "role": "assistant", "parts": [{ "type": "text", "text": "Good." }] }),
-            json!({ "id": "U4", "parentId": "A3", "role": "user", "parts": [{ "type": "text", "text": "Thanks." }] }),
-        ];
-        let plan = plan(&["U1", "A1", "U2", "A2", "U3", "A3"], Some("U4"), None, "U4");
-        let summary = extractive_summary(&summary_request(&session_of(nodes, "U4"), &plan, &model(32_000, None)).unwrap());
+        let summary = summary_of_one_fold(&[("I am writing a thesis chapter on maritime insurance.", "Fine."), (first, "Noted."), (news, "Good.")]);
         let constraints = section_of(&summary, "User Requirements and Constraints");
         constraints.lines().filter(|l| l.starts_with("- (user, deadline)")).map(str::to_string).collect::<Vec<_>>()
     };
