@@ -699,7 +699,8 @@ fn names_a_date(sentence: &str) -> bool {
     }
     let is_day = |word: &str| {
         let (mut count, mut value) = (0, 0);
-        for digit in word.chars().map_while(|c| c.to_digit(10).or_else(|| arabic_indic_digit(c))) {
+        // Three digits at most: a day has two, and a long number would overflow.
+        for digit in word.chars().map_while(|c| c.to_digit(10).or_else(|| arabic_indic_digit(c))).take(3) {
             (count, value) = (count + 1, value * 10 + digit);
         }
         // An ordinal's letters or a comma may follow ("12th", "12,").
@@ -1647,6 +1648,14 @@ mod tests {
 
     /// A cue of a cased alphabet matches at a word's start, a stem with its endings, and the capital
     /// that opens a sentence; an Arabic cue inside the word its conjunction joins.
+    #[test]
+    fn a_long_number_beside_a_month_is_no_day() {
+        assert!(names_a_date("due on 12 May") && names_a_date("к 4 сентября") && names_a_date("١٢ مايو"));
+        // Found by the fuzzer: the day's value overflowed on a long run of digits.
+        assert!(!names_a_date("due on 123456789012345678901234567890 May"));
+        assert!(!names_a_date("due on 123 May"));
+    }
+
     #[test]
     fn cues_of_cased_alphabets_match_at_a_word_start() {
         assert!(has_cue("Возможно, эффект связан с сезоном.", &HYPOTHESIS_CUES), "a capital that opens the sentence");
