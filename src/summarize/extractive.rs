@@ -698,13 +698,14 @@ fn names_a_date(sentence: &str) -> bool {
         return false;
     }
     let is_day = |word: &str| {
-        let (mut count, mut value) = (0, 0);
-        // Three digits at most: a day has two, and a long number would overflow.
+        // Its digits as ASCII, three at most: a day has two, and a longer number is none.
+        let (mut digits, mut count) = ([0u8; 3], 0);
         for digit in word.chars().map_while(|c| c.to_digit(10).or_else(|| arabic_indic_digit(c))).take(3) {
-            (count, value) = (count + 1, value * 10 + digit);
+            digits[count] = b'0' + digit as u8;
+            count += 1;
         }
         // An ordinal's letters or a comma may follow ("12th", "12,").
-        (1..=2).contains(&count) && (1..=31).contains(&value) && word.chars().count() - count <= 3
+        day_or_month(&digits[..count], 31) && word.chars().count() - count <= 3
     };
     let words: Vec<&str> = sentence.split_whitespace().collect();
     let month = |at: usize| words.get(at).is_some_and(|w| has_cue(w, &MONTH_CUES));
